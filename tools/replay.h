@@ -1,0 +1,21 @@
+// `tcu replay`: recompute recorded vectors with an engine and compare.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tcu/engine.h"
+
+namespace tcu {
+
+struct ReplayOptions {
+  int max_details = 5;  // mismatching registers printed in detail
+};
+
+// Returns an ExitCode. Prints a line per file and instruction variant with
+// its pass count, the first mismatches, and "N passed, M failed".
+int replay(Engine& engine, const std::vector<std::string>& files,
+           const ReplayOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tcu
