@@ -2,8 +2,10 @@
 // source registers. `tcu replay --engine NAME` picks one.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tcu/golden.h"
 
@@ -15,6 +17,19 @@ class Engine {
   virtual std::string name() const = 0;
   // Throws OperandError for operands that break the instruction's rules.
   virtual Fragment execute(const Instr& instr, const WarpOperands& operands) = 0;
+  // Executes a batch back to back (an engine with a pipeline overlaps them).
+  virtual std::vector<Fragment> execute_batch(const Instr& instr,
+                                              const std::vector<WarpOperands>& batch) {
+    std::vector<Fragment> out;
+    out.reserve(batch.size());
+    for (const auto& operands : batch) out.push_back(execute(instr, operands));
+    return out;
+  }
+  // Simulated clock cycles so far (0 for an untimed engine).
+  virtual uint64_t cycles() const { return 0; }
+  // Mismatches the engine's own scoreboard found (timing included), each
+  // a line of text; cleared by the call.
+  virtual std::vector<std::string> take_errors() { return {}; }
 };
 
 class GoldenEngine : public Engine {

@@ -1,0 +1,176 @@
+// Block-scaled e2m1 mma.m16n8k64 (.kind::mxf4 / .kind::mxf4nvf4), bit-exact
+// to MMA-Sim's "RTX Blackwell" mma_block_scale model. All arithmetic is in
+// integers: a K group's term is an integer significand with 8 fractional bits
+// (quarters from the e2m1 products times eighths from each scale), C is its
+// 24-bit significand with 23 fractional bits, and the aligned sum is a signed
+// fixed-point integer with kWindowFracBits fractional bits below the largest
+// term exponent.
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tcu/golden.h"
+
+namespace tcu {
+namespace {
+
+constexpr int kGroupSize = 16;       // K elements summed exactly per term
+constexpr int kMaxGroups = 4;        // k = 64
+constexpr int kWindowFracBits = 35;  // kept below the alignment exponent
+constexpr int kGroupFracBits = 8;    // 2 (e2m1 quarters) + 3 + 3 (scale eighths)
+constexpr int kF32FracBits = 23;
+constexpr int kF32MinExponent = -126;
+constexpr int kF32MaxExponent = 127;
+constexpr uint32_t kF32SignBit = 0x80000000u;
+constexpr uint32_t kF32ExponentMask = 0x7f800000u;
+constexpr uint32_t kF32FractionMask = 0x007fffffu;
+// MMA-Sim gives every zero the exponent -126 (a zero C, a zero ue4m3 scale),
+// whatever its format.
+constexpr int kZeroExponent = -126;
+
+// e2m1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 in halves.
+constexpr int kE2m1Halves[8] = {0, 1, 2, 3, 4, 6, 8, 12};
+
+int e2m1_halves(uint64_t code) {
+  int magnitude = kE2m1Halves[code & 7];
+  return (code & 8) ? -magnitude : magnitude;
+}
+
+// A scale factor: eighths / 8 * 2^exponent.
+struct Scale {
+  int eighths = 0;
+  int exponent = 0;
+  bool is_nan = false;
+};
+
+Scale decode_scale(uint64_t raw, ElemType type) {
+  const unsigned byte = raw & 0xff;
+  if (type == ElemType::kUe8m0) {
+    if (byte == 0xff) return {0, 0, true};
+    return {8, static_cast<int>(byte) - 127, false};  // 0x00 is 2^-127
+  }
+  const unsigned magnitude = byte & 0x7f;  // ue4m3 is read through abs()
+  if (magnitude == 0x7f) return {0, 0, true};
+  const int exponent_field = magnitude >> 3;
+  const int mantissa = magnitude & 7;
+  if (exponent_field == 0) {
+    if (mantissa == 0) return {0, kZeroExponent, false};
+    return {mantissa, -6, false};  // subnormal
+  }
+  return {8 + mantissa, exponent_field - 7, false};
+}
+
+// value * 2^shift, truncated toward zero. Left shifts stay below 2^47 here: a
+// group term is under 2^20 and shifts at most 27, C under 2^24 and at most 12.
+int64_t shift_toward_zero(int64_t value, int shift) {
+  if (shift >= 0) return value * (int64_t{1} << shift);
+  if (shift <= -63) return 0;
+  const int64_t magnitude = (value < 0 ? -value : value) >> -shift;
+  return value < 0 ? -magnitude : magnitude;
+}
+
+int msb_index(uint64_t value) {
+  int index = 0;
+  while (value >> (index + 1)) ++index;
+  return index;
+}
+
+// sum * 2^lsb_exponent rounded toward zero to f32. Exact zero and results
+// that truncate to zero give +0 whatever the sign; 2^128 and above give Inf.
+uint32_t fixed_to_f32_rz(int64_t sum, int lsb_exponent) {
+  if (sum == 0) return 0;
+  const uint32_t sign = sum < 0 ? kF32SignBit : 0;
+  const uint64_t magnitude = sum < 0 ? uint64_t{0} - static_cast<uint64_t>(sum) : uint64_t(sum);
+  const int msb = msb_index(magnitude);
+  const int exponent = msb + lsb_exponent;
+  if (exponent > kF32MaxExponent) return sign | kF32ExponentMask;
+  if (exponent >= kF32MinExponent) {
+    const uint64_t significand =
+        msb >= kF32FracBits ? magnitude >> (msb - kF32FracBits) : magnitude << (kF32FracBits - msb);
+    return sign | uint32_t(exponent - kF32MinExponent + 1) << kF32FracBits |
+           (uint32_t(significand) & kF32FractionMask);
+  }
+  // Subnormal: count units of 2^-149.
+  const int64_t units =
+      shift_toward_zero(int64_t(magnitude), lsb_exponent - (kF32MinExponent - kF32FracBits));
+  if (units == 0) return 0;
+  return sign | uint32_t(units);
+}
+
+}  // namespace
+
+uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int b_stride,
+                  const uint64_t* scale_a, const uint64_t* scale_b, int scale_b_stride,
+                  uint32_t c) {
+  const int k = instr.shape.k;
+  const int groups = k / kGroupSize;
+  if (k % kGroupSize != 0 || groups > kMaxGroups || instr.scale_block() % kGroupSize != 0)
+    throw std::invalid_argument("e2m1_dot: unsupported k or scale block for " + instr.ptx());
+  const int groups_per_block = instr.scale_block() / kGroupSize;
+
+  const uint32_t c_magnitude = c & ~kF32SignBit;
+  const bool c_is_nan = c_magnitude > kF32ExponentMask;
+  bool scale_is_nan = false;
+  for (int j = 0; j < instr.scale_blocks(); ++j)
+    scale_is_nan |= decode_scale(scale_a[j], instr.scale_type).is_nan ||
+                    decode_scale(scale_b[j * scale_b_stride], instr.scale_type).is_nan;
+  if (c_is_nan || scale_is_nan) return kF32CanonicalNan;
+  // MMA-Sim cannot take an infinite C; a finite sum cannot change it.
+  if (c_magnitude == kF32ExponentMask) return c;
+
+  // C as a signed significand with 23 fractional bits; subnormal C and zero
+  // sit at exponent -126.
+  const int c_exponent_field = int(c_magnitude >> kF32FracBits);
+  int64_t c_significand = c_magnitude & kF32FractionMask;
+  if (c_exponent_field != 0) c_significand |= int64_t{1} << kF32FracBits;
+  if (c & kF32SignBit) c_significand = -c_significand;
+  const int c_exponent = c_exponent_field == 0 ? kF32MinExponent : c_exponent_field - 127;
+
+  // Each group term: exact dot in quarters times both scale significands in
+  // eighths, at the scales' exponent sum. Not renormalised, so the term's
+  // exponent does not depend on its value (a zero term included).
+  std::array<int64_t, kMaxGroups> term_significand{};
+  std::array<int, kMaxGroups> term_exponent{};
+  int max_exponent = c_exponent;
+  for (int g = 0; g < groups; ++g) {
+    int64_t quarters = 0;
+    for (int i = g * kGroupSize; i < (g + 1) * kGroupSize; ++i)
+      quarters += e2m1_halves(a[i]) * e2m1_halves(b[i * b_stride]);
+    const int block = g / groups_per_block;
+    const Scale sa = decode_scale(scale_a[block], instr.scale_type);
+    const Scale sb = decode_scale(scale_b[block * scale_b_stride], instr.scale_type);
+    term_significand[g] = quarters * sa.eighths * sb.eighths;
+    term_exponent[g] = sa.exponent + sb.exponent;
+    if (term_exponent[g] > max_exponent) max_exponent = term_exponent[g];
+  }
+
+  // Align every term to max_exponent, truncating below the window, and add.
+  int64_t sum =
+      shift_toward_zero(c_significand, kWindowFracBits - kF32FracBits + c_exponent - max_exponent);
+  for (int g = 0; g < groups; ++g)
+    sum += shift_toward_zero(term_significand[g],
+                             kWindowFracBits - kGroupFracBits + term_exponent[g] - max_exponent);
+  return fixed_to_f32_rz(sum, max_exponent - kWindowFracBits);
+}
+
+Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c,
+                const Matrix& scale_a, const Matrix& scale_b) {
+  const int m = instr.shape.m, n = instr.shape.n, k = instr.shape.k;
+  const int blocks = instr.scale_blocks();
+  auto has_shape = [](const Matrix& x, int rows, int cols) {
+    return x.batches == 1 && x.rows == rows && x.cols == cols;
+  };
+  if (!has_shape(a, m, k) || !has_shape(b, k, n) || !has_shape(c, m, n) ||
+      !has_shape(scale_a, m, blocks) || !has_shape(scale_b, blocks, n))
+    throw std::invalid_argument("mma_e2m1: operand shapes do not match " + instr.ptx());
+  Matrix d(1, m, n);
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col)
+      d.at(0, row, col) = e2m1_dot(instr, a.elems.data() + size_t(row) * k, b.elems.data() + col, n,
+                                   scale_a.elems.data() + size_t(row) * blocks,
+                                   scale_b.elems.data() + col, n, uint32_t(c.at(0, row, col)));
+  return d;
+}
+
+}  // namespace tcu

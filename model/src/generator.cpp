@@ -1,0 +1,209 @@
+#include "tcu/generator.h"
+
+#include <random>
+
+namespace tcu {
+namespace {
+
+// splitmix64: a good seed from (seed, variant, index).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+uint64_t variant_hash(const Instr& instr) {
+  uint64_t h = 1469598103934665603ull;
+  for (char ch : instr.ptx()) h = (h ^ uint8_t(ch)) * 1099511628211ull;
+  return h;
+}
+
+enum class Recipe { kModerate, kBits, kSpecials, kSmall };
+
+class Source {
+ public:
+  explicit Source(uint64_t seed) : rng_(seed) {}
+  uint64_t bits() { return rng_(); }
+  uint64_t below(uint64_t n) { return rng_() % n; }
+  bool chance(int percent) { return below(100) < uint64_t(percent); }
+  Recipe recipe() { return static_cast<Recipe>(below(4)); }
+
+  uint64_t f16(Recipe r) {
+    static const uint16_t kSpecials[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d01,
+                                         0xfe55, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff};
+    switch (r) {
+      case Recipe::kModerate:  // |x| in [2^-4, 2^4)
+        return (bits() & 0x8000) | ((11 + below(8)) << 10) | (bits() & 0x3ff);
+      case Recipe::kBits: return bits() & 0xffff;
+      case Recipe::kSpecials:
+        return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits() & 0xffff;
+      case Recipe::kSmall: {  // small integers -8..8, exact in f16
+        static const uint16_t kInts[] = {0x0000, 0x3c00, 0x4000, 0x4200, 0x4400, 0x4500,
+                                         0x4600, 0x4700, 0x4800};
+        return (bits() & 0x8000) | kInts[below(9)];
+      }
+    }
+    return 0;
+  }
+  uint64_t f32(Recipe r) {
+    static const uint32_t kSpecials[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000,
+                                         0x7fc00000, 0x7fa00001, 0x00000001, 0x007fffff,
+                                         0x00800000, 0x7f7fffff, 0xff7fffff};
+    switch (r) {
+      case Recipe::kModerate:
+        return (bits() & 0x80000000) | ((123 + below(8)) << 23) | (bits() & 0x7fffff);
+      case Recipe::kBits: return bits() & 0xffffffff;
+      case Recipe::kSpecials:
+        return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits() & 0xffffffff;
+      case Recipe::kSmall: return (bits() & 0x80000000) | ((127 + below(4)) << 23);
+    }
+    return 0;
+  }
+  uint64_t f64(Recipe r) {
+    static const uint64_t kSpecials[] = {
+        0x0000000000000000, 0x8000000000000000, 0x7ff0000000000000, 0xfff0000000000000,
+        0x7ff8000000000000, 0x7ff0000000000001, 0xfff4000000000abc, 0x0000000000000001,
+        0x000fffffffffffff, 0x0010000000000000, 0x7fefffffffffffff, 0xffefffffffffffff};
+    switch (r) {
+      case Recipe::kModerate:
+        return (bits() & 0x8000000000000000ull) | ((1019 + below(8)) << 52) |
+               (bits() & 0x000fffffffffffffull);
+      case Recipe::kBits: return bits();
+      case Recipe::kSpecials:
+        return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits();
+      case Recipe::kSmall:
+        return (bits() & 0x8000000000000000ull) | ((1023 + below(4)) << 52) |
+               ((bits() & 7) << 49);
+    }
+    return 0;
+  }
+  uint64_t s32_acc() {
+    switch (below(4)) {
+      case 0: return uint32_t(INT32_MAX - int32_t(below(4000)));
+      case 1: return uint32_t(INT32_MIN + int32_t(below(4000)));
+      case 2: return uint32_t(int32_t(below(2001)) - 1000);
+      default: return bits() & 0xffffffff;
+    }
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// Fills a fragment of `layout` register by register.
+template <typename Fill>
+Fragment fill(const FragmentLayout& layout, Fill&& fill_elem) {
+  Fragment f = layout.empty_fragment();
+  const int bits = layout.elem_bits();
+  const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  for (auto& reg : f.regs)
+    for (int e = 0; e < layout.elems_per_reg(); ++e)
+      reg |= (fill_elem() & mask) << (e * bits);
+  return f;
+}
+
+Fragment junk_words(Source& src) {
+  Fragment f;
+  f.regs_per_lane = 1;
+  f.regs.resize(kLanes);
+  for (auto& w : f.regs) w = src.bits() & 0xffffffff;
+  return f;
+}
+
+// Overwrites the used elements of `f` (per `layout`) with `value()`.
+template <typename Value>
+void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
+  const int bits = layout.elem_bits();
+  const uint64_t mask = (1ull << bits) - 1;
+  for (int b = 0; b < layout.batches(); ++b)
+    for (int r = 0; r < layout.rows(); ++r)
+      for (int c = 0; c < layout.cols(); ++c) {
+        const Slot s = layout.slot_of({b, r, c});
+        uint64_t& reg = f.at(s.lane, s.reg);
+        reg = (reg & ~(mask << (s.elem * bits))) | ((value() & mask) << (s.elem * bits));
+      }
+}
+
+}  // namespace
+
+WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
+  Source src(mix(mix(seed) ^ variant_hash(in)) ^ mix(index));
+  WarpOperands w;
+  const Recipe recipe = src.recipe();
+  const auto& la = fragment_layout(in, Operand::kA);
+  const auto& lb = fragment_layout(in, Operand::kB);
+  const auto& lc = fragment_layout(in, Operand::kC);
+  switch (in.family) {
+    case Family::kInt4Dense:
+    case Family::kInt4Sparse: {
+      auto nibble = [&]() -> uint64_t {
+        switch (recipe) {
+          case Recipe::kSmall: return src.below(3) == 0 ? 0 : (src.bits() & 1 ? 1 : 0xf);
+          case Recipe::kSpecials: {
+            static const uint64_t kEdges[] = {0x0, 0x7, 0x8, 0xf};
+            return kEdges[src.below(4)];
+          }
+          default: return src.bits() & 0xf;
+        }
+      };
+      w.a = fill(la, nibble);
+      w.b = fill(lb, nibble);
+      w.c = fill(lc, [&] { return src.s32_acc(); });
+      if (in.sparse()) {
+        w.selectors.sparsity = int(src.below(2));
+        w.e = junk_words(src);
+        const auto& lm = fragment_layout(in, Operand::kMeta, w.selectors);
+        place(lm, w.e, [&] {
+          unsigned first = unsigned(src.below(4)), second;
+          do second = unsigned(src.below(4)); while (second == first);
+          if (in.ordered_metadata && first > second) std::swap(first, second);
+          return uint64_t(first | (second << 2));
+        });
+      }
+      break;
+    }
+    case Family::kF16: {
+      w.a = fill(la, [&] { return src.f16(recipe); });
+      w.b = fill(lb, [&] { return src.f16(recipe); });
+      w.c = in.c_type == ElemType::kF16 ? fill(lc, [&] { return src.f16(recipe); })
+                                         : fill(lc, [&] { return src.f32(recipe); });
+      break;
+    }
+    case Family::kF64: {
+      w.a = fill(la, [&] { return src.f64(recipe); });
+      w.b = fill(lb, [&] { return src.f64(recipe); });
+      w.c = fill(lc, [&] { return src.f64(recipe); });
+      break;
+    }
+    case Family::kE2m1: {
+      w.a = fill(la, [&] { return src.bits() & 0xf; });
+      w.b = fill(lb, [&] { return src.bits() & 0xf; });
+      // No infinite C (outside the reference numerics' domain).
+      w.c = fill(lc, [&] {
+        uint64_t v = src.f32(recipe);
+        return (v & 0x7fffffff) == 0x7f800000 ? v ^ 0x00000001 : v;
+      });
+      const bool four_x = in.scale_vec == ScaleVec::k4X;
+      Selectors& sel = w.selectors;
+      sel.thread_id_a = int(src.below(2));
+      sel.thread_id_b = int(src.below(4));
+      sel.byte_id_a = four_x ? 0 : 2 * int(src.below(2));
+      sel.byte_id_b = four_x ? 0 : 2 * int(src.below(2));
+      auto scale = [&]() -> uint64_t {
+        // Mostly near 2^0, some extremes; ue4m3 keeps bit 7 clear.
+        const uint64_t near = four_x ? 0x30 + src.below(0x20) : 120 + src.below(16);
+        const uint64_t any = four_x ? src.bits() & 0x7f : src.bits() & 0xff;
+        return src.chance(80) ? near : any;
+      };
+      w.scale_a = junk_words(src);
+      w.scale_b = junk_words(src);
+      place(fragment_layout(in, Operand::kScaleA, sel), w.scale_a, scale);
+      place(fragment_layout(in, Operand::kScaleB, sel), w.scale_b, scale);
+      break;
+    }
+  }
+  return w;
+}
+
+}  // namespace tcu

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Each class of bad command-line input gets its own exit code and a message
+# naming what was wrong. Usage: cli_bad_input.sh path/to/tcu
+set -u
+tcu=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+# expect CODE PATTERN -- command...
+expect() {
+  local code=$1 pattern=$2
+  shift 3
+  "$@" >"$dir/out" 2>"$dir/err"
+  local got=$?
+  if [[ $got -ne $code ]] || ! grep -qF -- "$pattern" "$dir/out" "$dir/err"; then
+    echo "FAIL: $* -> exit $got (want $code), output lacks '$pattern':"
+    cat "$dir/out" "$dir/err" | head -5
+    failures=$((failures + 1))
+  else
+    echo "ok: exit $code: $*"
+  fi
+}
+
+lanes() {  # lanes N_REGS VALUE
+  local s="[" l r
+  for ((l = 0; l < 32; l++)); do
+    ((l)) && s+=","
+    s+="["
+    for ((r = 0; r < $1; r++)); do ((r)) && s+=","; s+="\"$2\""; done
+    s+="]"
+  done
+  echo "$s]"
+}
+words() {
+  local s="[" l
+  for ((l = 0; l < 32; l++)); do ((l)) && s+=","; s+="\"$1\""; done
+  echo "$s]"
+}
+good="{\"id\":\"g\",\"ptx\":\"mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32\",\"a\":$(lanes 1 0x00000000),\"b\":$(lanes 1 0x00000000),\"c\":$(lanes 2 0x00000005),\"d\":$(lanes 2 0x00000005)}"
+echo "$good" >"$dir/good.jsonl"
+echo "${good/0x00000005\"\]\]\}/0x00000006\"]]\}}" >"$dir/wrong.jsonl"
+echo "${good/row.col/col.row}" >"$dir/badptx.jsonl"
+echo "${good:0:100}" >"$dir/truncated.jsonl"
+: >"$dir/empty.jsonl"
+sparse="{\"id\":\"s\",\"ptx\":\"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32\",\"a\":$(lanes 2 0x00000000),\"b\":$(lanes 2 0x00000000),\"c\":$(lanes 4 0x00000000),\"d\":$(lanes 4 0x00000000),\"e\":$(words 0x44444414),\"sel\":0}"
+echo "$sparse" >"$dir/badmeta.jsonl"
+echo "${sparse/\"sel\":0/\"sel\":2}" >"$dir/badsel.jsonl"
+
+expect 0 "1 passed, 0 failed" -- "$tcu" replay "$dir/good.jsonl"
+expect 1 "0 passed, 1 failed" -- "$tcu" replay "$dir/wrong.jsonl"
+expect 1 "lane 31 d[1]: expected 0x00000006, got 0x00000005" -- "$tcu" replay "$dir/wrong.jsonl"
+expect 2 "subcommand" -- "$tcu"
+expect 2 "files is required" -- "$tcu" replay
+expect 2 "--engine" -- "$tcu" replay --engine quantum "$dir/good.jsonl"
+expect 2 "--details" -- "$tcu" replay --details -3 "$dir/good.jsonl"
+expect 3 "$dir/nothere.jsonl: cannot open" -- "$tcu" replay "$dir/nothere.jsonl"
+expect 3 "$dir/empty.jsonl: the file holds no cases" -- "$tcu" replay "$dir/empty.jsonl"
+expect 3 "$dir/truncated.jsonl:1: invalid JSON" -- "$tcu" replay "$dir/truncated.jsonl"
+expect 4 "$dir/badptx.jsonl:1: invalid instruction" -- "$tcu" replay "$dir/badptx.jsonl"
+expect 5 "invalid sparse metadata for row 0, chunk 1" -- "$tcu" replay "$dir/badmeta.jsonl"
+expect 5 "$dir/badsel.jsonl:1: sparsity selector 2" -- "$tcu" replay "$dir/badsel.jsonl"
+if "$tcu" run --help >/dev/null 2>&1; then
+  expect 4 "invalid instruction 'mma.sync.aligned.m16n8k64.col.row.s32.s4.s4.s32'" -- \
+    "$tcu" run --engine golden --ptx mma.sync.aligned.m16n8k64.col.row.s32.s4.s4.s32 --count 1
+  expect 2 "--count" -- "$tcu" run --engine golden --count -5
+  expect 2 "--shard" -- "$tcu" run --engine golden --count 4 --shard 3/2
+  expect 2 "--shard" -- "$tcu" run --engine golden --count 4 --shard x
+fi
+exit $((failures > 0))
