@@ -87,6 +87,8 @@ TEST_CASE("malformed vector files name file, line and reason") {
   expect_error<VectorError>("empty.jsonl", "", "", "holds no cases");
   expect_error<VectorError>("truncated.jsonl", int4_case() + "\n" + int4_case().substr(0, 120),
                             ":2", "invalid JSON");
+  // Found by fuzzing: a number too large for a double is a JSON error too.
+  expect_error<VectorError>("overflow.jsonl", "{\"id\":\"x\",\"n\":2e516}\n", ":1", "invalid JSON");
   expect_error<VectorError>("notobject.jsonl", "[1,2]\n", ":1", "JSON object");
   expect_error<VectorError>("noid.jsonl", "{\"ptx\":\"x\"}\n", ":1", "\"id\"");
   expect_error<VectorError>("lanes.jsonl", int4_case(regs(31, 1, "0x00000000")), ":1",

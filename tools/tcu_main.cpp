@@ -9,6 +9,8 @@
 #include "tcu/instr.h"
 #include "tcu/engine.h"
 #ifdef TCU_HAVE_RTL
+#include <systemc>
+
 #include "rtl_engine.h"
 #endif
 
@@ -117,6 +119,9 @@ int tcu_main(int argc, char** argv) {
   return tcu::kExitUsage;
 }
 
-#ifndef TCU_HAVE_RTL
+#ifdef TCU_HAVE_RTL
+// libsystemc defines main() and calls sc_main().
+int sc_main(int argc, char** argv) { return tcu_main(argc, argv); }
+#else
 int main(int argc, char** argv) { return tcu_main(argc, argv); }
 #endif

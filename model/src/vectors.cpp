@@ -96,6 +96,54 @@ std::string format_register(uint64_t value, int bits) {
   return buffer;
 }
 
+void parse_case(const std::string& text, const std::string& file, long line, MmaCase* out) {
+  const std::string where = file + ":" + std::to_string(line);
+  json obj;
+  try {
+    obj = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for huge numbers
+    fail(where, std::string("invalid JSON: ") + e.what());
+  }
+  if (!obj.is_object()) fail(where, "a case must be a JSON object");
+  auto id = obj.find("id");
+  if (id == obj.end() || !id->is_string()) fail(where, "missing string key \"id\"");
+  auto ptx = obj.find("ptx");
+  if (ptx == obj.end() || !ptx->is_string()) fail(where, "missing string key \"ptx\"");
+
+  MmaCase& c = *out;
+  c.file = file;
+  c.line = line;
+  c.id = id->get<std::string>();
+  try {
+    c.instr = parse_ptx(ptx->get_ref<const std::string&>());
+  } catch (const InstrError& e) {
+    throw InstrError(where + ": " + e.what());
+  }
+  c.operands = WarpOperands{};
+  Selectors& sel = c.operands.selectors;
+  if (c.instr.sparse()) {
+    sel.sparsity = parse_immediate(obj, "sel", where);
+    c.operands.e = parse_lane_words(obj, "e", where);
+  }
+  if (c.instr.block_scaled()) {
+    sel.byte_id_a = parse_immediate(obj, "byte_id_a", where);
+    sel.thread_id_a = parse_immediate(obj, "thread_id_a", where);
+    sel.byte_id_b = parse_immediate(obj, "byte_id_b", where);
+    sel.thread_id_b = parse_immediate(obj, "thread_id_b", where);
+    c.operands.scale_a = parse_lane_words(obj, "scale_a", where);
+    c.operands.scale_b = parse_lane_words(obj, "scale_b", where);
+  }
+  try {
+    validate_selectors(c.instr, sel);
+  } catch (const OperandError& e) {
+    throw OperandError(where + ": " + e.what());
+  }
+  c.operands.a = parse_operand(obj, "a", fragment_layout(c.instr, Operand::kA), where);
+  c.operands.b = parse_operand(obj, "b", fragment_layout(c.instr, Operand::kB), where);
+  c.operands.c = parse_operand(obj, "c", fragment_layout(c.instr, Operand::kC), where);
+  c.d = parse_operand(obj, "d", fragment_layout(c.instr, Operand::kD), where);
+}
+
 VectorReader::VectorReader(const std::string& path) : path_(path) {
   gz_ = gzopen(path.c_str(), "rb");
   if (gz_ == nullptr) throw VectorError(path + ": cannot open file");
@@ -134,51 +182,7 @@ bool VectorReader::next(MmaCase* out) {
     ++line_number_;
     if (text.find_first_not_of(" \t\r") != std::string::npos) break;
   }
-  const std::string where = path_ + ":" + std::to_string(line_number_);
-  json obj;
-  try {
-    obj = json::parse(text);
-  } catch (const json::parse_error& e) {
-    fail(where, std::string("invalid JSON: ") + e.what());
-  }
-  if (!obj.is_object()) fail(where, "a case must be a JSON object");
-  auto id = obj.find("id");
-  if (id == obj.end() || !id->is_string()) fail(where, "missing string key \"id\"");
-  auto ptx = obj.find("ptx");
-  if (ptx == obj.end() || !ptx->is_string()) fail(where, "missing string key \"ptx\"");
-
-  MmaCase& c = *out;
-  c.file = path_;
-  c.line = line_number_;
-  c.id = id->get<std::string>();
-  try {
-    c.instr = parse_ptx(ptx->get_ref<const std::string&>());
-  } catch (const InstrError& e) {
-    throw InstrError(where + ": " + e.what());
-  }
-  c.operands = WarpOperands{};
-  Selectors& sel = c.operands.selectors;
-  if (c.instr.sparse()) {
-    sel.sparsity = parse_immediate(obj, "sel", where);
-    c.operands.e = parse_lane_words(obj, "e", where);
-  }
-  if (c.instr.block_scaled()) {
-    sel.byte_id_a = parse_immediate(obj, "byte_id_a", where);
-    sel.thread_id_a = parse_immediate(obj, "thread_id_a", where);
-    sel.byte_id_b = parse_immediate(obj, "byte_id_b", where);
-    sel.thread_id_b = parse_immediate(obj, "thread_id_b", where);
-    c.operands.scale_a = parse_lane_words(obj, "scale_a", where);
-    c.operands.scale_b = parse_lane_words(obj, "scale_b", where);
-  }
-  try {
-    validate_selectors(c.instr, sel);
-  } catch (const OperandError& e) {
-    throw OperandError(where + ": " + e.what());
-  }
-  c.operands.a = parse_operand(obj, "a", fragment_layout(c.instr, Operand::kA), where);
-  c.operands.b = parse_operand(obj, "b", fragment_layout(c.instr, Operand::kB), where);
-  c.operands.c = parse_operand(obj, "c", fragment_layout(c.instr, Operand::kC), where);
-  c.d = parse_operand(obj, "d", fragment_layout(c.instr, Operand::kD), where);
+  parse_case(text, path_, line_number_, out);
   ++cases_;
   return true;
 }

@@ -30,6 +30,10 @@ struct MmaCase {
   std::string where() const { return file + ":" + std::to_string(line); }
 };
 
+// Parses one JSON line holding a case; `file` and `line` go into messages.
+// Throws as VectorReader::next does.
+void parse_case(const std::string& text, const std::string& file, long line, MmaCase* out);
+
 class VectorReader {
  public:
   // Throws VectorError if the file cannot be opened.
