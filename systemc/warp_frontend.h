@@ -51,7 +51,7 @@ struct IssueRequest {
 SC_MODULE(WarpFrontEnd) {
   sc_core::sc_in<bool> clk{"clk"};
 
-  WarpFrontEnd(sc_core::sc_module_name name, DatapathSignals* signals,
+  WarpFrontEnd(sc_core::sc_module_name name, DatapathSignals * signals,
                const DatapathConfig& datapath, const FrontEndConfig& front_end,
                bool drive_lane_view);
 

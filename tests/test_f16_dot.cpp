@@ -47,7 +47,7 @@ TEST_CASE("f16_dot paths give the canonical NaN for NaN inputs and invalid opera
   const uint16_t inf_a[4] = {0x7c00, 0, 0, 0};
   CHECK(f16_dot_f32(inf_a, kZero, 0) == tcu::kF32CanonicalNan);  // Inf * 0
   const uint16_t inf_b[4] = {0x3c00, 0, 0, 0};
-  CHECK(f16_dot_f32(inf_b, ones, 0xff800000) == 0xff800000u);     // 1 + -Inf
+  CHECK(f16_dot_f32(inf_b, ones, 0xff800000) == 0xff800000u);            // 1 + -Inf
   CHECK(f16_dot_f32(inf_a, ones, 0xff800000) == tcu::kF32CanonicalNan);  // Inf - Inf
   CHECK(f16_dot_f16(ones, ones, 0x7e00) == tcu::kF16CanonicalNan);       // NaN C
 }
@@ -65,8 +65,8 @@ TEST_CASE("f16_dot zero signs follow the silicon's operation order") {
 TEST_CASE("f16_dot_f16 overflows to Inf and keeps subnormal results") {
   const uint16_t sixteen[4] = {0x4c00, 0, 0, 0};
   CHECK(f16_dot_f16(sixteen, sixteen, 0x7bff) == 0x7c00);  // 65504 + 256
-  const uint16_t tiny[4] = {0x0c00, 0, 0, 0};               // 2^-12
-  CHECK(f16_dot_f16(tiny, tiny, 0x0000) == 0x0001);         // 2^-24
+  const uint16_t tiny[4] = {0x0c00, 0, 0, 0};              // 2^-12
+  CHECK(f16_dot_f16(tiny, tiny, 0x0000) == 0x0001);        // 2^-24
   CHECK(f16_dot_f32(tiny, tiny, 0) == 0x33800000u);
 }
 

@@ -17,7 +17,8 @@ TEST_CASE("parse_ptx accepts every variant in scope and prints it back unchanged
 }
 
 TEST_CASE("parse_ptx decodes the qualifiers") {
-  auto sp = parse_ptx("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u4.s4.s32");
+  auto sp =
+      parse_ptx("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u4.s4.s32");
   CHECK(sp.family == Family::kInt4Sparse);
   CHECK(sp.ordered_metadata);
   CHECK(sp.satfinite);
@@ -44,8 +45,8 @@ TEST_CASE("parse_ptx decodes the qualifiers") {
   CHECK(e2m1.family == Family::kE2m1);
   CHECK(e2m1.scale_block() == 16);
   CHECK(e2m1.scale_blocks() == 4);
-  auto mxf4 = parse_ptx(
-      "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0");
+  auto mxf4 =
+      parse_ptx("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0");
   CHECK(mxf4.scale_vec == tcu::ScaleVec::k2X);
   CHECK(mxf4.scale_blocks() == 2);
 }

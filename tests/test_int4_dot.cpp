@@ -17,7 +17,7 @@ TEST_CASE("int4_dot decodes s4 and u4 codes") {
 
 TEST_CASE("int4_dot sign mixes reach the extreme products") {
   std::vector<uint64_t> eights(64, 0x8), fifteens(64, 0xf);
-  CHECK(int4_dot(eights.data(), eights.data(), 64, true, true) == 64 * 64);      // -8 * -8
+  CHECK(int4_dot(eights.data(), eights.data(), 64, true, true) == 64 * 64);  // -8 * -8
   CHECK(int4_dot(eights.data(), fifteens.data(), 64, true, false) == -8 * 15 * 64);
   CHECK(int4_dot(fifteens.data(), eights.data(), 64, false, true) == 15 * -8 * 64);
   CHECK(int4_dot(fifteens.data(), fifteens.data(), 64, false, false) == 225 * 64);

@@ -4,8 +4,8 @@
 
 namespace {
 
-const tcu::Instr kOrdered = tcu::parse_ptx(
-    "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+const tcu::Instr kOrdered =
+    tcu::parse_ptx("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
 const tcu::Instr kPlain = tcu::parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
 
 }  // namespace

@@ -6,12 +6,16 @@ using tcu::parse_ptx;
 
 TEST_CASE("occupancy at the default parameters") {
   const tcu::DatapathConfig dp;
-  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32")) == 8);
-  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32")) == 2);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32")) ==
+        8);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32")) ==
+        2);
   CHECK(tcu::datapath_occupancy(
             dp, parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32")) == 4);
-  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")) == 4);
-  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64")) == 16);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")) ==
+        4);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64")) ==
+        16);
   CHECK(tcu::datapath_occupancy(
             dp, parse_ptx("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1."
                           "f32.ue8m0")) == 8);

@@ -41,8 +41,8 @@ std::string words(int lanes, const std::string& value) {
 // A valid m8n8k32 case; the pieces can be swapped for broken ones.
 std::string int4_case(const std::string& a = regs(32, 1, "0x12345678"),
                       const std::string& ptx = "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32") {
-  return "{\"id\":\"x\",\"ptx\":\"" + ptx + "\",\"a\":" + a + ",\"b\":" +
-         regs(32, 1, "0x11111111") + ",\"c\":" + regs(32, 2, "0x00000000") +
+  return "{\"id\":\"x\",\"ptx\":\"" + ptx + "\",\"a\":" + a +
+         ",\"b\":" + regs(32, 1, "0x11111111") + ",\"c\":" + regs(32, 2, "0x00000000") +
          ",\"d\":" + regs(32, 2, "0x00000000") + "}";
 }
 

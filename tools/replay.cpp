@@ -16,8 +16,8 @@ struct VariantCount {
 
 }  // namespace
 
-int replay(Engine& engine, const std::vector<std::string>& files,
-           const ReplayOptions& options, std::ostream& out, std::ostream& err) {
+int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOptions& options,
+           std::ostream& out, std::ostream& err) {
   long passed = 0, failed = 0;
   int details = 0;
   for (const std::string& file : files) {
@@ -43,10 +43,9 @@ int replay(Engine& engine, const std::vector<std::string>& files,
             if (want == have) continue;
             ok = false;
             if (details++ < options.max_details)
-              out << "  mismatch: " << variant << " case " << mc.id << " ("
-                  << mc.where() << ") lane " << lane << " d[" << reg
-                  << "]: expected " << format_register(want, bits) << ", got "
-                  << format_register(have, bits) << "\n";
+              out << "  mismatch: " << variant << " case " << mc.id << " (" << mc.where()
+                  << ") lane " << lane << " d[" << reg << "]: expected "
+                  << format_register(want, bits) << ", got " << format_register(have, bits) << "\n";
           }
         (ok ? count.passed : count.failed)++;
         (ok ? passed : failed)++;
@@ -67,8 +66,8 @@ int replay(Engine& engine, const std::vector<std::string>& files,
     out << file << " [" << engine.name() << "]\n";
     for (const auto& [rank, name] : order) {
       const auto& c = variants[name];
-      out << "  " << (c.failed ? "FAIL " : "pass ") << c.passed << "/"
-          << c.passed + c.failed << "  " << name << "\n";
+      out << "  " << (c.failed ? "FAIL " : "pass ") << c.passed << "/" << c.passed + c.failed
+          << "  " << name << "\n";
     }
   }
   out << passed << " passed, " << failed << " failed\n";

@@ -15,7 +15,7 @@ struct ReplayOptions {
 
 // Returns an ExitCode. Prints a line per file and instruction variant with
 // its pass count, the first mismatches, and "N passed, M failed".
-int replay(Engine& engine, const std::vector<std::string>& files,
-           const ReplayOptions& options, std::ostream& out, std::ostream& err);
+int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOptions& options,
+           std::ostream& out, std::ostream& err);
 
 }  // namespace tcu

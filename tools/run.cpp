@@ -52,12 +52,11 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
             if (want.at(lane, reg) == have.at(lane, reg)) continue;
             ok = false;
             if (details++ < opt.max_details)
-              out << "  mismatch: " << instr.ptx() << " case " << indices[i] << " lane "
-                  << lane << " d[" << reg << "]: expected "
-                  << format_register(want.at(lane, reg), bits) << ", got "
-                  << format_register(have.at(lane, reg), bits) << "  (re-run: tcu run --ptx '"
-                  << instr.ptx() << "' --seed " << opt.seed << " --first " << indices[i]
-                  << " --count 1)\n";
+              out << "  mismatch: " << instr.ptx() << " case " << indices[i] << " lane " << lane
+                  << " d[" << reg << "]: expected " << format_register(want.at(lane, reg), bits)
+                  << ", got " << format_register(have.at(lane, reg), bits)
+                  << "  (re-run: tcu run --ptx '" << instr.ptx() << "' --seed " << opt.seed
+                  << " --first " << indices[i] << " --count 1)\n";
             break;
           }
         (ok ? pass : fail)++;

@@ -17,7 +17,7 @@ struct RunOptions {
   uint64_t first = 0;           // first case index
   uint64_t seed = 1;
   int shard_index = 0, shard_count = 1;
-  int batch = 64;      // cases handed to the engine at once
+  int batch = 64;  // cases handed to the engine at once
   int max_details = 5;
 };
 

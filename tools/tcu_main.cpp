@@ -6,8 +6,8 @@
 #include "exit_codes.h"
 #include "replay.h"
 #include "run.h"
-#include "tcu/instr.h"
 #include "tcu/engine.h"
+#include "tcu/instr.h"
 #ifdef TCU_HAVE_RTL
 #include <systemc>
 
@@ -54,16 +54,17 @@ int tcu_main(int argc, char** argv) {
   auto* replay_cmd =
       app.add_subcommand("replay", "recompute vector files and compare every D register");
   add_engine_options(replay_cmd, &replay_engine, "golden");
-  replay_cmd->add_option("--details", replay_options.max_details,
-                         "mismatching registers printed in detail")
+  replay_cmd
+      ->add_option("--details", replay_options.max_details,
+                   "mismatching registers printed in detail")
       ->check(CLI::NonNegativeNumber);
   replay_cmd->add_option("files", files, "vector files (.jsonl or .jsonl.gz)")->required();
 
   tcu::RunOptions run_options;
   std::vector<std::string> run_ptx;
   std::string shard = "0/1";
-  auto* run_cmd = app.add_subcommand(
-      "run", "random instructions back to back through an engine, each checked");
+  auto* run_cmd =
+      app.add_subcommand("run", "random instructions back to back through an engine, each checked");
   add_engine_options(run_cmd, &run_engine, "rtl");
   run_cmd->add_option("--ptx", run_ptx, "instruction(s) to run (default: every variant)");
   run_cmd->add_option("--count", run_options.count, "cases per variant")

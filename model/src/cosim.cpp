@@ -31,7 +31,8 @@ void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, bool waited) {
       error(f, cycle,
             "accepted " + std::to_string(interval) +
                 " cycles after the previous instruction of its family; the occupancy formula "
-                "says " + std::to_string(want));
+                "says " +
+                std::to_string(want));
   }
   any_accept_ = true;
   last_accept_cycle_ = cycle;

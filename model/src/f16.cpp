@@ -84,8 +84,7 @@ uint16_t f16_dot_f16(const uint16_t a[4], const uint16_t b[4], uint16_t c) {
   return std::isnan(s) ? kF16CanonicalNan : f32_to_f16_rn(as_bits(s));
 }
 
-Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b,
-               const Matrix& c) {
+Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c) {
   Matrix d(c.batches, c.rows, c.cols);
   uint16_t a_row[4], b_col[4];
   for (int q = 0; q < c.batches; ++q)

@@ -27,10 +27,14 @@ bool is_nan(uint64_t bits) {
 }
 int host_mode(Rounding mode) {
   switch (mode) {
-    case Rounding::kRz: return FE_TOWARDZERO;
-    case Rounding::kRm: return FE_DOWNWARD;
-    case Rounding::kRp: return FE_UPWARD;
-    case Rounding::kRn: break;
+    case Rounding::kRz:
+      return FE_TOWARDZERO;
+    case Rounding::kRm:
+      return FE_DOWNWARD;
+    case Rounding::kRp:
+      return FE_UPWARD;
+    case Rounding::kRn:
+      break;
   }
   return FE_TONEAREST;
 }
@@ -49,15 +53,13 @@ uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, Rounding mode) {
   return std::isnan(d) ? kF64DefaultNan : as_bits(d);
 }
 
-uint64_t f64_dot(const uint64_t a[4], const uint64_t b[4], uint64_t c,
-                 Rounding mode) {
+uint64_t f64_dot(const uint64_t a[4], const uint64_t b[4], uint64_t c, Rounding mode) {
   uint64_t acc = c;
   for (int k = 0; k < 4; ++k) acc = f64_fma(a[k], b[k], acc, mode);
   return acc;
 }
 
-Matrix mma_f64(const Instr& instr, const Matrix& a, const Matrix& b,
-               const Matrix& c) {
+Matrix mma_f64(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c) {
   Matrix d(1, c.rows, c.cols);
   uint64_t a_row[4], b_col[4];
   for (int row = 0; row < c.rows; ++row)

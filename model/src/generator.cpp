@@ -30,17 +30,18 @@ class Source {
   Recipe recipe() { return static_cast<Recipe>(below(4)); }
 
   uint64_t f16(Recipe r) {
-    static const uint16_t kSpecials[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d01,
-                                         0xfe55, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff};
+    static const uint16_t kSpecials[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xfe55,
+                                         0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff};
     switch (r) {
       case Recipe::kModerate:  // |x| in [2^-4, 2^4)
         return (bits() & 0x8000) | ((11 + below(8)) << 10) | (bits() & 0x3ff);
-      case Recipe::kBits: return bits() & 0xffff;
+      case Recipe::kBits:
+        return bits() & 0xffff;
       case Recipe::kSpecials:
         return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits() & 0xffff;
       case Recipe::kSmall: {  // small integers -8..8, exact in f16
-        static const uint16_t kInts[] = {0x0000, 0x3c00, 0x4000, 0x4200, 0x4400, 0x4500,
-                                         0x4600, 0x4700, 0x4800};
+        static const uint16_t kInts[] = {0x0000, 0x3c00, 0x4000, 0x4200, 0x4400,
+                                         0x4500, 0x4600, 0x4700, 0x4800};
         return (bits() & 0x8000) | kInts[below(9)];
       }
     }
@@ -53,10 +54,12 @@ class Source {
     switch (r) {
       case Recipe::kModerate:
         return (bits() & 0x80000000) | ((123 + below(8)) << 23) | (bits() & 0x7fffff);
-      case Recipe::kBits: return bits() & 0xffffffff;
+      case Recipe::kBits:
+        return bits() & 0xffffffff;
       case Recipe::kSpecials:
         return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits() & 0xffffffff;
-      case Recipe::kSmall: return (bits() & 0x80000000) | ((127 + below(4)) << 23);
+      case Recipe::kSmall:
+        return (bits() & 0x80000000) | ((127 + below(4)) << 23);
     }
     return 0;
   }
@@ -69,21 +72,25 @@ class Source {
       case Recipe::kModerate:
         return (bits() & 0x8000000000000000ull) | ((1019 + below(8)) << 52) |
                (bits() & 0x000fffffffffffffull);
-      case Recipe::kBits: return bits();
+      case Recipe::kBits:
+        return bits();
       case Recipe::kSpecials:
         return chance(30) ? kSpecials[below(std::size(kSpecials))] : bits();
       case Recipe::kSmall:
-        return (bits() & 0x8000000000000000ull) | ((1023 + below(4)) << 52) |
-               ((bits() & 7) << 49);
+        return (bits() & 0x8000000000000000ull) | ((1023 + below(4)) << 52) | ((bits() & 7) << 49);
     }
     return 0;
   }
   uint64_t s32_acc() {
     switch (below(4)) {
-      case 0: return uint32_t(INT32_MAX - int32_t(below(4000)));
-      case 1: return uint32_t(INT32_MIN + int32_t(below(4000)));
-      case 2: return uint32_t(int32_t(below(2001)) - 1000);
-      default: return bits() & 0xffffffff;
+      case 0:
+        return uint32_t(INT32_MAX - int32_t(below(4000)));
+      case 1:
+        return uint32_t(INT32_MIN + int32_t(below(4000)));
+      case 2:
+        return uint32_t(int32_t(below(2001)) - 1000);
+      default:
+        return bits() & 0xffffffff;
     }
   }
 
@@ -98,8 +105,7 @@ Fragment fill(const FragmentLayout& layout, Fill&& fill_elem) {
   const int bits = layout.elem_bits();
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
   for (auto& reg : f.regs)
-    for (int e = 0; e < layout.elems_per_reg(); ++e)
-      reg |= (fill_elem() & mask) << (e * bits);
+    for (int e = 0; e < layout.elems_per_reg(); ++e) reg |= (fill_elem() & mask) << (e * bits);
   return f;
 }
 
@@ -139,12 +145,14 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
     case Family::kInt4Sparse: {
       auto nibble = [&]() -> uint64_t {
         switch (recipe) {
-          case Recipe::kSmall: return src.below(3) == 0 ? 0 : (src.bits() & 1 ? 1 : 0xf);
+          case Recipe::kSmall:
+            return src.below(3) == 0 ? 0 : (src.bits() & 1 ? 1 : 0xf);
           case Recipe::kSpecials: {
             static const uint64_t kEdges[] = {0x0, 0x7, 0x8, 0xf};
             return kEdges[src.below(4)];
           }
-          default: return src.bits() & 0xf;
+          default:
+            return src.bits() & 0xf;
         }
       };
       w.a = fill(la, nibble);
@@ -156,7 +164,8 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
         const auto& lm = fragment_layout(in, Operand::kMeta, w.selectors);
         place(lm, w.e, [&] {
           unsigned first = unsigned(src.below(4)), second;
-          do second = unsigned(src.below(4)); while (second == first);
+          do second = unsigned(src.below(4));
+          while (second == first);
           if (in.ordered_metadata && first > second) std::swap(first, second);
           return uint64_t(first | (second << 2));
         });
@@ -167,7 +176,7 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
       w.a = fill(la, [&] { return src.f16(recipe); });
       w.b = fill(lb, [&] { return src.f16(recipe); });
       w.c = in.c_type == ElemType::kF16 ? fill(lc, [&] { return src.f16(recipe); })
-                                         : fill(lc, [&] { return src.f32(recipe); });
+                                        : fill(lc, [&] { return src.f32(recipe); });
       break;
     }
     case Family::kF64: {

@@ -18,8 +18,8 @@ void validate_selectors(const Instr& instr, const Selectors& sel) {
     out_of_range("thread_id_b", sel.thread_id_b, "0..3");
   const bool four_x = instr.scale_vec == ScaleVec::k4X;
   const char* legal_byte = four_x ? "0 for .scale_vec::4X" : "0 or 2 for .scale_vec::2X";
-  for (auto [name, value] : {std::pair{"byte_id_a", sel.byte_id_a},
-                             std::pair{"byte_id_b", sel.byte_id_b}}) {
+  for (auto [name, value] :
+       {std::pair{"byte_id_a", sel.byte_id_a}, std::pair{"byte_id_b", sel.byte_id_b}}) {
     const bool ok = four_x ? value == 0 : (value == 0 || value == 2);
     if (!ok) out_of_range(name, value, legal_byte);
   }
@@ -34,21 +34,22 @@ Operands gather_operands(const Instr& instr, const WarpOperands& warp) {
   if (instr.sparse())
     ops.meta = fragment_layout(instr, Operand::kMeta, warp.selectors).gather(warp.e);
   if (instr.block_scaled()) {
-    ops.scale_a = fragment_layout(instr, Operand::kScaleA, warp.selectors)
-                      .gather(warp.scale_a);
-    ops.scale_b = fragment_layout(instr, Operand::kScaleB, warp.selectors)
-                      .gather(warp.scale_b);
+    ops.scale_a = fragment_layout(instr, Operand::kScaleA, warp.selectors).gather(warp.scale_a);
+    ops.scale_b = fragment_layout(instr, Operand::kScaleB, warp.selectors).gather(warp.scale_b);
   }
   return ops;
 }
 
 Matrix golden_mma(const Instr& instr, const Operands& ops) {
   switch (instr.family) {
-    case Family::kInt4Dense: return mma_int4(instr, ops.a, ops.b, ops.c);
+    case Family::kInt4Dense:
+      return mma_int4(instr, ops.a, ops.b, ops.c);
     case Family::kInt4Sparse:
       return mma_int4(instr, sparse_expand(instr, ops.a, ops.meta), ops.b, ops.c);
-    case Family::kF16: return mma_f16(instr, ops.a, ops.b, ops.c);
-    case Family::kF64: return mma_f64(instr, ops.a, ops.b, ops.c);
+    case Family::kF16:
+      return mma_f16(instr, ops.a, ops.b, ops.c);
+    case Family::kF64:
+      return mma_f64(instr, ops.a, ops.b, ops.c);
     case Family::kE2m1:
       return mma_e2m1(instr, ops.a, ops.b, ops.c, ops.scale_a, ops.scale_b);
   }

@@ -46,8 +46,7 @@ class Cursor {
     }
   }
   // Consumes the next token, which must be one of `choices`; returns its index.
-  size_t expect_one_of(std::initializer_list<std::string_view> choices,
-                       std::string_view what) {
+  size_t expect_one_of(std::initializer_list<std::string_view> choices, std::string_view what) {
     size_t index = 0;
     for (auto choice : choices) {
       if (accept(choice)) return index;
@@ -65,8 +64,7 @@ class Cursor {
   }
   // For a combination of individually valid qualifiers that is not legal.
   [[noreturn]] void reject(const std::string& why) const {
-    throw InstrError("invalid instruction '" + std::string(text_) + "': " +
-                     why);
+    throw InstrError("invalid instruction '" + std::string(text_) + "': " + why);
   }
   [[noreturn]] void fail(const std::string& why) const {
     std::ostringstream message;
@@ -74,8 +72,8 @@ class Cursor {
     if (done()) {
       message << ", but the instruction ends there";
     } else {
-      message << ", found '" << (pos_ == 0 ? "" : ".") << parts_[pos_]
-              << "' (qualifier " << pos_ + 1 << ")";
+      message << ", found '" << (pos_ == 0 ? "" : ".") << parts_[pos_] << "' (qualifier "
+              << pos_ + 1 << ")";
     }
     throw InstrError(message.str());
   }
@@ -87,18 +85,14 @@ class Cursor {
 };
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' ||
-                           text.back() == ';' || text.back() == '\n' ||
-                           text.back() == '\r'))
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == ';' ||
+                           text.back() == '\n' || text.back() == '\r'))
     text.remove_suffix(1);
   return text;
 }
 
-ElemType int_type(size_t index) {
-  return index == 0 ? ElemType::kS4 : ElemType::kU4;
-}
+ElemType int_type(size_t index) { return index == 0 ? ElemType::kS4 : ElemType::kU4; }
 
 void parse_int4(Cursor& cur, Instr& in) {
   in.satfinite = cur.accept("satfinite");
@@ -111,12 +105,10 @@ void parse_int4(Cursor& cur, Instr& in) {
 
 void parse_e2m1(Cursor& cur, Instr& in) {
   in.family = Family::kE2m1;
-  in.mxf4nvf4 = cur.expect_one_of({"kind::mxf4", "kind::mxf4nvf4"},
-                                  "the block-scaled kind") == 1;
+  in.mxf4nvf4 = cur.expect_one_of({"kind::mxf4", "kind::mxf4nvf4"}, "the block-scaled kind") == 1;
   cur.expect("block_scale", "block-scaled e2m1 mma needs .block_scale");
   if (cur.peek().rfind("scale_vec::", 0) == 0) {
-    size_t vec = cur.expect_one_of({"scale_vec::2X", "scale_vec::4X"},
-                                   "the scale vector size");
+    size_t vec = cur.expect_one_of({"scale_vec::2X", "scale_vec::4X"}, "the scale vector size");
     in.scale_vec = vec == 0 ? ScaleVec::k2X : ScaleVec::k4X;
     in.explicit_scale_vec = true;
     if (in.scale_vec == ScaleVec::k4X && !in.mxf4nvf4)
@@ -184,14 +176,11 @@ Instr parse_ptx(std::string_view raw) {
   }
   cur.expect("sync");
   cur.expect("aligned");
-  size_t shape = cur.expect_one_of({"m16n8k64", "m8n8k32", "m8n8k4"},
-                                   "a shape in scope");
+  size_t shape = cur.expect_one_of({"m16n8k64", "m8n8k32", "m8n8k4"}, "a shape in scope");
   static const Shape kShapes[] = {{16, 8, 64}, {8, 8, 32}, {8, 8, 4}};
   in.shape = kShapes[shape];
-  in.a_layout = static_cast<MatrixLayout>(
-      cur.expect_one_of({"row", "col"}, "the A layout"));
-  in.b_layout = static_cast<MatrixLayout>(
-      cur.expect_one_of({"row", "col"}, "the B layout"));
+  in.a_layout = static_cast<MatrixLayout>(cur.expect_one_of({"row", "col"}, "the A layout"));
+  in.b_layout = static_cast<MatrixLayout>(cur.expect_one_of({"row", "col"}, "the B layout"));
 
   if (in.shape.k == 4) {
     if (sparse) cur.fail("mma.sp has no m8n8k4 shape");
@@ -200,8 +189,7 @@ Instr parse_ptx(std::string_view raw) {
     if (sparse) cur.fail("sparse block-scaled e2m1 is not in scope");
     parse_e2m1(cur, in);
   } else {
-    if (sparse && in.shape.k != 64)
-      cur.fail("sparse int4 mma is m16n8k64 only");
+    if (sparse && in.shape.k != 64) cur.fail("sparse int4 mma is m16n8k64 only");
     in.family = sparse ? Family::kInt4Sparse : Family::kInt4Dense;
     parse_int4(cur, in);
   }
@@ -214,10 +202,9 @@ Instr parse_ptx(std::string_view raw) {
 
 std::string Instr::ptx() const {
   std::string s = "mma";
-  if (family == Family::kInt4Sparse)
-    s += ordered_metadata ? ".sp::ordered_metadata" : ".sp";
-  s += ".sync.aligned.m" + std::to_string(shape.m) + "n" +
-       std::to_string(shape.n) + "k" + std::to_string(shape.k);
+  if (family == Family::kInt4Sparse) s += ordered_metadata ? ".sp::ordered_metadata" : ".sp";
+  s += ".sync.aligned.m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" +
+       std::to_string(shape.k);
   s += a_layout == MatrixLayout::kRow ? ".row" : ".col";
   s += b_layout == MatrixLayout::kRow ? ".row" : ".col";
   auto t = [](ElemType e) { return std::string(".") + to_string(e); };
@@ -236,8 +223,7 @@ std::string Instr::ptx() const {
     case Family::kE2m1:
       s += mxf4nvf4 ? ".kind::mxf4nvf4" : ".kind::mxf4";
       s += ".block_scale";
-      if (explicit_scale_vec)
-        s += scale_vec == ScaleVec::k4X ? ".scale_vec::4X" : ".scale_vec::2X";
+      if (explicit_scale_vec) s += scale_vec == ScaleVec::k4X ? ".scale_vec::4X" : ".scale_vec::2X";
       return s + t(d_type) + t(a_type) + t(b_type) + t(c_type) + t(scale_type);
   }
   return s;
@@ -251,23 +237,21 @@ const std::vector<Instr>& all_variants() {
       for (const char* sat : {"", ".satfinite"})
         for (const char* a : kInt)
           for (const char* b : kInt)
-            spellings.push_back(std::string("mma.sync.aligned.") + shape +
-                                ".row.col" + sat + ".s32." + a + "." + b +
-                                ".s32");
+            spellings.push_back(std::string("mma.sync.aligned.") + shape + ".row.col" + sat +
+                                ".s32." + a + "." + b + ".s32");
     for (const char* sp : {"mma.sp", "mma.sp::ordered_metadata"})
       for (const char* sat : {"", ".satfinite"})
         for (const char* a : kInt)
           for (const char* b : kInt)
-            spellings.push_back(std::string(sp) +
-                                ".sync.aligned.m16n8k64.row.col" + sat +
-                                ".s32." + a + "." + b + ".s32");
+            spellings.push_back(std::string(sp) + ".sync.aligned.m16n8k64.row.col" + sat + ".s32." +
+                                a + "." + b + ".s32");
     const char* kLayouts[] = {"row", "col"};
     const char* kAcc[][2] = {{"f16", "f16"}, {"f32", "f16"}, {"f32", "f32"}};
     for (auto& acc : kAcc)
       for (const char* al : kLayouts)
         for (const char* bl : kLayouts)
-          spellings.push_back(std::string("mma.sync.aligned.m8n8k4.") + al +
-                              "." + bl + "." + acc[0] + ".f16.f16." + acc[1]);
+          spellings.push_back(std::string("mma.sync.aligned.m8n8k4.") + al + "." + bl + "." +
+                              acc[0] + ".f16.f16." + acc[1]);
     for (const char* rnd : {"", ".rn", ".rz", ".rm", ".rp"})
       spellings.push_back(std::string("mma.sync.aligned.m8n8k4.row.col") + rnd +
                           ".f64.f64.f64.f64");
@@ -289,26 +273,40 @@ const std::vector<Instr>& all_variants() {
 
 const char* to_string(ElemType t) {
   switch (t) {
-    case ElemType::kS4: return "s4";
-    case ElemType::kU4: return "u4";
-    case ElemType::kE2m1: return "e2m1";
-    case ElemType::kF16: return "f16";
-    case ElemType::kF32: return "f32";
-    case ElemType::kF64: return "f64";
-    case ElemType::kS32: return "s32";
-    case ElemType::kUe8m0: return "ue8m0";
-    case ElemType::kUe4m3: return "ue4m3";
+    case ElemType::kS4:
+      return "s4";
+    case ElemType::kU4:
+      return "u4";
+    case ElemType::kE2m1:
+      return "e2m1";
+    case ElemType::kF16:
+      return "f16";
+    case ElemType::kF32:
+      return "f32";
+    case ElemType::kF64:
+      return "f64";
+    case ElemType::kS32:
+      return "s32";
+    case ElemType::kUe8m0:
+      return "ue8m0";
+    case ElemType::kUe4m3:
+      return "ue4m3";
   }
   return "?";
 }
 
 const char* to_string(Family f) {
   switch (f) {
-    case Family::kInt4Dense: return "int4";
-    case Family::kInt4Sparse: return "int4_sparse";
-    case Family::kF16: return "f16";
-    case Family::kF64: return "f64";
-    case Family::kE2m1: return "e2m1";
+    case Family::kInt4Dense:
+      return "int4";
+    case Family::kInt4Sparse:
+      return "int4_sparse";
+    case Family::kF16:
+      return "f16";
+    case Family::kF64:
+      return "f64";
+    case Family::kE2m1:
+      return "e2m1";
   }
   return "?";
 }
@@ -317,13 +315,18 @@ int elem_bits(ElemType t) {
   switch (t) {
     case ElemType::kS4:
     case ElemType::kU4:
-    case ElemType::kE2m1: return 4;
+    case ElemType::kE2m1:
+      return 4;
     case ElemType::kUe8m0:
-    case ElemType::kUe4m3: return 8;
-    case ElemType::kF16: return 16;
+    case ElemType::kUe4m3:
+      return 8;
+    case ElemType::kF16:
+      return 16;
     case ElemType::kF32:
-    case ElemType::kS32: return 32;
-    case ElemType::kF64: return 64;
+    case ElemType::kS32:
+      return 32;
+    case ElemType::kF64:
+      return 64;
   }
   return 0;
 }

@@ -10,20 +10,26 @@ namespace tcu {
 
 const char* to_string(Operand op) {
   switch (op) {
-    case Operand::kA: return "a";
-    case Operand::kB: return "b";
-    case Operand::kC: return "c";
-    case Operand::kD: return "d";
-    case Operand::kMeta: return "e";
-    case Operand::kScaleA: return "scale_a";
-    case Operand::kScaleB: return "scale_b";
+    case Operand::kA:
+      return "a";
+    case Operand::kB:
+      return "b";
+    case Operand::kC:
+      return "c";
+    case Operand::kD:
+      return "d";
+    case Operand::kMeta:
+      return "e";
+    case Operand::kScaleA:
+      return "scale_a";
+    case Operand::kScaleB:
+      return "scale_b";
   }
   return "?";
 }
 
-FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg,
-                               int elem_bits, int reg_bits, int batches,
-                               int rows, int cols, const Selectors& selectors,
+FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bits, int reg_bits,
+                               int batches, int rows, int cols, const Selectors& selectors,
                                Formula formula)
     : regs_per_lane_(regs_per_lane),
       elems_per_reg_(elems_per_reg),
@@ -40,8 +46,8 @@ FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg,
         Slot slot{lane, reg, elem};
         Coord c;
         if (!formula(selectors, slot, &c)) continue;
-        if (c.batch < 0 || c.batch >= batches || c.row < 0 || c.row >= rows ||
-            c.col < 0 || c.col >= cols)
+        if (c.batch < 0 || c.batch >= batches || c.row < 0 || c.row >= rows || c.col < 0 ||
+            c.col >= cols)
           throw std::logic_error("layout formula leaves the matrix");
         int index = (c.batch * rows + c.row) * cols + c.col;
         if (slot_of_elem_[index] >= 0)
@@ -50,8 +56,7 @@ FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg,
         elem_of_slot_[slot_index(slot)] = index;
       }
   for (int index : slot_of_elem_)
-    if (index < 0)
-      throw std::logic_error("layout formula leaves a matrix element unmapped");
+    if (index < 0) throw std::logic_error("layout formula leaves a matrix element unmapped");
 }
 
 bool FragmentLayout::coord_of(Slot slot, Coord* coord) const {
@@ -65,8 +70,8 @@ bool FragmentLayout::coord_of(Slot slot, Coord* coord) const {
 
 Slot FragmentLayout::slot_of(Coord c) const {
   int index = slot_of_elem_[(c.batch * rows_ + c.row) * cols_ + c.col];
-  return Slot{index / (regs_per_lane_ * elems_per_reg_),
-              (index / elems_per_reg_) % regs_per_lane_, index % elems_per_reg_};
+  return Slot{index / (regs_per_lane_ * elems_per_reg_), (index / elems_per_reg_) % regs_per_lane_,
+              index % elems_per_reg_};
 }
 
 Fragment FragmentLayout::empty_fragment() const {
@@ -78,8 +83,7 @@ Fragment FragmentLayout::empty_fragment() const {
 
 Matrix FragmentLayout::gather(const Fragment& fragment) const {
   Matrix m(batches_, rows_, cols_);
-  const uint64_t mask =
-      elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
+  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
   for (size_t index = 0; index < slot_of_elem_.size(); ++index) {
     int slot = slot_of_elem_[index];
     uint64_t reg = fragment.regs[slot / elems_per_reg_];
@@ -90,8 +94,7 @@ Matrix FragmentLayout::gather(const Fragment& fragment) const {
 
 Fragment FragmentLayout::scatter(const Matrix& matrix) const {
   Fragment f = empty_fragment();
-  const uint64_t mask =
-      elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
+  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
   for (size_t index = 0; index < slot_of_elem_.size(); ++index) {
     int slot = slot_of_elem_[index];
     f.regs[slot / elems_per_reg_] |= (matrix.elems[index] & mask)
@@ -111,8 +114,7 @@ int thread_in_group(Slot s) { return s.lane % 4; }
 bool m16n8k64_a(const Selectors&, Slot s, Coord* c) {
   int i = s.reg * 8 + s.elem;
   bool low_row = i < 8 || (i >= 16 && i < 24);
-  *c = {0, group_id(s) + (low_row ? 0 : 8),
-        thread_in_group(s) * 8 + (i & 7) + (i >= 16 ? 32 : 0)};
+  *c = {0, group_id(s) + (low_row ? 0 : 8), thread_in_group(s) * 8 + (i & 7) + (i >= 16 ? 32 : 0)};
   return true;
 }
 bool m16n8k64_b(const Selectors&, Slot s, Coord* c) {
@@ -172,8 +174,7 @@ bool scale_a(const Selectors& sel, Slot s, Coord* c) {
 template <int kBlocks>
 bool scale_b(const Selectors& sel, Slot s, Coord* c) {
   int j = s.elem - sel.byte_id_b;
-  if (thread_in_group(s) != sel.thread_id_b || j < 0 || j >= kBlocks)
-    return false;
+  if (thread_in_group(s) != sel.thread_id_b || j < 0 || j >= kBlocks) return false;
   *c = {0, j, group_id(s)};
   return true;
 }
@@ -228,66 +229,81 @@ FragmentLayout build(const Instr& in, Operand op, const Selectors& sel) {
   if (is_d) op = Operand::kC;
   const ElemType acc_type = is_d ? in.d_type : in.c_type;
   auto wrong = [&]() -> FragmentLayout {
-    throw std::invalid_argument(std::string("operand ") + to_string(op) +
-                                " does not exist for " + in.ptx());
+    throw std::invalid_argument(std::string("operand ") + to_string(op) + " does not exist for " +
+                                in.ptx());
   };
   switch (in.family) {
     case Family::kInt4Dense:
     case Family::kE2m1:
       if (k == 64) {
         switch (op) {
-          case Operand::kA: return {4, 8, 4, 32, 1, m, k, sel, m16n8k64_a};
-          case Operand::kB: return {2, 8, 4, 32, 1, k, n, sel, m16n8k64_b};
-          case Operand::kC: return {4, 1, 32, 32, 1, m, n, sel, m16n8_c};
+          case Operand::kA:
+            return {4, 8, 4, 32, 1, m, k, sel, m16n8k64_a};
+          case Operand::kB:
+            return {2, 8, 4, 32, 1, k, n, sel, m16n8k64_b};
+          case Operand::kC:
+            return {4, 1, 32, 32, 1, m, n, sel, m16n8_c};
           case Operand::kScaleA:
           case Operand::kScaleB:
             if (in.family != Family::kE2m1) return wrong();
             if (in.scale_vec == ScaleVec::k4X)
-              return op == Operand::kScaleA
-                         ? FragmentLayout{1, 4, 8, 32, 1, m, 4, sel, scale_a<4>}
-                         : FragmentLayout{1, 4, 8, 32, 1, 4, n, sel, scale_b<4>};
-            return op == Operand::kScaleA
-                       ? FragmentLayout{1, 4, 8, 32, 1, m, 2, sel, scale_a<2>}
-                       : FragmentLayout{1, 4, 8, 32, 1, 2, n, sel, scale_b<2>};
-          default: return wrong();
+              return op == Operand::kScaleA ? FragmentLayout{1, 4, 8, 32, 1, m, 4, sel, scale_a<4>}
+                                            : FragmentLayout{1, 4, 8, 32, 1, 4, n, sel, scale_b<4>};
+            return op == Operand::kScaleA ? FragmentLayout{1, 4, 8, 32, 1, m, 2, sel, scale_a<2>}
+                                          : FragmentLayout{1, 4, 8, 32, 1, 2, n, sel, scale_b<2>};
+          default:
+            return wrong();
         }
       }
       switch (op) {
-        case Operand::kA: return {1, 8, 4, 32, 1, m, k, sel, m8n8k32_a};
-        case Operand::kB: return {1, 8, 4, 32, 1, k, n, sel, m8n8k32_b};
-        case Operand::kC: return {2, 1, 32, 32, 1, m, n, sel, m8n8_c};
-        default: return wrong();
+        case Operand::kA:
+          return {1, 8, 4, 32, 1, m, k, sel, m8n8k32_a};
+        case Operand::kB:
+          return {1, 8, 4, 32, 1, k, n, sel, m8n8k32_b};
+        case Operand::kC:
+          return {2, 1, 32, 32, 1, m, n, sel, m8n8_c};
+        default:
+          return wrong();
       }
     case Family::kInt4Sparse:
       switch (op) {
         case Operand::kA:
           return {2, 8, 4, 32, 1, m, k / 2, sel, sparse_m16n8k64_a};
-        case Operand::kB: return {2, 8, 4, 32, 1, k, n, sel, m16n8k64_b};
-        case Operand::kC: return {4, 1, 32, 32, 1, m, n, sel, m16n8_c};
+        case Operand::kB:
+          return {2, 8, 4, 32, 1, k, n, sel, m16n8k64_b};
+        case Operand::kC:
+          return {4, 1, 32, 32, 1, m, n, sel, m16n8_c};
         case Operand::kMeta:
           return {1, 8, 4, 32, 1, m, k / 8, sel, sparse_m16n8k64_meta};
-        default: return wrong();
+        default:
+          return wrong();
       }
     case Family::kF16:
       switch (op) {
         case Operand::kA:
-          return {2, 2, 16, 32, b, m, k, sel,
-                  in.a_layout == MatrixLayout::kRow ? m8n8k4_a_row : m8n8k4_a_col};
+          return {2,  2,   16,
+                  32, b,   m,
+                  k,  sel, in.a_layout == MatrixLayout::kRow ? m8n8k4_a_row : m8n8k4_a_col};
         case Operand::kB:
-          return {2, 2, 16, 32, b, k, n, sel,
-                  in.b_layout == MatrixLayout::kRow ? m8n8k4_b_row : m8n8k4_b_col};
+          return {2,  2,   16,
+                  32, b,   k,
+                  n,  sel, in.b_layout == MatrixLayout::kRow ? m8n8k4_b_row : m8n8k4_b_col};
         case Operand::kC:
-          if (acc_type == ElemType::kF16)
-            return {4, 2, 16, 32, b, m, n, sel, m8n8k4_c_f16};
+          if (acc_type == ElemType::kF16) return {4, 2, 16, 32, b, m, n, sel, m8n8k4_c_f16};
           return {8, 1, 32, 32, b, m, n, sel, m8n8k4_c_f32};
-        default: return wrong();
+        default:
+          return wrong();
       }
     case Family::kF64:
       switch (op) {
-        case Operand::kA: return {1, 1, 64, 64, 1, m, k, sel, m8n8k4_a_f64};
-        case Operand::kB: return {1, 1, 64, 64, 1, k, n, sel, m8n8k4_b_f64};
-        case Operand::kC: return {2, 1, 64, 64, 1, m, n, sel, m8n8_c};
-        default: return wrong();
+        case Operand::kA:
+          return {1, 1, 64, 64, 1, m, k, sel, m8n8k4_a_f64};
+        case Operand::kB:
+          return {1, 1, 64, 64, 1, k, n, sel, m8n8k4_b_f64};
+        case Operand::kC:
+          return {2, 1, 64, 64, 1, m, n, sel, m8n8_c};
+        default:
+          return wrong();
       }
   }
   return wrong();
@@ -295,8 +311,7 @@ FragmentLayout build(const Instr& in, Operand op, const Selectors& sel) {
 
 }  // namespace
 
-const FragmentLayout& fragment_layout(const Instr& in, Operand op,
-                                      const Selectors& sel) {
+const FragmentLayout& fragment_layout(const Instr& in, Operand op, const Selectors& sel) {
   // Only the parts of the instruction and selectors that change a layout.
   using Key = std::tuple<int, int, int, int, int, int, int, int, int, int, int>;
   const bool acc = op == Operand::kC || op == Operand::kD;
@@ -310,10 +325,8 @@ const FragmentLayout& fragment_layout(const Instr& in, Operand op,
           acc ? static_cast<int>(op == Operand::kD ? in.d_type : in.c_type) : 0,
           uses_sparsity ? sel.sparsity : 0,
           uses_scale ? static_cast<int>(in.scale_vec) : 0,
-          uses_scale && op == Operand::kScaleA ? sel.byte_id_a * 4 + sel.thread_id_a
-                                               : 0,
-          uses_scale && op == Operand::kScaleB ? sel.byte_id_b * 4 + sel.thread_id_b
-                                               : 0,
+          uses_scale && op == Operand::kScaleA ? sel.byte_id_a * 4 + sel.thread_id_a : 0,
+          uses_scale && op == Operand::kScaleB ? sel.byte_id_b * 4 + sel.thread_id_b : 0,
           0};
   static std::mutex mutex;
   static std::map<Key, FragmentLayout> cache;

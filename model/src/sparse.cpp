@@ -13,15 +13,13 @@ const char* sparse_meta_error(unsigned nibble, bool ordered) {
   return nullptr;
 }
 
-Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed,
-                     const Matrix& meta) {
+Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta) {
   Matrix a(1, a_compressed.rows, instr.shape.k);
   for (int row = 0; row < a.rows; ++row)
     for (int chunk = 0; chunk < meta.cols; ++chunk) {
       const unsigned nibble = static_cast<unsigned>(meta.at(0, row, chunk));
       if (const char* why = sparse_meta_error(nibble, instr.ordered_metadata))
-        throw OperandError("invalid sparse metadata for row " +
-                           std::to_string(row) + ", chunk " +
+        throw OperandError("invalid sparse metadata for row " + std::to_string(row) + ", chunk " +
                            std::to_string(chunk) + " (nibble 0x" +
                            "0123456789abcdef"[nibble & 0xf] + "): " + why);
       for (int slot = 0; slot < 2; ++slot) {

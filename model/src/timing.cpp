@@ -16,10 +16,14 @@ int words(const FragmentLayout& layout) {
 int dot_units(const DatapathConfig& config, Family family) {
   switch (family) {
     case Family::kInt4Dense:
-    case Family::kInt4Sparse: return config.int4_macs_per_cycle / 32;
-    case Family::kE2m1: return config.e2m1_macs_per_cycle / 64;
-    case Family::kF16: return config.f16_fmas_per_cycle / 4;
-    case Family::kF64: return config.f64_fmas_per_cycle / 4;
+    case Family::kInt4Sparse:
+      return config.int4_macs_per_cycle / 32;
+    case Family::kE2m1:
+      return config.e2m1_macs_per_cycle / 64;
+    case Family::kF16:
+      return config.f16_fmas_per_cycle / 4;
+    case Family::kF64:
+      return config.f64_fmas_per_cycle / 4;
   }
   return 1;
 }
@@ -32,10 +36,14 @@ int unit_slices(const Instr& instr) {
 int unit_latency(const DatapathConfig& config, Family family) {
   switch (family) {
     case Family::kInt4Dense:
-    case Family::kInt4Sparse: return config.int_stages;
-    case Family::kE2m1: return config.e2m1_stages;
-    case Family::kF16: return 5 * config.fma_stages;  // 4 FMAs and the C add
-    case Family::kF64: return 4 * config.fma_stages;  // a chain of 4 FMAs
+    case Family::kInt4Sparse:
+      return config.int_stages;
+    case Family::kE2m1:
+      return config.e2m1_stages;
+    case Family::kF16:
+      return 5 * config.fma_stages;  // 4 FMAs and the C add
+    case Family::kF64:
+      return 4 * config.fma_stages;  // a chain of 4 FMAs
   }
   return 0;
 }
@@ -60,8 +68,7 @@ int source_words(const Instr& instr) {
 
 int dest_words(const Instr& instr) { return words(fragment_layout(instr, Operand::kD)); }
 
-int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe,
-                        const Instr& instr) {
+int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
   return ceil_div(source_words(instr), fe.rf_regs_per_cycle) + datapath_latency(dp, instr) +
          ceil_div(dest_words(instr), fe.rf_regs_per_cycle);
 }

@@ -20,17 +20,20 @@ uint64_t parse_register(const json& value, int bits, const std::string& where,
   const std::string& text = value.get_ref<const std::string&>();
   const size_t digits = size_t(bits / 4);
   if (text.size() != digits + 2 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
-    fail(where, what + " \"" + text + "\" is not 0x followed by " +
-                    std::to_string(digits) + " hex digits (a " +
-                    std::to_string(bits) + "-bit register)");
+    fail(where, what + " \"" + text + "\" is not 0x followed by " + std::to_string(digits) +
+                    " hex digits (a " + std::to_string(bits) + "-bit register)");
   uint64_t v = 0;
   for (size_t i = 2; i < text.size(); ++i) {
     const char ch = text[i];
     int digit;
-    if (ch >= '0' && ch <= '9') digit = ch - '0';
-    else if (ch >= 'a' && ch <= 'f') digit = ch - 'a' + 10;
-    else if (ch >= 'A' && ch <= 'F') digit = ch - 'A' + 10;
-    else fail(where, what + " \"" + text + "\" has a non-hex digit '" + ch + "'");
+    if (ch >= '0' && ch <= '9')
+      digit = ch - '0';
+    else if (ch >= 'a' && ch <= 'f')
+      digit = ch - 'a' + 10;
+    else if (ch >= 'A' && ch <= 'F')
+      digit = ch - 'A' + 10;
+    else
+      fail(where, what + " \"" + text + "\" has a non-hex digit '" + ch + "'");
     v = (v << 4) | uint64_t(digit);
   }
   return v;
@@ -52,9 +55,9 @@ Fragment parse_operand(const json& obj, const char* key, const FragmentLayout& l
                       std::to_string(layout.regs_per_lane()) + " registers, has " +
                       (regs.is_array() ? std::to_string(regs.size()) : std::string("no array")));
     for (int reg = 0; reg < layout.regs_per_lane(); ++reg)
-      f.at(lane, reg) = parse_register(regs[reg], layout.reg_bits(), where,
-                                       std::string(key) + "[" + std::to_string(lane) + "][" +
-                                           std::to_string(reg) + "]");
+      f.at(lane, reg) = parse_register(
+          regs[reg], layout.reg_bits(), where,
+          std::string(key) + "[" + std::to_string(lane) + "][" + std::to_string(reg) + "]");
   }
   return f;
 }
@@ -69,16 +72,15 @@ Fragment parse_lane_words(const json& obj, const char* key, const std::string& w
   f.regs_per_lane = 1;
   f.regs.resize(kLanes);
   for (int lane = 0; lane < kLanes; ++lane)
-    f.regs[lane] = parse_register((*it)[lane], 32, where,
-                                  std::string(key) + "[" + std::to_string(lane) + "]");
+    f.regs[lane] =
+        parse_register((*it)[lane], 32, where, std::string(key) + "[" + std::to_string(lane) + "]");
   return f;
 }
 
 int parse_immediate(const json& obj, const char* key, const std::string& where) {
   auto it = obj.find(key);
   if (it == obj.end()) fail(where, std::string("missing key \"") + key + "\"");
-  if (!it->is_number_integer())
-    fail(where, std::string("\"") + key + "\" must be an integer");
+  if (!it->is_number_integer()) fail(where, std::string("\"") + key + "\" must be an integer");
   const auto value = it->get<int64_t>();
   if (value < -1000000 || value > 1000000)
     fail(where, std::string("\"") + key + "\" is out of range");

@@ -49,12 +49,11 @@ Fragment golden_execute(const Instr& instr, const WarpOperands& warp);
 // ---- int4 (rtl/tcu_int4_dot.sv) ---------------------------------------------
 int int4_value(uint64_t code, bool is_signed);
 // Exact dot product of n 4-bit codes.
-int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed,
-                 bool b_signed, int b_stride = 1);
+int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, bool b_signed,
+                 int b_stride = 1);
 // C + dot, wrapping modulo 2^32 or clamped once to the int32 range.
 uint32_t int4_accumulate(uint32_t c, int64_t dot, bool satfinite);
-Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b,
-                const Matrix& c);
+Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c);
 
 // ---- sparse operand mux (rtl/tcu_sparse_mux.sv) -----------------------------
 // Checks one 4-bit metadata nibble; returns nullptr when legal, else why not.
@@ -62,8 +61,7 @@ const char* sparse_meta_error(unsigned nibble, bool ordered);
 // Expands the compressed A (rows x k/2) to the logical A (rows x k) with
 // zeros where the metadata selects nothing. Throws OperandError naming the
 // row and chunk of the first invalid nibble.
-Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed,
-                     const Matrix& meta);
+Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta);
 
 // ---- f16 path (rtl/tcu_f16_dot.sv) ------------------------------------------
 uint32_t f16_to_f32(uint16_t h);     // exact widening
@@ -75,26 +73,22 @@ inline constexpr uint16_t kF16CanonicalNan = 0x7fff;
 // as f32 bits (already widened if C is f16).
 uint32_t f16_dot_f32(const uint16_t a[4], const uint16_t b[4], uint32_t c);
 uint16_t f16_dot_f16(const uint16_t a[4], const uint16_t b[4], uint16_t c);
-Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b,
-               const Matrix& c);
+Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c);
 
 // ---- f64 path (rtl/tcu_f64_fma.sv, rtl/tcu_f64_dot.sv) ----------------------
 inline constexpr uint64_t kF64DefaultNan = 0xfff8000000000000ull;
 // One IEEE binary64 fused multiply-add a*b + c in the given mode, with the
 // DMMA's NaN rules (B's NaN, then C's, then A's; quieted, payload kept).
 uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, Rounding mode);
-uint64_t f64_dot(const uint64_t a[4], const uint64_t b[4], uint64_t c,
-                 Rounding mode);
-Matrix mma_f64(const Instr& instr, const Matrix& a, const Matrix& b,
-               const Matrix& c);
+uint64_t f64_dot(const uint64_t a[4], const uint64_t b[4], uint64_t c, Rounding mode);
+Matrix mma_f64(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c);
 
 // ---- block-scaled e2m1 (rtl/tcu_e2m1_dot.sv) --------------------------------
 // One D element: a row of A (64 e2m1 codes), a column of B (64 codes, stride
 // b_stride), that row's and column's scale bytes (scale_blocks() each), C.
-uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b,
-                  int b_stride, const uint64_t* scale_a,
-                  const uint64_t* scale_b, int scale_b_stride, uint32_t c);
-Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b,
-                const Matrix& c, const Matrix& scale_a, const Matrix& scale_b);
+uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int b_stride,
+                  const uint64_t* scale_a, const uint64_t* scale_b, int scale_b_stride, uint32_t c);
+Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c,
+                const Matrix& scale_a, const Matrix& scale_b);
 
 }  // namespace tcu

@@ -25,9 +25,7 @@ enum class ScaleVec { kNone, k2X, k4X };
 
 struct Shape {
   int m = 0, n = 0, k = 0;
-  bool operator==(const Shape& o) const {
-    return m == o.m && n == o.n && k == o.k;
-  }
+  bool operator==(const Shape& o) const { return m == o.m && n == o.n && k == o.k; }
 };
 
 struct Instr {
@@ -55,9 +53,7 @@ struct Instr {
   int scale_block() const { return scale_vec == ScaleVec::k4X ? 16 : 32; }
   int scale_blocks() const { return shape.k / scale_block(); }
   // Multiply-accumulates of the logical (dense) computation.
-  long macs() const {
-    return static_cast<long>(batches()) * shape.m * shape.n * shape.k;
-  }
+  long macs() const { return static_cast<long>(batches()) * shape.m * shape.n * shape.k; }
   // The canonical PTX spelling (what parse_ptx accepts, normalised).
   std::string ptx() const;
 };

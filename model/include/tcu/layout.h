@@ -36,9 +36,7 @@ struct Fragment {
   int regs_per_lane = 0;
   std::vector<uint64_t> regs;
   uint64_t& at(int lane, int reg) { return regs[lane * regs_per_lane + reg]; }
-  uint64_t at(int lane, int reg) const {
-    return regs[lane * regs_per_lane + reg];
-  }
+  uint64_t at(int lane, int reg) const { return regs[lane * regs_per_lane + reg]; }
 };
 
 // An operand in matrix order: elems[(batch * rows + row) * cols + col], each
@@ -47,12 +45,9 @@ struct Matrix {
   int batches = 0, rows = 0, cols = 0;
   std::vector<uint64_t> elems;
   Matrix() = default;
-  Matrix(int b, int r, int c)
-      : batches(b), rows(r), cols(c), elems(size_t(b) * r * c, 0) {}
+  Matrix(int b, int r, int c) : batches(b), rows(r), cols(c), elems(size_t(b) * r * c, 0) {}
   uint64_t& at(int b, int r, int c) { return elems[(size_t(b) * rows + r) * cols + c]; }
-  uint64_t at(int b, int r, int c) const {
-    return elems[(size_t(b) * rows + r) * cols + c];
-  }
+  uint64_t at(int b, int r, int c) const { return elems[(size_t(b) * rows + r) * cols + c]; }
 };
 
 class FragmentLayout {
@@ -61,9 +56,8 @@ class FragmentLayout {
   // Maps a slot to its matrix element, or returns false for a slot that
   // holds no element of this operand (e.g. metadata lanes the selector skips).
   using Formula = bool (*)(const Selectors&, Slot, Coord*);
-  FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bits,
-                 int reg_bits, int batches, int rows, int cols,
-                 const Selectors& selectors, Formula formula);
+  FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bits, int reg_bits, int batches,
+                 int rows, int cols, const Selectors& selectors, Formula formula);
 
   int regs_per_lane() const { return regs_per_lane_; }
   int elems_per_reg() const { return elems_per_reg_; }

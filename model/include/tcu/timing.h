@@ -44,7 +44,6 @@ int datapath_latency(const DatapathConfig& config, const Instr& instr);
 int source_words(const Instr& instr);
 int dest_words(const Instr& instr);
 // Cycles from issue to the D registers written back, through the front-end.
-int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe,
-                        const Instr& instr);
+int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu
