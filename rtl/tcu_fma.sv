@@ -56,7 +56,8 @@ module tcu_fma #(
   localparam int unsigned ManBits = tcu_pkg::man_bits(Format);
   localparam int unsigned Bias    = tcu_pkg::bias(Format);
   localparam int unsigned Prec    = ManBits + 1;
-  // Signed internal exponents: product exponents reach about 3 * 2^(ExpBits-1).
+  // Internal exponents, two's complement (compared with $signed): product
+  // exponents reach about 3 * 2^(ExpBits-1), window exponents -(Prec+2).
   localparam int unsigned ExpW    = ExpBits + 3;
   localparam int unsigned ProdW   = 2 * Prec;
   // Aligned addend, window bits [AddW:1]; window bit 0 is its sticky bit.
@@ -110,14 +111,14 @@ module tcu_fma #(
   logic a_zero, b_zero;
   logic a_inf, b_inf, c_inf;
   logic a_nan, b_nan, c_nan;
-  assign a_zero        = (exp_a == '0) && (man_a == '0);
-  assign b_zero        = (exp_b == '0) && (man_b == '0);
-  assign a_inf         = (&exp_a) && (man_a == '0);
-  assign b_inf         = (&exp_b) && (man_b == '0);
-  assign c_inf         = (&exp_c) && (man_c == '0);
-  assign a_nan         = (&exp_a) && (man_a != '0);
-  assign b_nan         = (&exp_b) && (man_b != '0);
-  assign c_nan         = (&exp_c) && (man_c != '0);
+  assign a_zero = (exp_a == '0) && (man_a == '0);
+  assign b_zero = (exp_b == '0) && (man_b == '0);
+  assign a_inf  = (&exp_a) && (man_a == '0);
+  assign b_inf  = (&exp_b) && (man_b == '0);
+  assign c_inf  = (&exp_c) && (man_c == '0);
+  assign a_nan  = (&exp_a) && (man_a != '0);
+  assign b_nan  = (&exp_b) && (man_b != '0);
+  assign c_nan  = (&exp_c) && (man_c != '0);
 
   // Significands with the hidden bit; subnormals sit at exponent 1.
   logic [Prec-1:0] sig_a, sig_b, sig_c;

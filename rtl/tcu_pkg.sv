@@ -1,18 +1,11 @@
 // Shared types of the tensor-core datapath. Number formats are described
-// once, as data (FP_FORMATS), and every unit derives its widths from it.
+// once, as data (the FP_* format table), and every unit derives its widths
+// from it.
 package tcu_pkg;
 
   // ---------------------------------------------------------------------------
   // Number formats
   // ---------------------------------------------------------------------------
-  typedef struct packed {
-    int unsigned exp_bits;
-    int unsigned man_bits;  // stored fraction bits
-    int unsigned bias;
-    logic        has_sign;
-    logic        has_special;  // exponent all-ones encodes Inf/NaN
-  } fp_encoding_t;
-
   typedef enum logic [2:0] {
     FP32  = 3'd0,
     FP64  = 3'd1,
@@ -24,34 +17,63 @@ package tcu_pkg;
 
   localparam int unsigned NUM_FP_FORMATS = 6;
 
-  // Indexed by fp_format_e (packed, so listed from the highest index).
+  // The format table, indexed by fp_format_e: one packed vector per field,
+  // with one entry per format, listed from the highest index. (Yosys 0.23,
+  // which scripts/synth.sh runs, reads neither packed arrays of structs nor
+  // assignment patterns, hence columns rather than an array of records.)
   // UE4M3 has NaN at 0x7f only (no Inf); UE8M0 has NaN at 0xff and no
   // significand; both are handled where they are decoded.
-  localparam fp_encoding_t [NUM_FP_FORMATS-1:0] FP_FORMATS = '{
-    '{exp_bits: 4,  man_bits: 3,  bias: 7,    has_sign: 1'b0, has_special: 1'b1},  // UE4M3
-    '{exp_bits: 8,  man_bits: 0,  bias: 127,  has_sign: 1'b0, has_special: 1'b1},  // UE8M0
-    '{exp_bits: 2,  man_bits: 1,  bias: 1,    has_sign: 1'b1, has_special: 1'b0},  // E2M1
-    '{exp_bits: 5,  man_bits: 10, bias: 15,   has_sign: 1'b1, has_special: 1'b1},  // FP16
-    '{exp_bits: 11, man_bits: 52, bias: 1023, has_sign: 1'b1, has_special: 1'b1},  // FP64
-    '{exp_bits: 8,  man_bits: 23, bias: 127,  has_sign: 1'b1, has_special: 1'b1}  // FP32
-  };
+  //                                                      UE4M3  UE8M0    E2M1   FP16    FP64      FP32
+  localparam logic [NUM_FP_FORMATS*32-1:0] FP_EXP_BITS = {32'd4, 32'd8,   32'd2, 32'd5,  32'd11,   32'd8};
+  localparam logic [NUM_FP_FORMATS*32-1:0] FP_MAN_BITS = {32'd3, 32'd0,   32'd1, 32'd10, 32'd52,   32'd23};
+  localparam logic [NUM_FP_FORMATS*32-1:0] FP_BIAS     = {32'd7, 32'd127, 32'd1, 32'd15, 32'd1023, 32'd127};
+  localparam logic [NUM_FP_FORMATS-1:0] FP_HAS_SIGN    = {1'b0,  1'b0,    1'b1,  1'b1,   1'b1,     1'b1};
+  // Exponent all-ones encodes Inf/NaN.
+  localparam logic [NUM_FP_FORMATS-1:0] FP_HAS_SPECIAL = {1'b1,  1'b1,    1'b0,  1'b1,   1'b1,     1'b1};
 
-  function automatic int unsigned fp_width(fp_format_e fmt);
-    return FP_FORMATS[int'(fmt)].exp_bits + FP_FORMATS[int'(fmt)].man_bits +
-           (FP_FORMATS[int'(fmt)].has_sign ? 1 : 0);
-  endfunction
-
+  // Stored exponent and fraction bits, bias, sign bit and Inf/NaN encoding.
+  // (Assignments to the function name rather than return: Yosys 0.23.)
   function automatic int unsigned exp_bits(fp_format_e fmt);
-    return FP_FORMATS[int'(fmt)].exp_bits;
+    exp_bits = FP_EXP_BITS[32*fmt +: 32];
   endfunction
 
   function automatic int unsigned man_bits(fp_format_e fmt);
-    return FP_FORMATS[int'(fmt)].man_bits;
+    man_bits = FP_MAN_BITS[32*fmt +: 32];
   endfunction
 
   function automatic int unsigned bias(fp_format_e fmt);
-    return FP_FORMATS[int'(fmt)].bias;
+    bias = FP_BIAS[32*fmt +: 32];
   endfunction
+
+  function automatic bit has_sign(fp_format_e fmt);
+    has_sign = FP_HAS_SIGN[fmt];
+  endfunction
+
+  function automatic bit has_special(fp_format_e fmt);
+    has_special = FP_HAS_SPECIAL[fmt];
+  endfunction
+
+  function automatic int unsigned fp_width(fp_format_e fmt);
+    fp_width = FP_EXP_BITS[32*fmt +: 32] + FP_MAN_BITS[32*fmt +: 32] +
+               {31'd0, FP_HAS_SIGN[fmt]};
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // Integer formats and the int4 dot unit (rtl/tcu_int4_dot.sv)
+  // ---------------------------------------------------------------------------
+  localparam int unsigned INT4_BITS  = 4;   // .s4 / .u4 element
+  localparam int unsigned INT32_BITS = 32;  // .s32 accumulator
+  localparam int unsigned INT4_DOT_LANES = 32;
+  // A product of two 4-bit codes lies in [-120, 225] (s4*u4 .. u4*u4): nine
+  // signed bits; the exact sum of INT4_DOT_LANES of them needs log2 more.
+  localparam int unsigned INT4_PROD_WIDTH = 9;
+  localparam int unsigned INT4_DOT_WIDTH  = INT4_PROD_WIDTH + $clog2(INT4_DOT_LANES);
+
+  // ---------------------------------------------------------------------------
+  // The block-scaled e2m1 dot unit (rtl/tcu_e2m1_dot.sv)
+  // ---------------------------------------------------------------------------
+  localparam int unsigned E2M1_DOT_LANES  = 64;  // k of m16n8k64
+  localparam int unsigned E2M1_MAX_BLOCKS = 4;   // scale blocks per row (4X)
 
   // ---------------------------------------------------------------------------
   // Rounding modes (PTX .rn/.rz/.rm/.rp; same order as tcu::Rounding)

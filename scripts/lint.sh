@@ -6,11 +6,14 @@ cd "$(dirname "$0")/.."
 status=0
 waivers=()
 [ -f rtl/lint.vlt ] && waivers=(rtl/lint.vlt)
+# tcu_pkg.sv is read first (once); every other file is a unit.
+units=()
 for unit in rtl/tcu_*.sv; do
-  # tcu_pkg.sv is read first; every other file is a unit.
+  [ "$unit" = rtl/tcu_pkg.sv ] || units+=("$unit")
+done
+for unit in "${units[@]}"; do
   top=$(basename "$unit" .sv)
-  [ "$top" = tcu_pkg ] && continue
-  if out=$(verilator --lint-only -Wall "${waivers[@]}" rtl/tcu_pkg.sv rtl/tcu_*.sv \
+  if out=$(verilator --lint-only -Wall "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
              --top-module "$top" 2>&1) && [ -z "$out" ]; then
     echo "lint clean: $top"
   else

@@ -1,0 +1,61 @@
+# Unit tests of the floating-point RTL units (rtl/tcu_fma.sv, tcu_f16_dot.sv,
+# tcu_f64_dot.sv): Verilator C++ models checked bit-exact against the golden
+# model (tcu_model). Each unit is verilated at two parameter settings, each
+# model in a static library of its own, linked into that unit's test.
+# Included from tests/CMakeLists.txt.
+find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+
+set(TCU_FP_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
+set(TCU_FP_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(TCU_FP_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
+if(EXISTS ${TCU_FP_RTL_DIR}/lint.vlt)
+  list(APPEND TCU_FP_VERILATOR_ARGS ${TCU_FP_RTL_DIR}/lint.vlt)
+endif()
+
+# tcu_fp_model(<prefix> <top> <sources> <-G args...>): a static library
+# holding the model class <prefix>.
+function(tcu_fp_model prefix top sources)
+  add_library(${prefix} STATIC)
+  verilate(${prefix}
+    SOURCES ${sources}
+    TOP_MODULE ${top}
+    PREFIX ${prefix}
+    VERILATOR_ARGS ${TCU_FP_VERILATOR_ARGS} ${ARGN})
+  set_target_properties(${prefix} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
+
+# tcu_fma: FP64 with the DMMA NaN rules, combinational; FP32 with canonical
+# NaNs, three registers. Format is an enum parameter; Verilator 5.006 takes
+# -G values only as numbers, hence -Wno-ENUMVALUE (FP32 = 0).
+tcu_fp_model(Vtcu_fma_f64_s0 tcu_fma "${_fma_src}"
+  -GStages=0 -GCanonicalNan=1'b0 -GAuxWidth=16)
+tcu_fp_model(Vtcu_fma_f32_s3 tcu_fma "${_fma_src}"
+  -Wno-ENUMVALUE -GFormat=3'd0 -GStages=3 -GCanonicalNan=1'b1 -GAuxWidth=16)
+
+# tcu_f16_dot and tcu_f64_dot at two FMA depths each.
+tcu_fp_model(Vtcu_f16_dot_s0 tcu_f16_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f16_dot.sv"
+  -GFmaStages=0)
+tcu_fp_model(Vtcu_f16_dot_s2 tcu_f16_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f16_dot.sv"
+  -GFmaStages=2)
+tcu_fp_model(Vtcu_f64_dot_s1 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
+  -GFmaStages=1)
+tcu_fp_model(Vtcu_f64_dot_s3 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
+  -GFmaStages=3)
+
+# tcu_fp_test(<name> <source> <models...>)
+function(tcu_fp_test name source)
+  add_executable(${name} ${TCU_FP_TEST_DIR}/${source} ${TCU_FP_TEST_DIR}/../catch_main.cpp)
+  target_include_directories(${name} PRIVATE ${TCU_FP_TEST_DIR})
+  target_link_libraries(${name} PRIVATE ${ARGN} tcu_model Catch2::Catch2)
+  # The references set the host rounding mode around std::fma.
+  # (-Wno-unused-parameter: verilated_types.h trips it.)
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter -frounding-math
+                                         -ffp-contract=off)
+  add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+tcu_fp_test(rtl_test_fma test_fma.cpp Vtcu_fma_f64_s0 Vtcu_fma_f32_s3)
+tcu_fp_test(rtl_test_f16_dot test_f16_dot.cpp Vtcu_f16_dot_s0 Vtcu_f16_dot_s2)
+tcu_fp_test(rtl_test_f64_dot test_f64_dot.cpp Vtcu_f64_dot_s1 Vtcu_f64_dot_s3)

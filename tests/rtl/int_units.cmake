@@ -1,0 +1,74 @@
+# Verilator unit tests of the integer and e2m1 datapath units (C++, Catch2),
+# bit-exact against the golden model. Included by tests/CMakeLists.txt.
+# Each unit is Verilated at two parameter settings (a static library per
+# model, a distinct PREFIX each) and one test executable drives both.
+find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+
+set(TCU_INT_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
+set(TCU_INT_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
+if(EXISTS ${TCU_INT_RTL_DIR}/lint.vlt)
+  list(APPEND TCU_INT_VERILATOR_ARGS ${TCU_INT_RTL_DIR}/lint.vlt)
+endif()
+
+# Catch2's main (tests/catch_main.cpp), compiled once for these tests.
+add_library(tcu_int_catch_main OBJECT ${CMAKE_CURRENT_LIST_DIR}/../catch_main.cpp)
+target_link_libraries(tcu_int_catch_main PUBLIC Catch2::Catch2)
+
+# tcu_int_unit_model(<library> <top> <prefix> SOURCES <.sv...> [PARAMS -G...])
+function(tcu_int_unit_model lib top prefix)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PARAMS" ${ARGN})
+  set(sources ${TCU_INT_RTL_DIR}/tcu_pkg.sv)
+  foreach(source ${ARG_SOURCES})
+    list(APPEND sources ${TCU_INT_RTL_DIR}/${source})
+  endforeach()
+  add_library(${lib} STATIC)
+  verilate(${lib}
+    SOURCES ${sources}
+    TOP_MODULE ${top}
+    PREFIX ${prefix}
+    VERILATOR_ARGS ${TCU_INT_VERILATOR_ARGS} ${ARG_PARAMS})
+endfunction()
+
+# tcu_int_unit_test(<test> <source.cpp> <model libraries...>)
+function(tcu_int_unit_test name source)
+  add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${source})
+  target_link_libraries(${name} PRIVATE tcu_int_catch_main ${ARGN} tcu_vectors Catch2::Catch2)
+  target_compile_definitions(${name} PRIVATE
+    TCU_TEST_DATA_DIR="${CMAKE_CURRENT_LIST_DIR}/../data")
+  add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+# ---- tcu_int4_dot at Stages = 2 (the datapath's default) and 7 (more
+# registers than layers); tcu_int4_accumulate (no parameters) --------------
+tcu_int_unit_model(tcu_rtl_int4_dot_s2 tcu_int4_dot Vtcu_int4_dot_s2
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv PARAMS -GStages=2)
+tcu_int_unit_model(tcu_rtl_int4_dot_s7 tcu_int4_dot Vtcu_int4_dot_s7
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv PARAMS -GStages=7)
+tcu_int_unit_model(tcu_rtl_int4_accumulate tcu_int4_accumulate Vtcu_int4_accumulate
+  SOURCES tcu_int4_accumulate.sv)
+tcu_int_unit_test(test_rtl_int4_dot test_rtl_int4_dot.cpp
+  tcu_rtl_int4_dot_s2 tcu_rtl_int4_dot_s7 tcu_rtl_int4_accumulate)
+
+# ---- tcu_sparse_mux (combinational, no parameters) --------------------------
+tcu_int_unit_model(tcu_rtl_sparse_mux tcu_sparse_mux Vtcu_sparse_mux
+  SOURCES tcu_sparse_mux.sv)
+tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux)
+
+# ---- tcu_e2m1_dot at Stages = 2 (default) and 0 (combinational) -------------
+tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
+  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=2)
+tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0
+  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=0)
+tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
+  tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0)
+
+# ---- tcu_datapath smoke test at one dot unit per engine (small and quick to
+# Verilate; the full datapath is tested through the SystemC build) ----------
+file(GLOB TCU_INT_DATAPATH_SOURCES RELATIVE ${TCU_INT_RTL_DIR} CONFIGURE_DEPENDS
+     ${TCU_INT_RTL_DIR}/tcu_*.sv)
+list(REMOVE_ITEM TCU_INT_DATAPATH_SOURCES tcu_pkg.sv)
+tcu_int_unit_model(tcu_rtl_datapath_smoke tcu_datapath Vtcu_datapath_smoke
+  SOURCES ${TCU_INT_DATAPATH_SOURCES}
+  PARAMS -GInt4MacsPerCycle=32 -GE2m1MacsPerCycle=64 -GF16FmasPerCycle=4 -GF64FmasPerCycle=4
+         -GIntStages=0 -GE2m1Stages=1 -GFmaStages=1)
+tcu_int_unit_test(test_datapath_smoke test_datapath_smoke.cpp tcu_rtl_datapath_smoke)
