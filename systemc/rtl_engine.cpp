@@ -83,9 +83,7 @@ class RtlEngine : public Engine {
   std::vector<Fragment> execute_batch(const Instr& instr,
                                       const std::vector<WarpOperands>& batch) override {
     for (const WarpOperands& operands : batch) {
-      // What the golden model rejects is never issued.
-      const Operands ops = gather_operands(instr, operands);
-      if (instr.sparse()) sparse_expand(instr, ops.a, ops.meta);
+      validate_operands(instr, operands);  // what the golden model rejects is never issued
       front_end_.issue({instr, operands, std::to_string(issued_++)});
     }
     uint64_t idle_cycles = 0;

@@ -49,6 +49,7 @@ struct IssueRequest {
 };
 
 SC_MODULE(WarpFrontEnd) {
+  SC_HAS_PROCESS(WarpFrontEnd);
   sc_core::sc_in<bool> clk{"clk"};
 
   WarpFrontEnd(sc_core::sc_module_name name, DatapathSignals * signals,

@@ -21,7 +21,7 @@ bool parse_shard(const std::string& text, int* index, int* count) {
 
 int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
   const std::vector<Instr>& variants = opt.variants.empty() ? all_variants() : opt.variants;
-  uint64_t total_pass = 0, total_fail = 0, total_cycles = 0;
+  uint64_t total_pass = 0, total_fail = 0, total_cycles = 0, engine_errors = 0;
   double total_seconds = 0;
   int details = 0;
   for (const Instr& instr : variants) {
@@ -40,6 +40,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
       const std::vector<Fragment> got = engine.execute_batch(instr, batch);
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       for (const std::string& error : engine.take_errors()) {
+        ++engine_errors;
         if (details++ < opt.max_details) out << "  " << error << "\n";
       }
       const int bits = fragment_layout(instr, Operand::kD).reg_bits();
@@ -84,8 +85,10 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
                 total_seconds > 0 ? double(total_pass + total_fail) / total_seconds : 0.0);
   out << line;
   if (total_cycles) out << ", " << total_cycles << " cycles";
-  out << "\n" << total_pass << " passed, " << total_fail << " failed\n";
-  return total_fail || details > 0 ? kExitMismatch : kExitOk;
+  out << "\n";
+  if (engine_errors) out << engine_errors << " engine check(s) failed (timing or scoreboard)\n";
+  out << total_pass << " passed, " << total_fail << " failed\n";
+  return total_fail || engine_errors ? kExitMismatch : kExitOk;
 }
 
 }  // namespace tcu

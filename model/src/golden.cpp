@@ -40,6 +40,11 @@ Operands gather_operands(const Instr& instr, const WarpOperands& warp) {
   return ops;
 }
 
+void validate_operands(const Instr& instr, const WarpOperands& warp) {
+  const Operands ops = gather_operands(instr, warp);
+  if (instr.sparse()) sparse_expand(instr, ops.a, ops.meta);
+}
+
 Matrix golden_mma(const Instr& instr, const Operands& ops) {
   switch (instr.family) {
     case Family::kInt4Dense:

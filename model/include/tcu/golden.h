@@ -37,6 +37,10 @@ struct WarpOperands {
 // Throws OperandError when a selector is outside its legal values.
 void validate_selectors(const Instr& instr, const Selectors& selectors);
 
+// Throws OperandError if the operands break the instruction's rules
+// (selectors out of range, invalid sparse metadata).
+void validate_operands(const Instr& instr, const WarpOperands& warp);
+
 // Gathers the lanes' registers into matrix order (validating selectors).
 Operands gather_operands(const Instr& instr, const WarpOperands& warp);
 
