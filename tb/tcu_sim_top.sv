@@ -40,17 +40,15 @@ module tcu_sim_top #(
   input  logic [8191:0]  lane_dst_i
 );
 
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] lane_src [32][16];
-  logic [31:0] lane_dst [32][8];
-  /* verilator lint_on UNUSEDSIGNAL */
+  // One scope per lane (g_lane[l].src / .dst) so a waveform viewer lists the
+  // lanes' registers one by one.
   for (genvar l = 0; l < 32; l++) begin : g_lane
-    for (genvar w = 0; w < 16; w++) begin : g_src
-      assign lane_src[l][w] = lane_src_i[(l*16+w)*32 +: 32];
-    end
-    for (genvar w = 0; w < 8; w++) begin : g_dst
-      assign lane_dst[l][w] = lane_dst_i[(l*8+w)*32 +: 32];
-    end
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [15:0][31:0] src;
+    logic [7:0][31:0]  dst;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign src = lane_src_i[l*512 +: 512];
+    assign dst = lane_dst_i[l*256 +: 256];
   end
 
   tcu_datapath #(
