@@ -1,0 +1,62 @@
+// The scoreboard flags wrong results and wrong timing: feed it events as the
+// front-end would, once right and once wrong.
+#include <catch2/catch.hpp>
+
+#include "tcu/cosim.h"
+#include "tcu/generator.h"
+
+namespace {
+
+const tcu::Instr kInt4 = tcu::parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+
+struct Run {
+  tcu::DatapathConfig dp;
+  tcu::FrontEndConfig fe;
+  tcu::Cosim cosim{dp, fe};
+  tcu::WarpOperands ops = tcu::generate_operands(kInt4, 1, 0);
+};
+
+}  // namespace
+
+TEST_CASE("cosim accepts an instruction timed by the formula") {
+  Run r;
+  const int n = r.fe.rf_regs_per_cycle;
+  const uint64_t collect = (tcu::source_words(kInt4) + n - 1) / n;
+  const uint64_t accept = 100 + collect;
+  const uint64_t out = accept + tcu::datapath_latency(r.dp, kInt4);
+  const uint64_t retire = out + (tcu::dest_words(kInt4) + n - 1) / n;
+  r.cosim.issue(1, kInt4, r.ops, "c0", 100);
+  r.cosim.datapath_accept(1, accept, false);
+  r.cosim.datapath_result(1, out);
+  r.cosim.retire(1, tcu::golden_execute(kInt4, r.ops), retire, true);
+  CHECK(r.cosim.errors() == 0);
+  CHECK(r.cosim.checked() == 1);
+}
+
+TEST_CASE("cosim flags a wrong register with its lane, register and cycle") {
+  Run r;
+  r.cosim.issue(7, kInt4, r.ops, "case-x", 0);
+  r.cosim.datapath_accept(7, 10, false);
+  r.cosim.datapath_result(7, 10 + tcu::datapath_latency(r.dp, kInt4));
+  tcu::Fragment d = tcu::golden_execute(kInt4, r.ops);
+  d.at(13, 2) ^= 1;
+  r.cosim.retire(7, d, 40, false);
+  const auto errors = r.cosim.take_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("case case-x cycle 40") &&
+                            Catch::Contains("lane 13 d[2]"));
+}
+
+TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
+  Run r;
+  const auto ops2 = tcu::generate_operands(kInt4, 1, 1);
+  r.cosim.issue(1, kInt4, r.ops, "a", 0);
+  r.cosim.issue(2, kInt4, ops2, "b", 0);
+  r.cosim.datapath_accept(1, 10, false);
+  r.cosim.datapath_accept(2, 10 + tcu::datapath_occupancy(r.dp, kInt4) + 1, true);  // one late
+  r.cosim.datapath_result(1, 10 + tcu::datapath_latency(r.dp, kInt4) - 1);          // one early
+  const auto errors = r.cosim.take_errors();
+  REQUIRE(errors.size() == 2);
+  CHECK_THAT(errors[0], Catch::Contains("occupancy formula says 8"));
+  CHECK_THAT(errors[1], Catch::Contains("datapath latency 10 cycles; the formula says 11"));
+}
