@@ -106,6 +106,10 @@ module tcu_datapath #(
   localparam int unsigned F16_UNITS  = F16FmasPerCycle / QK;
   localparam int unsigned F64_UNITS  = F64FmasPerCycle / QK;
   localparam int unsigned F16_LAT    = 5 * FmaStages;
+  localparam int unsigned INT4_LOG   = $clog2(INT4_UNITS);
+  localparam int unsigned E2M1_LOG   = $clog2(E2M1_UNITS);
+  localparam int unsigned F16_LOG    = $clog2(F16_UNITS);
+  localparam int unsigned F64_LOG    = $clog2(F64_UNITS);
   localparam int unsigned F64_LAT    = 4 * FmaStages;
 
   // Unit slices per instruction (timing.cpp unit_slices) and the groups the
@@ -239,6 +243,38 @@ module tcu_datapath #(
   end
 
   // ---------------------------------------------------------------------------
+  // Engine clock gating
+  // ---------------------------------------------------------------------------
+  // An engine's clock runs from its accept until LINGER cycles after its
+  // last instruction left, so every valid bit in its pipelines has shifted
+  // out before the clock stops; idle engines keep their state frozen.
+  localparam int unsigned LINGER  = MAX_LAT + 2;
+  localparam int unsigned LingerW = $clog2(LINGER + 1);
+  logic [3:0] eng_busy, eng_en;
+  logic       clk_i4, clk_h, clk_f, clk_e2;
+
+  for (genvar e = 0; e < 4; e++) begin : g_gate
+    logic [LingerW-1:0] linger_q;
+    assign eng_busy[e] = (in_flight_q != '0 && last_engine_q == 2'(e)) ||
+                         (accept && in_engine == 2'(e));
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        linger_q <= LingerW'(LINGER);
+      end else if (eng_busy[e]) begin
+        linger_q <= LingerW'(LINGER);
+      end else if (linger_q != '0) begin
+        linger_q <= linger_q - LingerW'(1);
+      end
+    end
+    assign eng_en[e] = eng_busy[e] || linger_q != '0;
+  end
+
+  tcu_clock_gate u_gate_i4 (.clk_i, .en_i(eng_en[ENG_INT4]), .clk_o(clk_i4));
+  tcu_clock_gate u_gate_h  (.clk_i, .en_i(eng_en[ENG_F16]),  .clk_o(clk_h));
+  tcu_clock_gate u_gate_f  (.clk_i, .en_i(eng_en[ENG_F64]),  .clk_o(clk_f));
+  tcu_clock_gate u_gate_e2 (.clk_i, .en_i(eng_en[ENG_E2M1]), .clk_o(clk_e2));
+
+  // ---------------------------------------------------------------------------
   // Operand register (no reset: loaded on every accept)
   // ---------------------------------------------------------------------------
   engine_e                   op_engine_q;
@@ -332,9 +368,11 @@ module tcu_datapath #(
     logic [2:0]    col;
     logic [4:0]    a_idx;  // 128-bit window of A
     logic [B4ColW-1:0] b_col;
+    logic [N*4-1:0]    meta;
     logic [I4L*I4-1:0] b_dense, b_sparse, a_in, b_in;
 
-    assign slice = 16'(seq_grp_q) * 16'(INT4_UNITS) + 16'(u);
+    // Units are a power of two: the slice is {group, u}.
+    assign slice = (16'(seq_grp_q) << INT4_LOG) | 16'(u);
     always_comb begin
       if (op_sparse_q) begin
         elem     = slice;
@@ -354,23 +392,27 @@ module tcu_datapath #(
     assign col = elem[2:0];
     // k=64 rows are two windows (halves); k=32 and compressed rows one.
     assign a_idx = (!op_sparse_q && !op_k32_q) ? {row, half} : {1'b0, row};
-    assign a_in  = op_a_q[a_idx*(I4L*I4) +: I4L*I4];
-    assign b_col = b4_cols[col*B4ColW +: B4ColW];
+    tcu_word_mux #(.Width(I4L*I4), .Words(AW/(I4L*I4))) u_a_mux (
+      .data_i(op_a_q), .sel_i(a_idx), .data_o(a_in));
+    tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
+      .data_i(b4_cols), .sel_i(col), .data_o(b_col));
+    tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
+      .data_i(op_meta_q), .sel_i(row), .data_o(meta));
+    tcu_word_mux #(.Width(I32), .Words(16*N)) u_c_mux (
+      .data_i(op_c_q[16*N*I32-1:0]), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
     assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
 
     tcu_sparse_mux u_sparse_mux (
-      .meta_i(op_meta_q[row*(N*4) +: N*4]),
+      .meta_i(meta),
       .b_i   (b_col),
       .b_o   (b_sparse)
     );
     assign b_in = op_sparse_q ? b_sparse : b_dense;
 
-    assign i4_c_slots[u*I32 +: I32] = op_c_q[elem[6:0]*I32 +: I32];
-
     tcu_int4_dot #(
       .Stages(IntStages)
     ) u_dot (
-      .clk_i     (clk_i),
+      .clk_i     (clk_i4),
       .rst_ni    (rst_ni),
       .en_i      (!stall),
       .valid_i   (i4_issue && slice_ok),
@@ -393,7 +435,7 @@ module tcu_datapath #(
     .Width(I4SbW),
     .Depth(IntStages)
   ) u_i4_sb (
-    .clk_i  (clk_i),
+    .clk_i  (clk_i4),
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(i4_issue),
@@ -459,26 +501,41 @@ module tcu_datapath #(
   assign e2_issue = issue && op_engine_q == ENG_E2M1;
 
   for (genvar u = 0; u < E2M1_UNITS; u++) begin : g_e2m1
-    logic [15:0] elem;
-    logic [3:0]  row;
-    logic [2:0]  col;
-    assign elem = 16'(seq_grp_q) * 16'(E2M1_UNITS) + 16'(u);
+    logic [15:0]         elem;
+    logic [3:0]          row;
+    logic [2:0]          col;
+    logic [K64*E2-1:0]   a_row;
+    logic [B4ColW-1:0]   b_col;
+    logic [SbColW-1:0]   sa, sb;
+    logic [F32-1:0]      c;
+    assign elem = (16'(seq_grp_q) << E2M1_LOG) | 16'(u);
     assign row  = elem[6:3];
     assign col  = elem[2:0];
+
+    tcu_word_mux #(.Width(K64*E2), .Words(16)) u_a_mux (
+      .data_i(op_a_q), .sel_i(row), .data_o(a_row));
+    tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
+      .data_i(b4_cols), .sel_i(col), .data_o(b_col));
+    tcu_word_mux #(.Width(SbColW), .Words(16)) u_sa_mux (
+      .data_i(op_scale_a_q), .sel_i(row), .data_o(sa));
+    tcu_word_mux #(.Width(SbColW), .Words(N)) u_sb_mux (
+      .data_i(sb_cols), .sel_i(col), .data_o(sb));
+    tcu_word_mux #(.Width(F32), .Words(16*N)) u_c_mux (
+      .data_i(op_c_q[16*N*F32-1:0]), .sel_i(elem[6:0]), .data_o(c));
 
     tcu_e2m1_dot #(
       .Stages(E2m1Stages)
     ) u_dot (
-      .clk_i     (clk_i),
+      .clk_i     (clk_e2),
       .rst_ni    (rst_ni),
       .en_i      (!stall),
       .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
       .scale_4x_i(op_scale_4x_q),
-      .a_i       (op_a_q[row*(K64*E2) +: K64*E2]),
-      .b_i       (b4_cols[col*B4ColW +: B4ColW]),
-      .scale_a_i (op_scale_a_q[row*SbColW +: SbColW]),
-      .scale_b_i (sb_cols[col*SbColW +: SbColW]),
-      .c_i       (op_c_q[elem[6:0]*F32 +: F32]),
+      .a_i       (a_row),
+      .b_i       (b_col),
+      .scale_a_i (sa),
+      .scale_b_i (sb),
+      .c_i       (c),
       .valid_o   (e2_valid[u]),
       .d_o       (e2_d[u*F32 +: F32])
     );
@@ -491,7 +548,7 @@ module tcu_datapath #(
     .Width(E2SbW),
     .Depth(E2m1Stages)
   ) u_e2_sb (
-    .clk_i  (clk_i),
+    .clk_i  (clk_e2),
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(e2_issue),
@@ -518,21 +575,31 @@ module tcu_datapath #(
 
   for (genvar u = 0; u < F16_UNITS; u++) begin : g_f16
     // Element e: quad pair e[7:6], row e[5:3], column e[2:0].
-    logic [15:0]    elem;
-    logic [F32-1:0] c_in;
-    assign elem = 16'(seq_grp_q) * 16'(F16_UNITS) + 16'(u);
-    assign c_in = op_c_f16_q ? {{(F32 - H16){1'b0}}, op_c_q[elem[7:0]*H16 +: H16]}
-                             : op_c_q[elem[7:0]*F32 +: F32];
+    logic [15:0]        elem;
+    logic [QK*H16-1:0]  a_row, b_col;
+    logic [H16-1:0]     c16;
+    logic [F32-1:0]     c32, c_in;
+    assign elem = (16'(seq_grp_q) << F16_LOG) | 16'(u);
+
+    tcu_word_mux #(.Width(QK*H16), .Words(4*8)) u_a_mux (
+      .data_i(op_a_q[4*8*QK*H16-1:0]), .sel_i(elem[7:3]), .data_o(a_row));
+    tcu_word_mux #(.Width(B16ColW), .Words(4*N)) u_b_mux (
+      .data_i(b16_cols), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_col));
+    tcu_word_mux #(.Width(H16), .Words(4*8*N)) u_c16_mux (
+      .data_i(op_c_q[4*8*N*H16-1:0]), .sel_i(elem[7:0]), .data_o(c16));
+    tcu_word_mux #(.Width(F32), .Words(4*8*N)) u_c32_mux (
+      .data_i(op_c_q), .sel_i(elem[7:0]), .data_o(c32));
+    assign c_in = op_c_f16_q ? {{(F32 - H16){1'b0}}, c16} : c32;
 
     tcu_f16_dot #(
       .FmaStages(FmaStages)
     ) u_dot (
-      .clk_i  (clk_i),
+      .clk_i  (clk_h),
       .rst_ni (rst_ni),
       .en_i   (!stall),
       .valid_i(h_issue && elem < 16'(F16_SLICES)),
-      .a_i    (op_a_q[elem[7:3]*(QK*H16) +: QK*H16]),
-      .b_i    (b16_cols[{elem[7:6], elem[2:0]}*B16ColW +: B16ColW]),
+      .a_i    (a_row),
+      .b_i    (b_col),
       .c_i    (c_in),
       .c_f16_i(op_c_f16_q),
       .d_f16_i(op_d_f16_q),
@@ -548,7 +615,7 @@ module tcu_datapath #(
     .Width(F16SbW),
     .Depth(F16_LAT)
   ) u_h_sb (
-    .clk_i  (clk_i),
+    .clk_i  (clk_h),
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(h_issue),
@@ -574,19 +641,28 @@ module tcu_datapath #(
   assign f_issue = issue && op_engine_q == ENG_F64;
 
   for (genvar u = 0; u < F64_UNITS; u++) begin : g_f64
-    logic [15:0] elem;
-    assign elem = 16'(seq_grp_q) * 16'(F64_UNITS) + 16'(u);
+    logic [15:0]        elem;
+    logic [QK*F64-1:0]  a_row, b_col;
+    logic [F64-1:0]     c;
+    assign elem = (16'(seq_grp_q) << F64_LOG) | 16'(u);
+
+    tcu_word_mux #(.Width(QK*F64), .Words(8)) u_a_mux (
+      .data_i(op_a_q[8*QK*F64-1:0]), .sel_i(elem[5:3]), .data_o(a_row));
+    tcu_word_mux #(.Width(B64ColW), .Words(N)) u_b_mux (
+      .data_i(b64_cols), .sel_i(elem[2:0]), .data_o(b_col));
+    tcu_word_mux #(.Width(F64), .Words(8*N)) u_c_mux (
+      .data_i(op_c_q[8*N*F64-1:0]), .sel_i(elem[5:0]), .data_o(c));
 
     tcu_f64_dot #(
       .FmaStages(FmaStages)
     ) u_dot (
-      .clk_i  (clk_i),
+      .clk_i  (clk_f),
       .rst_ni (rst_ni),
       .en_i   (!stall),
       .valid_i(f_issue && elem < 16'(F64_SLICES)),
-      .a_i    (op_a_q[elem[5:3]*(QK*F64) +: QK*F64]),
-      .b_i    (b64_cols[elem[2:0]*B64ColW +: B64ColW]),
-      .c_i    (op_c_q[elem[5:0]*F64 +: F64]),
+      .a_i    (a_row),
+      .b_i    (b_col),
+      .c_i    (c),
       .rnd_i  (op_rnd_q),
       .valid_o(f_valid[u]),
       .d_o    (f_d[u*F64 +: F64])
@@ -600,7 +676,7 @@ module tcu_datapath #(
     .Width(F64SbW),
     .Depth(F64_LAT)
   ) u_f_sb (
-    .clk_i  (clk_i),
+    .clk_i  (clk_f),
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(f_issue),
@@ -696,23 +772,12 @@ module tcu_datapath #(
       assign d_f  = '0;
     end
 
-    always_comb begin
-      if (wr_i4) begin
-        dbuf_d[h*Piece +: Piece] = d_i4;
-      end else if (wr_e2) begin
-        dbuf_d[h*Piece +: Piece] = d_e2;
-      end else if (wr_h32) begin
-        dbuf_d[h*Piece +: Piece] = d_h32;
-      end else if (wr_h16) begin
-        dbuf_d[h*Piece +: Piece] = d_h16;
-      end else if (wr_f) begin
-        dbuf_d[h*Piece +: Piece] = d_f;
-      end else if (arrive_first) begin
-        dbuf_d[h*Piece +: Piece] = '0;
-      end else begin
-        dbuf_d[h*Piece +: Piece] = dbuf_q[h*Piece +: Piece];
-      end
-    end
+    assign dbuf_d[h*Piece +: Piece] = wr_i4        ? d_i4  :
+                                      wr_e2        ? d_e2  :
+                                      wr_h32       ? d_h32 :
+                                      wr_h16       ? d_h16 :
+                                      wr_f         ? d_f   :
+                                      arrive_first ? '0    : dbuf_q[h*Piece +: Piece];
   end
 
   // With more units than an engine has slices (a family given more MACs or

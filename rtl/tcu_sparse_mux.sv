@@ -39,7 +39,7 @@ module tcu_sparse_mux #(
           2'd1:    b_pair = b_chunk[1*2*Bits +: 2*Bits];
           2'd2:    b_pair = b_chunk[2*2*Bits +: 2*Bits];
           2'd3:    b_pair = b_chunk[3*2*Bits +: 2*Bits];
-          default: b_pair = 'x;
+          default: b_pair = '0;
         endcase
       end
       assign b_o[(c*Kept + 2*slot)*Bits +: 2*Bits] = b_pair;

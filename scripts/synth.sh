@@ -32,7 +32,7 @@ for top in "${tops[@]}"; do
   for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
   start=$(date +%s)
   if yosys -q -l "$out/$top.log" -p "read_verilog -defer -sv rtl/tcu_pkg.sv ${units[*]};
-        hierarchy -top $top$chparam; synth -flatten -top $top; tee -q -o $out/$top.stat stat" >/dev/null 2>&1; then
+        hierarchy -check -top $top$chparam; synth -flatten -top $top -run coarse:; tee -q -o $out/$top.stat stat" >/dev/null 2>&1; then
     cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$out/$top.stat")
     ffs=$(awk '/\$_S?DFF/ {n += $2} END {print n + 0}' "$out/$top.stat")
     printf '%-22s %12s %10s %8s  %s\n' "$top" "$cells" "$ffs" "$(($(date +%s) - start))" \
