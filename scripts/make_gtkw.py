@@ -46,7 +46,7 @@ def main():
                                      f"{TOP}.out_ready_i", f"{TOP}.out_tag_o[15:0]"])
         lanes = []
         for lane in range(4):
-            lanes += [f"{TOP}.g_lane[{lane}].src[15:0][31:0]", f"{TOP}.g_lane[{lane}].dst[7:0][31:0]"]
+            lanes += [f"{TOP}.g_lane[{lane}].src[511:0]", f"{TOP}.g_lane[{lane}].dst[255:0]"]
         lines += group("lane fragments (lanes 0-3)", lanes)
         lines += group("operand register", [f"{DP}.accept", f"{DP}.op_tag_q[15:0]",
                                             f"{DP}.op_a_q[4095:0]", f"{DP}.op_b_q[2047:0]",
