@@ -16,6 +16,7 @@ endif()
 # holding the model class <prefix>.
 function(tcu_fp_model prefix top sources)
   add_library(${prefix} STATIC)
+  target_compile_options(${prefix} PRIVATE ${TCU_VERILATED_CXX_OPT})
   verilate(${prefix}
     SOURCES ${sources}
     TOP_MODULE ${top}

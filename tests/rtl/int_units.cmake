@@ -22,6 +22,7 @@ function(tcu_int_unit_model lib top prefix)
     list(APPEND sources ${TCU_INT_RTL_DIR}/${source})
   endforeach()
   add_library(${lib} STATIC)
+  target_compile_options(${lib} PRIVATE ${TCU_VERILATED_CXX_OPT})
   verilate(${lib}
     SOURCES ${sources}
     TOP_MODULE ${top}
