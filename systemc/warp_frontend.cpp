@@ -159,10 +159,9 @@ void WarpFrontEnd::tick() {
     WritingBack& wb = write_back_.front();
     wb.words_left -= bandwidth;
     if (wb.words_left <= 0) {
-      const bool isolated =
-          std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag) != isolated_tags_.end();
-      if (isolated)
-        isolated_tags_.erase(std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag));
+      const auto found = std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag);
+      const bool isolated = found != isolated_tags_.end();
+      if (isolated) isolated_tags_.erase(found);
       if (drive_lane_view_) show_lanes(wb.instr, wb.d);
       cosim_.retire(wb.tag, wb.d, cycle_, isolated);
       results_.push_back(std::move(wb.d));
