@@ -66,5 +66,25 @@ if "$tcu" run --help >/dev/null 2>&1; then
   expect 2 "--count" -- "$tcu" run --engine golden --count -5
   expect 2 "--shard" -- "$tcu" run --engine golden --count 4 --shard 3/2
   expect 2 "--shard" -- "$tcu" run --engine golden --count 4 --shard x
+  # Options of the RTL engine are refused with the golden one.
+  expect 2 "--trace applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --trace "$dir/t.fst"
+  expect 2 "--config applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --config small
+  expect 2 "--rf-bandwidth applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --rf-bandwidth 8
+  expect 2 "--jobs" -- "$tcu" run --engine golden --count 1 --jobs 0
+  expect 2 "--report $dir/no/such/dir/r.json: cannot write" -- \
+    "$tcu" run --engine golden --count 1 --report "$dir/no/such/dir/r.json"
+  if "$tcu" --version | grep -q "engines: golden, rtl"; then
+    expect 2 "use --jobs 1" -- "$tcu" run --engine rtl --count 4 --trace "$dir/t.fst" --jobs 2
+  else
+    expect 2 "--engine rtl: not built into this tcu" -- "$tcu" run --engine rtl --count 1
+  fi
 fi
+expect 2 "--config applies to --engine rtl only" -- \
+  "$tcu" replay --engine golden --config small "$dir/good.jsonl"
+expect 2 "--junit $dir/no/such/dir/r.xml: cannot write" -- \
+  "$tcu" replay --junit "$dir/no/such/dir/r.xml" "$dir/good.jsonl"
+expect 2 "--bogus" -- "$tcu" list --bogus
 exit $((failures > 0))

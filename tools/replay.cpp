@@ -1,9 +1,13 @@
 #include "replay.h"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "exit_codes.h"
+#include "progress.h"
 #include "tcu/vectors.h"
 
 namespace tcu {
@@ -11,15 +15,35 @@ namespace {
 
 struct VariantCount {
   int order = 0;
-  long passed = 0, failed = 0;
+  VariantResult result;
 };
+
+// Lines in the files (one case each), for the progress display; unreadable
+// files count 0 here and are reported when replayed.
+uint64_t count_lines(const std::vector<std::string>& files) {
+  uint64_t lines = 0;
+  std::vector<char> buffer(1 << 16);
+  for (const std::string& file : files) {
+    gzFile gz = gzopen(file.c_str(), "rb");
+    if (!gz) continue;
+    int n;
+    while ((n = gzread(gz, buffer.data(), unsigned(buffer.size()))) > 0)
+      lines += uint64_t(std::count(buffer.data(), buffer.data() + n, '\n'));
+    gzclose(gz);
+  }
+  return lines;
+}
 
 }  // namespace
 
 int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOptions& options,
-           std::ostream& out, std::ostream& err) {
+           std::ostream& out, std::ostream& err, Report* report) {
+  const auto start = std::chrono::steady_clock::now();
+  report->engine = engine.name();
   long passed = 0, failed = 0, engine_errors = 0;
   int details = 0;
+  const bool show_progress = Progress::terminal();
+  Progress progress(show_progress ? count_lines(files) : 0, show_progress);
   // Consecutive cases of one variant go to the engine as a batch, so a
   // pipelined engine overlaps them.
   constexpr size_t kBatch = 64;
@@ -30,13 +54,23 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
       if (batch.empty()) return;
       const Instr& instr = batch.front().instr;
       const std::string variant = instr.ptx();
-      auto& count = variants[variant];
+      VariantResult& result = variants[variant].result;
       std::vector<WarpOperands> operands;
       for (const MmaCase& mc : batch) operands.push_back(mc.operands);
+      const auto t0 = std::chrono::steady_clock::now();
+      const uint64_t cycles_before = engine.cycles();
       const std::vector<Fragment> results = engine.execute_batch(instr, operands);
+      result.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      result.cycles += engine.cycles() - cycles_before;
       for (const std::string& e : engine.take_errors()) {
         ++engine_errors;
-        if (details++ < options.max_details) out << "  " << e << "\n";
+        ++result.engine_errors;
+        if (details++ < options.max_details) {
+          progress.clear();
+          out << "  " << e << "\n";
+          result.details.push_back(e);
+        }
       }
       const int bits = fragment_layout(instr, Operand::kD).reg_bits();
       for (size_t i = 0; i < batch.size(); ++i) {
@@ -47,14 +81,20 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
             const uint64_t want = mc.d.at(lane, reg), have = results[i].at(lane, reg);
             if (want == have) continue;
             ok = false;
-            if (details++ < options.max_details)
-              out << "  mismatch: " << variant << " case " << mc.id << " (" << mc.where()
-                  << ") lane " << lane << " d[" << reg << "]: expected "
-                  << format_register(want, bits) << ", got " << format_register(have, bits) << "\n";
+            if (details++ < options.max_details) {
+              const std::string line =
+                  "mismatch: " + variant + " case " + mc.id + " (" + mc.where() + ") lane " +
+                  std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
+                  format_register(want, bits) + ", got " + format_register(have, bits);
+              progress.clear();
+              out << "  " << line << "\n";
+              result.details.push_back(line);
+            }
           }
-        (ok ? count.passed : count.failed)++;
+        (ok ? result.passed : result.failed)++;
         (ok ? passed : failed)++;
       }
+      progress.advance(batch.size());
       batch.clear();
     };
     try {
@@ -62,7 +102,11 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
       MmaCase mc;
       while (reader.next(&mc)) {
         auto& count = variants[mc.instr.ptx()];
-        if (count.order == 0) count.order = int(variants.size());
+        if (count.order == 0) {
+          count.order = int(variants.size());
+          count.result.ptx = mc.instr.ptx();
+          count.result.file = file;
+        }
         try {
           validate_operands(mc.instr, mc.operands);
         } catch (const OperandError& e) {
@@ -74,28 +118,37 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
       }
       flush();
     } catch (const VectorError& e) {
+      progress.clear();
       err << "error: " << e.what() << "\n";
       return kExitBadVectorFile;
     } catch (const InstrError& e) {
+      progress.clear();
       err << "error: " << e.what() << "\n";
       return kExitBadInstruction;
     } catch (const OperandError& e) {
+      progress.clear();
       err << "error: " << e.what() << "\n";
       return kExitBadOperand;
     }
     std::vector<std::pair<int, std::string>> order;
     for (const auto& [name, count] : variants) order.emplace_back(count.order, name);
     std::sort(order.begin(), order.end());
+    progress.clear();
     out << file << " [" << engine.name() << "]\n";
     for (const auto& [rank, name] : order) {
-      const auto& c = variants[name];
-      out << "  " << (c.failed ? "FAIL " : "pass ") << c.passed << "/" << c.passed + c.failed
-          << "  " << name << "\n";
+      const VariantResult& c = variants[name].result;
+      out << "  " << (c.ok() ? "pass " : "FAIL ") << c.passed << "/" << c.passed + c.failed << "  "
+          << name << "\n";
+      report->variants.push_back(c);
     }
   }
+  progress.clear();
   if (engine_errors) out << engine_errors << " engine check(s) failed (timing or scoreboard)\n";
   out << passed << " passed, " << failed << " failed\n";
-  return failed || engine_errors ? kExitMismatch : kExitOk;
+  report->exit_code = failed || engine_errors ? kExitMismatch : kExitOk;
+  report->wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report->exit_code;
 }
 
 }  // namespace tcu

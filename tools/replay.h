@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "report.h"
 #include "tcu/engine.h"
 
 namespace tcu {
@@ -14,8 +15,9 @@ struct ReplayOptions {
 };
 
 // Returns an ExitCode. Prints a line per file and instruction variant with
-// its pass count, the first mismatches, and "N passed, M failed".
+// its pass count, the first mismatches, and "N passed, M failed"; fills
+// report->variants, wall_seconds and exit_code.
 int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOptions& options,
-           std::ostream& out, std::ostream& err);
+           std::ostream& out, std::ostream& err, Report* report);
 
 }  // namespace tcu

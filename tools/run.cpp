@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "exit_codes.h"
+#include "progress.h"
 #include "tcu/generator.h"
 #include "tcu/vectors.h"
 
@@ -19,18 +20,65 @@ bool parse_shard(const std::string& text, int* index, int* count) {
   return true;
 }
 
-int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
-  const std::vector<Instr>& variants = opt.variants.empty() ? all_variants() : opt.variants;
-  uint64_t total_pass = 0, total_fail = 0, total_cycles = 0, engine_errors = 0;
-  double total_seconds = 0;
+const std::vector<Instr>& run_variants(const RunOptions& options) {
+  return options.variants.empty() ? all_variants() : options.variants;
+}
+
+uint64_t cases_in_shard(const RunOptions& opt) {
+  // Indices i in [first, first + count) with i % N == shard_index.
+  const uint64_t n = uint64_t(opt.shard_count), want = uint64_t(opt.shard_index);
+  const uint64_t offset = (want + n - opt.first % n) % n;  // first index of the shard
+  return offset >= opt.count ? 0 : (opt.count - offset + n - 1) / n;
+}
+
+void print_run_variant(std::ostream& out, const VariantResult& v) {
+  const uint64_t n = v.passed + v.failed;
+  char line[256];
+  std::snprintf(line, sizeof line, "  %s %llu/%llu  %10.0f instr/s", v.ok() ? "pass" : "FAIL",
+                static_cast<unsigned long long>(v.passed), static_cast<unsigned long long>(n),
+                v.seconds > 0 ? double(n) / v.seconds : 0.0);
+  out << line;
+  if (v.cycles > 0 && n > 0) {
+    std::snprintf(line, sizeof line, "  %6.2f cycles/instr", double(v.cycles) / double(n));
+    out << line;
+  }
+  out << "  " << v.ptx << "\n";
+}
+
+int print_run_summary(std::ostream& out, const Report& report, double engine_seconds) {
+  uint64_t cycles = 0;
+  for (const auto& v : report.variants) cycles += v.cycles;
+  const uint64_t passed = report.passed(), failed = report.failed();
+  char line[200];
+  std::snprintf(line, sizeof line, "engine %s: %.0f instr/s overall", report.engine.c_str(),
+                engine_seconds > 0 ? double(passed + failed) / engine_seconds : 0.0);
+  out << line;
+  if (cycles) out << ", " << cycles << " cycles";
+  out << "\n";
+  if (report.engine_errors())
+    out << report.engine_errors() << " engine check(s) failed (timing or scoreboard)\n";
+  if (report.engine == "golden")
+    out << "note: --engine golden checks the golden model against itself: a self-check of case "
+           "generation and a speed measurement, not a verification pass (use --engine rtl)\n";
+  out << passed << " passed, " << failed << " failed\n";
+  return failed || report.engine_errors() ? kExitMismatch : kExitOk;
+}
+
+int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Instr>& variants = run_variants(opt);
+  report->engine = engine.name();
+  Progress progress(cases_in_shard(opt) * variants.size());
+  ProgressFile progress_file(opt.progress_file);
+  double engine_seconds = 0;
   int details = 0;
   for (const Instr& instr : variants) {
     std::vector<uint64_t> indices;
     for (uint64_t i = opt.first; i < opt.first + opt.count; ++i)
       if (int(i % uint64_t(opt.shard_count)) == opt.shard_index) indices.push_back(i);
-    uint64_t pass = 0, fail = 0;
+    VariantResult result;
+    result.ptx = instr.ptx();
     const uint64_t cycles_before = engine.cycles();
-    double seconds = 0;
     for (size_t start = 0; start < indices.size(); start += size_t(opt.batch)) {
       const size_t end = std::min(indices.size(), start + size_t(opt.batch));
       std::vector<WarpOperands> batch;
@@ -38,10 +86,11 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
         batch.push_back(generate_operands(instr, opt.seed, indices[i]));
       const auto t0 = std::chrono::steady_clock::now();
       const std::vector<Fragment> got = engine.execute_batch(instr, batch);
-      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      result.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       for (const std::string& error : engine.take_errors()) {
-        ++engine_errors;
-        if (details++ < opt.max_details) out << "  " << error << "\n";
+        ++result.engine_errors;
+        if (details++ < opt.max_details) result.details.push_back(error);
       }
       const int bits = fragment_layout(instr, Operand::kD).reg_bits();
       for (size_t i = start; i < end; ++i) {
@@ -53,42 +102,33 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out) {
             if (want.at(lane, reg) == have.at(lane, reg)) continue;
             ok = false;
             if (details++ < opt.max_details)
-              out << "  mismatch: " << instr.ptx() << " case " << indices[i] << " lane " << lane
-                  << " d[" << reg << "]: expected " << format_register(want.at(lane, reg), bits)
-                  << ", got " << format_register(have.at(lane, reg), bits)
-                  << "  (re-run: tcu run --ptx '" << instr.ptx() << "' --seed " << opt.seed
-                  << " --first " << indices[i] << " --count 1)\n";
+              result.details.push_back(
+                  "mismatch: " + result.ptx + " case " + std::to_string(indices[i]) + " lane " +
+                  std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
+                  format_register(want.at(lane, reg), bits) + ", got " +
+                  format_register(have.at(lane, reg), bits) + "  (re-run: " + opt.rerun_prefix +
+                  " --ptx '" + result.ptx + "' --seed " + std::to_string(opt.seed) + " --first " +
+                  std::to_string(indices[i]) + " --count 1)");
             break;
           }
-        (ok ? pass : fail)++;
+        (ok ? result.passed : result.failed)++;
       }
+      progress.advance(end - start);
+      progress_file.advance(end - start);
     }
-    const uint64_t cycles = engine.cycles() - cycles_before;
-    const uint64_t n = pass + fail;
-    char line[256];
-    std::snprintf(line, sizeof line, "  %s %llu/%llu  %10.0f instr/s", fail ? "FAIL" : "pass",
-                  static_cast<unsigned long long>(pass), static_cast<unsigned long long>(n),
-                  seconds > 0 ? double(n) / seconds : 0.0);
-    out << line;
-    if (cycles > 0 && n > 0) {
-      std::snprintf(line, sizeof line, "  %6.2f cycles/instr", double(cycles) / double(n));
-      out << line;
-    }
-    out << "  " << instr.ptx() << "\n";
-    total_pass += pass;
-    total_fail += fail;
-    total_cycles += cycles;
-    total_seconds += seconds;
+    result.cycles = engine.cycles() - cycles_before;
+    engine_seconds += result.seconds;
+    progress.clear();
+    for (const std::string& line : result.details) out << "  " << line << "\n";
+    print_run_variant(out, result);
+    out.flush();
+    report->variants.push_back(std::move(result));
   }
-  char line[200];
-  std::snprintf(line, sizeof line, "engine %s: %.0f instr/s overall", engine.name().c_str(),
-                total_seconds > 0 ? double(total_pass + total_fail) / total_seconds : 0.0);
-  out << line;
-  if (total_cycles) out << ", " << total_cycles << " cycles";
-  out << "\n";
-  if (engine_errors) out << engine_errors << " engine check(s) failed (timing or scoreboard)\n";
-  out << total_pass << " passed, " << total_fail << " failed\n";
-  return total_fail || engine_errors ? kExitMismatch : kExitOk;
+  progress.clear();
+  report->exit_code = print_run_summary(out, *report, engine_seconds);
+  report->wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report->exit_code;
 }
 
 }  // namespace tcu

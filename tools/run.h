@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report.h"
 #include "tcu/engine.h"
 
 namespace tcu {
@@ -19,10 +20,25 @@ struct RunOptions {
   int shard_index = 0, shard_count = 1;
   int batch = 64;  // cases handed to the engine at once
   int max_details = 5;
+  // Start of the command line that re-runs one case ("tcu run --engine rtl
+  // --config small"); a mismatch appends --ptx, --seed, --first, --count.
+  std::string rerun_prefix = "tcu run";
+  std::string progress_file;  // set by `run --jobs` in its children
 };
 
-// Returns an ExitCode; prints a line per variant and a summary.
-int run(Engine& engine, const RunOptions& options, std::ostream& out);
+// The variants a run covers and the number of cases of each in its shard.
+const std::vector<Instr>& run_variants(const RunOptions& options);
+uint64_t cases_in_shard(const RunOptions& options);
+
+// Runs, prints a line per variant and a summary, fills report->variants,
+// wall_seconds and exit_code, and returns an ExitCode.
+int run(Engine& engine, const RunOptions& options, std::ostream& out, Report* report);
+
+// The per-variant line of `run` ("  pass 100/100  ... instr/s ... ptx").
+void print_run_variant(std::ostream& out, const VariantResult& result);
+// The closing lines (throughput, engine checks, "N passed, M failed");
+// returns the exit code they stand for.
+int print_run_summary(std::ostream& out, const Report& report, double engine_seconds);
 
 // Parses "i/N" (0 <= i < N); false if malformed.
 bool parse_shard(const std::string& text, int* index, int* count);

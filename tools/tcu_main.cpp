@@ -1,13 +1,20 @@
 // The tcu command-line tool: replay recorded vectors, run random traffic.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "exit_codes.h"
+#include "parallel.h"
 #include "replay.h"
+#include "report.h"
 #include "run.h"
 #include "tcu/engine.h"
 #include "tcu/instr.h"
+#include "version.h"
 #ifdef TCU_HAVE_RTL
 #include <systemc>
 
@@ -21,6 +28,12 @@ struct EngineOptions {
   std::string config = "default";
   std::string trace;
   int rf_regs_per_cycle = 32;
+  // The options that only the RTL engine takes.
+  std::vector<CLI::Option*> rtl_only;
+};
+
+struct ReportOptions {
+  std::string json_path, junit_path;
 };
 
 std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
@@ -34,23 +47,139 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
 void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine) {
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
-  cmd->add_option("--config", opt->config, "RTL datapath configuration (default or small)")
-      ->check(CLI::IsMember({"default", "small"}));
-  cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine");
-  cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
-                  "front-end register-file words per cycle")
-      ->check(CLI::Range(1, 4096));
+  opt->rtl_only.push_back(
+      cmd->add_option("--config", opt->config, "RTL datapath configuration (default or small)")
+          ->check(CLI::IsMember({"default", "small"})));
+  opt->rtl_only.push_back(
+      cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
+  opt->rtl_only.push_back(cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
+                                          "front-end register-file words per cycle (RTL)")
+                              ->check(CLI::Range(1, 4096)));
+}
+
+void add_report_options(CLI::App* cmd, ReportOptions* opt) {
+  cmd->add_option("--report", opt->json_path,
+                  "write a JSON report (seed, configuration, options, version, per-variant "
+                  "results)");
+  cmd->add_option("--junit", opt->junit_path, "write a JUnit XML report, a test case per variant");
+}
+
+// Returns an exit code, or -1 if the engine options are usable.
+int check_engine_options(const EngineOptions& opt) {
+  if (opt.name == "golden") {
+    for (const CLI::Option* option : opt.rtl_only)
+      if (option->count() > 0) {
+        std::cerr << "error: " << option->get_name()
+                  << " applies to --engine rtl only, not to --engine golden\n";
+        return tcu::kExitUsage;
+      }
+  }
+#ifndef TCU_HAVE_RTL
+  if (opt.name == "rtl") {
+    std::cerr << "error: --engine rtl: not built into this tcu (configured with "
+                 "-DTCU_BUILD_RTL=OFF); use --engine golden\n";
+    return tcu::kExitUsage;
+  }
+#endif
+  return -1;
+}
+
+// Fails early, before a long run, if a report file cannot be written.
+int check_report_paths(const ReportOptions& opt) {
+  for (auto [name, path] : {std::pair{"--report", &opt.json_path}, {"--junit", &opt.junit_path}}) {
+    if (path->empty()) continue;
+    std::ofstream probe(*path, std::ios::app);
+    if (!probe) {
+      std::cerr << "error: " << name << " " << *path << ": cannot write (" << std::strerror(errno)
+                << ")\n";
+      return tcu::kExitUsage;
+    }
+  }
+  return -1;
+}
+
+int write_reports(const ReportOptions& opt, const tcu::Report& report) {
+  try {
+    if (!opt.json_path.empty()) tcu::write_json_report(report, opt.json_path);
+    if (!opt.junit_path.empty()) tcu::write_junit_report(report, opt.junit_path);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return tcu::kExitInternal;
+  }
+  return report.exit_code;
+}
+
+nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
+  nlohmann::ordered_json config;
+  config["engine"] = opt.name;
+  if (opt.name == "rtl") {
+    config["config"] = opt.config;
+    config["rf_bandwidth"] = opt.rf_regs_per_cycle;
+    config["trace"] = opt.trace;
+  }
+  return config;
+}
+
+void print_version() {
+  const tcu::BuildInfo& info = tcu::build_info();
+  std::cout << "tcu " << info.version << " (git " << info.git_hash << ")\n"
+            << "built with " << info.compiler << ", " << info.build_type << "\n";
+  if (info.have_rtl) {
+    std::cout << "engines: golden, rtl\n"
+              << "Verilator " << info.verilator_version << "\n"
+              << "SystemC " << tcu::systemc_version() << "\n"
+              << "RTL configurations: " << info.configurations << "\n";
+  } else {
+    std::cout << "engines: golden (built without the RTL: -DTCU_BUILD_RTL=OFF)\n";
+  }
+}
+
+void print_list(bool plain) {
+  const tcu::Family kFamilies[] = {tcu::Family::kInt4Dense, tcu::Family::kInt4Sparse,
+                                   tcu::Family::kF16, tcu::Family::kF64, tcu::Family::kE2m1};
+  for (tcu::Family family : kFamilies) {
+    if (!plain) std::cout << tcu::to_string(family) << ":\n";
+    for (const tcu::Instr& instr : tcu::all_variants()) {
+      if (instr.family != family) continue;
+      std::cout << (plain ? "" : "  ") << instr.ptx() << "\n";
+      // The default scale vector may be left out.
+      if (instr.family == tcu::Family::kE2m1 && !instr.mxf4nvf4 && instr.explicit_scale_vec) {
+        tcu::Instr implicit = instr;
+        implicit.explicit_scale_vec = false;
+        std::cout << (plain ? "" : "  ") << implicit.ptx() << "\n";
+      }
+    }
+  }
+  if (!plain) std::cout << "(a trailing ';' is accepted)\n";
+}
+
+std::string shell_quote(const std::string& text) {
+  if (text.find_first_of(" '\"\\$`!*?;&|<>()[]{}#~") == std::string::npos && !text.empty())
+    return text;
+  std::string quoted = "'";
+  for (char ch : text) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
 }
 
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
+  const std::string program_name = argc > 0 ? argv[0] : "tcu";
   CLI::App app{"tcu: cycle-accurate tensor-core model (golden model + RTL)"};
-  app.require_subcommand(1);
+  app.option_defaults()->always_capture_default();
+  app.require_subcommand(0, 1);
+  bool show_version = false;
+  app.add_flag("--version", show_version,
+               "print the version, git hash, Verilator and SystemC versions and configurations");
+#ifdef TCU_HAVE_RTL
+  bool banner = false;  // read in sc_main before SystemC starts
+  app.add_flag("--banner", banner, "print SystemC's copyright banner");
+#endif
 
   EngineOptions replay_engine, run_engine;
   std::vector<std::string> files;
   tcu::ReplayOptions replay_options;
+  ReportOptions replay_reports, run_reports;
   auto* replay_cmd =
       app.add_subcommand("replay", "recompute vector files and compare every D register");
   add_engine_options(replay_cmd, &replay_engine, "golden");
@@ -58,22 +187,40 @@ int tcu_main(int argc, char** argv) {
       ->add_option("--details", replay_options.max_details,
                    "mismatching registers printed in detail")
       ->check(CLI::NonNegativeNumber);
+  add_report_options(replay_cmd, &replay_reports);
   replay_cmd->add_option("files", files, "vector files (.jsonl or .jsonl.gz)")->required();
 
   tcu::RunOptions run_options;
   std::vector<std::string> run_ptx;
   std::string shard = "0/1";
+  int jobs = std::max(1u, std::thread::hardware_concurrency());
   auto* run_cmd =
       app.add_subcommand("run", "random instructions back to back through an engine, each checked");
+#ifdef TCU_HAVE_RTL
   add_engine_options(run_cmd, &run_engine, "rtl");
+#else
+  add_engine_options(run_cmd, &run_engine, "golden");
+#endif
   run_cmd->add_option("--ptx", run_ptx, "instruction(s) to run (default: every variant)");
   run_cmd->add_option("--count", run_options.count, "cases per variant")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   run_cmd->add_option("--first", run_options.first, "first case index");
   run_cmd->add_option("--seed", run_options.seed, "random seed");
   run_cmd->add_option("--shard", shard, "run slice i of N (i/N): cases with index % N == i");
+  auto* jobs_option =
+      run_cmd
+          ->add_option("-j,--jobs", jobs,
+                       "parallel processes, each a shard of the run (default: all cores)")
+          ->check(CLI::Range(1, 1024));
   run_cmd->add_option("--details", run_options.max_details, "mismatches printed in detail")
       ->check(CLI::NonNegativeNumber);
+  add_report_options(run_cmd, &run_reports);
+  // Set by `run --jobs` for its children.
+  run_cmd->add_option("--progress-file", run_options.progress_file)->group("");
+
+  bool list_plain = false;
+  auto* list_cmd = app.add_subcommand("list", "print every supported PTX spelling by family");
+  list_cmd->add_flag("--plain", list_plain, "one spelling per line, no family headings");
 
   try {
     app.parse(argc, argv);
@@ -84,20 +231,47 @@ int tcu_main(int argc, char** argv) {
     return tcu::kExitUsage;
   }
 
+  if (show_version) {
+    print_version();
+    return tcu::kExitOk;
+  }
+
+  nlohmann::ordered_json header;
+  auto start_header = [&](const nlohmann::json& seed, const EngineOptions& engine) {
+    header["tcu_report"] = 1;
+    header["seed"] = seed;
+    header["configuration"] = configuration_json(engine);
+    header["options"] = nlohmann::ordered_json::object();
+    header["version"] = tcu::version_json();
+    header["argv"] = std::vector<std::string>(argv, argv + argc);
+  };
+
   try {
+    if (list_cmd->parsed()) {
+      print_list(list_plain);
+      return tcu::kExitOk;
+    }
     if (replay_cmd->parsed()) {
+      if (int code = check_engine_options(replay_engine); code >= 0) return code;
+      if (int code = check_report_paths(replay_reports); code >= 0) return code;
       auto engine = make_engine(replay_engine);
-      if (!engine) {
-        std::cerr << "error: --engine " << replay_engine.name << ": not built into this tcu\n";
-        return tcu::kExitUsage;
-      }
-      return tcu::replay(*engine, files, replay_options, std::cout, std::cerr);
+      tcu::Report report;
+      report.command = "replay";
+      start_header(nullptr, replay_engine);
+      header["options"]["files"] = files;
+      header["options"]["details"] = replay_options.max_details;
+      report.header = header;
+      const int code = tcu::replay(*engine, files, replay_options, std::cout, std::cerr, &report);
+      report.exit_code = code;
+      return write_reports(replay_reports, report);
     }
     if (run_cmd->parsed()) {
       if (!tcu::parse_shard(shard, &run_options.shard_index, &run_options.shard_count)) {
         std::cerr << "error: --shard " << shard << ": expected i/N with 0 <= i < N\n";
         return tcu::kExitUsage;
       }
+      if (int code = check_engine_options(run_engine); code >= 0) return code;
+      if (int code = check_report_paths(run_reports); code >= 0) return code;
       for (const std::string& text : run_ptx) {
         try {
           run_options.variants.push_back(tcu::parse_ptx(text));
@@ -106,23 +280,84 @@ int tcu_main(int argc, char** argv) {
           return tcu::kExitBadInstruction;
         }
       }
-      auto engine = make_engine(run_engine);
-      if (!engine) {
-        std::cerr << "error: --engine " << run_engine.name << ": not built into this tcu\n";
+      if (!run_engine.trace.empty()) {
+        if (jobs_option->count() > 0 && jobs > 1) {
+          std::cerr << "error: --trace writes one waveform of one process: use --jobs 1\n";
+          return tcu::kExitUsage;
+        }
+        jobs = 1;
+      }
+      if (int64_t(run_options.shard_count) * jobs > (int64_t(1) << 30)) {
+        std::cerr << "error: --jobs " << jobs << " with --shard " << shard << ": too many shards\n";
         return tcu::kExitUsage;
       }
-      return tcu::run(*engine, run_options, std::cout);
+      // No more jobs than cases in this shard.
+      jobs = int(std::min<uint64_t>(uint64_t(jobs),
+                                    std::max<uint64_t>(1, tcu::cases_in_shard(run_options))));
+
+      std::string rerun = program_name + " run --engine " + run_engine.name;
+      if (run_engine.name == "rtl")
+        rerun += " --config " + run_engine.config + " --rf-bandwidth " +
+                 std::to_string(run_engine.rf_regs_per_cycle);
+      run_options.rerun_prefix = rerun;
+
+      tcu::Report report;
+      report.command = "run";
+      start_header(run_options.seed, run_engine);
+      auto& options = header["options"];
+      options["ptx"] = run_ptx;
+      options["count"] = run_options.count;
+      options["first"] = run_options.first;
+      options["shard"] = shard;
+      options["jobs"] = jobs;
+      options["details"] = run_options.max_details;
+      report.header = header;
+
+      if (jobs > 1) {
+        auto child_args = [&](const tcu::ChildShard& child) {
+          std::vector<std::string> args = {"run", "--engine", run_engine.name};
+          if (run_engine.name == "rtl")
+            args.insert(args.end(), {"--config", run_engine.config, "--rf-bandwidth",
+                                     std::to_string(run_engine.rf_regs_per_cycle)});
+          for (const std::string& ptx : run_ptx) args.insert(args.end(), {"--ptx", ptx});
+          args.insert(
+              args.end(),
+              {"--count", std::to_string(run_options.count), "--first",
+               std::to_string(run_options.first), "--seed", std::to_string(run_options.seed),
+               "--details", std::to_string(run_options.max_details), "--shard",
+               std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
+               "--report", child.report_path, "--progress-file", child.progress_path});
+          return args;
+        };
+        const int code = tcu::run_parallel(run_options, jobs, program_name, child_args, std::cout,
+                                           std::cerr, &report);
+        report.exit_code = code;
+        return write_reports(run_reports, report);
+      }
+      auto engine = make_engine(run_engine);
+      const int code = tcu::run(*engine, run_options, std::cout, &report);
+      report.exit_code = code;
+      return write_reports(run_reports, report);
     }
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return tcu::kExitInternal;
   }
+  std::cerr << "error: a subcommand is required (replay, run, list; or --version, --help)\n";
   return tcu::kExitUsage;
 }
 
 #ifdef TCU_HAVE_RTL
 // libsystemc defines main() and calls sc_main().
-int sc_main(int argc, char** argv) { return tcu_main(argc, argv); }
+int sc_main(int argc, char** argv) {
+  // SystemC prints its copyright banner when its kernel starts unless this
+  // is set; only --banner keeps it.
+  bool banner = false;
+  for (int i = 1; i < argc; ++i) banner |= std::strcmp(argv[i], "--banner") == 0;
+  if (!banner) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  tcu::set_systemc_version(sc_core::sc_release());
+  return tcu_main(argc, argv);
+}
 #else
 int main(int argc, char** argv) { return tcu_main(argc, argv); }
 #endif

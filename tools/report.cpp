@@ -1,0 +1,173 @@
+#include "report.h"
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+#include "version.h"
+
+namespace tcu {
+
+uint64_t Report::passed() const {
+  uint64_t n = 0;
+  for (const auto& v : variants) n += v.passed;
+  return n;
+}
+uint64_t Report::failed() const {
+  uint64_t n = 0;
+  for (const auto& v : variants) n += v.failed;
+  return n;
+}
+uint64_t Report::engine_errors() const {
+  uint64_t n = 0;
+  for (const auto& v : variants) n += v.engine_errors;
+  return n;
+}
+
+nlohmann::ordered_json version_json() {
+  const BuildInfo& info = build_info();
+  nlohmann::ordered_json version;
+  version["tcu"] = info.version;
+  version["git"] = info.git_hash;
+  version["compiler"] = info.compiler;
+  version["build_type"] = info.build_type;
+  version["rtl"] = info.have_rtl;
+  if (info.have_rtl) {
+    version["verilator"] = info.verilator_version;
+    version["systemc"] = systemc_version();
+    version["configurations"] = info.configurations;
+  }
+  return version;
+}
+
+nlohmann::ordered_json to_json(const Report& report) {
+  nlohmann::ordered_json json = report.header;
+  json["command"] = report.command;
+  json["engine"] = report.engine;
+  auto& variants = json["variants"] = nlohmann::ordered_json::array();
+  for (const VariantResult& v : report.variants) {
+    nlohmann::ordered_json entry;
+    entry["ptx"] = v.ptx;
+    if (!v.file.empty()) entry["file"] = v.file;
+    entry["passed"] = v.passed;
+    entry["failed"] = v.failed;
+    entry["engine_errors"] = v.engine_errors;
+    entry["cycles"] = v.cycles;
+    entry["seconds"] = v.seconds;
+    entry["details"] = v.details;
+    variants.push_back(std::move(entry));
+  }
+  json["passed"] = report.passed();
+  json["failed"] = report.failed();
+  json["engine_errors"] = report.engine_errors();
+  json["wall_seconds"] = report.wall_seconds;
+  json["exit_code"] = report.exit_code;
+  return json;
+}
+
+Report report_from_json(const nlohmann::json& json) {
+  Report report;
+  try {
+    report.command = json.at("command").get<std::string>();
+    report.engine = json.at("engine").get<std::string>();
+    for (const auto& entry : json.at("variants")) {
+      VariantResult v;
+      v.ptx = entry.at("ptx").get<std::string>();
+      if (entry.contains("file")) v.file = entry.at("file").get<std::string>();
+      v.passed = entry.at("passed").get<uint64_t>();
+      v.failed = entry.at("failed").get<uint64_t>();
+      v.engine_errors = entry.at("engine_errors").get<uint64_t>();
+      v.cycles = entry.at("cycles").get<uint64_t>();
+      v.seconds = entry.at("seconds").get<double>();
+      v.details = entry.at("details").get<std::vector<std::string>>();
+      report.variants.push_back(std::move(v));
+    }
+    report.wall_seconds = json.at("wall_seconds").get<double>();
+    report.exit_code = json.at("exit_code").get<int>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("malformed report: ") + e.what());
+  }
+  return report;
+}
+
+void write_json_report(const Report& report, const std::string& path) {
+  std::ofstream out(path);
+  out << to_json(report).dump(2) << "\n";
+  if (!out.flush()) throw std::runtime_error(path + ": cannot write the report");
+}
+
+namespace {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// One <testsuite> per vector file (replay) or one for the run; a <testcase>
+// per variant, failing with the variant's mismatch lines.
+void write_junit_report(const Report& report, const std::string& path) {
+  std::vector<std::string> suites;  // in first-seen order
+  for (const auto& v : report.variants)
+    if (suites.empty() || suites.back() != v.file) suites.push_back(v.file);
+  std::ostringstream xml;
+  xml << std::fixed << std::setprecision(3);
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml << "<testsuites name=\"tcu " << report.command << "\" tests=\"" << report.variants.size()
+      << "\" time=\"" << report.wall_seconds << "\">\n";
+  for (const std::string& suite : suites) {
+    const std::string suite_name =
+        "tcu " + report.command + " [" + report.engine + "]" + (suite.empty() ? "" : " " + suite);
+    int tests = 0, failures = 0;
+    double seconds = 0;
+    for (const auto& v : report.variants)
+      if (v.file == suite) ++tests, failures += !v.ok(), seconds += v.seconds;
+    xml << "  <testsuite name=\"" << xml_escape(suite_name) << "\" tests=\"" << tests
+        << "\" failures=\"" << failures << "\" errors=\"0\" time=\"" << seconds << "\">\n";
+    for (const auto& v : report.variants) {
+      if (v.file != suite) continue;
+      xml << "    <testcase classname=\"" << xml_escape(suite_name) << "\" name=\""
+          << xml_escape(v.ptx) << "\" time=\"" << v.seconds << "\">\n";
+      if (!v.ok()) {
+        std::string body;
+        for (const auto& line : v.details) body += line + "\n";
+        xml << "      <failure message=\"" << v.failed << " of " << v.passed + v.failed
+            << " cases failed, " << v.engine_errors << " engine check(s) failed\">"
+            << xml_escape(body) << "</failure>\n";
+      }
+      xml << "      <system-out>" << v.passed << "/" << v.passed + v.failed
+          << " passed</system-out>\n";
+      xml << "    </testcase>\n";
+    }
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  std::ofstream out(path);
+  out << xml.str();
+  if (!out.flush()) throw std::runtime_error(path + ": cannot write the JUnit report");
+}
+
+}  // namespace tcu

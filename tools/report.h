@@ -1,0 +1,51 @@
+// Results of `tcu run` and `tcu replay` per variant, as printed, as a JSON
+// report (--report) and as JUnit XML (--junit). `run --jobs N` merges its
+// children's JSON reports through the same structures.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tcu {
+
+// One instruction variant (of one vector file, for replay).
+struct VariantResult {
+  std::string ptx;
+  std::string file;  // replay only
+  uint64_t passed = 0, failed = 0;
+  uint64_t engine_errors = 0;        // timing or scoreboard checks of the engine
+  uint64_t cycles = 0;               // simulated cycles (0 for the golden engine)
+  double seconds = 0;                // time spent in the engine
+  std::vector<std::string> details;  // mismatch and engine-error lines, capped
+  bool ok() const { return failed == 0 && engine_errors == 0; }
+};
+
+struct Report {
+  std::string command;  // "run" or "replay"
+  std::string engine;
+  // Header: seed, configuration, options and version, written first.
+  nlohmann::ordered_json header;
+  std::vector<VariantResult> variants;
+  double wall_seconds = 0;
+  int exit_code = 0;
+
+  uint64_t passed() const;
+  uint64_t failed() const;
+  uint64_t engine_errors() const;
+};
+
+nlohmann::ordered_json to_json(const Report& report);
+// Throws std::runtime_error naming the field for a report it cannot read.
+Report report_from_json(const nlohmann::json& json);
+
+// Write the files; throw std::runtime_error naming the file if they cannot.
+void write_json_report(const Report& report, const std::string& path);
+void write_junit_report(const Report& report, const std::string& path);
+
+// The version header shared by --version and the reports.
+nlohmann::ordered_json version_json();
+
+}  // namespace tcu
