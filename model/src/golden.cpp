@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "lanes.h"
+
 namespace tcu {
 
 void validate_selectors(const Instr& instr, const Selectors& sel) {
@@ -61,9 +63,28 @@ Matrix golden_mma(const Instr& instr, const Operands& ops) {
   return {};
 }
 
-Fragment golden_execute(const Instr& instr, const WarpOperands& warp) {
+Fragment golden_execute_matrix(const Instr& instr, const WarpOperands& warp) {
   const Matrix d = golden_mma(instr, gather_operands(instr, warp));
   return fragment_layout(instr, Operand::kD).scatter(d);
+}
+
+void golden_execute(const Instr& instr, const WarpOperands& warp, Fragment* d) {
+  switch (instr.family) {
+    case Family::kInt4Dense:
+    case Family::kInt4Sparse:
+      return execute_int4(instr, warp, d);
+    case Family::kF16:
+    case Family::kF64:
+    case Family::kE2m1:
+      *d = golden_execute_matrix(instr, warp);
+      return;
+  }
+}
+
+Fragment golden_execute(const Instr& instr, const WarpOperands& warp) {
+  Fragment d;
+  golden_execute(instr, warp, &d);
+  return d;
 }
 
 }  // namespace tcu

@@ -7,6 +7,10 @@
 #include "tcu/golden.h"
 
 namespace tcu {
+namespace {
+// Keeps the calls from being optimised away.
+volatile uint64_t checksum_sink;
+}  // namespace
 
 double golden_rate(const Instr& instr, double seconds, uint64_t seed) {
   constexpr int kPoolSize = 256;
@@ -24,9 +28,7 @@ double golden_rate(const Instr& instr, double seconds, uint64_t seed) {
     calls += pool.size();
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   } while (elapsed < seconds);
-  // Keeps the calls from being optimised away.
-  static volatile uint64_t sink;
-  sink = checksum;
+  checksum_sink = checksum;
   return double(calls) / elapsed;
 }
 

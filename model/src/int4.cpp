@@ -1,6 +1,10 @@
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "lanes.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -15,6 +19,12 @@ int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, boo
   int64_t sum = 0;
   for (int k = 0; k < n; ++k)
     sum += int4_value(a[k], a_signed) * int4_value(b[k * b_stride], b_signed);
+  return sum;
+}
+
+int32_t int4_dot(const int8_t* a, const int8_t* b, int n) {
+  int32_t sum = 0;
+  for (int k = 0; k < n; ++k) sum += int32_t(a[k]) * int32_t(b[k]);
   return sum;
 }
 
@@ -40,6 +50,84 @@ Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
           int4_accumulate(static_cast<uint32_t>(c.at(0, row, col)), dot, instr.satfinite);
     }
   return d;
+}
+
+namespace {
+
+// Every row of A (m x kK, row-major) against every column of B (held
+// transposed: n x kK), into dots (m x n). The loop bounds are constants so
+// the compiler vectorises the k loop; AVX2 where the host has it.
+template <int kK>
+inline void dot_tile(const int8_t* a, const int8_t* b_transposed, int m, int n, int32_t* dots) {
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      int32_t sum = 0;
+      for (int k = 0; k < kK; ++k)
+        sum += int32_t(a[row * kK + k]) * int32_t(b_transposed[col * kK + k]);
+      dots[row * n + col] = sum;
+    }
+}
+
+__attribute__((target_clones("avx2", "default"))) void int4_dot_tile_k64(const int8_t* a,
+                                                                         const int8_t* b_transposed,
+                                                                         int m, int n,
+                                                                         int32_t* dots) {
+  dot_tile<64>(a, b_transposed, m, n, dots);
+}
+
+__attribute__((target_clones("avx2", "default"))) void int4_dot_tile_k32(const int8_t* a,
+                                                                         const int8_t* b_transposed,
+                                                                         int m, int n,
+                                                                         int32_t* dots) {
+  dot_tile<32>(a, b_transposed, m, n, dots);
+}
+
+// Unpacks a packed int4 operand, one register per run of 8 elements.
+void unpack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, bool is_signed,
+                 int8_t* out) {
+  for (size_t run = 0; run < run_regs.size(); ++run)
+    unpack_int4(fragment.regs[run_regs[run]], is_signed, out + 8 * run);
+}
+
+}  // namespace
+
+void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
+  validate_selectors(instr, warp.selectors);
+  const FragmentLayout& a_layout = fragment_layout(instr, Operand::kA);
+  const FragmentLayout& b_layout = fragment_layout(instr, Operand::kB);
+  const FragmentLayout& c_layout = fragment_layout(instr, Operand::kC);
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  const int m = instr.shape.m, n = instr.shape.n, k = instr.shape.k;
+  if (a_layout.row_run_regs().empty() || b_layout.col_run_regs().empty() || (k != 64 && k != 32) ||
+      m > kMaxRows || n > kMaxCols)
+    throw std::logic_error("execute_int4: no register-run layout for " + instr.ptx());
+  const bool a_signed = instr.a_type == ElemType::kS4;
+  const bool b_signed = instr.b_type == ElemType::kS4;
+
+  alignas(32) int8_t a[kMaxRows * kMaxK];
+  alignas(32) int8_t b_transposed[kMaxCols * kMaxK];
+  if (instr.sparse()) {
+    alignas(32) int8_t a_compressed[kMaxRows * kMaxK / 2];
+    uint64_t meta[kMaxRows * kMaxK / 8];
+    unpack_runs(warp.a, a_layout.row_run_regs(), a_signed, a_compressed);
+    fragment_layout(instr, Operand::kMeta, warp.selectors).gather_into(warp.e, meta);
+    sparse_expand(instr, a_compressed, meta, a);
+  } else {
+    unpack_runs(warp.a, a_layout.row_run_regs(), a_signed, a);
+  }
+  unpack_runs(warp.b, b_layout.col_run_regs(), b_signed, b_transposed);
+
+  int32_t dots[kMaxRows * kMaxCols];
+  if (k == 64)
+    int4_dot_tile_k64(a, b_transposed, m, n, dots);
+  else
+    int4_dot_tile_k32(a, b_transposed, m, n, dots);
+
+  uint64_t acc[kMaxRows * kMaxCols];
+  c_layout.gather_into(warp.c, acc);
+  for (int i = 0; i < m * n; ++i)
+    acc[i] = int4_accumulate(static_cast<uint32_t>(acc[i]), dots[i], instr.satfinite);
+  d_layout.scatter_into(acc, d);
 }
 
 }  // namespace tcu

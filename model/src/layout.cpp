@@ -1,10 +1,9 @@
 #include "tcu/layout.h"
 
-#include <map>
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 namespace tcu {
 
@@ -55,8 +54,37 @@ FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bi
         slot_of_elem_[index] = slot_index(slot);
         elem_of_slot_[slot_index(slot)] = index;
       }
-  for (int index : slot_of_elem_)
-    if (index < 0) throw std::logic_error("layout formula leaves a matrix element unmapped");
+  reg_and_shift_of_elem_.reserve(slot_of_elem_.size());
+  for (int slot : slot_of_elem_) {
+    if (slot < 0) throw std::logic_error("layout formula leaves a matrix element unmapped");
+    reg_and_shift_of_elem_.push_back(uint32_t(slot / elems_per_reg_) << 8 |
+                                     uint32_t((slot % elems_per_reg_) * elem_bits_));
+  }
+  if (batches_ != 1 || elems_per_reg_ < 2) return;
+  // The register of the run starting at element `first`, `step` apart, or -1.
+  auto run_reg = [&](int first, int step) {
+    const int slot0 = slot_of_elem_[first];
+    if (slot0 % elems_per_reg_ != 0) return -1;
+    for (int e = 1; e < elems_per_reg_; ++e)
+      if (slot_of_elem_[first + e * step] != slot0 + e) return -1;
+    return slot0 / elems_per_reg_;
+  };
+  auto build_runs = [&](int lines, int line_length, int line_step, int elem_step,
+                        std::vector<int16_t>* runs) {
+    if (line_length % elems_per_reg_ != 0) return;
+    const int chunks = line_length / elems_per_reg_;
+    for (int line = 0; line < lines; ++line)
+      for (int chunk = 0; chunk < chunks; ++chunk) {
+        const int reg = run_reg(line * line_step + chunk * elems_per_reg_ * elem_step, elem_step);
+        if (reg < 0) {
+          runs->clear();
+          return;
+        }
+        runs->push_back(int16_t(reg));
+      }
+  };
+  build_runs(rows_, cols_, cols_, 1, &row_run_regs_);
+  build_runs(cols_, rows_, 1, cols_, &col_run_regs_);
 }
 
 bool FragmentLayout::coord_of(Slot slot, Coord* coord) const {
@@ -83,24 +111,36 @@ Fragment FragmentLayout::empty_fragment() const {
 
 Matrix FragmentLayout::gather(const Fragment& fragment) const {
   Matrix m(batches_, rows_, cols_);
-  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
-  for (size_t index = 0; index < slot_of_elem_.size(); ++index) {
-    int slot = slot_of_elem_[index];
-    uint64_t reg = fragment.regs[slot / elems_per_reg_];
-    m.elems[index] = (reg >> ((slot % elems_per_reg_) * elem_bits_)) & mask;
-  }
+  gather_into(fragment, m.elems.data());
   return m;
 }
 
 Fragment FragmentLayout::scatter(const Matrix& matrix) const {
-  Fragment f = empty_fragment();
-  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
-  for (size_t index = 0; index < slot_of_elem_.size(); ++index) {
-    int slot = slot_of_elem_[index];
-    f.regs[slot / elems_per_reg_] |= (matrix.elems[index] & mask)
-                                     << ((slot % elems_per_reg_) * elem_bits_);
-  }
+  Fragment f;
+  scatter_into(matrix.elems.data(), &f);
   return f;
+}
+
+void FragmentLayout::gather_into(const Fragment& fragment, uint64_t* elems) const {
+  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
+  const uint64_t* regs = fragment.regs.data();
+  const size_t count = reg_and_shift_of_elem_.size();
+  for (size_t index = 0; index < count; ++index) {
+    const uint32_t where = reg_and_shift_of_elem_[index];
+    elems[index] = (regs[where >> 8] >> (where & 0xff)) & mask;
+  }
+}
+
+void FragmentLayout::scatter_into(const uint64_t* elems, Fragment* fragment) const {
+  fragment->regs_per_lane = regs_per_lane_;
+  fragment->regs.assign(size_t(kLanes) * regs_per_lane_, 0);
+  const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
+  uint64_t* regs = fragment->regs.data();
+  const size_t count = reg_and_shift_of_elem_.size();
+  for (size_t index = 0; index < count; ++index) {
+    const uint32_t where = reg_and_shift_of_elem_[index];
+    regs[where >> 8] |= (elems[index] & mask) << (where & 0xff);
+  }
 }
 
 namespace {
@@ -309,31 +349,86 @@ FragmentLayout build(const Instr& in, Operand op, const Selectors& sel) {
   return wrong();
 }
 
+// Packs the parts of the instruction and selectors that change a layout into
+// one key, 4 bits a field. Returns false for a selector outside 0..15 (no
+// layout exists for one: build() throws).
+bool layout_key(const Instr& in, Operand op, const Selectors& sel, uint64_t* key) {
+  const bool acc = op == Operand::kC || op == Operand::kD;
+  const bool uses_sparsity = op == Operand::kMeta;
+  const bool uses_scale_a = op == Operand::kScaleA;
+  const bool uses_scale_b = op == Operand::kScaleB;
+  const int fields[] = {
+      static_cast<int>(in.family),
+      in.shape.k == 64   ? 2
+      : in.shape.k == 32 ? 1
+                         : 0,
+      static_cast<int>(op == Operand::kD ? Operand::kC : op),
+      static_cast<int>(in.a_layout),
+      static_cast<int>(in.b_layout),
+      acc ? static_cast<int>(op == Operand::kD ? in.d_type : in.c_type) : 0,
+      uses_sparsity ? sel.sparsity : 0,
+      uses_scale_a || uses_scale_b ? static_cast<int>(in.scale_vec) : 0,
+      uses_scale_a ? sel.byte_id_a : 0,
+      uses_scale_a ? sel.thread_id_a : 0,
+      uses_scale_b ? sel.byte_id_b : 0,
+      uses_scale_b ? sel.thread_id_b : 0,
+  };
+  uint64_t packed = 1;  // a leading 1 keeps 0 free for "empty"
+  for (int field : fields) {
+    if (field < 0 || field > 15) return false;
+    packed = packed << 4 | uint64_t(field);
+  }
+  *key = packed;
+  return true;
+}
+
+// Open addressing over a fixed table: readers take no lock, a miss builds
+// the layout under the mutex and publishes it. Entries are never removed.
+class LayoutCache {
+ public:
+  const FragmentLayout& get(const Instr& in, Operand op, const Selectors& sel) {
+    uint64_t key;
+    if (!layout_key(in, op, sel, &key)) {
+      build(in, op, sel);
+      throw std::logic_error("fragment_layout: a layout with an out-of-range selector");
+    }
+    for (size_t probe = 0, i = hash(key); probe < kSlots; ++probe, i = (i + 1) % kSlots) {
+      const uint64_t found = keys_[i].load(std::memory_order_acquire);
+      if (found == key) return *layouts_[i].load(std::memory_order_acquire);
+      if (found == 0) return insert(key, in, op, sel);
+    }
+    return insert(key, in, op, sel);
+  }
+
+ private:
+  static constexpr size_t kSlots = 4096;
+  static size_t hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull >> 40) % kSlots; }
+
+  const FragmentLayout& insert(uint64_t key, const Instr& in, Operand op, const Selectors& sel) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t probe = 0, i = hash(key); probe < kSlots; ++probe, i = (i + 1) % kSlots) {
+      const uint64_t found = keys_[i].load(std::memory_order_relaxed);
+      if (found == key) return *layouts_[i].load(std::memory_order_acquire);
+      if (found != 0) continue;
+      const FragmentLayout* layout = new FragmentLayout(build(in, op, sel));
+      // The layout pointer is published before the key that readers match.
+      layouts_[i].store(layout, std::memory_order_release);
+      keys_[i].store(key, std::memory_order_release);
+      return *layout;
+    }
+    throw std::logic_error("fragment_layout: cache full");
+  }
+
+  std::mutex mutex_;
+  std::atomic<uint64_t> keys_[kSlots] = {};
+  std::atomic<const FragmentLayout*> layouts_[kSlots] = {};
+};
+
 }  // namespace
 
 const FragmentLayout& fragment_layout(const Instr& in, Operand op, const Selectors& sel) {
-  // Only the parts of the instruction and selectors that change a layout.
-  using Key = std::tuple<int, int, int, int, int, int, int, int, int, int, int>;
-  const bool acc = op == Operand::kC || op == Operand::kD;
-  const bool uses_sparsity = op == Operand::kMeta;
-  const bool uses_scale = op == Operand::kScaleA || op == Operand::kScaleB;
-  Key key{static_cast<int>(in.family),
-          in.shape.k,
-          static_cast<int>(op == Operand::kD ? Operand::kC : op),
-          static_cast<int>(in.a_layout),
-          static_cast<int>(in.b_layout),
-          acc ? static_cast<int>(op == Operand::kD ? in.d_type : in.c_type) : 0,
-          uses_sparsity ? sel.sparsity : 0,
-          uses_scale ? static_cast<int>(in.scale_vec) : 0,
-          uses_scale && op == Operand::kScaleA ? sel.byte_id_a * 4 + sel.thread_id_a : 0,
-          uses_scale && op == Operand::kScaleB ? sel.byte_id_b * 4 + sel.thread_id_b : 0,
-          0};
-  static std::mutex mutex;
-  static std::map<Key, FragmentLayout> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, build(in, op, sel)).first;
-  return it->second;
+  static LayoutCache cache;
+  return cache.get(in, op, sel);
 }
 
 }  // namespace tcu

@@ -47,14 +47,31 @@ Operands gather_operands(const Instr& instr, const WarpOperands& warp);
 // D in matrix order. Throws OperandError for invalid sparse metadata.
 Matrix golden_mma(const Instr& instr, const Operands& operands);
 
-// D in the lanes' registers: gather, golden_mma, scatter.
+// D in the lanes' registers. Goes from the lanes' registers to D's through
+// precomputed layout tables and fixed-size arrays (no Matrix); bit-identical
+// to golden_execute_matrix. The f16 and f64 families run on the host's
+// floating-point unit: they set the rounding mode they need for the call and
+// throw FpEnvironmentError if flush-to-zero or denormals-are-zero is on.
 Fragment golden_execute(const Instr& instr, const WarpOperands& warp);
+// The same into *d, reusing its storage.
+void golden_execute(const Instr& instr, const WarpOperands& warp, Fragment* d);
+// The straightforward path: gather into matrices, golden_mma, scatter.
+Fragment golden_execute_matrix(const Instr& instr, const WarpOperands& warp);
+
+// The host's floating-point environment would change f16/f64 results
+// (flush-to-zero or denormals-are-zero is on). what() says which and why.
+class FpEnvironmentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // ---- int4 (rtl/tcu_int4_dot.sv) ---------------------------------------------
 int int4_value(uint64_t code, bool is_signed);
 // Exact dot product of n 4-bit codes.
 int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, bool b_signed,
                  int b_stride = 1);
+// Exact dot product of n int4 values already unpacked to int8.
+int32_t int4_dot(const int8_t* a, const int8_t* b, int n);
 // C + dot, wrapping modulo 2^32 or clamped once to the int32 range.
 uint32_t int4_accumulate(uint32_t c, int64_t dot, bool satfinite);
 Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c);
@@ -66,6 +83,9 @@ const char* sparse_meta_error(unsigned nibble, bool ordered);
 // zeros where the metadata selects nothing. Throws OperandError naming the
 // row and chunk of the first invalid nibble.
 Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta);
+// The same on unpacked values: a_compressed (m x k/2, row-major), meta
+// (m x k/8 nibbles) to a (m x k).
+void sparse_expand(const Instr& instr, const int8_t* a_compressed, const uint64_t* meta, int8_t* a);
 
 // ---- f16 path (rtl/tcu_f16_dot.sv) ------------------------------------------
 uint32_t f16_to_f32(uint16_t h);     // exact widening

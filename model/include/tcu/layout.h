@@ -75,6 +75,23 @@ class FragmentLayout {
   Matrix gather(const Fragment& fragment) const;
   Fragment scatter(const Matrix& matrix) const;
   Fragment empty_fragment() const;
+  // The same without allocating: gather_into writes elem_count() elements in
+  // matrix order; scatter_into sizes `fragment` (reusing its storage) and
+  // fills it from elem_count() elements.
+  void gather_into(const Fragment& fragment, uint64_t* elems) const;
+  void scatter_into(const uint64_t* elems, Fragment* fragment) const;
+  // Index into Fragment::regs of the register holding matrix element `index`
+  // ((batch * rows + row) * cols + col), and the element's bit offset in it.
+  int reg_of_elem(int index) const { return int(reg_and_shift_of_elem_[index] >> 8); }
+  int shift_of_elem(int index) const { return int(reg_and_shift_of_elem_[index] & 0xff); }
+  // Packed operands whose registers each hold elems_per_reg() consecutive
+  // elements in element order: row_run_regs()[row * chunks + chunk] is the
+  // register (index into Fragment::regs) holding row `row`, columns
+  // chunk * elems_per_reg() onwards; col_run_regs()[col * chunks + chunk]
+  // likewise down column `col`. Empty where the layout is not like that
+  // (or batches() > 1).
+  const std::vector<int16_t>& row_run_regs() const { return row_run_regs_; }
+  const std::vector<int16_t>& col_run_regs() const { return col_run_regs_; }
 
  private:
   int slot_index(Slot s) const {
@@ -84,9 +101,12 @@ class FragmentLayout {
   int batches_ = 0, rows_ = 0, cols_ = 0;
   std::vector<int32_t> elem_of_slot_;  // -1: slot unused
   std::vector<int32_t> slot_of_elem_;
+  std::vector<uint32_t> reg_and_shift_of_elem_;  // register index << 8 | bit offset
+  std::vector<int16_t> row_run_regs_, col_run_regs_;
 };
 
-// The layout of one operand of `instr`. Layouts are built once and cached.
+// The layout of one operand of `instr`. Layouts are built once and cached;
+// lookups after the first take no lock.
 // kMeta exists only for sparse, kScaleA/kScaleB only for block-scaled
 // instructions; kD is laid out as kC with d_type.
 const FragmentLayout& fragment_layout(const Instr& instr, Operand op,

@@ -1,0 +1,40 @@
+// Internal: the fast golden_execute paths that go from the lanes' registers
+// to D's registers through fixed-size arrays, one per family. golden_mma
+// (matrix order, one element at a time) is the straightforward reference
+// they are tested against.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "tcu/golden.h"
+
+namespace tcu {
+
+// Upper bounds over every variant in scope.
+inline constexpr int kMaxRows = 16, kMaxCols = 8, kMaxK = 64;
+inline constexpr int kMaxAccElems = 256;  // m8n8k4 .f16: 4 batches x 8 x 8
+
+// Eight 4-bit codes of a register, code i in byte i of the result.
+inline uint64_t spread_nibbles(uint64_t reg) {
+  uint64_t x = reg & 0xffffffffu;
+  x = (x | x << 16) & 0x0000ffff0000ffffull;
+  x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+  return x;
+}
+
+// Unpacks the eight int4 codes of a register to int8 values.
+inline void unpack_int4(uint64_t reg, bool is_signed, int8_t out[8]) {
+  uint64_t bytes = spread_nibbles(reg);
+  // Codes 8..15 of a signed operand are -8..-1: set the byte's high nibble.
+  if (is_signed) bytes |= ((bytes >> 3) & 0x0101010101010101ull) * 0xf0;
+  std::memcpy(out, &bytes, 8);
+}
+
+void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d);
+void execute_f16(const Instr& instr, const WarpOperands& warp, Fragment* d);
+void execute_f64(const Instr& instr, const WarpOperands& warp, Fragment* d);
+void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d);
+
+}  // namespace tcu
