@@ -7,9 +7,11 @@
 // term exponent.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "lanes.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -70,11 +72,7 @@ int64_t shift_toward_zero(int64_t value, int shift) {
   return value < 0 ? -magnitude : magnitude;
 }
 
-int msb_index(uint64_t value) {
-  int index = 0;
-  while (value >> (index + 1)) ++index;
-  return index;
-}
+int msb_index(uint64_t value) { return 63 - __builtin_clzll(value); }
 
 // sum * 2^lsb_exponent rounded toward zero to f32. Exact zero and results
 // that truncate to zero give +0 whatever the sign; 2^128 and above give Inf.
@@ -98,23 +96,12 @@ uint32_t fixed_to_f32_rz(int64_t sum, int lsb_exponent) {
   return sign | uint32_t(units);
 }
 
-}  // namespace
-
-uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int b_stride,
-                  const uint64_t* scale_a, const uint64_t* scale_b, int scale_b_stride,
-                  uint32_t c) {
-  const int k = instr.shape.k;
-  const int groups = k / kGroupSize;
-  if (k % kGroupSize != 0 || groups > kMaxGroups || instr.scale_block() % kGroupSize != 0)
-    throw std::invalid_argument("e2m1_dot: unsupported k or scale block for " + instr.ptx());
-  const int groups_per_block = instr.scale_block() / kGroupSize;
-
+// One D element from its K groups' exact dots (in quarters), the row's and
+// column's decoded scales (one per block) and C.
+uint32_t combine_groups(const int64_t* group_quarters, int groups, int groups_per_block,
+                        const Scale* scale_a, const Scale* scale_b, bool scale_is_nan, uint32_t c) {
   const uint32_t c_magnitude = c & ~kF32SignBit;
   const bool c_is_nan = c_magnitude > kF32ExponentMask;
-  bool scale_is_nan = false;
-  for (int j = 0; j < instr.scale_blocks(); ++j)
-    scale_is_nan |= decode_scale(scale_a[j], instr.scale_type).is_nan ||
-                    decode_scale(scale_b[j * scale_b_stride], instr.scale_type).is_nan;
   if (c_is_nan || scale_is_nan) return kF32CanonicalNan;
   // MMA-Sim cannot take an infinite C; a finite sum cannot change it.
   if (c_magnitude == kF32ExponentMask) return c;
@@ -134,13 +121,9 @@ uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int 
   std::array<int, kMaxGroups> term_exponent{};
   int max_exponent = c_exponent;
   for (int g = 0; g < groups; ++g) {
-    int64_t quarters = 0;
-    for (int i = g * kGroupSize; i < (g + 1) * kGroupSize; ++i)
-      quarters += e2m1_halves(a[i]) * e2m1_halves(b[i * b_stride]);
-    const int block = g / groups_per_block;
-    const Scale sa = decode_scale(scale_a[block], instr.scale_type);
-    const Scale sb = decode_scale(scale_b[block * scale_b_stride], instr.scale_type);
-    term_significand[g] = quarters * sa.eighths * sb.eighths;
+    const Scale& sa = scale_a[g / groups_per_block];
+    const Scale& sb = scale_b[g / groups_per_block];
+    term_significand[g] = group_quarters[g] * sa.eighths * sb.eighths;
     term_exponent[g] = sa.exponent + sb.exponent;
     if (term_exponent[g] > max_exponent) max_exponent = term_exponent[g];
   }
@@ -152,6 +135,41 @@ uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int 
     sum += shift_toward_zero(term_significand[g],
                              kWindowFracBits - kGroupFracBits + term_exponent[g] - max_exponent);
   return fixed_to_f32_rz(sum, max_exponent - kWindowFracBits);
+}
+
+int groups_per_block(const Instr& instr) {
+  const int k = instr.shape.k;
+  if (k % kGroupSize != 0 || k / kGroupSize > kMaxGroups || instr.scale_block() % kGroupSize != 0)
+    throw std::invalid_argument("e2m1_dot: unsupported k or scale block for " + instr.ptx());
+  return instr.scale_block() / kGroupSize;
+}
+
+// Decodes `count` scale bytes `stride` apart; returns whether any is NaN.
+bool decode_scales(const uint64_t* raw, int count, int stride, ElemType type, Scale* out) {
+  bool any_nan = false;
+  for (int j = 0; j < count; ++j) {
+    out[j] = decode_scale(raw[j * stride], type);
+    any_nan |= out[j].is_nan;
+  }
+  return any_nan;
+}
+
+}  // namespace
+
+uint32_t e2m1_dot(const Instr& instr, const uint64_t* a, const uint64_t* b, int b_stride,
+                  const uint64_t* scale_a, const uint64_t* scale_b, int scale_b_stride,
+                  uint32_t c) {
+  const int per_block = groups_per_block(instr);
+  const int groups = instr.shape.k / kGroupSize;
+  Scale row_scales[kMaxGroups], col_scales[kMaxGroups];
+  bool scale_is_nan = decode_scales(scale_a, instr.scale_blocks(), 1, instr.scale_type, row_scales);
+  scale_is_nan |=
+      decode_scales(scale_b, instr.scale_blocks(), scale_b_stride, instr.scale_type, col_scales);
+  int64_t group_quarters[kMaxGroups] = {};
+  for (int g = 0; g < groups; ++g)
+    for (int i = g * kGroupSize; i < (g + 1) * kGroupSize; ++i)
+      group_quarters[g] += e2m1_halves(a[i]) * e2m1_halves(b[i * b_stride]);
+  return combine_groups(group_quarters, groups, per_block, row_scales, col_scales, scale_is_nan, c);
 }
 
 Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c,
@@ -171,6 +189,91 @@ Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
                                    scale_a.elems.data() + size_t(row) * blocks,
                                    scale_b.elems.data() + col, n, uint32_t(c.at(0, row, col)));
   return d;
+}
+
+namespace {
+
+// Pairs of e2m1 codes (a packed byte) to their values in halves, low code
+// in the low byte.
+struct E2m1ByteTable {
+  uint16_t halves[256];
+  E2m1ByteTable() {
+    for (int byte = 0; byte < 256; ++byte)
+      halves[byte] = uint16_t(uint8_t(int8_t(e2m1_halves(byte & 0xf)))) |
+                     uint16_t(uint8_t(int8_t(e2m1_halves(byte >> 4)))) << 8;
+  }
+};
+const E2m1ByteTable kE2m1ByteTable;
+
+void unpack_e2m1_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int8_t* out) {
+  for (size_t run = 0; run < run_regs.size(); ++run) {
+    const uint64_t reg = fragment.regs[run_regs[run]];
+    uint16_t halves[4];
+    for (int byte = 0; byte < 4; ++byte)
+      halves[byte] = kE2m1ByteTable.halves[(reg >> (8 * byte)) & 0xff];
+    std::memcpy(out + 8 * run, halves, 8);
+  }
+}
+
+// Every row of A (m x 64 halves) against every column of B (transposed,
+// n x 64), one exact sum per 16-wide K group: quarters[(row * n + col) * 4 + g].
+__attribute__((target_clones("avx2", "default"))) void e2m1_group_dot_tile(
+    const int8_t* a, const int8_t* b_transposed, int m, int n, int64_t* quarters) {
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col)
+      for (int g = 0; g < kMaxGroups; ++g) {
+        int32_t sum = 0;
+        for (int i = 0; i < kGroupSize; ++i)
+          sum += int32_t(a[row * kMaxK + g * kGroupSize + i]) *
+                 int32_t(b_transposed[col * kMaxK + g * kGroupSize + i]);
+        quarters[(row * n + col) * kMaxGroups + g] = sum;
+      }
+}
+
+}  // namespace
+
+void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d) {
+  validate_selectors(instr, warp.selectors);
+  const FragmentLayout& a_layout = fragment_layout(instr, Operand::kA);
+  const FragmentLayout& b_layout = fragment_layout(instr, Operand::kB);
+  const FragmentLayout& c_layout = fragment_layout(instr, Operand::kC);
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  const FragmentLayout& scale_a_layout = fragment_layout(instr, Operand::kScaleA, warp.selectors);
+  const FragmentLayout& scale_b_layout = fragment_layout(instr, Operand::kScaleB, warp.selectors);
+  const int m = instr.shape.m, n = instr.shape.n, blocks = instr.scale_blocks();
+  const int per_block = groups_per_block(instr);
+  if (instr.shape.k != kMaxK || m > kMaxRows || n > kMaxCols || a_layout.row_run_regs().empty() ||
+      b_layout.col_run_regs().empty())
+    throw std::logic_error("execute_e2m1: no register-run layout for " + instr.ptx());
+
+  alignas(32) int8_t a[kMaxRows * kMaxK];
+  alignas(32) int8_t b_transposed[kMaxCols * kMaxK];
+  unpack_e2m1_runs(warp.a, a_layout.row_run_regs(), a);
+  unpack_e2m1_runs(warp.b, b_layout.col_run_regs(), b_transposed);
+  int64_t quarters[kMaxRows * kMaxCols * kMaxGroups];
+  e2m1_group_dot_tile(a, b_transposed, m, n, quarters);
+
+  uint64_t raw_scale_a[kMaxRows * kMaxGroups], raw_scale_b[kMaxGroups * kMaxCols];
+  scale_a_layout.gather_into(warp.scale_a, raw_scale_a);
+  scale_b_layout.gather_into(warp.scale_b, raw_scale_b);
+  Scale row_scales[kMaxRows][kMaxGroups], col_scales[kMaxCols][kMaxGroups];
+  bool row_nan[kMaxRows], col_nan[kMaxCols];
+  for (int row = 0; row < m; ++row)
+    row_nan[row] =
+        decode_scales(raw_scale_a + row * blocks, blocks, 1, instr.scale_type, row_scales[row]);
+  for (int col = 0; col < n; ++col)
+    col_nan[col] = decode_scales(raw_scale_b + col, blocks, n, instr.scale_type, col_scales[col]);
+
+  uint64_t acc[kMaxRows * kMaxCols];
+  c_layout.gather_into(warp.c, acc);
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      uint64_t& elem = acc[row * n + col];
+      elem = combine_groups(quarters + (row * n + col) * kMaxGroups, kMaxK / kGroupSize, per_block,
+                            row_scales[row], col_scales[col], row_nan[row] || col_nan[col],
+                            uint32_t(elem));
+    }
+  d_layout.scatter_into(acc, d);
 }
 
 }  // namespace tcu

@@ -1,8 +1,14 @@
 // The m8n8k4 .f16 path as sm_90 executes it: fp32 FMAs in a fixed order
-// (see tests/data/VECTORS.md), every f16 input widened exactly to f32.
+// (see tests/data/VECTORS.md), every f16 input widened exactly to f32. The
+// host's fp32 arithmetic does the steps; HostFpMode sets round-to-nearest
+// and refuses an environment that flushes subnormals.
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
+#include "fp_env.h"
+#include "lanes.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -25,17 +31,13 @@ float widen(uint16_t h) { return as_float(f16_to_f32(h)); }
 uint32_t f16_to_f32(uint16_t h) {
   const uint32_t sign = uint32_t(h & 0x8000) << 16;
   const uint32_t exp = (h >> 10) & 0x1f;
-  uint32_t frac = h & 0x3ff;
+  const uint32_t frac = h & 0x3ff;
   if (exp == 0x1f) return sign | 0x7f800000 | (frac << 13);  // Inf, NaN
   if (exp != 0) return sign | ((exp + 112) << 23) | (frac << 13);
   if (frac == 0) return sign;
-  // Subnormal: normalise into f32's range.
-  int shift = 0;
-  while ((frac & 0x400) == 0) {
-    frac <<= 1;
-    ++shift;
-  }
-  return sign | (uint32_t(113 - shift) << 23) | ((frac & 0x3ff) << 13);
+  // Subnormal: normalise into f32's range (the leading 1 moves to bit 10).
+  const int shift = __builtin_clz(frac) - 21;
+  return sign | (uint32_t(113 - shift) << 23) | (((frac << shift) & 0x3ff) << 13);
 }
 
 uint16_t f32_to_f16_rn(uint32_t f) {
@@ -69,19 +71,44 @@ uint16_t f32_to_f16_rn(uint32_t f) {
   return static_cast<uint16_t>(sign | code);
 }
 
-uint32_t f16_dot_f32(const uint16_t a[4], const uint16_t b[4], uint32_t c) {
-  float acc = std::fma(widen(a[0]), widen(b[0]), 0.0f);
-  for (int k = 1; k < 4; ++k) acc = std::fma(widen(a[k]), widen(b[k]), acc);
-  const float d = as_float(c) + acc;
+namespace {
+
+// The two operation orders on widened operands, in the host's current mode.
+inline uint32_t dot_f32_in_host_mode(const float a[4], const float b[4], float c) {
+  float acc = std::fma(a[0], b[0], 0.0f);
+  for (int k = 1; k < 4; ++k) acc = std::fma(a[k], b[k], acc);
+  const float d = c + acc;
   return std::isnan(d) ? kF32CanonicalNan : as_bits(d);
 }
 
-uint16_t f16_dot_f16(const uint16_t a[4], const uint16_t b[4], uint16_t c) {
+inline uint16_t dot_f16_in_host_mode(const float a[4], const float b[4], float c) {
   // f16 x f16 products are exact in f32, so a0*b0 is not a rounding step.
-  const float p01 = std::fma(widen(a[1]), widen(b[1]), widen(a[0]) * widen(b[0]));
-  const float p23 = std::fma(widen(a[3]), widen(b[3]), widen(a[2]) * widen(b[2]));
-  const float s = (widen(c) + p01) + p23;
+  const float p01 = std::fma(a[1], b[1], a[0] * b[0]);
+  const float p23 = std::fma(a[3], b[3], a[2] * b[2]);
+  const float s = (c + p01) + p23;
   return std::isnan(s) ? kF16CanonicalNan : f32_to_f16_rn(as_bits(s));
+}
+
+void widen4(const uint16_t h[4], float out[4]) {
+  for (int k = 0; k < 4; ++k) out[k] = widen(h[k]);
+}
+
+}  // namespace
+
+uint32_t f16_dot_f32(const uint16_t a[4], const uint16_t b[4], uint32_t c) {
+  HostFpMode host(FE_TONEAREST, "f16_dot_f32");
+  float a32[4], b32[4];
+  widen4(a, a32);
+  widen4(b, b32);
+  return dot_f32_in_host_mode(a32, b32, as_float(c));
+}
+
+uint16_t f16_dot_f16(const uint16_t a[4], const uint16_t b[4], uint16_t c) {
+  HostFpMode host(FE_TONEAREST, "f16_dot_f16");
+  float a32[4], b32[4];
+  widen4(a, a32);
+  widen4(b, b32);
+  return dot_f16_in_host_mode(a32, b32, widen(c));
 }
 
 Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c) {
@@ -105,6 +132,59 @@ Matrix mma_f16(const Instr& instr, const Matrix& a, const Matrix& b, const Matri
         }
       }
   return d;
+}
+
+namespace {
+
+// D for the four quad-pair computations from widened A (batch x 8 x 4, each
+// row's four k together), B (batch x 8 x 4, transposed: each column's four k
+// together) and C (batch x 8 x 8). The FMA clone inlines the host's fused
+// multiply-add instruction.
+__attribute__((target_clones("fma", "default"))) void f16_dot_tile(const float* a,
+                                                                   const float* b_transposed,
+                                                                   const float* c, bool d_is_f16,
+                                                                   uint64_t* d) {
+  for (int q = 0; q < 4; ++q)
+    for (int row = 0; row < 8; ++row)
+      for (int col = 0; col < 8; ++col) {
+        const int index = (q * 8 + row) * 8 + col;
+        const float* a_row = a + (q * 8 + row) * 4;
+        const float* b_col = b_transposed + (q * 8 + col) * 4;
+        d[index] = d_is_f16 ? dot_f16_in_host_mode(a_row, b_col, c[index])
+                            : dot_f32_in_host_mode(a_row, b_col, c[index]);
+      }
+}
+
+}  // namespace
+
+void execute_f16(const Instr& instr, const WarpOperands& warp, Fragment* d) {
+  validate_selectors(instr, warp.selectors);
+  const FragmentLayout& a_layout = fragment_layout(instr, Operand::kA);
+  const FragmentLayout& b_layout = fragment_layout(instr, Operand::kB);
+  const FragmentLayout& c_layout = fragment_layout(instr, Operand::kC);
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  if (instr.batches() != 4 || instr.shape.m != 8 || instr.shape.n != 8 || instr.shape.k != 4)
+    throw std::logic_error("execute_f16: not m8n8k4: " + instr.ptx());
+  constexpr int kOperandElems = 4 * 8 * 4, kAccElems = 4 * 8 * 8;
+  uint64_t a_codes[kOperandElems], b_codes[kOperandElems], acc[kAccElems];
+  a_layout.gather_into(warp.a, a_codes);
+  b_layout.gather_into(warp.b, b_codes);
+  c_layout.gather_into(warp.c, acc);
+  float a[kOperandElems], b_transposed[kOperandElems], c[kAccElems];
+  for (int i = 0; i < kOperandElems; ++i) a[i] = widen(uint16_t(a_codes[i]));
+  // B is batch x k x n in matrix order.
+  for (int q = 0; q < 4; ++q)
+    for (int k = 0; k < 4; ++k)
+      for (int col = 0; col < 8; ++col)
+        b_transposed[(q * 8 + col) * 4 + k] = widen(uint16_t(b_codes[(q * 4 + k) * 8 + col]));
+  const bool c_is_f16 = instr.c_type == ElemType::kF16;
+  for (int i = 0; i < kAccElems; ++i)
+    c[i] = c_is_f16 ? widen(uint16_t(acc[i])) : as_float(uint32_t(acc[i]));
+  {
+    HostFpMode host(FE_TONEAREST, "golden_execute (f16)");
+    f16_dot_tile(a, b_transposed, c, instr.d_type == ElemType::kF16, acc);
+  }
+  d_layout.scatter_into(acc, d);
 }
 
 }  // namespace tcu

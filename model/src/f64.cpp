@@ -1,9 +1,15 @@
 // m8n8k4 .f64 as the DMMA unit executes it: a chain of binary64 FMAs from C,
-// each rounded in the instruction's mode, with the unit's NaN rules.
+// each rounded in the instruction's mode, with the unit's NaN rules. The
+// host's fma does the arithmetic; HostFpMode sets its rounding mode and
+// refuses an environment that flushes subnormals.
 #include <cfenv>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
+#include "fp_env.h"
+#include "lanes.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -21,10 +27,7 @@ uint64_t as_bits(double d) {
   std::memcpy(&bits, &d, sizeof bits);
   return bits;
 }
-bool is_nan(uint64_t bits) {
-  return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
-         (bits & 0x000fffffffffffffull) != 0;
-}
+bool is_nan(uint64_t bits) { return (bits & ~(uint64_t(1) << 63)) > 0x7ff0000000000000ull; }
 int host_mode(Rounding mode) {
   switch (mode) {
     case Rounding::kRz:
@@ -39,23 +42,39 @@ int host_mode(Rounding mode) {
   return FE_TONEAREST;
 }
 
-}  // namespace
-
-uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, Rounding mode) {
+// f64_fma in the host's current rounding mode.
+inline uint64_t fma_in_host_mode(uint64_t a, uint64_t b, uint64_t c) {
   if (is_nan(b)) return b | kQuietBit;
   if (is_nan(c)) return c | kQuietBit;
   if (is_nan(a)) return a | kQuietBit;
-  // The host FPU gives IEEE fma in every mode; set it for this one call.
-  const int saved = std::fegetround();
-  std::fesetround(host_mode(mode));
   const double d = std::fma(as_double(a), as_double(b), as_double(c));
-  std::fesetround(saved);
   return std::isnan(d) ? kF64DefaultNan : as_bits(d);
 }
 
+// D (8 x 8) from A (8 x 4), B (4 x 8) and C (8 x 8), matrix order. The FMA
+// clone inlines the host's fused multiply-add instruction.
+__attribute__((target_clones("fma", "default"))) void f64_dot_tile(const uint64_t* a,
+                                                                   const uint64_t* b,
+                                                                   const uint64_t* c, uint64_t* d) {
+  for (int row = 0; row < 8; ++row)
+    for (int col = 0; col < 8; ++col) {
+      uint64_t acc = c[row * 8 + col];
+      for (int k = 0; k < 4; ++k) acc = fma_in_host_mode(a[row * 4 + k], b[k * 8 + col], acc);
+      d[row * 8 + col] = acc;
+    }
+}
+
+}  // namespace
+
+uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, Rounding mode) {
+  HostFpMode host(host_mode(mode), "f64_fma");
+  return fma_in_host_mode(a, b, c);
+}
+
 uint64_t f64_dot(const uint64_t a[4], const uint64_t b[4], uint64_t c, Rounding mode) {
+  HostFpMode host(host_mode(mode), "f64_dot");
   uint64_t acc = c;
-  for (int k = 0; k < 4; ++k) acc = f64_fma(a[k], b[k], acc, mode);
+  for (int k = 0; k < 4; ++k) acc = fma_in_host_mode(a[k], b[k], acc);
   return acc;
 }
 
@@ -71,6 +90,25 @@ Matrix mma_f64(const Instr& instr, const Matrix& a, const Matrix& b, const Matri
       d.at(0, row, col) = f64_dot(a_row, b_col, c.at(0, row, col), instr.rounding);
     }
   return d;
+}
+
+void execute_f64(const Instr& instr, const WarpOperands& warp, Fragment* d) {
+  validate_selectors(instr, warp.selectors);
+  const FragmentLayout& a_layout = fragment_layout(instr, Operand::kA);
+  const FragmentLayout& b_layout = fragment_layout(instr, Operand::kB);
+  const FragmentLayout& c_layout = fragment_layout(instr, Operand::kC);
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  if (instr.shape.m != 8 || instr.shape.n != 8 || instr.shape.k != 4)
+    throw std::logic_error("execute_f64: not m8n8k4: " + instr.ptx());
+  uint64_t a[32], b[32], c[64], out[64];
+  a_layout.gather_into(warp.a, a);
+  b_layout.gather_into(warp.b, b);
+  c_layout.gather_into(warp.c, c);
+  {
+    HostFpMode host(host_mode(instr.rounding), "golden_execute (f64)");
+    f64_dot_tile(a, b, c, out);
+  }
+  d_layout.scatter_into(out, d);
 }
 
 }  // namespace tcu

@@ -74,10 +74,11 @@ void golden_execute(const Instr& instr, const WarpOperands& warp, Fragment* d) {
     case Family::kInt4Sparse:
       return execute_int4(instr, warp, d);
     case Family::kF16:
+      return execute_f16(instr, warp, d);
     case Family::kF64:
+      return execute_f64(instr, warp, d);
     case Family::kE2m1:
-      *d = golden_execute_matrix(instr, warp);
-      return;
+      return execute_e2m1(instr, warp, d);
   }
 }
 
