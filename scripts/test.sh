@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and passes every test: the main build
-# (golden model, RTL units, SystemC front-end, co-verification runs) and a
+# (golden model, RTL units, SystemC front-end, co-verification runs, the
+# Python module's pytest suite) and a
 # clang build with AddressSanitizer + UBSan that also runs the fuzzers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 jobs=$(nproc)
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTCU_BUILD_PYTHON=ON \
+  -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ -DTCU_BUILD_RTL=OFF -DTCU_SANITIZE=ON -DTCU_FUZZ=ON
+  -DCMAKE_CXX_COMPILER=clang++ -DTCU_BUILD_RTL=OFF -DTCU_SANITIZE=ON -DTCU_FUZZ=ON \
+  -DTCU_BUILD_PYTHON=OFF
 cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan --output-on-failure -j "$jobs"
 echo "test.sh: all tests passed"
