@@ -193,41 +193,26 @@ Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
 
 namespace {
 
-// Pairs of e2m1 codes (a packed byte) to their values in halves, low code
-// in the low byte.
+// Pairs of e2m1 codes (a packed byte) to their values in halves.
 struct E2m1ByteTable {
-  uint16_t halves[256];
+  int16_t halves[256][2];
   E2m1ByteTable() {
-    for (int byte = 0; byte < 256; ++byte)
-      halves[byte] = uint16_t(uint8_t(int8_t(e2m1_halves(byte & 0xf)))) |
-                     uint16_t(uint8_t(int8_t(e2m1_halves(byte >> 4)))) << 8;
+    for (int byte = 0; byte < 256; ++byte) {
+      halves[byte][0] = int16_t(e2m1_halves(byte & 0xf));
+      halves[byte][1] = int16_t(e2m1_halves(byte >> 4));
+    }
   }
 };
 const E2m1ByteTable kE2m1ByteTable;
 
-void unpack_e2m1_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int8_t* out) {
+void unpack_e2m1_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs,
+                      int16_t* out) {
   for (size_t run = 0; run < run_regs.size(); ++run) {
     const uint64_t reg = fragment.regs[run_regs[run]];
-    uint16_t halves[4];
     for (int byte = 0; byte < 4; ++byte)
-      halves[byte] = kE2m1ByteTable.halves[(reg >> (8 * byte)) & 0xff];
-    std::memcpy(out + 8 * run, halves, 8);
+      std::memcpy(out + 8 * run + 2 * byte, kE2m1ByteTable.halves[(reg >> (8 * byte)) & 0xff],
+                  2 * sizeof(int16_t));
   }
-}
-
-// Every row of A (m x 64 halves) against every column of B (transposed,
-// n x 64), one exact sum per 16-wide K group: quarters[(row * n + col) * 4 + g].
-__attribute__((target_clones("avx2", "default"))) void e2m1_group_dot_tile(
-    const int8_t* a, const int8_t* b_transposed, int m, int n, int64_t* quarters) {
-  for (int row = 0; row < m; ++row)
-    for (int col = 0; col < n; ++col)
-      for (int g = 0; g < kMaxGroups; ++g) {
-        int32_t sum = 0;
-        for (int i = 0; i < kGroupSize; ++i)
-          sum += int32_t(a[row * kMaxK + g * kGroupSize + i]) *
-                 int32_t(b_transposed[col * kMaxK + g * kGroupSize + i]);
-        quarters[(row * n + col) * kMaxGroups + g] = sum;
-      }
 }
 
 }  // namespace
@@ -246,12 +231,15 @@ void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d) {
       b_layout.col_run_regs().empty())
     throw std::logic_error("execute_e2m1: no register-run layout for " + instr.ptx());
 
-  alignas(32) int8_t a[kMaxRows * kMaxK];
-  alignas(32) int8_t b_transposed[kMaxCols * kMaxK];
+  static_assert(kGroupK == kGroupSize, "one group_dot_tile group is one K group");
+  alignas(32) int16_t a[kMaxRows * kMaxK];
+  alignas(32) int16_t b_transposed[kMaxCols * kMaxK];
   unpack_e2m1_runs(warp.a, a_layout.row_run_regs(), a);
   unpack_e2m1_runs(warp.b, b_layout.col_run_regs(), b_transposed);
+  int32_t group_sums[kMaxRows * kMaxCols * kMaxGroups];
+  group_dot_tile(a, b_transposed, m, n, kMaxGroups, group_sums);
   int64_t quarters[kMaxRows * kMaxCols * kMaxGroups];
-  e2m1_group_dot_tile(a, b_transposed, m, n, quarters);
+  for (int i = 0; i < m * n * kMaxGroups; ++i) quarters[i] = group_sums[i];
 
   uint64_t raw_scale_a[kMaxRows * kMaxGroups], raw_scale_b[kMaxGroups * kMaxCols];
   scale_a_layout.gather_into(warp.scale_a, raw_scale_a);

@@ -22,7 +22,7 @@ int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, boo
   return sum;
 }
 
-int32_t int4_dot(const int8_t* a, const int8_t* b, int n) {
+int32_t int4_dot(const int16_t* a, const int16_t* b, int n) {
   int32_t sum = 0;
   for (int k = 0; k < n; ++k) sum += int32_t(a[k]) * int32_t(b[k]);
   return sum;
@@ -54,37 +54,9 @@ Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
 
 namespace {
 
-// Every row of A (m x kK, row-major) against every column of B (held
-// transposed: n x kK), into dots (m x n). The loop bounds are constants so
-// the compiler vectorises the k loop; AVX2 where the host has it.
-template <int kK>
-inline void dot_tile(const int8_t* a, const int8_t* b_transposed, int m, int n, int32_t* dots) {
-  for (int row = 0; row < m; ++row)
-    for (int col = 0; col < n; ++col) {
-      int32_t sum = 0;
-      for (int k = 0; k < kK; ++k)
-        sum += int32_t(a[row * kK + k]) * int32_t(b_transposed[col * kK + k]);
-      dots[row * n + col] = sum;
-    }
-}
-
-__attribute__((target_clones("avx2", "default"))) void int4_dot_tile_k64(const int8_t* a,
-                                                                         const int8_t* b_transposed,
-                                                                         int m, int n,
-                                                                         int32_t* dots) {
-  dot_tile<64>(a, b_transposed, m, n, dots);
-}
-
-__attribute__((target_clones("avx2", "default"))) void int4_dot_tile_k32(const int8_t* a,
-                                                                         const int8_t* b_transposed,
-                                                                         int m, int n,
-                                                                         int32_t* dots) {
-  dot_tile<32>(a, b_transposed, m, n, dots);
-}
-
 // Unpacks a packed int4 operand, one register per run of 8 elements.
 void unpack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, bool is_signed,
-                 int8_t* out) {
+                 int16_t* out) {
   for (size_t run = 0; run < run_regs.size(); ++run)
     unpack_int4(fragment.regs[run_regs[run]], is_signed, out + 8 * run);
 }
@@ -104,10 +76,10 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   const bool a_signed = instr.a_type == ElemType::kS4;
   const bool b_signed = instr.b_type == ElemType::kS4;
 
-  alignas(32) int8_t a[kMaxRows * kMaxK];
-  alignas(32) int8_t b_transposed[kMaxCols * kMaxK];
+  alignas(32) int16_t a[kMaxRows * kMaxK];
+  alignas(32) int16_t b_transposed[kMaxCols * kMaxK];
   if (instr.sparse()) {
-    alignas(32) int8_t a_compressed[kMaxRows * kMaxK / 2];
+    alignas(32) int16_t a_compressed[kMaxRows * kMaxK / 2];
     uint64_t meta[kMaxRows * kMaxK / 8];
     unpack_runs(warp.a, a_layout.row_run_regs(), a_signed, a_compressed);
     fragment_layout(instr, Operand::kMeta, warp.selectors).gather_into(warp.e, meta);
@@ -118,10 +90,7 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   unpack_runs(warp.b, b_layout.col_run_regs(), b_signed, b_transposed);
 
   int32_t dots[kMaxRows * kMaxCols];
-  if (k == 64)
-    int4_dot_tile_k64(a, b_transposed, m, n, dots);
-  else
-    int4_dot_tile_k32(a, b_transposed, m, n, dots);
+  dot_tile(a, b_transposed, m, n, k / kGroupK, dots);
 
   uint64_t acc[kMaxRows * kMaxCols];
   c_layout.gather_into(warp.c, acc);

@@ -24,13 +24,23 @@ inline uint64_t spread_nibbles(uint64_t reg) {
   return x;
 }
 
-// Unpacks the eight int4 codes of a register to int8 values.
-inline void unpack_int4(uint64_t reg, bool is_signed, int8_t out[8]) {
+// Unpacks the eight int4 codes of a register to int16 values.
+inline void unpack_int4(uint64_t reg, bool is_signed, int16_t out[8]) {
   uint64_t bytes = spread_nibbles(reg);
   // Codes 8..15 of a signed operand are -8..-1: set the byte's high nibble.
   if (is_signed) bytes |= ((bytes >> 3) & 0x0101010101010101ull) * 0xf0;
-  std::memcpy(out, &bytes, 8);
+  for (int i = 0; i < 8; ++i) out[i] = int8_t(bytes >> (8 * i));
 }
+
+// Dot products in K groups of kGroupK: out[(row * n + col) * groups + g] is
+// the exact sum over the group of a[row][k] * b_transposed[col][k], rows of
+// kGroupK * groups values. Every group sum must fit in int32.
+inline constexpr int kGroupK = 16;
+void group_dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n, int groups,
+                    int32_t* out);
+// The same with the groups added: out[row * n + col] is the whole dot.
+void dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n, int groups,
+              int32_t* out);
 
 void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d);
 void execute_f16(const Instr& instr, const WarpOperands& warp, Fragment* d);

@@ -24,17 +24,17 @@ namespace {
 
 }  // namespace
 
-void sparse_expand(const Instr& instr, const int8_t* a_compressed, const uint64_t* meta,
-                   int8_t* a) {
+void sparse_expand(const Instr& instr, const int16_t* a_compressed, const uint64_t* meta,
+                   int16_t* a) {
   const int rows = instr.shape.m, k = instr.shape.k, chunks = k / 8;
   for (int row = 0; row < rows; ++row)
     for (int chunk = 0; chunk < chunks; ++chunk) {
       const unsigned nibble = static_cast<unsigned>(meta[row * chunks + chunk]);
       if (const char* why = sparse_meta_error(nibble, instr.ordered_metadata))
         throw_meta_error(row, chunk, nibble, why);
-      int8_t* logical = a + row * k + 8 * chunk;
-      const int8_t* stored = a_compressed + row * (k / 2) + 4 * chunk;
-      std::memset(logical, 0, 8);
+      int16_t* logical = a + row * k + 8 * chunk;
+      const int16_t* stored = a_compressed + row * (k / 2) + 4 * chunk;
+      for (int i = 0; i < 8; ++i) logical[i] = 0;
       for (int slot = 0; slot < 2; ++slot) {
         const int pair = (nibble >> (2 * slot)) & 3;
         logical[2 * pair] = stored[2 * slot];

@@ -35,6 +35,8 @@ class Cosim {
   // when it issued, so the whole latency must equal instruction_latency().
   void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated);
 
+  void set_front_end(const FrontEndConfig& front_end) { front_end_ = front_end; }
+
   uint64_t checked() const { return checked_; }
   uint64_t errors() const { return error_count_; }
   std::vector<std::string> take_errors();
