@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +64,28 @@ pid_t spawn(const std::string& program_name, const std::vector<std::string>& arg
   return pid;
 }
 
+volatile sig_atomic_t g_stop_signal = 0;
+void on_stop_signal(int signal) { g_stop_signal = signal; }
+
+// While the jobs run, SIGINT/SIGTERM/SIGHUP stop them and remove the
+// temporary directory before the signal takes its usual effect.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction action = {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &saved_[i]);
+  }
+  ~StopSignals() {
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
+  }
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> saved_;
+};
+
 std::string shard_text(const ChildShard& s) {
   return std::to_string(s.index) + "/" + std::to_string(s.count);
 }
@@ -95,7 +119,20 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
 
   Progress progress(cases_in_shard(opt) * run_variants(opt).size());
   size_t running = children.size();
+  StopSignals stop_signals;
   while (running > 0) {
+    if (const int signal = g_stop_signal) {
+      progress.clear();
+      for (Child& child : children)
+        if (child.pid > 0) kill(child.pid, SIGTERM);
+      for (Child& child : children)
+        if (child.pid > 0) waitpid(child.pid, nullptr, 0);
+      fs::remove_all(dir);
+      err << "tcu run: stopped by signal " << strsignal(signal) << "\n";
+      std::signal(signal, SIG_DFL);
+      raise(signal);
+      return kExitInternal;
+    }
     for (Child& child : children) {
       if (child.pid < 0) continue;
       int status = 0;
