@@ -26,10 +26,16 @@ inline uint64_t spread_nibbles(uint64_t reg) {
 
 // Unpacks the eight int4 codes of a register to int16 values.
 inline void unpack_int4(uint64_t reg, bool is_signed, int16_t out[8]) {
-  uint64_t bytes = spread_nibbles(reg);
-  // Codes 8..15 of a signed operand are -8..-1: set the byte's high nibble.
-  if (is_signed) bytes |= ((bytes >> 3) & 0x0101010101010101ull) * 0xf0;
-  for (int i = 0; i < 8; ++i) out[i] = int8_t(bytes >> (8 * i));
+  const uint64_t bytes = spread_nibbles(reg);
+  for (int half = 0; half < 2; ++half) {
+    // Four codes, code i in 16-bit lane i.
+    uint64_t lanes = (bytes >> (32 * half)) & 0xffffffffu;
+    lanes = (lanes | lanes << 16) & 0x0000ffff0000ffffull;
+    lanes = (lanes | lanes << 8) & 0x00ff00ff00ff00ffull;
+    // Codes 8..15 of a signed operand are -8..-1: set the lane's upper bits.
+    if (is_signed) lanes |= ((lanes >> 3) & 0x0001000100010001ull) * 0xfff0;
+    std::memcpy(out + 4 * half, &lanes, sizeof lanes);
+  }
 }
 
 // Dot products in K groups of kGroupK: out[(row * n + col) * groups + g] is
