@@ -210,6 +210,9 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
   std::snprintf(line, sizeof line, "%d jobs (--shard i/%d), %.2f s wall time\n", jobs,
                 opt.shard_count * jobs, report->wall_seconds);
   out << line;
+  if (parts.size() < children.size())
+    out << children.size() - parts.size() << " of " << jobs
+        << " jobs did not finish (see the errors above): their cases are not counted\n";
   const int merged_code = print_run_summary(out, *report, report->wall_seconds);
   report->exit_code = std::max(worst, merged_code);
   return report->exit_code;
