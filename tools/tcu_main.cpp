@@ -172,8 +172,9 @@ int tcu_main(int argc, char** argv) {
   app.add_flag("--version", show_version,
                "print the version, git hash, Verilator and SystemC versions and configurations");
 #ifdef TCU_HAVE_RTL
-  bool banner = false;  // read in sc_main before SystemC starts
+  bool banner = false;  // read by quiet_systemc() before SystemC starts
   app.add_flag("--banner", banner, "print SystemC's copyright banner");
+  app.fallthrough();  // --banner after the subcommand too
 #endif
 
   EngineOptions replay_engine, run_engine;
@@ -348,13 +349,18 @@ int tcu_main(int argc, char** argv) {
 }
 
 #ifdef TCU_HAVE_RTL
+// SystemC prints its copyright banner when its kernel starts unless this
+// variable is set; only --banner keeps it. Set from an ELF constructor (glibc
+// passes it argc and argv), which runs before this program's static objects,
+// in case one of them starts the kernel before sc_main.
+__attribute__((constructor(101))) static void quiet_systemc(int argc, char** argv, char**) {
+  bool banner = false;
+  for (int i = 1; i < argc && argv; ++i) banner |= std::strcmp(argv[i], "--banner") == 0;
+  if (!banner) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+}
+
 // libsystemc defines main() and calls sc_main().
 int sc_main(int argc, char** argv) {
-  // SystemC prints its copyright banner when its kernel starts unless this
-  // is set; only --banner keeps it.
-  bool banner = false;
-  for (int i = 1; i < argc; ++i) banner |= std::strcmp(argv[i], "--banner") == 0;
-  if (!banner) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   tcu::set_systemc_version(sc_core::sc_release());
   return tcu_main(argc, argv);
 }
