@@ -153,14 +153,6 @@ void print_list(bool plain) {
   if (!plain) std::cout << "(a trailing ';' is accepted)\n";
 }
 
-std::string shell_quote(const std::string& text) {
-  if (text.find_first_of(" '\"\\$`!*?;&|<>()[]{}#~") == std::string::npos && !text.empty())
-    return text;
-  std::string quoted = "'";
-  for (char ch : text) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return quoted + "'";
-}
-
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
