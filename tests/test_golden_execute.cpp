@@ -52,6 +52,28 @@ TEST_CASE("golden_execute matches the matrix-order path on random operands") {
   }
 }
 
+TEST_CASE("int4 golden_execute matches the matrix path at the extreme products") {
+  // Codes 8 (-8 or 8) and 15 (-1 or 15) in every A/B pattern, and C near
+  // the int32 limits so satfinite clamps.
+  const uint64_t patterns[] = {0x88888888, 0xffffffff, 0x8f8f8f8f, 0x77777777, 0};
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    if (instr.family != tcu::Family::kInt4Dense && instr.family != tcu::Family::kInt4Sparse)
+      continue;
+    INFO(instr.ptx());
+    tcu::WarpOperands warp = tcu::generate_operands(instr, 9, 0);
+    for (uint64_t a_word : patterns)
+      for (uint64_t b_word : patterns) {
+        for (auto& reg : warp.a.regs) reg = a_word;
+        for (auto& reg : warp.b.regs) reg = b_word;
+        for (size_t i = 0; i < warp.c.regs.size(); ++i)
+          warp.c.regs[i] = i % 2 ? 0x7ffff000u : 0x80000fffu;
+        INFO("A word " << a_word << ", B word " << b_word);
+        REQUIRE(tcu::golden_execute(instr, warp).regs ==
+                tcu::golden_execute_matrix(instr, warp).regs);
+      }
+  }
+}
+
 TEST_CASE("golden_execute into a reused fragment gives the same D") {
   tcu::Fragment d;
   for (const tcu::Instr& instr : tcu::all_variants()) {

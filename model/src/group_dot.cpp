@@ -54,36 +54,6 @@ __attribute__((target("avx2"))) void group_dot_tile_avx2(const int16_t* a,
   }
 }
 
-// Whole rows against whole columns, n a multiple of 8: the groups' products
-// are added vertically before the one horizontal reduction per 8 columns.
-__attribute__((target("avx2"))) void dot_tile_avx2(const int16_t* a, const int16_t* b_transposed,
-                                                   int m, int n, int groups, int32_t* out) {
-  const int k = kGroupK * groups;
-  for (int row = 0; row < m; ++row) {
-    const int16_t* a_row = a + row * k;
-    for (int first = 0; first < n; first += 8) {
-      __m256i sums[8];
-      for (int j = 0; j < 8; ++j) {
-        const int16_t* b_col = b_transposed + (first + j) * k;
-        __m256i sum = _mm256_setzero_si256();
-        for (int g = 0; g < groups; ++g)
-          sum = _mm256_add_epi32(
-              sum, _mm256_madd_epi16(
-                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a_row + g * kGroupK)),
-                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b_col + g * kGroupK))));
-        sums[j] = sum;
-      }
-      const __m256i s0123 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]),
-                                              _mm256_hadd_epi32(sums[2], sums[3]));
-      const __m256i s4567 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]),
-                                              _mm256_hadd_epi32(sums[6], sums[7]));
-      const __m256i total = _mm256_add_epi32(_mm256_permute2x128_si256(s0123, s4567, 0x20),
-                                             _mm256_permute2x128_si256(s0123, s4567, 0x31));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + row * n + first), total);
-    }
-  }
-}
-
 bool host_has_avx2() {
   static const bool has_avx2 = __builtin_cpu_supports("avx2");
   return has_avx2;
@@ -99,21 +69,6 @@ void group_dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n,
     return group_dot_tile_avx2(a, b_transposed, m, n, groups, out);
 #endif
   group_dot_tile_generic(a, b_transposed, m, n, groups, out);
-}
-
-void dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n, int groups,
-              int32_t* out) {
-#if defined(__x86_64__)
-  if (n % 8 == 0 && host_has_avx2()) return dot_tile_avx2(a, b_transposed, m, n, groups, out);
-#endif
-  const int k = kGroupK * groups;
-  for (int row = 0; row < m; ++row)
-    for (int col = 0; col < n; ++col) {
-      int32_t sum = 0;
-      for (int i = 0; i < k; ++i)
-        sum += int32_t(a[row * k + i]) * int32_t(b_transposed[col * k + i]);
-      out[row * n + col] = sum;
-    }
 }
 
 }  // namespace tcu

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -6,6 +7,10 @@
 
 #include "lanes.h"
 #include "tcu/golden.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace tcu {
 
@@ -19,12 +24,6 @@ int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, boo
   int64_t sum = 0;
   for (int k = 0; k < n; ++k)
     sum += int4_value(a[k], a_signed) * int4_value(b[k * b_stride], b_signed);
-  return sum;
-}
-
-int32_t int4_dot(const int16_t* a, const int16_t* b, int n) {
-  int32_t sum = 0;
-  for (int k = 0; k < n; ++k) sum += int32_t(a[k]) * int32_t(b[k]);
   return sum;
 }
 
@@ -54,11 +53,107 @@ Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
 
 namespace {
 
-// Unpacks a packed int4 operand, one register per run of 8 elements.
-void unpack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, bool is_signed,
-                 int16_t* out) {
-  for (size_t run = 0; run < run_regs.size(); ++run)
-    unpack_int4(fragment.regs[run_regs[run]], is_signed, out + 8 * run);
+// One row of A or column of B as packed codes (see kInt4LineBytes).
+constexpr int kLineBytes = kInt4LineBytes;
+
+// Copies an operand's register runs into lines of line_bytes packed bytes,
+// kLineBytes apart: each register's eight codes are four bytes of a line.
+void pack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int line_bytes,
+               uint8_t* out) {
+  const int runs_per_line = line_bytes / 4;
+  for (size_t run = 0; run < run_regs.size(); ++run) {
+    const uint32_t word = static_cast<uint32_t>(fragment.regs[run_regs[run]]);
+    uint8_t* bytes = out + (run / runs_per_line) * kLineBytes + (run % runs_per_line) * 4;
+    for (int byte = 0; byte < 4; ++byte) bytes[byte] = uint8_t(word >> (8 * byte));
+  }
+}
+
+void int4_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int n, bool a_signed,
+                           bool b_signed, int32_t* out) {
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      const uint8_t* a_line = a + row * kLineBytes;
+      const uint8_t* b_line = b + col * kLineBytes;
+      int32_t sum = 0;
+      for (int j = 0; j < kLineBytes; ++j)
+        sum += int4_value(a_line[j], a_signed) * int4_value(b_line[j], b_signed) +
+               int4_value(a_line[j] >> 4, a_signed) * int4_value(b_line[j] >> 4, b_signed);
+      out[row * n + col] = sum;
+    }
+}
+
+#if defined(__x86_64__)
+#define TCU_AVX2 __attribute__((target("avx2")))
+TCU_AVX2 inline __m256i low_codes(__m256i line) {
+  return _mm256_and_si256(line, _mm256_set1_epi8(0x0f));
+}
+TCU_AVX2 inline __m256i high_codes(__m256i line) {
+  return _mm256_and_si256(_mm256_srli_epi16(line, 4), _mm256_set1_epi8(0x0f));
+}
+// s4 codes to their values, one a byte.
+TCU_AVX2 inline __m256i s4_values(__m256i codes) {
+  const __m256i eights = _mm256_set1_epi8(8);
+  return _mm256_sub_epi8(_mm256_xor_si256(codes, eights), eights);
+}
+
+// The dots of one line of A (low and high codes as unsigned bytes) with the
+// eight columns of B (values as signed bytes), as eight int32.
+TCU_AVX2 inline __m256i dots_with_columns(__m256i a_low, __m256i a_high, const __m256i* b_low,
+                                          const __m256i* b_high) {
+  __m256i sums[8];
+  for (int col = 0; col < 8; ++col)
+    sums[col] = _mm256_add_epi16(_mm256_maddubs_epi16(a_low, b_low[col]),
+                                 _mm256_maddubs_epi16(a_high, b_high[col]));
+  const __m256i total = _mm256_hadd_epi16(
+      _mm256_hadd_epi16(_mm256_hadd_epi16(sums[0], sums[1]), _mm256_hadd_epi16(sums[2], sums[3])),
+      _mm256_hadd_epi16(_mm256_hadd_epi16(sums[4], sums[5]), _mm256_hadd_epi16(sums[6], sums[7])));
+  // Each 128-bit half holds the eight columns' partial sums.
+  return _mm256_cvtepi16_epi32(
+      _mm_add_epi16(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1)));
+}
+
+// n = 8. The order of a dot's products does not matter (integer sums), so
+// low and high codes go through separate unsigned x signed byte multiplies.
+// A signed A is read as code ^ 8 = value + 8 and corrected by 8 * (sum of
+// B's column). Every partial sum fits int16: 64 products of at most 15 * 15.
+TCU_AVX2 void int4_dot_tile_avx2(const uint8_t* a, const uint8_t* b, int m, bool a_signed,
+                                 bool b_signed, int32_t* out) {
+  const __m256i eights = _mm256_set1_epi8(8);
+  __m256i b_low[8], b_high[8];
+  for (int col = 0; col < 8; ++col) {
+    const __m256i line = _mm256_load_si256(reinterpret_cast<const __m256i*>(b + col * kLineBytes));
+    b_low[col] = b_signed ? s4_values(low_codes(line)) : low_codes(line);
+    b_high[col] = b_signed ? s4_values(high_codes(line)) : high_codes(line);
+  }
+  const __m256i correction =
+      a_signed ? dots_with_columns(eights, eights, b_low, b_high) : _mm256_setzero_si256();
+  for (int row = 0; row < m; ++row) {
+    const __m256i line = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + row * kLineBytes));
+    __m256i a_low = low_codes(line), a_high = high_codes(line);
+    if (a_signed) {
+      a_low = _mm256_xor_si256(a_low, eights);
+      a_high = _mm256_xor_si256(a_high, eights);
+    }
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(out + row * 8),
+        _mm256_sub_epi32(dots_with_columns(a_low, a_high, b_low, b_high), correction));
+  }
+}
+#undef TCU_AVX2
+
+bool host_has_avx2() {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+}
+#endif
+
+// out[row * n + col]: the exact dot of line `row` of a and line `col` of b.
+void int4_dot_tile(const uint8_t* a, const uint8_t* b, int m, int n, bool a_signed, bool b_signed,
+                   int32_t* out) {
+#if defined(__x86_64__)
+  if (n == 8 && host_has_avx2()) return int4_dot_tile_avx2(a, b, m, a_signed, b_signed, out);
+#endif
+  int4_dot_tile_generic(a, b, m, n, a_signed, b_signed, out);
 }
 
 }  // namespace
@@ -76,25 +171,41 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   const bool a_signed = instr.a_type == ElemType::kS4;
   const bool b_signed = instr.b_type == ElemType::kS4;
 
-  alignas(32) int16_t a[kMaxRows * kMaxK];
-  alignas(32) int16_t b_transposed[kMaxCols * kMaxK];
+  alignas(32) uint8_t a[kMaxRows * kLineBytes];
+  alignas(32) uint8_t b_transposed[kMaxCols * kLineBytes];
+  if (k / 2 < kLineBytes) {  // zero codes pad the lines; they add nothing
+    std::memset(a, 0, sizeof a);
+    std::memset(b_transposed, 0, sizeof b_transposed);
+  }
   if (instr.sparse()) {
-    alignas(32) int16_t a_compressed[kMaxRows * kMaxK / 2];
+    alignas(32) uint8_t a_compressed[kMaxRows * kLineBytes];
     uint64_t meta[kMaxRows * kMaxK / 8];
-    unpack_runs(warp.a, a_layout.row_run_regs(), a_signed, a_compressed);
+    pack_runs(warp.a, a_layout.row_run_regs(), k / 4, a_compressed);
     fragment_layout(instr, Operand::kMeta, warp.selectors).gather_into(warp.e, meta);
     sparse_expand(instr, a_compressed, meta, a);
   } else {
-    unpack_runs(warp.a, a_layout.row_run_regs(), a_signed, a);
+    pack_runs(warp.a, a_layout.row_run_regs(), k / 2, a);
   }
-  unpack_runs(warp.b, b_layout.col_run_regs(), b_signed, b_transposed);
+  pack_runs(warp.b, b_layout.col_run_regs(), k / 2, b_transposed);
 
   int32_t dots[kMaxRows * kMaxCols];
-  dot_tile(a, b_transposed, m, n, k / kGroupK, dots);
+  int4_dot_tile(a, b_transposed, m, n, a_signed, b_signed, dots);
 
+  // C and D hold one element per register: element to register directly.
+  const int count = m * n;
+  const size_t reg_count = size_t(kLanes) * d_layout.regs_per_lane();
+  if (c_layout.elems_per_reg() == 1 && d_layout.elems_per_reg() == 1 &&
+      size_t(count) == reg_count && warp.c.regs.size() == reg_count) {
+    d->regs_per_lane = d_layout.regs_per_lane();
+    d->regs.resize(reg_count);
+    for (int i = 0; i < count; ++i)
+      d->regs[d_layout.reg_of_elem(i)] = int4_accumulate(
+          static_cast<uint32_t>(warp.c.regs[c_layout.reg_of_elem(i)]), dots[i], instr.satfinite);
+    return;
+  }
   uint64_t acc[kMaxRows * kMaxCols];
   c_layout.gather_into(warp.c, acc);
-  for (int i = 0; i < m * n; ++i)
+  for (int i = 0; i < count; ++i)
     acc[i] = int4_accumulate(static_cast<uint32_t>(acc[i]), dots[i], instr.satfinite);
   d_layout.scatter_into(acc, d);
 }

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "tcu/golden.h"
 
@@ -15,28 +14,15 @@ namespace tcu {
 inline constexpr int kMaxRows = 16, kMaxCols = 8, kMaxK = 64;
 inline constexpr int kMaxAccElems = 256;  // m8n8k4 .f16: 4 batches x 8 x 8
 
-// Eight 4-bit codes of a register, code i in byte i of the result.
-inline uint64_t spread_nibbles(uint64_t reg) {
-  uint64_t x = reg & 0xffffffffu;
-  x = (x | x << 16) & 0x0000ffff0000ffffull;
-  x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
-  return x;
-}
-
-// Unpacks the eight int4 codes of a register to int16 values.
-inline void unpack_int4(uint64_t reg, bool is_signed, int16_t out[8]) {
-  const uint64_t bytes = spread_nibbles(reg);
-  for (int half = 0; half < 2; ++half) {
-    // Four codes, code i in 16-bit lane i.
-    uint64_t lanes = (bytes >> (32 * half)) & 0xffffffffu;
-    lanes = (lanes | lanes << 16) & 0x0000ffff0000ffffull;
-    lanes = (lanes | lanes << 8) & 0x00ff00ff00ff00ffull;
-    // Codes 8..15 of a signed operand are -8..-1: set the lane's upper bits.
-    if (is_signed) lanes |= ((lanes >> 3) & 0x0001000100010001ull) * 0xfff0;
-    std::memcpy(out + 4 * half, &lanes, sizeof lanes);
-  }
-}
+// Packed int4 operands: one row of A (or column of B) per line of
+// kInt4LineBytes bytes, two codes a byte (code 2j in the low nibble of byte
+// j, as in the registers), lines of shorter K padded with zero codes.
+inline constexpr int kInt4LineBytes = kMaxK / 2;
+// sparse_expand on packed lines: a_compressed (m lines of k/4 bytes) and meta
+// (m x k/8 nibbles) to a (m lines of k/2 bytes). A stored pair of codes is
+// one byte, so each nibble places two bytes. Throws like the Matrix version.
+void sparse_expand(const Instr& instr, const uint8_t* a_compressed, const uint64_t* meta,
+                   uint8_t* a);
 
 // Dot products in K groups of kGroupK: out[(row * n + col) * groups + g] is
 // the exact sum over the group of a[row][k] * b_transposed[col][k], rows of
@@ -44,9 +30,6 @@ inline void unpack_int4(uint64_t reg, bool is_signed, int16_t out[8]) {
 inline constexpr int kGroupK = 16;
 void group_dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n, int groups,
                     int32_t* out);
-// The same with the groups added: out[row * n + col] is the whole dot.
-void dot_tile(const int16_t* a, const int16_t* b_transposed, int m, int n, int groups,
-              int32_t* out);
 
 void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d);
 void execute_f16(const Instr& instr, const WarpOperands& warp, Fragment* d);

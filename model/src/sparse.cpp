@@ -1,6 +1,7 @@
 #include <cstring>
 #include <string>
 
+#include "lanes.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -22,25 +23,33 @@ namespace {
                      "): " + why);
 }
 
+// Bit x set: nibble x is legal metadata.
+uint16_t legal_nibbles(bool ordered) {
+  uint16_t mask = 0;
+  for (unsigned nibble = 0; nibble < 16; ++nibble)
+    if (!sparse_meta_error(nibble, ordered)) mask |= uint16_t(1u << nibble);
+  return mask;
+}
+
 }  // namespace
 
-void sparse_expand(const Instr& instr, const int16_t* a_compressed, const uint64_t* meta,
-                   int16_t* a) {
-  const int rows = instr.shape.m, k = instr.shape.k, chunks = k / 8;
-  for (int row = 0; row < rows; ++row)
+void sparse_expand(const Instr& instr, const uint8_t* a_compressed, const uint64_t* meta,
+                   uint8_t* a) {
+  const int rows = instr.shape.m, chunks = instr.shape.k / 8;
+  static const uint16_t kLegal[2] = {legal_nibbles(false), legal_nibbles(true)};
+  const unsigned legal = kLegal[instr.ordered_metadata ? 1 : 0];
+  for (int row = 0; row < rows; ++row) {
+    const uint8_t* stored = a_compressed + row * kInt4LineBytes;
+    uint8_t* logical = a + row * kInt4LineBytes;
     for (int chunk = 0; chunk < chunks; ++chunk) {
-      const unsigned nibble = static_cast<unsigned>(meta[row * chunks + chunk]);
-      if (const char* why = sparse_meta_error(nibble, instr.ordered_metadata))
-        throw_meta_error(row, chunk, nibble, why);
-      int16_t* logical = a + row * k + 8 * chunk;
-      const int16_t* stored = a_compressed + row * (k / 2) + 4 * chunk;
-      for (int i = 0; i < 8; ++i) logical[i] = 0;
-      for (int slot = 0; slot < 2; ++slot) {
-        const int pair = (nibble >> (2 * slot)) & 3;
-        logical[2 * pair] = stored[2 * slot];
-        logical[2 * pair + 1] = stored[2 * slot + 1];
-      }
+      const unsigned nibble = static_cast<unsigned>(meta[row * chunks + chunk]) & 0xf;
+      if (!((legal >> nibble) & 1))
+        throw_meta_error(row, chunk, nibble, sparse_meta_error(nibble, instr.ordered_metadata));
+      const uint32_t word = uint32_t(stored[2 * chunk]) << (8 * (nibble & 3)) |
+                            uint32_t(stored[2 * chunk + 1]) << (8 * (nibble >> 2));
+      for (int byte = 0; byte < 4; ++byte) logical[4 * chunk + byte] = uint8_t(word >> (8 * byte));
     }
+  }
 }
 
 Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta) {

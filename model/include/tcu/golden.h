@@ -70,8 +70,6 @@ int int4_value(uint64_t code, bool is_signed);
 // Exact dot product of n 4-bit codes.
 int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, bool b_signed,
                  int b_stride = 1);
-// Exact dot product of n int4 values already unpacked.
-int32_t int4_dot(const int16_t* a, const int16_t* b, int n);
 // C + dot, wrapping modulo 2^32 or clamped once to the int32 range.
 uint32_t int4_accumulate(uint32_t c, int64_t dot, bool satfinite);
 Matrix mma_int4(const Instr& instr, const Matrix& a, const Matrix& b, const Matrix& c);
@@ -83,10 +81,6 @@ const char* sparse_meta_error(unsigned nibble, bool ordered);
 // zeros where the metadata selects nothing. Throws OperandError naming the
 // row and chunk of the first invalid nibble.
 Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta);
-// The same on unpacked values: a_compressed (m x k/2, row-major), meta
-// (m x k/8 nibbles) to a (m x k).
-void sparse_expand(const Instr& instr, const int16_t* a_compressed, const uint64_t* meta,
-                   int16_t* a);
 
 // ---- f16 path (rtl/tcu_f16_dot.sv) ------------------------------------------
 uint32_t f16_to_f32(uint16_t h);     // exact widening
