@@ -27,13 +27,19 @@ int64_t int4_dot(const uint64_t* a, const uint64_t* b, int n, bool a_signed, boo
   return sum;
 }
 
+namespace {
+
+inline uint32_t clamp_to_int32(int64_t exact) {
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  return static_cast<uint32_t>(exact < kMin ? kMin : exact > kMax ? kMax : exact);
+}
+
+}  // namespace
+
 uint32_t int4_accumulate(uint32_t c, int64_t dot, bool satfinite) {
   const int64_t exact = static_cast<int64_t>(static_cast<int32_t>(c)) + dot;
-  if (satfinite) {
-    constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
-    constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-    return static_cast<uint32_t>(exact < kMin ? kMin : exact > kMax ? kMax : exact);
-  }
+  if (satfinite) return clamp_to_int32(exact);
   return static_cast<uint32_t>(static_cast<uint64_t>(exact));
 }
 
@@ -56,16 +62,20 @@ namespace {
 // One row of A or column of B as packed codes (see kInt4LineBytes).
 constexpr int kLineBytes = kInt4LineBytes;
 
-// Copies an operand's register runs into lines of line_bytes packed bytes,
-// kLineBytes apart: each register's eight codes are four bytes of a line.
-void pack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int line_bytes,
-               uint8_t* out) {
+// Copies an operand's register runs (`lines` lines of line_bytes / 4 runs)
+// into lines of packed bytes, kLineBytes apart: a register's eight codes are
+// four bytes of its line.
+void pack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int lines,
+               int line_bytes, uint8_t* out) {
+  const uint64_t* regs = fragment.regs.data();
+  const int16_t* run_reg = run_regs.data();
   const int runs_per_line = line_bytes / 4;
-  for (size_t run = 0; run < run_regs.size(); ++run) {
-    const uint32_t word = static_cast<uint32_t>(fragment.regs[run_regs[run]]);
-    uint8_t* bytes = out + (run / runs_per_line) * kLineBytes + (run % runs_per_line) * 4;
-    for (int byte = 0; byte < 4; ++byte) bytes[byte] = uint8_t(word >> (8 * byte));
-  }
+  for (int line = 0; line < lines; ++line)
+    for (int run = 0; run < runs_per_line; ++run) {
+      const uint32_t word = static_cast<uint32_t>(regs[*run_reg++]);
+      uint8_t* bytes = out + line * kLineBytes + run * 4;
+      for (int byte = 0; byte < 4; ++byte) bytes[byte] = uint8_t(word >> (8 * byte));
+    }
 }
 
 void int4_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int n, bool a_signed,
@@ -180,13 +190,13 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   if (instr.sparse()) {
     alignas(32) uint8_t a_compressed[kMaxRows * kLineBytes];
     uint64_t meta[kMaxRows * kMaxK / 8];
-    pack_runs(warp.a, a_layout.row_run_regs(), k / 4, a_compressed);
+    pack_runs(warp.a, a_layout.row_run_regs(), m, k / 4, a_compressed);
     fragment_layout(instr, Operand::kMeta, warp.selectors).gather_into(warp.e, meta);
     sparse_expand(instr, a_compressed, meta, a);
   } else {
-    pack_runs(warp.a, a_layout.row_run_regs(), k / 2, a);
+    pack_runs(warp.a, a_layout.row_run_regs(), m, k / 2, a);
   }
-  pack_runs(warp.b, b_layout.col_run_regs(), k / 2, b_transposed);
+  pack_runs(warp.b, b_layout.col_run_regs(), n, k / 2, b_transposed);
 
   int32_t dots[kMaxRows * kMaxCols];
   int4_dot_tile(a, b_transposed, m, n, a_signed, b_signed, dots);
@@ -198,9 +208,17 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
       size_t(count) == reg_count && warp.c.regs.size() == reg_count) {
     d->regs_per_lane = d_layout.regs_per_lane();
     d->regs.resize(reg_count);
-    for (int i = 0; i < count; ++i)
-      d->regs[d_layout.reg_of_elem(i)] = int4_accumulate(
-          static_cast<uint32_t>(warp.c.regs[c_layout.reg_of_elem(i)]), dots[i], instr.satfinite);
+    const uint64_t* c_regs = warp.c.regs.data();
+    uint64_t* d_regs = d->regs.data();
+    if (instr.satfinite) {
+      for (int i = 0; i < count; ++i)
+        d_regs[d_layout.reg_of_elem(i)] = clamp_to_int32(
+            int64_t(static_cast<int32_t>(c_regs[c_layout.reg_of_elem(i)])) + dots[i]);
+    } else {  // wraps modulo 2^32
+      for (int i = 0; i < count; ++i)
+        d_regs[d_layout.reg_of_elem(i)] =
+            static_cast<uint32_t>(c_regs[c_layout.reg_of_elem(i)] + uint32_t(dots[i]));
+    }
     return;
   }
   uint64_t acc[kMaxRows * kMaxCols];
