@@ -74,10 +74,21 @@ if "$tcu" run --help >/dev/null 2>&1; then
   expect 2 "--rf-bandwidth applies to --engine rtl only" -- \
     "$tcu" run --engine golden --count 1 --rf-bandwidth 8
   expect 2 "--jobs" -- "$tcu" run --engine golden --count 1 --jobs 0
+  expect 2 "--backpressure 1.5: expected a probability P with 0 <= P < 1" -- \
+    "$tcu" run --count 1 --backpressure 1.5
+  expect 2 "--backpressure -0.1: expected a probability" -- "$tcu" run --count 1 --backpressure=-0.1
+  expect 2 "--backpressure x: expected a probability" -- "$tcu" run --count 1 --backpressure x
+  expect 2 "--inject-fault: bogus not in" -- "$tcu" run --count 1 --inject-fault bogus
+  expect 2 "--backpressure applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --backpressure 0.5
+  expect 2 "--inject-fault applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --inject-fault d-bit
   expect 2 "--report $dir/no/such/dir/r.json: cannot write" -- \
     "$tcu" run --engine golden --count 1 --report "$dir/no/such/dir/r.json"
   if "$tcu" --version | grep -q "engines: golden, rtl"; then
     expect 2 "use --jobs 1" -- "$tcu" run --engine rtl --count 4 --trace "$dir/t.fst" --jobs 2
+    expect 2 "--inject-fault runs in one process: use --jobs 1" -- \
+      "$tcu" run --engine rtl --count 4 --inject-fault d-bit --jobs 2
   else
     expect 2 "--engine rtl: not built into this tcu" -- "$tcu" run --engine rtl --count 1
   fi

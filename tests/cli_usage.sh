@@ -77,6 +77,30 @@ for name in ("s1", "s4"):
     assert [(x["passed"], x["failed"]) for x in v] == [(want, 0)], (name, v)
 PY
 
+# --mix: one stream of the variants; a case's variant follows from
+# (seed, index), so a case alone (--first I --count 1) is the same variant,
+# and --jobs splits the stream without changing any case.
+"$tcu" run --engine golden --mix --count 40 --seed 7 --jobs 1 --report "$dir/mix1.json" >/dev/null
+"$tcu" run --engine golden --mix --count 40 --seed 7 --jobs 3 --report "$dir/mix3.json" >/dev/null
+for i in $(seq 0 39); do
+  "$tcu" run --engine golden --mix --seed 7 --first "$i" --count 1 --report "$dir/mix-$i.json" \
+    >/dev/null
+done
+check "--mix: per-variant counts equal across --jobs and over single cases" -- python3 - "$dir" <<'PY'
+import json, sys
+d = sys.argv[1]
+counts = lambda r: [(v["ptx"], v["passed"], v["failed"]) for v in r["variants"]]
+one, three = (json.load(open(f"{d}/{n}.json")) for n in ("mix1", "mix3"))
+assert one["options"]["mix"] is True
+assert counts(one) == counts(three), "--jobs 3 changed the mix"
+assert sum(p for _, p, _ in counts(one)) == 40 and len([1 for _, p, _ in counts(one) if p]) > 10
+single = [0] * len(one["variants"])
+for i in range(40):
+    for k, v in enumerate(json.load(open(f"{d}/mix-{i}.json"))["variants"]):
+        single[k] += v["passed"]
+assert single == [p for _, p, _ in counts(one)], "a case alone is another variant"
+PY
+
 "$tcu" replay --report "$dir/replay.json" --junit "$dir/replay.xml" \
   "$(dirname "$0")/data/silicon-h200-f64-rounding-public.jsonl.gz" >/dev/null
 check "replay reports name the file of each variant" -- python3 - "$dir" <<'PY'

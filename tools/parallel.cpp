@@ -117,7 +117,7 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     child.pid = spawn(program_name, child_args(child.shard), child);
   }
 
-  Progress progress(cases_in_shard(opt) * run_variants(opt).size());
+  Progress progress(cases_in_run(opt));
   size_t running = children.size();
   StopSignals stop_signals;
   while (running > 0) {

@@ -42,6 +42,7 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
   report->engine = engine.name();
   long passed = 0, failed = 0, engine_errors = 0;
   int details = 0;
+  std::string hang;  // the engine hung: the replay stops
   const bool show_progress = Progress::terminal();
   Progress progress(show_progress ? count_lines(files) : 0, show_progress);
   // Consecutive cases of one variant go to the engine as a batch, so a
@@ -49,33 +50,59 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
   constexpr size_t kBatch = 64;
   std::vector<MmaCase> batch;
   for (const std::string& file : files) {
+    if (!hang.empty()) break;
     std::map<std::string, VariantCount> variants;
     auto flush = [&] {
       if (batch.empty()) return;
       const Instr& instr = batch.front().instr;
       const std::string variant = instr.ptx();
       VariantResult& result = variants[variant].result;
-      std::vector<WarpOperands> operands;
-      for (const MmaCase& mc : batch) operands.push_back(mc.operands);
+      std::vector<StreamItem> items;
+      for (const MmaCase& mc : batch) items.push_back({mc.instr, mc.operands, mc.id});
       const auto t0 = std::chrono::steady_clock::now();
       const uint64_t cycles_before = engine.cycles();
-      const std::vector<Fragment> results = engine.execute_batch(instr, operands);
+      std::vector<Fragment> results;
+      try {
+        results = engine.execute_stream(items);
+      } catch (const DesignFailure& e) {
+        hang = std::string(e.what()) + " (the batch of cases " + batch.front().where() + " to " +
+               batch.back().where() + "; re-run: " + options.rerun_prefix + " " + file + ")";
+      }
       result.seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       result.cycles += engine.cycles() - cycles_before;
+      // A scoreboard line names its case ("cosim: <ptx> case <id> cycle ...").
+      std::vector<bool> flagged(batch.size(), false);
       for (const std::string& e : engine.take_errors()) {
         ++engine_errors;
         ++result.engine_errors;
+        std::string line = e;
+        for (size_t i = 0; i < batch.size(); ++i)
+          if (e.rfind("cosim: " + variant + " case " + batch[i].id + " cycle ", 0) == 0) {
+            flagged[i] = true;
+            line += "  (" + batch[i].where() + ")";
+            break;
+          }
         if (details++ < options.max_details) {
           progress.clear();
-          out << "  " << e << "\n";
-          result.details.push_back(e);
+          out << "  " << line << "\n";
+          result.details.push_back(line);
         }
+      }
+      if (!hang.empty()) {
+        result.failed += batch.size();
+        failed += long(batch.size());
+        const std::string line = "hang: " + hang;
+        progress.clear();
+        out << "  " << line << "\n";
+        result.details.push_back(line);
+        batch.clear();
+        return;
       }
       const int bits = fragment_layout(instr, Operand::kD).reg_bits();
       for (size_t i = 0; i < batch.size(); ++i) {
         const MmaCase& mc = batch[i];
-        bool ok = true;
+        bool ok = !flagged[i];
         for (int lane = 0; lane < kLanes; ++lane)
           for (int reg = 0; reg < mc.d.regs_per_lane; ++reg) {
             const uint64_t want = mc.d.at(lane, reg), have = results[i].at(lane, reg);
@@ -100,7 +127,7 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
     try {
       VectorReader reader(file);
       MmaCase mc;
-      while (reader.next(&mc)) {
+      while (hang.empty() && reader.next(&mc)) {
         auto& count = variants[mc.instr.ptx()];
         if (count.order == 0) {
           count.order = int(variants.size());
@@ -143,6 +170,7 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
     }
   }
   progress.clear();
+  if (!hang.empty()) out << "the replay stopped at the hang\n";
   if (engine_errors) out << engine_errors << " engine check(s) failed (timing or scoreboard)\n";
   out << passed << " passed, " << failed << " failed\n";
   report->exit_code = failed || engine_errors ? kExitMismatch : kExitOk;

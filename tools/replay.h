@@ -12,6 +12,9 @@ namespace tcu {
 
 struct ReplayOptions {
   int max_details = 5;  // mismatching registers printed in detail
+  // The command and engine options that re-run a file ("tcu replay --engine
+  // rtl --config small --rf-bandwidth 32").
+  std::string rerun_prefix = "tcu replay";
 };
 
 // Returns an ExitCode. Prints a line per file and instruction variant with

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <unordered_map>
 
 #include "exit_codes.h"
 #include "progress.h"
@@ -64,68 +66,213 @@ int print_run_summary(std::ostream& out, const Report& report, double engine_sec
   return failed || report.engine_errors() ? kExitMismatch : kExitOk;
 }
 
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct PlannedCase {
+  uint64_t index;
+  size_t variant;  // position in run_variants()
+};
+
+// The --ptx (and --mix) arguments that select a case's variant again.
+std::string variant_args(const RunOptions& opt, const Instr& instr) {
+  if (!opt.mix) return " --ptx '" + instr.ptx() + "'";
+  std::string args = " --mix";
+  for (const Instr& variant : opt.variants) args += " --ptx '" + variant.ptx() + "'";
+  return args;
+}
+
+// The command that re-runs the batch [first, last] of the run's shard, in
+// one process so that it is again one batch.
+std::string rerun_batch(const RunOptions& opt, const Instr& instr, uint64_t first, uint64_t last) {
+  std::string command = opt.rerun_prefix + variant_args(opt, instr) + " --seed " +
+                        std::to_string(opt.seed) + " --first " + std::to_string(first) +
+                        " --count " + std::to_string(last - first + 1);
+  if (opt.shard_count > 1)
+    command +=
+        " --shard " + std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count);
+  return command + " --jobs 1";
+}
+
+std::string rerun_text(const RunOptions& opt, const Instr& instr, uint64_t index, uint64_t first,
+                       uint64_t last) {
+  std::string text = "re-run: " + opt.rerun_prefix + variant_args(opt, instr) + " --seed " +
+                     std::to_string(opt.seed) + " --first " + std::to_string(index) + " --count 1";
+  if (opt.mix) text += " (same variant and operands, other neighbours)";
+  if (first != last) text += "; with its batch: " + rerun_batch(opt, instr, first, last);
+  return text;
+}
+
+// The case a scoreboard line ("cosim: <ptx> case <id> cycle C: ...") names,
+// as a position in `ids`; npos if it names none of them.
+size_t named_case(const std::string& error,
+                  const std::unordered_map<std::string, size_t>& position_of_id) {
+  const size_t case_at = error.find(" case ");
+  if (error.rfind("cosim: ", 0) != 0 || case_at == std::string::npos) return std::string::npos;
+  const size_t id_at = case_at + 6, cycle_at = error.find(" cycle ", id_at);
+  if (cycle_at == std::string::npos) return std::string::npos;
+  const auto found = position_of_id.find(error.substr(id_at, cycle_at - id_at));
+  return found == position_of_id.end() ? std::string::npos : found->second;
+}
+
+}  // namespace
+
+size_t mixed_variant(uint64_t seed, uint64_t index, size_t variant_count) {
+  return size_t(splitmix64(splitmix64(seed) ^ index) % variant_count);
+}
+
+uint64_t cases_in_run(const RunOptions& opt) {
+  return cases_in_shard(opt) * (opt.mix ? 1 : run_variants(opt).size());
+}
+
 int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Instr>& variants = run_variants(opt);
   report->engine = engine.name();
-  Progress progress(cases_in_shard(opt) * variants.size());
+  std::vector<VariantResult> results(variants.size());
+  for (size_t v = 0; v < variants.size(); ++v) results[v].ptx = variants[v].ptx();
+  Progress progress(cases_in_run(opt));
   ProgressFile progress_file(opt.progress_file);
   double engine_seconds = 0;
   int details = 0;
-  for (const Instr& instr : variants) {
-    std::vector<uint64_t> indices;
-    for (uint64_t i = opt.first; i < opt.first + opt.count; ++i)
-      if (int(i % uint64_t(opt.shard_count)) == opt.shard_index) indices.push_back(i);
-    VariantResult result;
-    result.ptx = instr.ptx();
-    const uint64_t cycles_before = engine.cycles();
-    for (size_t start = 0; start < indices.size(); start += size_t(opt.batch)) {
-      const size_t end = std::min(indices.size(), start + size_t(opt.batch));
-      std::vector<WarpOperands> batch;
-      for (size_t i = start; i < end; ++i)
-        batch.push_back(generate_operands(instr, opt.seed, indices[i]));
-      const auto t0 = std::chrono::steady_clock::now();
-      const std::vector<Fragment> got = engine.execute_batch(instr, batch);
-      result.seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      for (const std::string& error : engine.take_errors()) {
-        ++result.engine_errors;
-        if (details++ < opt.max_details) result.details.push_back(error);
-      }
-      const int bits = fragment_layout(instr, Operand::kD).reg_bits();
-      for (size_t i = start; i < end; ++i) {
-        const Fragment want = golden_execute(instr, batch[i - start]);
-        const Fragment& have = got[i - start];
-        bool ok = true;
-        for (int lane = 0; lane < kLanes && ok; ++lane)
-          for (int reg = 0; reg < want.regs_per_lane; ++reg) {
-            if (want.at(lane, reg) == have.at(lane, reg)) continue;
-            ok = false;
-            if (details++ < opt.max_details)
-              result.details.push_back(
-                  "mismatch: " + result.ptx + " case " + std::to_string(indices[i]) + " lane " +
-                  std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
-                  format_register(want.at(lane, reg), bits) + ", got " +
-                  format_register(have.at(lane, reg), bits) + "  (re-run: " + opt.rerun_prefix +
-                  " --ptx '" + result.ptx + "' --seed " + std::to_string(opt.seed) + " --first " +
-                  std::to_string(indices[i]) + " --count 1)");
-            break;
-          }
-        (ok ? result.passed : result.failed)++;
-      }
-      progress.advance(end - start);
-      progress_file.advance(end - start);
+  uint64_t cases_run = 0;
+  std::string hang;
+
+  // Runs one batch back to back; false after a hang (the engine is unusable).
+  auto run_batch = [&](const std::vector<PlannedCase>& cases) {
+    std::vector<StreamItem> items;
+    items.reserve(cases.size());
+    for (const PlannedCase& c : cases) {
+      const Instr& instr = variants[c.variant];
+      items.push_back(
+          {instr, generate_operands(instr, opt.seed, c.index), std::to_string(c.index)});
     }
-    result.cycles = engine.cycles() - cycles_before;
-    engine_seconds += result.seconds;
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t cycles_before = engine.cycles();
+    std::vector<Fragment> got;
+    try {
+      got = engine.execute_stream(items);
+    } catch (const DesignFailure& e) {
+      hang = e.what();
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const uint64_t cycles = engine.cycles() - cycles_before;
+    engine_seconds += seconds;
+    // A variant's share of the batch's time and cycles is its share of the cases.
+    std::map<size_t, uint64_t> cases_of_variant;
+    for (const PlannedCase& c : cases) ++cases_of_variant[c.variant];
+    uint64_t cycles_shared = 0;
+    for (const auto& [variant, n] : cases_of_variant) {
+      results[variant].seconds += seconds * double(n) / double(cases.size());
+      results[variant].cycles += cycles * n / cases.size();
+      cycles_shared += cycles * n / cases.size();
+    }
+    results[cases.front().variant].cycles += cycles - cycles_shared;
+
+    const uint64_t first = cases.front().index, last = cases.back().index;
+    auto note = [&](size_t variant, const std::string& line, bool always) {
+      if (!always && details++ >= opt.max_details) return;
+      progress.clear();
+      out << "  " << line << "\n";
+      results[variant].details.push_back(line);
+    };
+    std::unordered_map<std::string, size_t> position_of_id;
+    for (size_t p = 0; p < items.size(); ++p) position_of_id[items[p].case_id] = p;
+    std::vector<bool> failed(items.size(), false);
+    for (const std::string& error : engine.take_errors()) {
+      const size_t p = named_case(error, position_of_id);
+      const size_t variant = p == std::string::npos ? cases.front().variant : cases[p].variant;
+      ++results[variant].engine_errors;
+      if (p == std::string::npos) {
+        note(variant, error, false);
+        continue;
+      }
+      failed[p] = true;
+      note(variant,
+           error + "  (" + rerun_text(opt, items[p].instr, cases[p].index, first, last) + ")",
+           false);
+    }
+    if (!hang.empty()) {
+      for (const PlannedCase& c : cases) ++results[c.variant].failed;
+      note(cases.front().variant,
+           "hang: " + hang + "  (re-run its batch: " +
+               rerun_batch(opt, variants[cases.front().variant], first, last) + ")",
+           true);
+      cases_run += cases.size();
+      return false;
+    }
+    for (size_t p = 0; p < items.size(); ++p) {
+      const Instr& instr = items[p].instr;
+      const Fragment want = golden_execute(instr, items[p].operands);
+      const Fragment& have = got[p];
+      const int bits = fragment_layout(instr, Operand::kD).reg_bits();
+      bool ok = true;
+      for (int lane = 0; lane < kLanes && ok; ++lane)
+        for (int reg = 0; reg < want.regs_per_lane; ++reg) {
+          if (want.at(lane, reg) == have.at(lane, reg)) continue;
+          ok = false;
+          note(cases[p].variant,
+               "mismatch: " + instr.ptx() + " case " + items[p].case_id + " lane " +
+                   std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
+                   format_register(want.at(lane, reg), bits) + ", got " +
+                   format_register(have.at(lane, reg), bits) + "  (" +
+                   rerun_text(opt, instr, cases[p].index, first, last) + ")",
+               false);
+          break;
+        }
+      (ok && !failed[p] ? results[cases[p].variant].passed : results[cases[p].variant].failed)++;
+    }
+    cases_run += cases.size();
+    progress.advance(cases.size());
+    progress_file.advance(cases.size());
+    return true;
+  };
+
+  // The shard's indices: first_in_shard, + shard_count, ...
+  const uint64_t in_shard = cases_in_shard(opt);
+  const uint64_t step = uint64_t(opt.shard_count);
+  const uint64_t first_in_shard =
+      opt.first + (uint64_t(opt.shard_index) + step - opt.first % step) % step;
+  auto print_variant = [&](size_t v) {
     progress.clear();
-    for (const std::string& line : result.details) out << "  " << line << "\n";
-    print_run_variant(out, result);
+    print_run_variant(out, results[v]);
     out.flush();
-    report->variants.push_back(std::move(result));
+  };
+  std::vector<PlannedCase> batch;
+  if (opt.mix) {
+    for (uint64_t n = 0; n < in_shard && hang.empty(); ++n) {
+      const uint64_t index = first_in_shard + n * step;
+      batch.push_back({index, mixed_variant(opt.seed, index, variants.size())});
+      if (batch.size() == size_t(opt.batch) || n + 1 == in_shard) {
+        run_batch(batch);
+        batch.clear();
+      }
+    }
+    for (size_t v = 0; v < variants.size(); ++v) print_variant(v);
+  } else {
+    for (size_t v = 0; v < variants.size(); ++v) {
+      for (uint64_t n = 0; n < in_shard && hang.empty(); ++n) {
+        batch.push_back({first_in_shard + n * step, v});
+        if (batch.size() == size_t(opt.batch) || n + 1 == in_shard) {
+          run_batch(batch);
+          batch.clear();
+        }
+      }
+      print_variant(v);
+    }
   }
-  progress.clear();
+  report->variants = std::move(results);
+  if (!hang.empty())
+    out << "the run stopped at the hang: " << cases_in_run(opt) - cases_run << " case(s) not run\n";
   report->exit_code = print_run_summary(out, *report, engine_seconds);
+  if (!hang.empty()) report->exit_code = kExitMismatch;
   report->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report->exit_code;

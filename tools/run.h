@@ -14,14 +14,19 @@ namespace tcu {
 
 struct RunOptions {
   std::vector<Instr> variants;  // empty: every variant in scope
-  uint64_t count = 1000;        // cases per variant (before sharding)
-  uint64_t first = 0;           // first case index
+  // One stream interleaving the variants at random (case i's variant follows
+  // from (seed, i)), instead of one variant after another.
+  bool mix = false;
+  uint64_t count = 1000;  // cases per variant, or the stream's length with mix
+  uint64_t first = 0;     // first case index
   uint64_t seed = 1;
   int shard_index = 0, shard_count = 1;
   int batch = 64;  // cases handed to the engine at once
   int max_details = 5;
-  // Start of the command line that re-runs one case ("tcu run --engine rtl
-  // --config small"); a mismatch appends --ptx, --seed, --first, --count.
+  // Start of the command line that re-runs a case: the program and every
+  // option but the cases' ("tcu run --engine rtl --config small
+  // --backpressure 0.3"); a failure appends --mix, --ptx, --seed, --first,
+  // --count (and --shard, --jobs 1 for its batch).
   std::string rerun_prefix = "tcu run";
   std::string progress_file;  // set by `run --jobs` in its children
 };
@@ -29,6 +34,10 @@ struct RunOptions {
 // The variants a run covers and the number of cases of each in its shard.
 const std::vector<Instr>& run_variants(const RunOptions& options);
 uint64_t cases_in_shard(const RunOptions& options);
+// All cases of the run in its shard: of every variant, or of the stream.
+uint64_t cases_in_run(const RunOptions& options);
+// With mix: the position in run_variants() of case `index`'s variant.
+size_t mixed_variant(uint64_t seed, uint64_t index, size_t variant_count);
 
 // Runs, prints a line per variant and a summary, fills report->variants,
 // wall_seconds and exit_code, and returns an ExitCode.

@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench.h"
 #include "exit_codes.h"
 #include "parallel.h"
 #include "replay.h"
@@ -28,6 +29,12 @@ struct EngineOptions {
   std::string config = "default";
   std::string trace;
   int rf_regs_per_cycle = 32;
+  // run only: out_ready held low with this probability each cycle (seeded
+  // with --seed), and a fault to inject.
+  std::string backpressure_text = "0";
+  double backpressure = 0;
+  uint64_t seed = 1;
+  std::string fault;
   // The options that only the RTL engine takes.
   std::vector<CLI::Option*> rtl_only;
 };
@@ -39,7 +46,16 @@ struct ReportOptions {
 std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
   if (opt.name == "golden") return std::make_unique<tcu::GoldenEngine>();
 #ifdef TCU_HAVE_RTL
-  if (opt.name == "rtl") return tcu::make_rtl_engine(opt.config, opt.trace, opt.rf_regs_per_cycle);
+  if (opt.name == "rtl") {
+    tcu::RtlOptions rtl;
+    rtl.config = opt.config;
+    rtl.trace = opt.trace;
+    rtl.rf_regs_per_cycle = opt.rf_regs_per_cycle;
+    rtl.stimulus.backpressure = opt.backpressure;
+    rtl.stimulus.seed = opt.seed;
+    if (!opt.fault.empty()) tcu::parse_fault(opt.fault, &rtl.stimulus.fault);
+    return tcu::make_rtl_engine(rtl);
+  }
 #endif
   return nullptr;
 }
@@ -195,7 +211,18 @@ int tcu_main(int argc, char** argv) {
   add_engine_options(run_cmd, &run_engine, "golden");
 #endif
   run_cmd->add_option("--ptx", run_ptx, "instruction(s) to run (default: every variant)");
-  run_cmd->add_option("--count", run_options.count, "cases per variant")
+  run_cmd->add_flag("--mix", run_options.mix,
+                    "one stream of the variants interleaved at random (--count: its length)");
+  run_engine.rtl_only.push_back(
+      run_cmd->add_option("--backpressure", run_engine.backpressure_text,
+                          "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
+  run_engine.rtl_only.push_back(
+      run_cmd
+          ->add_option("--inject-fault", run_engine.fault,
+                       "inject one fault that the checks must catch (RTL): d-bit, late, "
+                       "lane-swap or meta")
+          ->check(CLI::IsMember({"d-bit", "late", "lane-swap", "meta"})));
+  run_cmd->add_option("--count", run_options.count, "cases per variant (with --mix: in all)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   run_cmd->add_option("--first", run_options.first, "first case index");
   run_cmd->add_option("--seed", run_options.seed, "random seed");
@@ -214,6 +241,19 @@ int tcu_main(int argc, char** argv) {
   bool list_plain = false;
   auto* list_cmd = app.add_subcommand("list", "print every supported PTX spelling by family");
   list_cmd->add_flag("--plain", list_plain, "one spelling per line, no family headings");
+
+  tcu::BenchOptions bench_options;
+  auto* bench_cmd = app.add_subcommand(
+      "bench",
+      "simulation speed per family on one core: golden model, raw Verilated datapath, "
+      "co-verification stack");
+  bench_cmd->add_option("--config", bench_options.config, "RTL datapath configuration")
+      ->check(CLI::IsMember({"default", "small"}));
+  bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
+      ->check(CLI::Range(0.01, 600.0));
+  bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");
+  bool bench_golden_only = false;
+  bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
 
   try {
     app.parse(argc, argv);
@@ -240,6 +280,10 @@ int tcu_main(int argc, char** argv) {
   };
 
   try {
+    if (bench_cmd->parsed()) {
+      bench_options.rtl = !bench_golden_only;
+      return tcu::bench(bench_options, std::cout);
+    }
     if (list_cmd->parsed()) {
       print_list(list_plain);
       return tcu::kExitOk;
@@ -247,6 +291,10 @@ int tcu_main(int argc, char** argv) {
     if (replay_cmd->parsed()) {
       if (int code = check_engine_options(replay_engine); code >= 0) return code;
       if (int code = check_report_paths(replay_reports); code >= 0) return code;
+      replay_options.rerun_prefix = program_name + " replay --engine " + replay_engine.name;
+      if (replay_engine.name == "rtl")
+        replay_options.rerun_prefix += " --config " + replay_engine.config + " --rf-bandwidth " +
+                                       std::to_string(replay_engine.rf_regs_per_cycle);
       auto engine = make_engine(replay_engine);
       tcu::Report report;
       report.command = "replay";
@@ -263,6 +311,17 @@ int tcu_main(int argc, char** argv) {
         std::cerr << "error: --shard " << shard << ": expected i/N with 0 <= i < N\n";
         return tcu::kExitUsage;
       }
+      {
+        char* end = nullptr;
+        const std::string& text = run_engine.backpressure_text;
+        run_engine.backpressure = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(run_engine.backpressure >= 0) ||
+            !(run_engine.backpressure < 1)) {
+          std::cerr << "error: --backpressure " << text
+                    << ": expected a probability P with 0 <= P < 1\n";
+          return tcu::kExitUsage;
+        }
+      }
       if (int code = check_engine_options(run_engine); code >= 0) return code;
       if (int code = check_report_paths(run_reports); code >= 0) return code;
       for (const std::string& text : run_ptx) {
@@ -273,9 +332,14 @@ int tcu_main(int argc, char** argv) {
           return tcu::kExitBadInstruction;
         }
       }
-      if (!run_engine.trace.empty()) {
+      run_engine.seed = run_options.seed;
+      // One waveform of one process; one fault in one process (each child
+      // would inject its own).
+      for (auto [name, given] : {std::pair{"--trace", !run_engine.trace.empty()},
+                                 {"--inject-fault", !run_engine.fault.empty()}}) {
+        if (!given) continue;
         if (jobs_option->count() > 0 && jobs > 1) {
-          std::cerr << "error: --trace writes one waveform of one process: use --jobs 1\n";
+          std::cerr << "error: " << name << " runs in one process: use --jobs 1\n";
           return tcu::kExitUsage;
         }
         jobs = 1;
@@ -289,9 +353,12 @@ int tcu_main(int argc, char** argv) {
                                     std::max<uint64_t>(1, tcu::cases_in_shard(run_options))));
 
       std::string rerun = program_name + " run --engine " + run_engine.name;
-      if (run_engine.name == "rtl")
+      if (run_engine.name == "rtl") {
         rerun += " --config " + run_engine.config + " --rf-bandwidth " +
                  std::to_string(run_engine.rf_regs_per_cycle);
+        if (run_engine.backpressure > 0) rerun += " --backpressure " + run_engine.backpressure_text;
+        if (!run_engine.fault.empty()) rerun += " --inject-fault " + run_engine.fault;
+      }
       run_options.rerun_prefix = rerun;
 
       tcu::Report report;
@@ -299,6 +366,11 @@ int tcu_main(int argc, char** argv) {
       start_header(run_options.seed, run_engine);
       auto& options = header["options"];
       options["ptx"] = run_ptx;
+      options["mix"] = run_options.mix;
+      if (run_engine.name == "rtl") {
+        options["backpressure"] = run_engine.backpressure;
+        options["inject_fault"] = run_engine.fault;
+      }
       options["count"] = run_options.count;
       options["first"] = run_options.first;
       options["shard"] = shard;
@@ -311,7 +383,9 @@ int tcu_main(int argc, char** argv) {
           std::vector<std::string> args = {"run", "--engine", run_engine.name};
           if (run_engine.name == "rtl")
             args.insert(args.end(), {"--config", run_engine.config, "--rf-bandwidth",
-                                     std::to_string(run_engine.rf_regs_per_cycle)});
+                                     std::to_string(run_engine.rf_regs_per_cycle), "--backpressure",
+                                     run_engine.backpressure_text});
+          if (run_options.mix) args.push_back("--mix");
           for (const std::string& ptx : run_ptx) args.insert(args.end(), {"--ptx", ptx});
           args.insert(
               args.end(),
@@ -328,10 +402,26 @@ int tcu_main(int argc, char** argv) {
         return write_reports(run_reports, report);
       }
       auto engine = make_engine(run_engine);
-      const int code = tcu::run(*engine, run_options, std::cout, &report);
+      int code = tcu::run(*engine, run_options, std::cout, &report);
+#ifdef TCU_HAVE_RTL
+      if (!run_engine.fault.empty() && !tcu::fault_injected(*engine)) {
+        std::cerr << "error: --inject-fault " << run_engine.fault
+                  << ": no instruction of this run could take it"
+                  << (run_engine.fault == "meta" ? " (meta needs a sparse variant)" : "")
+                  << "; nothing was tested\n";
+        code = tcu::kExitUsage;
+      } else if (!run_engine.fault.empty() && code == tcu::kExitOk) {
+        std::cerr << "FAIL: --inject-fault " << run_engine.fault
+                  << " was injected but no check caught it\n";
+        code = tcu::kExitMismatch;
+      }
+#endif
       report.exit_code = code;
       return write_reports(run_reports, report);
     }
+  } catch (const tcu::DesignFailure& e) {
+    std::cerr << "FAIL: " << e.what() << "\n";
+    return tcu::kExitMismatch;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return tcu::kExitInternal;

@@ -1,0 +1,227 @@
+#include "bench.h"
+
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "exit_codes.h"
+#include "tcu/generator.h"
+#include "tcu/golden.h"
+#include "version.h"
+#ifdef TCU_HAVE_RTL
+#include "datapath_model.h"
+#include "rtl_engine.h"
+#endif
+
+namespace tcu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One representative spelling per family the speed targets name.
+struct BenchFamily {
+  const char* name;
+  const char* ptx;
+};
+const BenchFamily kFamilies[] = {
+    {"int4 m16n8k64", "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32"},
+    {"int4 m8n8k32", "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32"},
+    {"int4 sparse", "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32"},
+    {"e2m1", "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1."
+             "e2m1.f32.ue8m0"},
+    {"f16", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"},
+    {"f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"},
+};
+
+// Multiply-accumulates the hardware performs (a sparse instruction skips
+// the half of A that is zero).
+double physical_macs(const Instr& instr) {
+  return double(instr.macs()) / (instr.sparse() ? 2.0 : 1.0);
+}
+
+std::vector<WarpOperands> make_cases(const Instr& instr, int count) {
+  std::vector<WarpOperands> cases;
+  cases.reserve(size_t(count));
+  for (int i = 0; i < count; ++i) cases.push_back(generate_operands(instr, 7, uint64_t(i)));
+  return cases;
+}
+
+// Calls `round` (which does `per_round` instructions) until `seconds` pass;
+// returns instructions per second.
+template <class Round>
+double rate(double seconds, double per_round, Round round) {
+  const auto start = Clock::now();
+  double done = 0, elapsed = 0;
+  do {
+    round();
+    done += per_round;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  return done / elapsed;
+}
+
+struct Row {
+  std::string family, ptx;
+  double golden_ips = 0;
+  double raw_cps = 0, raw_ips = 0, raw_macs = 0, raw_cpi = 0;
+  double stack_ips = 0, stack_cpi = 0;            // front-end at 32 words/cycle
+  double stack_fast_ips = 0, stack_fast_cpi = 0;  // operands in one cycle
+  bool has_rtl = false;
+};
+
+#ifdef TCU_HAVE_RTL
+// The Verilated datapath alone, driven from plain C++: instructions
+// presented back to back, operands already packed, D taken at once.
+void measure_raw(DatapathModel& model, const Instr& instr, const std::vector<WarpOperands>& cases,
+                 double seconds, Row* row) {
+  std::vector<DatapathInputs> inputs(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i)
+    pack_datapath_inputs(instr, gather_operands(instr, cases[i]), uint32_t(i), &inputs[i]);
+  model.set_out_ready(true);
+  uint64_t cycles = 0, results = 0;
+  const auto start = Clock::now();
+  double elapsed = 0;
+  size_t next = 0;
+  model.set_instruction(inputs[0]);
+  model.set_in_valid(true);
+  model.falling_edge();
+  do {
+    for (int c = 0; c < 1000; ++c) {
+      const bool accepted = model.in_ready();
+      results += model.out_valid();
+      model.rising_edge();
+      if (accepted) {
+        next = (next + 1) % inputs.size();
+        model.set_instruction(inputs[next]);
+      }
+      model.falling_edge();
+    }
+    cycles += 1000;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  model.set_in_valid(false);
+  for (int c = 0; c < 200; ++c) {  // drain
+    model.rising_edge();
+    model.falling_edge();
+  }
+  row->raw_cps = double(cycles) / elapsed;
+  row->raw_ips = double(results) / elapsed;
+  row->raw_cpi = results ? double(cycles) / double(results) : 0;
+  row->raw_macs = row->raw_ips * physical_macs(instr);
+}
+
+// The co-verification stack: front-end, Verilated datapath, the Cosim
+// scoreboard, and the result check `tcu run` makes.
+void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOperands>& cases,
+                   double seconds, double* ips, double* cpi) {
+  uint64_t instructions = 0;
+  const uint64_t cycles_before = engine.cycles();
+  *ips = rate(seconds, double(cases.size()), [&] {
+    const std::vector<Fragment> got = engine.execute_batch(instr, cases);
+    for (size_t i = 0; i < cases.size(); ++i)
+      if (golden_execute(instr, cases[i]).regs != got[i].regs)
+        throw std::runtime_error("bench: " + instr.ptx() + " result differs from the golden model");
+    instructions += cases.size();
+  });
+  if (!engine.take_errors().empty())
+    throw std::runtime_error("bench: " + instr.ptx() + " scoreboard errors");
+  *cpi = double(engine.cycles() - cycles_before) / double(instructions);
+}
+#endif
+
+std::string version_string() {
+  return std::string(build_info().version) + " (" + build_info().git_hash + ")";
+}
+
+std::string fmt(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+}  // namespace
+
+int bench(const BenchOptions& opt, std::ostream& out) {
+  std::vector<Row> rows;
+#ifdef TCU_HAVE_RTL
+  std::unique_ptr<DatapathModel> raw;
+  std::unique_ptr<Engine> stack;
+  if (opt.rtl) {
+    raw = make_datapath_model(opt.config);
+    for (int i = 0; i < 4; ++i) {  // reset
+      raw->set_reset(true);
+      raw->rising_edge();
+      raw->falling_edge();
+    }
+    raw->set_reset(false);
+    stack = make_rtl_engine(opt.config, "", 32);
+  }
+#endif
+  for (const BenchFamily& family : kFamilies) {
+    Row row;
+    row.family = family.name;
+    const Instr instr = parse_ptx(family.ptx);
+    row.ptx = instr.ptx();
+    const std::vector<WarpOperands> cases = make_cases(instr, 64);
+    size_t i = 0;
+    Fragment d;
+    row.golden_ips = rate(opt.seconds, 64, [&] {
+      for (int n = 0; n < 64; ++n, i = (i + 1) % cases.size()) d = golden_execute(instr, cases[i]);
+    });
+#ifdef TCU_HAVE_RTL
+    if (opt.rtl) {
+      row.has_rtl = true;
+      measure_raw(*raw, instr, cases, opt.seconds, &row);
+      set_rf_bandwidth(*stack, 32);
+      measure_stack(*stack, instr, cases, opt.seconds, &row.stack_ips, &row.stack_cpi);
+      set_rf_bandwidth(*stack, 4096);
+      measure_stack(*stack, instr, cases, opt.seconds, &row.stack_fast_ips, &row.stack_fast_cpi);
+    }
+#endif
+    rows.push_back(row);
+  }
+
+  if (opt.json) {
+    nlohmann::json doc;
+    doc["version"] = version_string();
+    doc["config"] = opt.config;
+    doc["seconds_per_measurement"] = opt.seconds;
+    for (const Row& r : rows) {
+      nlohmann::json j = {{"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
+      if (r.has_rtl) {
+        j["raw_datapath"] = {{"cycles_per_s", r.raw_cps},
+                             {"instr_per_s", r.raw_ips},
+                             {"macs_per_s", r.raw_macs},
+                             {"cycles_per_instr", r.raw_cpi}};
+        j["cosim_stack"] = {{"instr_per_s", r.stack_ips}, {"cycles_per_instr", r.stack_cpi}};
+        j["cosim_stack_one_cycle_operands"] = {{"instr_per_s", r.stack_fast_ips},
+                                               {"cycles_per_instr", r.stack_fast_cpi}};
+        j["stack_to_raw_ratio"] = r.raw_ips > 0 ? r.stack_fast_ips / r.raw_ips : 0.0;
+      }
+      doc["families"].push_back(j);
+    }
+    out << doc.dump(2) << "\n";
+    return kExitOk;
+  }
+
+  out << "tcu bench: " << version_string() << ", config " << opt.config << ", one core, "
+      << opt.seconds << " s per measurement\n";
+  for (const Row& r : rows) {
+    out << "\n" << r.family << "  (" << r.ptx << ")\n";
+    out << "  golden model            " << fmt("%12.0f", r.golden_ips) << " instr/s\n";
+    if (!r.has_rtl) continue;
+    out << "  raw Verilated datapath  " << fmt("%12.0f", r.raw_ips) << " instr/s"
+        << fmt("%12.0f", r.raw_cps) << " cycles/s" << fmt("%10.3g", r.raw_macs) << " MAC/s"
+        << fmt("%7.2f", r.raw_cpi) << " cycles/instr\n";
+    out << "  co-verification stack  " << fmt("%12.0f", r.stack_ips) << " instr/s"
+        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (32 register words/cycle)\n";
+    out << "  co-verification stack  " << fmt("%12.0f", r.stack_fast_ips) << " instr/s"
+        << fmt("%31.2f", r.stack_fast_cpi) << " cycles/instr (operands in one cycle)\n";
+    out << "  stack / raw datapath   " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_fast_ips / r.raw_ips : 0)
+        << "  (same cycles per instruction)\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace tcu
