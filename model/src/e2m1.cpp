@@ -205,6 +205,58 @@ struct E2m1ByteTable {
 };
 const E2m1ByteTable kE2m1ByteTable;
 
+// Every scale byte decoded, for each scale type.
+struct ScaleTable {
+  Scale ue8m0[256], ue4m3[256];
+  ScaleTable() {
+    for (int byte = 0; byte < 256; ++byte) {
+      ue8m0[byte] = decode_scale(byte, ElemType::kUe8m0);
+      ue4m3[byte] = decode_scale(byte, ElemType::kUe4m3);
+    }
+  }
+};
+const ScaleTable kScaleTable;
+
+// shift_toward_zero without branches, for shift <= 27.
+inline int64_t shift_magnitude(int64_t value, int shift) {
+  const int64_t sign = value >> 63;
+  const uint64_t magnitude = uint64_t((value ^ sign) - sign);
+  const uint64_t shifted =
+      shift >= 0 ? magnitude << shift : magnitude >> (-shift < 63 ? -shift : 63);
+  return (int64_t(shifted) ^ sign) - sign;
+}
+
+// combine_groups for k = 64 with the scales already per group (block of
+// group g at index g): C first, the four terms aligned to the largest
+// exponent and truncated, the sum truncated to f32.
+inline uint32_t combine_four_groups(const int32_t* group_quarters, const Scale* row_scales,
+                                    const Scale* col_scales, uint32_t c) {
+  const uint32_t c_magnitude = c & ~kF32SignBit;
+  if (c_magnitude >= kF32ExponentMask)  // NaN (canonical) or Inf (unchanged)
+    return c_magnitude > kF32ExponentMask ? kF32CanonicalNan : c;
+  const int c_exponent_field = int(c_magnitude >> kF32FracBits);
+  const int64_t c_unsigned =
+      (c_magnitude & kF32FractionMask) | (c_exponent_field != 0 ? int64_t{1} << kF32FracBits : 0);
+  const int64_t c_significand = (c & kF32SignBit) ? -c_unsigned : c_unsigned;
+  const int c_exponent = c_exponent_field == 0 ? kF32MinExponent : c_exponent_field - 127;
+
+  int64_t term_significand[kMaxGroups];
+  int term_exponent[kMaxGroups];
+  int max_exponent = c_exponent;
+  for (int g = 0; g < kMaxGroups; ++g) {
+    term_significand[g] =
+        int64_t(group_quarters[g]) * (row_scales[g].eighths * col_scales[g].eighths);
+    term_exponent[g] = row_scales[g].exponent + col_scales[g].exponent;
+    max_exponent = term_exponent[g] > max_exponent ? term_exponent[g] : max_exponent;
+  }
+  int64_t sum =
+      shift_magnitude(c_significand, kWindowFracBits - kF32FracBits + c_exponent - max_exponent);
+  for (int g = 0; g < kMaxGroups; ++g)
+    sum += shift_magnitude(term_significand[g],
+                           kWindowFracBits - kGroupFracBits + term_exponent[g] - max_exponent);
+  return fixed_to_f32_rz(sum, max_exponent - kWindowFracBits);
+}
+
 void unpack_e2m1_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs,
                       int16_t* out) {
   for (size_t run = 0; run < run_regs.size(); ++run) {
@@ -238,28 +290,40 @@ void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   unpack_e2m1_runs(warp.b, b_layout.col_run_regs(), b_transposed);
   int32_t group_sums[kMaxRows * kMaxCols * kMaxGroups];
   group_dot_tile(a, b_transposed, m, n, kMaxGroups, group_sums);
-  int64_t quarters[kMaxRows * kMaxCols * kMaxGroups];
-  for (int i = 0; i < m * n * kMaxGroups; ++i) quarters[i] = group_sums[i];
 
+  // Each row's and column's scales, one per K group.
   uint64_t raw_scale_a[kMaxRows * kMaxGroups], raw_scale_b[kMaxGroups * kMaxCols];
   scale_a_layout.gather_into(warp.scale_a, raw_scale_a);
   scale_b_layout.gather_into(warp.scale_b, raw_scale_b);
+  const Scale* table = instr.scale_type == ElemType::kUe8m0 ? kScaleTable.ue8m0 : kScaleTable.ue4m3;
   Scale row_scales[kMaxRows][kMaxGroups], col_scales[kMaxCols][kMaxGroups];
   bool row_nan[kMaxRows], col_nan[kMaxCols];
-  for (int row = 0; row < m; ++row)
-    row_nan[row] =
-        decode_scales(raw_scale_a + row * blocks, blocks, 1, instr.scale_type, row_scales[row]);
-  for (int col = 0; col < n; ++col)
-    col_nan[col] = decode_scales(raw_scale_b + col, blocks, n, instr.scale_type, col_scales[col]);
+  for (int row = 0; row < m; ++row) {
+    row_nan[row] = false;
+    for (int g = 0; g < kMaxGroups; ++g) {
+      row_scales[row][g] = table[raw_scale_a[row * blocks + g / per_block] & 0xff];
+      row_nan[row] |= row_scales[row][g].is_nan;
+    }
+  }
+  for (int col = 0; col < n; ++col) {
+    col_nan[col] = false;
+    for (int g = 0; g < kMaxGroups; ++g) {
+      col_scales[col][g] = table[raw_scale_b[(g / per_block) * n + col] & 0xff];
+      col_nan[col] |= col_scales[col][g].is_nan;
+    }
+  }
 
   uint64_t acc[kMaxRows * kMaxCols];
   c_layout.gather_into(warp.c, acc);
   for (int row = 0; row < m; ++row)
     for (int col = 0; col < n; ++col) {
       uint64_t& elem = acc[row * n + col];
-      elem = combine_groups(quarters + (row * n + col) * kMaxGroups, kMaxK / kGroupSize, per_block,
-                            row_scales[row], col_scales[col], row_nan[row] || col_nan[col],
-                            uint32_t(elem));
+      const uint32_t c = uint32_t(elem);
+      // A NaN scale gives the canonical NaN whatever C is.
+      elem = row_nan[row] || col_nan[col]
+                 ? kF32CanonicalNan
+                 : combine_four_groups(group_sums + (row * n + col) * kMaxGroups, row_scales[row],
+                                       col_scales[col], c);
     }
   d_layout.scatter_into(acc, d);
 }
