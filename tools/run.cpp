@@ -102,9 +102,10 @@ std::string rerun_batch(const RunOptions& opt, const Instr& instr, uint64_t firs
 
 std::string rerun_text(const RunOptions& opt, const Instr& instr, uint64_t index, uint64_t first,
                        uint64_t last) {
-  std::string text = "re-run: " + opt.rerun_prefix + variant_args(opt, instr) + " --seed " +
-                     std::to_string(opt.seed) + " --first " + std::to_string(index) + " --count 1";
-  if (opt.mix) text += " (same variant and operands, other neighbours)";
+  std::string text =
+      opt.mix ? "re-run alone (same variant and operands, other neighbours): " : "re-run: ";
+  text += opt.rerun_prefix + variant_args(opt, instr) + " --seed " + std::to_string(opt.seed) +
+          " --first " + std::to_string(index) + " --count 1";
   if (first != last) text += "; with its batch: " + rerun_batch(opt, instr, first, last);
   return text;
 }
