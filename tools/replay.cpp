@@ -53,7 +53,7 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
     if (!hang.empty()) break;
     std::map<std::string, VariantCount> variants;
     auto flush = [&] {
-      if (batch.empty()) return;
+      if (batch.empty() || !hang.empty()) return;
       const Instr& instr = batch.front().instr;
       const std::string variant = instr.ptx();
       VariantResult& result = variants[variant].result;
