@@ -74,6 +74,26 @@ TEST_CASE("int4 golden_execute matches the matrix path at the extreme products")
   }
 }
 
+TEST_CASE("e2m1 golden_execute matches the matrix path at the extreme products") {
+  // Codes 7 (6.0) and 15 (-6.0) in every A/B pattern.
+  const uint64_t patterns[] = {0x77777777, 0xffffffff, 0x7f7f7f7f, 0xf7f7f7f7, 0};
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    if (instr.family != tcu::Family::kE2m1) continue;
+    INFO(instr.ptx());
+    for (uint64_t index = 0; index < 4; ++index) {
+      tcu::WarpOperands warp = tcu::generate_operands(instr, 11, index);
+      for (uint64_t a_word : patterns)
+        for (uint64_t b_word : patterns) {
+          for (auto& reg : warp.a.regs) reg = a_word;
+          for (auto& reg : warp.b.regs) reg = b_word;
+          INFO("case " << index << ", A word " << a_word << ", B word " << b_word);
+          REQUIRE(tcu::golden_execute(instr, warp).regs ==
+                  tcu::golden_execute_matrix(instr, warp).regs);
+        }
+    }
+  }
+}
+
 TEST_CASE("golden_execute into a reused fragment gives the same D") {
   tcu::Fragment d;
   for (const tcu::Instr& instr : tcu::all_variants()) {

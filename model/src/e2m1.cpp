@@ -14,6 +14,10 @@
 #include "lanes.h"
 #include "tcu/golden.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace tcu {
 namespace {
 
@@ -193,18 +197,6 @@ Matrix mma_e2m1(const Instr& instr, const Matrix& a, const Matrix& b, const Matr
 
 namespace {
 
-// Pairs of e2m1 codes (a packed byte) to their values in halves.
-struct E2m1ByteTable {
-  int16_t halves[256][2];
-  E2m1ByteTable() {
-    for (int byte = 0; byte < 256; ++byte) {
-      halves[byte][0] = int16_t(e2m1_halves(byte & 0xf));
-      halves[byte][1] = int16_t(e2m1_halves(byte >> 4));
-    }
-  }
-};
-const E2m1ByteTable kE2m1ByteTable;
-
 // Every scale byte decoded, for each scale type.
 struct ScaleTable {
   Scale ue8m0[256], ue4m3[256];
@@ -257,14 +249,103 @@ inline uint32_t combine_four_groups(const int32_t* group_quarters, const Scale* 
   return fixed_to_f32_rz(sum, max_exponent - kWindowFracBits);
 }
 
-void unpack_e2m1_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs,
-                      int16_t* out) {
-  for (size_t run = 0; run < run_regs.size(); ++run) {
-    const uint64_t reg = fragment.regs[run_regs[run]];
-    for (int byte = 0; byte < 4; ++byte)
-      std::memcpy(out + 8 * run + 2 * byte, kE2m1ByteTable.halves[(reg >> (8 * byte)) & 0xff],
-                  2 * sizeof(int16_t));
+constexpr int kLineBytes = kInt4LineBytes;
+
+// out[(row * n + col) * kMaxGroups + g]: the exact dot of K group g of line
+// `row` of a and line `col` of b, in quarters.
+void e2m1_group_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int n, int32_t* out) {
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col)
+      for (int g = 0; g < kMaxGroups; ++g) {
+        int32_t sum = 0;
+        for (int j = g * kGroupSize / 2; j < (g + 1) * kGroupSize / 2; ++j) {
+          const uint8_t x = a[row * kLineBytes + j], y = b[col * kLineBytes + j];
+          sum += e2m1_halves(x & 0xf) * e2m1_halves(y & 0xf) +
+                 e2m1_halves(x >> 4) * e2m1_halves(y >> 4);
+        }
+        out[(row * n + col) * kMaxGroups + g] = sum;
+      }
+}
+
+#if defined(__x86_64__)
+#define TCU_AVX2 __attribute__((target("avx2")))
+// Codes to values in halves through a 16-entry byte table.
+TCU_AVX2 inline __m256i lookup_codes(__m256i table, __m256i codes) {
+  return _mm256_shuffle_epi8(table, codes);
+}
+
+// The four group dots of one line of A (low and high codes' values as
+// unsigned bytes) with the eight columns of B (signed bytes), as int16 in two
+// vectors: columns 0..3, then 4..7, each 128-bit half holding
+// (column, group) pairs c0g, c0g', c1g, c1g', ... for groups 0, 1 (low half)
+// and 2, 3 (high half).
+TCU_AVX2 inline void group_dots_with_columns(__m256i a_low, __m256i a_high, const __m256i* b_low,
+                                             const __m256i* b_high, __m256i* cols_0123,
+                                             __m256i* cols_4567) {
+  __m256i sums[8];
+  // 16 int16 lanes, four per group: bytes 8g..8g+7 hold codes 16g..16g+15.
+  for (int col = 0; col < 8; ++col)
+    sums[col] = _mm256_add_epi16(_mm256_maddubs_epi16(a_low, b_low[col]),
+                                 _mm256_maddubs_epi16(a_high, b_high[col]));
+  *cols_0123 =
+      _mm256_hadd_epi16(_mm256_hadd_epi16(sums[0], sums[1]), _mm256_hadd_epi16(sums[2], sums[3]));
+  *cols_4567 =
+      _mm256_hadd_epi16(_mm256_hadd_epi16(sums[4], sums[5]), _mm256_hadd_epi16(sums[6], sums[7]));
+}
+
+// Four columns' (column, group) int16 sums to int32 in (column, group) order.
+TCU_AVX2 inline void store_group_sums(__m256i sums, int32_t* out) {
+  const __m128i low = _mm256_castsi256_si128(sums), high = _mm256_extracti128_si256(sums, 1);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                      _mm256_cvtepi16_epi32(_mm_unpacklo_epi32(low, high)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8),
+                      _mm256_cvtepi16_epi32(_mm_unpackhi_epi32(low, high)));
+}
+
+// n = 8. A's values are read offset by +12 (unsigned) and corrected by 12 *
+// (B's group sum). Every partial sum fits int16: 16 products of at most
+// 24 * 12.
+TCU_AVX2 void e2m1_group_dot_tile_avx2(const uint8_t* a, const uint8_t* b, int m, int32_t* out) {
+  const __m256i nibble_mask = _mm256_set1_epi8(0x0f);
+  const __m256i signed_halves =
+      _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4, 6, 8,
+                       12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const __m256i twelve = _mm256_set1_epi8(12);
+  const __m256i offset_halves = _mm256_add_epi8(signed_halves, twelve);
+  __m256i b_low[8], b_high[8];
+  for (int col = 0; col < 8; ++col) {
+    const __m256i line = _mm256_load_si256(reinterpret_cast<const __m256i*>(b + col * kLineBytes));
+    b_low[col] = lookup_codes(signed_halves, _mm256_and_si256(line, nibble_mask));
+    b_high[col] =
+        lookup_codes(signed_halves, _mm256_and_si256(_mm256_srli_epi16(line, 4), nibble_mask));
   }
+  __m256i correction_0123, correction_4567;
+  group_dots_with_columns(twelve, twelve, b_low, b_high, &correction_0123, &correction_4567);
+  for (int row = 0; row < m; ++row) {
+    const __m256i line = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + row * kLineBytes));
+    const __m256i a_low = lookup_codes(offset_halves, _mm256_and_si256(line, nibble_mask));
+    const __m256i a_high =
+        lookup_codes(offset_halves, _mm256_and_si256(_mm256_srli_epi16(line, 4), nibble_mask));
+    __m256i cols_0123, cols_4567;
+    group_dots_with_columns(a_low, a_high, b_low, b_high, &cols_0123, &cols_4567);
+    int32_t* out_row = out + row * 8 * kMaxGroups;
+    store_group_sums(_mm256_sub_epi16(cols_0123, correction_0123), out_row);
+    store_group_sums(_mm256_sub_epi16(cols_4567, correction_4567), out_row + 4 * kMaxGroups);
+  }
+}
+#undef TCU_AVX2
+
+bool host_has_avx2() {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+}
+#endif
+
+void e2m1_group_dot_tile(const uint8_t* a, const uint8_t* b, int m, int n, int32_t* out) {
+#if defined(__x86_64__)
+  if (n == 8 && host_has_avx2()) return e2m1_group_dot_tile_avx2(a, b, m, out);
+#endif
+  e2m1_group_dot_tile_generic(a, b, m, n, out);
 }
 
 }  // namespace
@@ -283,13 +364,12 @@ void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d) {
       b_layout.col_run_regs().empty())
     throw std::logic_error("execute_e2m1: no register-run layout for " + instr.ptx());
 
-  static_assert(kGroupK == kGroupSize, "one group_dot_tile group is one K group");
-  alignas(32) int16_t a[kMaxRows * kMaxK];
-  alignas(32) int16_t b_transposed[kMaxCols * kMaxK];
-  unpack_e2m1_runs(warp.a, a_layout.row_run_regs(), a);
-  unpack_e2m1_runs(warp.b, b_layout.col_run_regs(), b_transposed);
+  alignas(32) uint8_t a[kMaxRows * kLineBytes];
+  alignas(32) uint8_t b_transposed[kMaxCols * kLineBytes];
+  pack_code_runs(warp.a, a_layout.row_run_regs(), m, kLineBytes, a);
+  pack_code_runs(warp.b, b_layout.col_run_regs(), n, kLineBytes, b_transposed);
   int32_t group_sums[kMaxRows * kMaxCols * kMaxGroups];
-  group_dot_tile(a, b_transposed, m, n, kMaxGroups, group_sums);
+  e2m1_group_dot_tile(a, b_transposed, m, n, group_sums);
 
   // Each row's and column's scales, one per K group.
   uint64_t raw_scale_a[kMaxRows * kMaxGroups], raw_scale_b[kMaxGroups * kMaxCols];

@@ -62,22 +62,6 @@ namespace {
 // One row of A or column of B as packed codes (see kInt4LineBytes).
 constexpr int kLineBytes = kInt4LineBytes;
 
-// Copies an operand's register runs (`lines` lines of line_bytes / 4 runs)
-// into lines of packed bytes, kLineBytes apart: a register's eight codes are
-// four bytes of its line.
-void pack_runs(const Fragment& fragment, const std::vector<int16_t>& run_regs, int lines,
-               int line_bytes, uint8_t* out) {
-  const uint64_t* regs = fragment.regs.data();
-  const int16_t* run_reg = run_regs.data();
-  const int runs_per_line = line_bytes / 4;
-  for (int line = 0; line < lines; ++line)
-    for (int run = 0; run < runs_per_line; ++run) {
-      const uint32_t word = static_cast<uint32_t>(regs[*run_reg++]);
-      uint8_t* bytes = out + line * kLineBytes + run * 4;
-      for (int byte = 0; byte < 4; ++byte) bytes[byte] = uint8_t(word >> (8 * byte));
-    }
-}
-
 void int4_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int n, bool a_signed,
                            bool b_signed, int32_t* out) {
   for (int row = 0; row < m; ++row)
@@ -190,13 +174,13 @@ void execute_int4(const Instr& instr, const WarpOperands& warp, Fragment* d) {
   if (instr.sparse()) {
     alignas(32) uint8_t a_compressed[kMaxRows * kLineBytes];
     uint64_t meta[kMaxRows * kMaxK / 8];
-    pack_runs(warp.a, a_layout.row_run_regs(), m, k / 4, a_compressed);
+    pack_code_runs(warp.a, a_layout.row_run_regs(), m, k / 4, a_compressed);
     fragment_layout(instr, Operand::kMeta, warp.selectors).gather_into(warp.e, meta);
     sparse_expand(instr, a_compressed, meta, a);
   } else {
-    pack_runs(warp.a, a_layout.row_run_regs(), m, k / 2, a);
+    pack_code_runs(warp.a, a_layout.row_run_regs(), m, k / 2, a);
   }
-  pack_runs(warp.b, b_layout.col_run_regs(), n, k / 2, b_transposed);
+  pack_code_runs(warp.b, b_layout.col_run_regs(), n, k / 2, b_transposed);
 
   int32_t dots[kMaxRows * kMaxCols];
   int4_dot_tile(a, b_transposed, m, n, a_signed, b_signed, dots);
