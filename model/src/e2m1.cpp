@@ -221,8 +221,9 @@ inline int64_t shift_magnitude(int64_t value, int shift) {
 // combine_groups for k = 64 with the scales already per group (block of
 // group g at index g): C first, the four terms aligned to the largest
 // exponent and truncated, the sum truncated to f32.
-inline uint32_t combine_four_groups(const int32_t* group_quarters, const Scale* row_scales,
-                                    const Scale* col_scales, uint32_t c) {
+// group_quarters[g * stride]: group g's dot.
+inline uint32_t combine_four_groups(const int32_t* group_quarters, int stride,
+                                    const Scale* row_scales, const Scale* col_scales, uint32_t c) {
   const uint32_t c_magnitude = c & ~kF32SignBit;
   if (c_magnitude >= kF32ExponentMask)  // NaN (canonical) or Inf (unchanged)
     return c_magnitude > kF32ExponentMask ? kF32CanonicalNan : c;
@@ -237,7 +238,7 @@ inline uint32_t combine_four_groups(const int32_t* group_quarters, const Scale* 
   int max_exponent = c_exponent;
   for (int g = 0; g < kMaxGroups; ++g) {
     term_significand[g] =
-        int64_t(group_quarters[g]) * (row_scales[g].eighths * col_scales[g].eighths);
+        int64_t(group_quarters[g * stride]) * (row_scales[g].eighths * col_scales[g].eighths);
     term_exponent[g] = row_scales[g].exponent + col_scales[g].exponent;
     max_exponent = term_exponent[g] > max_exponent ? term_exponent[g] : max_exponent;
   }
@@ -251,7 +252,7 @@ inline uint32_t combine_four_groups(const int32_t* group_quarters, const Scale* 
 
 constexpr int kLineBytes = kInt4LineBytes;
 
-// out[(row * n + col) * kMaxGroups + g]: the exact dot of K group g of line
+// out[(row * kMaxGroups + g) * n + col]: the exact dot of K group g of line
 // `row` of a and line `col` of b, in quarters.
 void e2m1_group_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int n, int32_t* out) {
   for (int row = 0; row < m; ++row)
@@ -263,7 +264,7 @@ void e2m1_group_dot_tile_generic(const uint8_t* a, const uint8_t* b, int m, int 
           sum += e2m1_halves(x & 0xf) * e2m1_halves(y & 0xf) +
                  e2m1_halves(x >> 4) * e2m1_halves(y >> 4);
         }
-        out[(row * n + col) * kMaxGroups + g] = sum;
+        out[(row * kMaxGroups + g) * n + col] = sum;
       }
 }
 
@@ -293,13 +294,21 @@ TCU_AVX2 inline void group_dots_with_columns(__m256i a_low, __m256i a_high, cons
       _mm256_hadd_epi16(_mm256_hadd_epi16(sums[4], sums[5]), _mm256_hadd_epi16(sums[6], sums[7]));
 }
 
-// Four columns' (column, group) int16 sums to int32 in (column, group) order.
-TCU_AVX2 inline void store_group_sums(__m256i sums, int32_t* out) {
-  const __m128i low = _mm256_castsi256_si128(sums), high = _mm256_extracti128_si256(sums, 1);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
-                      _mm256_cvtepi16_epi32(_mm_unpacklo_epi32(low, high)));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8),
-                      _mm256_cvtepi16_epi32(_mm_unpackhi_epi32(low, high)));
+// The (column, group) int16 sums of columns 0..3 and 4..7 to int32, eight
+// columns of group 0, then of groups 1, 2, 3.
+TCU_AVX2 inline void store_group_sums(__m256i cols_0123, __m256i cols_4567, int32_t* out) {
+  // In each 128-bit half: groups g, g' of four columns to g's four, g''s four.
+  const __m256i by_group = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, 0,
+                                            1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m256i left = _mm256_shuffle_epi8(cols_0123, by_group);
+  const __m256i right = _mm256_shuffle_epi8(cols_4567, by_group);
+  const __m256i groups_0_2 = _mm256_unpacklo_epi64(left, right);
+  const __m256i groups_1_3 = _mm256_unpackhi_epi64(left, right);
+  const __m128i by_g[kMaxGroups] = {
+      _mm256_castsi256_si128(groups_0_2), _mm256_castsi256_si128(groups_1_3),
+      _mm256_extracti128_si256(groups_0_2, 1), _mm256_extracti128_si256(groups_1_3, 1)};
+  for (int g = 0; g < kMaxGroups; ++g)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * g), _mm256_cvtepi16_epi32(by_g[g]));
 }
 
 // n = 8. A's values are read offset by +12 (unsigned) and corrected by 12 *
@@ -328,10 +337,84 @@ TCU_AVX2 void e2m1_group_dot_tile_avx2(const uint8_t* a, const uint8_t* b, int m
         lookup_codes(offset_halves, _mm256_and_si256(_mm256_srli_epi16(line, 4), nibble_mask));
     __m256i cols_0123, cols_4567;
     group_dots_with_columns(a_low, a_high, b_low, b_high, &cols_0123, &cols_4567);
-    int32_t* out_row = out + row * 8 * kMaxGroups;
-    store_group_sums(_mm256_sub_epi16(cols_0123, correction_0123), out_row);
-    store_group_sums(_mm256_sub_epi16(cols_4567, correction_4567), out_row + 4 * kMaxGroups);
+    store_group_sums(_mm256_sub_epi16(cols_0123, correction_0123),
+                     _mm256_sub_epi16(cols_4567, correction_4567), out + row * kMaxGroups * 8);
   }
+}
+TCU_AVX2 inline __m128i half_lanes(__m256i v, int half) {
+  return half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+}
+
+// value * 2^shift truncated toward zero, four lanes: magnitudes below 2^32,
+// shift <= 27 (sign-extended to 64 bits), negative lanes all ones.
+TCU_AVX2 inline __m256i shift_lanes_toward_zero(__m128i magnitude, __m128i negative,
+                                                __m128i shift) {
+  const __m256i magnitude64 = _mm256_cvtepu32_epi64(magnitude);
+  const __m256i shift64 = _mm256_cvtepi32_epi64(shift);
+  const __m256i negative64 = _mm256_cvtepi32_epi64(negative);
+  // Counts of 64 and more (negative ones read as such) give 0, so one of the
+  // two shifts is the magnitude shifted and the other 0 (both it at 0).
+  const __m256i shifted = _mm256_or_si256(
+      _mm256_sllv_epi64(magnitude64, shift64),
+      _mm256_srlv_epi64(magnitude64, _mm256_sub_epi64(_mm256_setzero_si256(), shift64)));
+  return _mm256_sub_epi64(_mm256_xor_si256(shifted, negative64), negative64);
+}
+
+// combine_four_groups for the eight columns of one row, where neither C nor
+// a scale is NaN or Inf (lanes where one is are the caller's): quarters[g * 8
+// + col], the row's scales per group, the columns' scale significands and
+// exponents [g * 8 + col]. Returns a mask of the lanes with a special C.
+TCU_AVX2 int combine_row_avx2(const int32_t* quarters, const Scale* row_scales,
+                              const int32_t* col_eighths, const int32_t* col_exponents,
+                              const uint32_t* c, uint32_t* d) {
+  const __m256i c_bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c));
+  const __m256i c_magnitude = _mm256_and_si256(c_bits, _mm256_set1_epi32(0x7fffffff));
+  const __m256i c_field = _mm256_srli_epi32(c_magnitude, kF32FracBits);
+  const __m256i c_subnormal = _mm256_cmpeq_epi32(c_field, _mm256_setzero_si256());
+  const __m256i c_unsigned =
+      _mm256_or_si256(_mm256_and_si256(c_magnitude, _mm256_set1_epi32(kF32FractionMask)),
+                      _mm256_andnot_si256(c_subnormal, _mm256_set1_epi32(1 << kF32FracBits)));
+  const __m256i c_exponent = _mm256_blendv_epi8(_mm256_sub_epi32(c_field, _mm256_set1_epi32(127)),
+                                                _mm256_set1_epi32(kF32MinExponent), c_subnormal);
+  const __m256i c_negative = _mm256_srai_epi32(c_bits, 31);
+
+  __m256i term_magnitude[kMaxGroups], term_negative[kMaxGroups], term_exponent[kMaxGroups];
+  __m256i max_exponent = c_exponent;
+  for (int g = 0; g < kMaxGroups; ++g) {
+    const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(quarters + 8 * g));
+    const __m256i eighths = _mm256_mullo_epi32(
+        _mm256_set1_epi32(row_scales[g].eighths),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col_eighths + 8 * g)));
+    term_magnitude[g] = _mm256_mullo_epi32(_mm256_abs_epi32(q), eighths);
+    term_negative[g] = _mm256_srai_epi32(q, 31);
+    term_exponent[g] = _mm256_add_epi32(
+        _mm256_set1_epi32(row_scales[g].exponent),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col_exponents + 8 * g)));
+    max_exponent = _mm256_max_epi32(max_exponent, term_exponent[g]);
+  }
+  const __m256i c_shift = _mm256_add_epi32(_mm256_set1_epi32(kWindowFracBits - kF32FracBits),
+                                           _mm256_sub_epi32(c_exponent, max_exponent));
+  __m256i term_shift[kMaxGroups];
+  for (int g = 0; g < kMaxGroups; ++g)
+    term_shift[g] = _mm256_add_epi32(_mm256_set1_epi32(kWindowFracBits - kGroupFracBits),
+                                     _mm256_sub_epi32(term_exponent[g], max_exponent));
+
+  alignas(32) int64_t sums[8];
+  for (int half = 0; half < 2; ++half) {
+    __m256i sum = shift_lanes_toward_zero(half_lanes(c_unsigned, half),
+                                          half_lanes(c_negative, half), half_lanes(c_shift, half));
+    for (int g = 0; g < kMaxGroups; ++g)
+      sum = _mm256_add_epi64(sum, shift_lanes_toward_zero(half_lanes(term_magnitude[g], half),
+                                                          half_lanes(term_negative[g], half),
+                                                          half_lanes(term_shift[g], half)));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 4 * half), sum);
+  }
+  alignas(32) int32_t lsb_exponents[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lsb_exponents),
+                     _mm256_sub_epi32(max_exponent, _mm256_set1_epi32(kWindowFracBits)));
+  for (int col = 0; col < 8; ++col) d[col] = fixed_to_f32_rz(sums[col], lsb_exponents[col]);
+  return _mm256_movemask_ps(_mm256_castsi256_ps(
+      _mm256_cmpgt_epi32(c_magnitude, _mm256_set1_epi32(kF32ExponentMask - 1))));
 }
 #undef TCU_AVX2
 
@@ -395,16 +478,45 @@ void execute_e2m1(const Instr& instr, const WarpOperands& warp, Fragment* d) {
 
   uint64_t acc[kMaxRows * kMaxCols];
   c_layout.gather_into(warp.c, acc);
-  for (int row = 0; row < m; ++row)
-    for (int col = 0; col < n; ++col) {
-      uint64_t& elem = acc[row * n + col];
-      const uint32_t c = uint32_t(elem);
-      // A NaN scale gives the canonical NaN whatever C is.
-      elem = row_nan[row] || col_nan[col]
-                 ? kF32CanonicalNan
-                 : combine_four_groups(group_sums + (row * n + col) * kMaxGroups, row_scales[row],
-                                       col_scales[col], c);
+  // The scalar combine for one element (NaN and Inf C and scales included).
+  auto combine_one = [&](int row, int col) {
+    uint64_t& elem = acc[row * n + col];
+    // A NaN scale gives the canonical NaN whatever C is.
+    elem = row_nan[row] || col_nan[col]
+               ? kF32CanonicalNan
+               : combine_four_groups(group_sums + row * kMaxGroups * n + col, n, row_scales[row],
+                                     col_scales[col], uint32_t(elem));
+  };
+#if defined(__x86_64__)
+  if (n == 8 && host_has_avx2()) {
+    alignas(32) int32_t col_eighths[kMaxGroups * 8], col_exponents[kMaxGroups * 8];
+    int col_nan_mask = 0;
+    for (int col = 0; col < 8; ++col) {
+      col_nan_mask |= col_nan[col] << col;
+      for (int g = 0; g < kMaxGroups; ++g) {
+        col_eighths[g * 8 + col] = col_scales[col][g].eighths;
+        col_exponents[g * 8 + col] = col_scales[col][g].exponent;
+      }
     }
+    for (int row = 0; row < m; ++row) {
+      uint32_t c[8], result[8];
+      for (int col = 0; col < 8; ++col) c[col] = uint32_t(acc[row * 8 + col]);
+      const int special_c = combine_row_avx2(group_sums + row * kMaxGroups * 8, row_scales[row],
+                                             col_eighths, col_exponents, c, result);
+      const int special = row_nan[row] ? 0xff : special_c | col_nan_mask;
+      for (int col = 0; col < 8; ++col) {
+        if ((special >> col) & 1)
+          combine_one(row, col);
+        else
+          acc[row * 8 + col] = result[col];
+      }
+    }
+    d_layout.scatter_into(acc, d);
+    return;
+  }
+#endif
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) combine_one(row, col);
   d_layout.scatter_into(acc, d);
 }
 
