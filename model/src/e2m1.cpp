@@ -418,10 +418,6 @@ TCU_AVX2 int combine_row_avx2(const int32_t* quarters, const Scale* row_scales,
 }
 #undef TCU_AVX2
 
-bool host_has_avx2() {
-  static const bool has_avx2 = __builtin_cpu_supports("avx2");
-  return has_avx2;
-}
 #endif
 
 void e2m1_group_dot_tile(const uint8_t* a, const uint8_t* b, int m, int n, int32_t* out) {

@@ -135,10 +135,6 @@ TCU_AVX2 void int4_dot_tile_avx2(const uint8_t* a, const uint8_t* b, int m, bool
 }
 #undef TCU_AVX2
 
-bool host_has_avx2() {
-  static const bool has_avx2 = __builtin_cpu_supports("avx2");
-  return has_avx2;
-}
 #endif
 
 // out[row * n + col]: the exact dot of line `row` of a and line `col` of b.

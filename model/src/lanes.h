@@ -15,6 +15,14 @@ namespace tcu {
 inline constexpr int kMaxRows = 16, kMaxCols = 8, kMaxK = 64;
 inline constexpr int kMaxAccElems = 256;  // m8n8k4 .f16: 4 batches x 8 x 8
 
+#if defined(__x86_64__)
+// The AVX2 kernels' runtime dispatch.
+inline bool host_has_avx2() {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+}
+#endif
+
 // Packed 4-bit operands (int4, e2m1): one row of A (or column of B) per line of
 // kInt4LineBytes bytes, two codes a byte (code 2j in the low nibble of byte
 // j, as in the registers), lines of shorter K padded with zero codes.
