@@ -1,6 +1,6 @@
 // The tensor-core datapath: one mma instruction per valid/ready handshake,
-// operands in matrix order, D in matrix order (docs/ARCHITECTURE.md,
-// "Datapath interface"; golden golden_mma).
+// operands in matrix order (B and scale_b column-major), D in matrix order
+// (docs/ARCHITECTURE.md, "Datapath interface"; golden golden_mma).
 //
 // Four engines, each an array of dot-product units (timing.cpp dot_units):
 //   int4  Int4MacsPerCycle / 32 tcu_int4_dot (32-wide), dense and sparse:
@@ -14,8 +14,8 @@
 // Each unit count must be a power of two (checked at elaboration).
 //
 // Pipeline (model/include/tcu/timing.h is the one formula):
-//   cycle 0            the accepting handshake: operands into the operand
-//                      register, the slice sequencer armed;
+//   cycle 0            the accepting handshake: operands into the engine's
+//                      operand register, its slice sequencer armed;
 //   cycles 1..occ      the sequencer issues group g = 0..occ-1: unit u of the
 //                      instruction's engine takes slice g*units + u
 //                      (occ = datapath_occupancy = ceil(slices / units));
@@ -23,6 +23,8 @@
 //                      5 * FmaStages, 4 * FmaStages) are combined
 //                      (int4 halves and C) and written into the D buffer;
 //   cycle 1+occ+lat    out_valid_o with D and the tag (datapath_latency).
+// Each engine has its own operand register, sequencer and D buffer behind
+// its own gated clock (operand isolation: an idle engine does not switch).
 // The operand register is free again in the last issue cycle, so the next
 // instruction of the same engine is accepted occ cycles after the previous
 // one (fully pipelined), and its first results reach the D buffer in the
@@ -202,61 +204,53 @@ module tcu_datapath #(
   end
 
   // ---------------------------------------------------------------------------
-  // Handshakes, stall, drain rule, slice sequencer
+  // Handshakes, stall, drain rule
   // ---------------------------------------------------------------------------
   logic               stall, accept, out_fire;
-  logic               seq_busy_q, seq_done, issue, seq_free, drained;
-  logic [GrpW-1:0]    seq_grp_q, seq_last_q;
+  logic               seq_busy, seq_done, seq_free, drained;
   engine_e            last_engine_q;
   logic [FlightW-1:0] in_flight_q;
   logic               out_valid_q;
+  logic [3:0]         eng_busy, eng_en, eng_start, eng_seq_busy, eng_seq_done;
 
   assign stall      = out_valid_q && !out_ready_i;
   assign out_fire   = out_valid_q && out_ready_i;
-  assign issue      = seq_busy_q && !stall;
-  assign seq_done   = issue && seq_grp_q == seq_last_q;
-  assign seq_free   = !seq_busy_q || seq_done;
+  assign seq_busy   = |eng_seq_busy;
+  assign seq_done   = |eng_seq_done;
+  assign seq_free   = !seq_busy || seq_done;
   assign drained    = in_flight_q == '0 || (in_flight_q == FlightW'(1) && out_fire);
   assign in_ready_o = !stall && seq_free && (in_engine == last_engine_q || drained);
   assign accept     = in_valid_i && in_ready_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      seq_busy_q    <= 1'b0;
-      seq_grp_q     <= '0;
-      seq_last_q    <= '0;
       last_engine_q <= ENG_INT4;
       in_flight_q   <= '0;
     end else begin
       if (accept) begin
-        seq_busy_q    <= 1'b1;
-        seq_grp_q     <= '0;
-        seq_last_q    <= in_last_grp;
         last_engine_q <= in_engine;
-      end else if (seq_done) begin
-        seq_busy_q <= 1'b0;
-      end else if (issue) begin
-        seq_grp_q <= seq_grp_q + GrpW'(1);
       end
       in_flight_q <= in_flight_q + FlightW'(accept) - FlightW'(out_fire);
     end
   end
 
   // ---------------------------------------------------------------------------
-  // Engine clock gating
+  // Engine clock gating and operand isolation
   // ---------------------------------------------------------------------------
   // An engine's clock runs from its accept until LINGER cycles after its
   // last instruction left, so every valid bit in its pipelines has shifted
-  // out before the clock stops; idle engines keep their state frozen.
+  // out before the clock stops. Each engine loads its own operand register
+  // and runs its own slice sequencer behind that clock, so an idle engine's
+  // logic sees no change: no switching in silicon, and no evaluation in
+  // the simulation model.
   localparam int unsigned LINGER  = MAX_LAT + 2;
   localparam int unsigned LingerW = $clog2(LINGER + 1);
-  logic [3:0] eng_busy, eng_en;
-  logic       clk_i4, clk_h, clk_f, clk_e2;
+  logic clk_i4, clk_h, clk_f, clk_e2;
 
   for (genvar e = 0; e < 4; e++) begin : g_gate
     logic [LingerW-1:0] linger_q;
-    assign eng_busy[e] = (in_flight_q != '0 && last_engine_q == 2'(e)) ||
-                         (accept && in_engine == 2'(e));
+    assign eng_start[e] = accept && in_engine == 2'(e);
+    assign eng_busy[e]  = (in_flight_q != '0 && last_engine_q == 2'(e)) || eng_start[e];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         linger_q <= LingerW'(LINGER);
@@ -274,111 +268,89 @@ module tcu_datapath #(
   tcu_clock_gate u_gate_f  (.clk_i, .en_i(eng_en[ENG_F64]),  .clk_o(clk_f));
   tcu_clock_gate u_gate_e2 (.clk_i, .en_i(eng_en[ENG_E2M1]), .clk_o(clk_e2));
 
-  // ---------------------------------------------------------------------------
-  // Operand register (no reset: loaded on every accept)
-  // ---------------------------------------------------------------------------
-  engine_e                   op_engine_q;
-  logic                      op_sparse_q, op_k32_q, op_a_signed_q, op_b_signed_q;
-  logic                      op_satfinite_q, op_c_f16_q, op_d_f16_q, op_scale_4x_q;
-  logic [1:0]                op_rnd_q;  // tcu_pkg::roundmode_e
-  logic [TagW-1:0]           op_tag_q;
-  logic [AW-1:0]             op_a_q;
-  logic [BW-1:0]             op_b_q;
-  logic [CW-1:0]             op_c_q;
-  logic [MetaW-1:0]          op_meta_q;
-  logic [SaW-1:0]            op_scale_a_q;
-  logic [SbW-1:0]            op_scale_b_q;
-
-  always_ff @(posedge clk_i) begin
-    if (accept) begin
-      op_engine_q    <= in_engine;
-      op_sparse_q    <= in_sparse;
-      op_k32_q       <= in_k32;
-      op_a_signed_q  <= in_a_signed_i;
-      op_b_signed_q  <= in_b_signed_i;
-      op_satfinite_q <= in_satfinite_i;
-      op_c_f16_q     <= in_c_f16_i;
-      op_d_f16_q     <= in_d_f16_i;
-      op_scale_4x_q  <= in_scale_4x_i;
-      op_rnd_q       <= in_rnd_i;
-      op_tag_q       <= in_tag_i;
-      op_a_q         <= in_a_i;
-      op_b_q         <= in_b_i;
-      op_c_q         <= in_c_i;
-      op_meta_q      <= in_meta_i;
-      op_scale_a_q   <= in_scale_a_i;
-      op_scale_b_q   <= in_scale_b_i;
-    end
-  end
-
-  logic seq_first;
-  assign seq_first = seq_grp_q == '0;
-
-  // B's columns, gathered once: int4/e2m1 column c (64 nibbles, k-major) at
-  // b4_cols[c*256 +: 256]; e2m1 scale_b column c (4 bytes, block-major) at
-  // sb_cols[c*32 +: 32]; f16 (batch, column) at b16_cols[(batch*8+c)*64 +: 64];
-  // f64 column c at b64_cols[c*256 +: 256].
+  // B arrives column-major (docs/ARCHITECTURE.md): int4/e2m1 column c (64
+  // codes, k-major) at in_b_i[c*256 +: 256]; f16 (batch, column) at
+  // [(batch*8+c)*64 +: 64]; f64 column c at [c*256 +: 256]; e2m1 scale_b
+  // column c (4 bytes, block-major) at in_scale_b_i[c*32 +: 32].
   localparam int unsigned B4ColW  = K64 * I4;
   localparam int unsigned SbColW  = E2B * SCW;
   localparam int unsigned B16ColW = QK * H16;
   localparam int unsigned B64ColW = QK * F64;
-  logic [N*B4ColW-1:0]    b4_cols;
-  logic [N*SbColW-1:0]    sb_cols;
-  logic [4*N*B16ColW-1:0] b16_cols;
-  logic [N*B64ColW-1:0]   b64_cols;
-  for (genvar c = 0; c < N; c++) begin : g_bcol
-    for (genvar k = 0; k < K64; k++) begin : g_b4
-      assign b4_cols[c*B4ColW + k*I4 +: I4] = op_b_q[(k*N + c)*I4 +: I4];
-    end
-    for (genvar j = 0; j < E2B; j++) begin : g_sb
-      assign sb_cols[c*SbColW + j*SCW +: SCW] = op_scale_b_q[(j*N + c)*SCW +: SCW];
-    end
-    for (genvar k = 0; k < QK; k++) begin : g_b64
-      assign b64_cols[c*B64ColW + k*F64 +: F64] = op_b_q[(k*N + c)*F64 +: F64];
-    end
-    for (genvar bt = 0; bt < 4; bt++) begin : g_b16
-      for (genvar k = 0; k < QK; k++) begin : g_k
-        assign b16_cols[(bt*N + c)*B16ColW + k*H16 +: H16] =
-            op_b_q[((bt*QK + k)*N + c)*H16 +: H16];
-      end
-    end
-  end
 
   // ---------------------------------------------------------------------------
   // int4 engine
   // ---------------------------------------------------------------------------
-  // Sideband alongside the units: group, first/last, mode, and per unit the
-  // C element its slice accumulates into.
-  localparam int unsigned I4SbW = GrpW + 2 + 1 + 1 + TagW + INT4_UNITS * I32;
-  logic                    i4_issue;
-  logic [INT4_UNITS*I32-1:0] i4_c_slots;
-  logic [I4SbW-1:0]        i4_sb_d, i4_sb_q;
-  logic                    i4_sb_valid;
-  logic [INT4_UNITS-1:0]   i4_valid;
-  logic [INT4_UNITS*DotW-1:0] i4_sum;
+  localparam int unsigned I4CW = 16 * N * I32;  // C/D of m16n8k64
+  logic                   i4_start, i4_issue, i4_done, i4_seq_busy;
+  logic [GrpW-1:0]        i4_grp_q;
+  logic                   i4_sparse_q, i4_k32_q, i4_a_signed_q, i4_b_signed_q, i4_satfinite_q;
+  logic [TagW-1:0]        i4_tag_q;
+  logic [AW-1:0]          i4_a_q;
+  logic [BW-1:0]          i4_b_q;
+  logic [I4CW-1:0]        i4_c_q;
+  logic [MetaW-1:0]       i4_meta_q;
 
-  assign i4_issue = issue && op_engine_q == ENG_INT4;
+  assign i4_start = eng_start[ENG_INT4];
+
+  tcu_slice_seq #(
+    .GrpW(GrpW)
+  ) u_i4_seq (
+    .clk_i  (clk_i4),
+    .rst_ni (rst_ni),
+    .en_i   (!stall),
+    .start_i(i4_start),
+    .last_i (in_last_grp),
+    .busy_o (i4_seq_busy),
+    .grp_o  (i4_grp_q),
+    .issue_o(i4_issue),
+    .done_o (i4_done)
+  );
+
+  always_ff @(posedge clk_i4) begin
+    if (i4_start) begin
+      i4_sparse_q    <= in_sparse;
+      i4_k32_q       <= in_k32;
+      i4_a_signed_q  <= in_a_signed_i;
+      i4_b_signed_q  <= in_b_signed_i;
+      i4_satfinite_q <= in_satfinite_i;
+      i4_tag_q       <= in_tag_i;
+      i4_a_q         <= in_a_i;
+      i4_b_q         <= in_b_i;
+      i4_c_q         <= in_c_i[I4CW-1:0];
+      i4_meta_q      <= in_meta_i;
+    end
+  end
+
+  // Sideband alongside the units: group, first/last, mode and tag; and, in
+  // a pipe of its own (no wide concatenation), per unit the C element its
+  // slice accumulates into.
+  localparam int unsigned I4SbW = GrpW + 2 + 1 + 1 + TagW;
+  logic [INT4_UNITS*I32-1:0]  i4_c_slots, i4_c;
+  logic [I4SbW-1:0]           i4_sb_d, i4_sb_q;
+  logic                       i4_sb_valid, i4_c_valid;
+  logic [INT4_UNITS-1:0]      i4_valid;
+  logic [INT4_UNITS*DotW-1:0] i4_sum;
 
   for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4
     // Slice s = group * units + u. Dense k=64: element s/2, half s%2;
     // m8n8k32 and sparse: element s.
-    logic [15:0]   slice, elem;
-    logic          half, slice_ok;
-    logic [3:0]    row;
-    logic [2:0]    col;
-    logic [4:0]    a_idx;  // 128-bit window of A
+    logic [15:0]       slice, elem;
+    logic              half, slice_ok;
+    logic [3:0]        row;
+    logic [2:0]        col;
+    logic [4:0]        a_idx;  // 128-bit window of A
     logic [B4ColW-1:0] b_col;
     logic [N*4-1:0]    meta;
     logic [I4L*I4-1:0] b_dense, b_sparse, a_in, b_in;
 
     // Units are a power of two: the slice is {group, u}.
-    assign slice = (16'(seq_grp_q) << INT4_LOG) | 16'(u);
+    assign slice = (16'(i4_grp_q) << INT4_LOG) | 16'(u);
     always_comb begin
-      if (op_sparse_q) begin
+      if (i4_sparse_q) begin
         elem     = slice;
         half     = 1'b0;
         slice_ok = slice < 16'(SPARSE_SLICES);
-      end else if (op_k32_q) begin
+      end else if (i4_k32_q) begin
         elem     = slice;
         half     = 1'b0;
         slice_ok = slice < 16'(K32_SLICES);
@@ -391,15 +363,15 @@ module tcu_datapath #(
     assign row = elem[6:3];
     assign col = elem[2:0];
     // k=64 rows are two windows (halves); k=32 and compressed rows one.
-    assign a_idx = (!op_sparse_q && !op_k32_q) ? {row, half} : {1'b0, row};
+    assign a_idx = (!i4_sparse_q && !i4_k32_q) ? {row, half} : {1'b0, row};
     tcu_word_mux #(.Width(I4L*I4), .Words(AW/(I4L*I4))) u_a_mux (
-      .data_i(op_a_q), .sel_i(a_idx), .data_o(a_in));
+      .data_i(i4_a_q), .sel_i(a_idx), .data_o(a_in));
     tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
-      .data_i(b4_cols), .sel_i(col), .data_o(b_col));
+      .data_i(i4_b_q), .sel_i(col), .data_o(b_col));
     tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
-      .data_i(op_meta_q), .sel_i(row), .data_o(meta));
+      .data_i(i4_meta_q), .sel_i(row), .data_o(meta));
     tcu_word_mux #(.Width(I32), .Words(16*N)) u_c_mux (
-      .data_i(op_c_q[16*N*I32-1:0]), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
+      .data_i(i4_c_q), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
     assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
 
     tcu_sparse_mux u_sparse_mux (
@@ -407,7 +379,7 @@ module tcu_datapath #(
       .b_i   (b_col),
       .b_o   (b_sparse)
     );
-    assign b_in = op_sparse_q ? b_sparse : b_dense;
+    assign b_in = i4_sparse_q ? b_sparse : b_dense;
 
     tcu_int4_dot #(
       .Stages(IntStages)
@@ -416,8 +388,8 @@ module tcu_datapath #(
       .rst_ni    (rst_ni),
       .en_i      (!stall),
       .valid_i   (i4_issue && slice_ok),
-      .a_signed_i(op_a_signed_q),
-      .b_signed_i(op_b_signed_q),
+      .a_signed_i(i4_a_signed_q),
+      .b_signed_i(i4_b_signed_q),
       .a_i       (a_in),
       .b_i       (b_in),
       .valid_o   (i4_valid[u]),
@@ -428,8 +400,8 @@ module tcu_datapath #(
     assign unused_elem = ^elem[15:7];
   end
 
-  assign i4_sb_d = {seq_grp_q, seq_first, seq_done, !op_sparse_q && !op_k32_q, op_satfinite_q,
-                    op_tag_q, i4_c_slots};
+  assign i4_sb_d = {i4_grp_q, i4_grp_q == '0, i4_done, !i4_sparse_q && !i4_k32_q, i4_satfinite_q,
+                    i4_tag_q};
 
   tcu_pipe_reg #(
     .Width(I4SbW),
@@ -444,11 +416,25 @@ module tcu_datapath #(
     .data_o (i4_sb_q)
   );
 
-  logic [GrpW-1:0]           i4_grp;
-  logic                      i4_first, i4_last, i4_k64, i4_satfinite;
-  logic [TagW-1:0]           i4_tag;
-  logic [INT4_UNITS*I32-1:0] i4_c;
-  assign {i4_grp, i4_first, i4_last, i4_k64, i4_satfinite, i4_tag, i4_c} = i4_sb_q;
+  tcu_pipe_reg #(
+    .Width(INT4_UNITS * I32),
+    .Depth(IntStages)
+  ) u_i4_c (
+    .clk_i  (clk_i4),
+    .rst_ni (rst_ni),
+    .en_i   (!stall),
+    .valid_i(i4_issue),
+    .data_i (i4_c_slots),
+    .valid_o(i4_c_valid),
+    .data_o (i4_c)
+  );
+
+  logic            unused_i4_c_valid;  // the same as i4_sb_valid
+  logic [GrpW-1:0] i4_grp;
+  logic            i4_first, i4_last, i4_k64, i4_satfinite;
+  logic [TagW-1:0] i4_tag;
+  assign unused_i4_c_valid = i4_c_valid;
+  assign {i4_grp, i4_first, i4_last, i4_k64, i4_satfinite, i4_tag} = i4_sb_q;
 
   // Combine: a dense k=64 element is written at its odd slice (half 1), with
   // the even slice's sum beside it (units >= 2) or from the carry register
@@ -457,7 +443,7 @@ module tcu_datapath #(
 
   if (INT4_UNITS == 1) begin : g_carry
     logic signed [DotW-1:0] carry_q;
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge clk_i4) begin
       if (!stall && i4_valid[0] && !i4_grp[0]) begin
         carry_q <= i4_sum[0 +: DotW];
       end
@@ -465,8 +451,8 @@ module tcu_datapath #(
   end
 
   for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4_acc
-    logic signed [DotW-1:0]   sum, partner;
-    logic signed [DotW:0]     dot;
+    logic signed [DotW-1:0] sum, partner;
+    logic signed [DotW:0]   dot;
 
     assign sum = i4_sum[u*DotW +: DotW];
     if (INT4_UNITS == 1) begin : g_partner_carry
@@ -488,40 +474,100 @@ module tcu_datapath #(
     );
   end
 
+  // D buffer: element e's register takes its one source unit's result (a
+  // k=64 element at its odd slice 2e+1; m8n8k32 and sparse at slice e).
+  // An instruction's first group clears what the previous D left.
+  // The buffer is one packed array that each element's process writes in
+  // place, so reading it out needs no assembly.
+  logic [16*N-1:0][I32-1:0] i4_dbuf;
+  for (genvar e = 0; e < 16 * N; e++) begin : g_i4_dbuf
+    localparam int unsigned S64 = 2 * e + 1;
+    localparam int unsigned U64 = S64 % INT4_UNITS;
+    localparam int unsigned U1  = e % INT4_UNITS;
+    logic           wr;
+    logic [I32-1:0] d;
+    assign wr = i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
+                       : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS);
+    assign d  = i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
+    always_ff @(posedge clk_i4) begin
+      if (!stall) begin
+        if (wr) begin
+          i4_dbuf[e] <= d;
+        end else if (i4_sb_valid && i4_first) begin
+          i4_dbuf[e] <= '0;
+        end
+      end
+    end
+  end
 
   // ---------------------------------------------------------------------------
   // e2m1 engine
   // ---------------------------------------------------------------------------
+  localparam int unsigned E2CW  = 16 * N * F32;
   localparam int unsigned E2SbW = GrpW + 2 + TagW;
-  logic                       e2_issue, e2_sb_valid;
-  logic [E2SbW-1:0]           e2_sb_q;
-  logic [E2M1_UNITS-1:0]      e2_valid;
-  logic [E2M1_UNITS*F32-1:0]  e2_d;
+  logic                      e2_start, e2_issue, e2_done, e2_seq_busy, e2_sb_valid;
+  logic [GrpW-1:0]           e2_grp_q;
+  logic                      e2_scale_4x_q;
+  logic [TagW-1:0]           e2_tag_q;
+  logic [AW-1:0]             e2_a_q;
+  logic [BW-1:0]             e2_b_q;
+  logic [E2CW-1:0]           e2_c_q;
+  logic [SaW-1:0]            e2_scale_a_q;
+  logic [SbW-1:0]            e2_scale_b_q;
+  logic [E2SbW-1:0]          e2_sb_q;
+  logic [E2M1_UNITS-1:0]     e2_valid;
+  logic [E2M1_UNITS*F32-1:0] e2_d;
 
-  assign e2_issue = issue && op_engine_q == ENG_E2M1;
+  assign e2_start = eng_start[ENG_E2M1];
+
+  tcu_slice_seq #(
+    .GrpW(GrpW)
+  ) u_e2_seq (
+    .clk_i  (clk_e2),
+    .rst_ni (rst_ni),
+    .en_i   (!stall),
+    .start_i(e2_start),
+    .last_i (in_last_grp),
+    .busy_o (e2_seq_busy),
+    .grp_o  (e2_grp_q),
+    .issue_o(e2_issue),
+    .done_o (e2_done)
+  );
+
+  always_ff @(posedge clk_e2) begin
+    if (e2_start) begin
+      e2_scale_4x_q <= in_scale_4x_i;
+      e2_tag_q      <= in_tag_i;
+      e2_a_q        <= in_a_i;
+      e2_b_q        <= in_b_i;
+      e2_c_q        <= in_c_i[E2CW-1:0];
+      e2_scale_a_q  <= in_scale_a_i;
+      e2_scale_b_q  <= in_scale_b_i;
+    end
+  end
 
   for (genvar u = 0; u < E2M1_UNITS; u++) begin : g_e2m1
-    logic [15:0]         elem;
-    logic [3:0]          row;
-    logic [2:0]          col;
-    logic [K64*E2-1:0]   a_row;
-    logic [B4ColW-1:0]   b_col;
-    logic [SbColW-1:0]   sa, sb;
-    logic [F32-1:0]      c;
-    assign elem = (16'(seq_grp_q) << E2M1_LOG) | 16'(u);
+    logic [15:0]       elem;
+    logic [3:0]        row;
+    logic [2:0]        col;
+    logic [K64*E2-1:0] a_row;
+    logic [B4ColW-1:0] b_col;
+    logic [SbColW-1:0] sa, sb;
+    logic [F32-1:0]    c;
+    assign elem = (16'(e2_grp_q) << E2M1_LOG) | 16'(u);
     assign row  = elem[6:3];
     assign col  = elem[2:0];
 
     tcu_word_mux #(.Width(K64*E2), .Words(16)) u_a_mux (
-      .data_i(op_a_q), .sel_i(row), .data_o(a_row));
+      .data_i(e2_a_q), .sel_i(row), .data_o(a_row));
     tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
-      .data_i(b4_cols), .sel_i(col), .data_o(b_col));
+      .data_i(e2_b_q), .sel_i(col), .data_o(b_col));
     tcu_word_mux #(.Width(SbColW), .Words(16)) u_sa_mux (
-      .data_i(op_scale_a_q), .sel_i(row), .data_o(sa));
+      .data_i(e2_scale_a_q), .sel_i(row), .data_o(sa));
     tcu_word_mux #(.Width(SbColW), .Words(N)) u_sb_mux (
-      .data_i(sb_cols), .sel_i(col), .data_o(sb));
+      .data_i(e2_scale_b_q), .sel_i(col), .data_o(sb));
     tcu_word_mux #(.Width(F32), .Words(16*N)) u_c_mux (
-      .data_i(op_c_q[16*N*F32-1:0]), .sel_i(elem[6:0]), .data_o(c));
+      .data_i(e2_c_q), .sel_i(elem[6:0]), .data_o(c));
 
     tcu_e2m1_dot #(
       .Stages(E2m1Stages)
@@ -530,7 +576,7 @@ module tcu_datapath #(
       .rst_ni    (rst_ni),
       .en_i      (!stall),
       .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
-      .scale_4x_i(op_scale_4x_q),
+      .scale_4x_i(e2_scale_4x_q),
       .a_i       (a_row),
       .b_i       (b_col),
       .scale_a_i (sa),
@@ -552,7 +598,7 @@ module tcu_datapath #(
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(e2_issue),
-    .data_i ({seq_grp_q, seq_first, seq_done, op_tag_q}),
+    .data_i ({e2_grp_q, e2_grp_q == '0, e2_done, e2_tag_q}),
     .valid_o(e2_sb_valid),
     .data_o (e2_sb_q)
   );
@@ -562,34 +608,83 @@ module tcu_datapath #(
   logic [TagW-1:0] e2_tag;
   assign {e2_grp, e2_first, e2_last, e2_tag} = e2_sb_q;
 
+  logic [E2M1_SLICES-1:0][F32-1:0] e2_dbuf;
+  for (genvar e = 0; e < E2M1_SLICES; e++) begin : g_e2_dbuf
+    localparam int unsigned U = e % E2M1_UNITS;
+    logic wr;
+    assign wr = e2_valid[U] && e2_grp == GrpW'(e / E2M1_UNITS);
+    always_ff @(posedge clk_e2) begin
+      if (!stall) begin
+        if (wr) begin
+          e2_dbuf[e] <= e2_d[U*F32 +: F32];
+        end else if (e2_sb_valid && e2_first) begin
+          e2_dbuf[e] <= '0;
+        end
+      end
+    end
+  end
+
   // ---------------------------------------------------------------------------
   // f16 engine
   // ---------------------------------------------------------------------------
+  localparam int unsigned HAW    = 4 * 8 * QK * H16;  // A of four quad pairs
+  localparam int unsigned HBW    = 4 * N * B16ColW;
   localparam int unsigned F16SbW = GrpW + 2 + 1 + TagW;
-  logic                      h_issue, h_sb_valid;
-  logic [F16SbW-1:0]         h_sb_q;
-  logic [F16_UNITS-1:0]      h_valid;
-  logic [F16_UNITS*F32-1:0]  h_d;
+  logic                     h_start, h_issue, h_done, h_seq_busy, h_sb_valid;
+  logic [GrpW-1:0]          h_grp_q;
+  logic                     h_c_f16_q, h_d_f16_q;
+  logic [TagW-1:0]          h_tag_q;
+  logic [HAW-1:0]           h_a_q;
+  logic [HBW-1:0]           h_b_q;
+  logic [CW-1:0]            h_c_q;
+  logic [F16SbW-1:0]        h_sb_q;
+  logic [F16_UNITS-1:0]     h_valid;
+  logic [F16_UNITS*F32-1:0] h_d;
 
-  assign h_issue = issue && op_engine_q == ENG_F16;
+  assign h_start = eng_start[ENG_F16];
+
+  tcu_slice_seq #(
+    .GrpW(GrpW)
+  ) u_h_seq (
+    .clk_i  (clk_h),
+    .rst_ni (rst_ni),
+    .en_i   (!stall),
+    .start_i(h_start),
+    .last_i (in_last_grp),
+    .busy_o (h_seq_busy),
+    .grp_o  (h_grp_q),
+    .issue_o(h_issue),
+    .done_o (h_done)
+  );
+
+  always_ff @(posedge clk_h) begin
+    if (h_start) begin
+      h_c_f16_q <= in_c_f16_i;
+      h_d_f16_q <= in_d_f16_i;
+      h_tag_q   <= in_tag_i;
+      h_a_q     <= in_a_i[HAW-1:0];
+      h_b_q     <= in_b_i[HBW-1:0];
+      h_c_q     <= in_c_i;
+    end
+  end
 
   for (genvar u = 0; u < F16_UNITS; u++) begin : g_f16
     // Element e: quad pair e[7:6], row e[5:3], column e[2:0].
-    logic [15:0]        elem;
-    logic [QK*H16-1:0]  a_row, b_col;
-    logic [H16-1:0]     c16;
-    logic [F32-1:0]     c32, c_in;
-    assign elem = (16'(seq_grp_q) << F16_LOG) | 16'(u);
+    logic [15:0]       elem;
+    logic [QK*H16-1:0] a_row, b_col;
+    logic [H16-1:0]    c16;
+    logic [F32-1:0]    c32, c_in;
+    assign elem = (16'(h_grp_q) << F16_LOG) | 16'(u);
 
     tcu_word_mux #(.Width(QK*H16), .Words(4*8)) u_a_mux (
-      .data_i(op_a_q[4*8*QK*H16-1:0]), .sel_i(elem[7:3]), .data_o(a_row));
+      .data_i(h_a_q), .sel_i(elem[7:3]), .data_o(a_row));
     tcu_word_mux #(.Width(B16ColW), .Words(4*N)) u_b_mux (
-      .data_i(b16_cols), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_col));
+      .data_i(h_b_q), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_col));
     tcu_word_mux #(.Width(H16), .Words(4*8*N)) u_c16_mux (
-      .data_i(op_c_q[4*8*N*H16-1:0]), .sel_i(elem[7:0]), .data_o(c16));
+      .data_i(h_c_q[4*8*N*H16-1:0]), .sel_i(elem[7:0]), .data_o(c16));
     tcu_word_mux #(.Width(F32), .Words(4*8*N)) u_c32_mux (
-      .data_i(op_c_q), .sel_i(elem[7:0]), .data_o(c32));
-    assign c_in = op_c_f16_q ? {{(F32 - H16){1'b0}}, c16} : c32;
+      .data_i(h_c_q), .sel_i(elem[7:0]), .data_o(c32));
+    assign c_in = h_c_f16_q ? {{(F32 - H16){1'b0}}, c16} : c32;
 
     tcu_f16_dot #(
       .FmaStages(FmaStages)
@@ -601,8 +696,8 @@ module tcu_datapath #(
       .a_i    (a_row),
       .b_i    (b_col),
       .c_i    (c_in),
-      .c_f16_i(op_c_f16_q),
-      .d_f16_i(op_d_f16_q),
+      .c_f16_i(h_c_f16_q),
+      .d_f16_i(h_d_f16_q),
       .valid_o(h_valid[u]),
       .d_o    (h_d[u*F32 +: F32])
     );
@@ -619,7 +714,7 @@ module tcu_datapath #(
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(h_issue),
-    .data_i ({seq_grp_q, seq_first, seq_done, op_d_f16_q, op_tag_q}),
+    .data_i ({h_grp_q, h_grp_q == '0, h_done, h_d_f16_q, h_tag_q}),
     .valid_o(h_sb_valid),
     .data_o (h_sb_q)
   );
@@ -629,29 +724,95 @@ module tcu_datapath #(
   logic [TagW-1:0] h_tag;
   assign {h_grp, h_first, h_last, h_d_f16, h_tag} = h_sb_q;
 
+  // D buffer in 16-bit pieces: piece p is half p%2 of the f32 element p/2,
+  // or the f16 element p.
+  localparam int unsigned Piece = 16;
+  logic [CW/Piece-1:0][Piece-1:0] h_dbuf;
+  for (genvar p = 0; p < CW / Piece; p++) begin : g_h_dbuf
+    localparam int unsigned E32 = p / 2;
+    localparam int unsigned P32 = p % 2;
+    logic wr32, wr16;
+    if (E32 < F16_SLICES) begin : g_h32
+      localparam int unsigned U = E32 % F16_UNITS;
+      assign wr32 = !h_d_f16 && h_valid[U] && h_grp == GrpW'(E32 / F16_UNITS);
+    end else begin : g_no_h32
+      assign wr32 = 1'b0;
+    end
+    if (p < F16_SLICES) begin : g_h16
+      localparam int unsigned U = p % F16_UNITS;
+      assign wr16 = h_d_f16 && h_valid[U] && h_grp == GrpW'(p / F16_UNITS);
+    end else begin : g_no_h16
+      assign wr16 = 1'b0;
+    end
+    always_ff @(posedge clk_h) begin
+      if (!stall) begin
+        if (wr32) begin
+          h_dbuf[p] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
+        end else if (wr16) begin
+          h_dbuf[p] <= h_d[(p % F16_UNITS)*F32 +: Piece];
+        end else if (h_sb_valid && h_first) begin
+          h_dbuf[p] <= '0;
+        end
+      end
+    end
+  end
+
   // ---------------------------------------------------------------------------
   // f64 engine
   // ---------------------------------------------------------------------------
+  localparam int unsigned FAW    = 8 * QK * F64;
+  localparam int unsigned FBW    = N * B64ColW;
+  localparam int unsigned FCW    = 8 * N * F64;
   localparam int unsigned F64SbW = GrpW + 2 + TagW;
-  logic                      f_issue, f_sb_valid;
-  logic [F64SbW-1:0]         f_sb_q;
-  logic [F64_UNITS-1:0]      f_valid;
-  logic [F64_UNITS*F64-1:0]  f_d;
+  logic                     f_start, f_issue, f_done, f_seq_busy, f_sb_valid;
+  logic [GrpW-1:0]          f_grp_q;
+  logic [1:0]               f_rnd_q;  // tcu_pkg::roundmode_e
+  logic [TagW-1:0]          f_tag_q;
+  logic [FAW-1:0]           f_a_q;
+  logic [FBW-1:0]           f_b_q;
+  logic [FCW-1:0]           f_c_q;
+  logic [F64SbW-1:0]        f_sb_q;
+  logic [F64_UNITS-1:0]     f_valid;
+  logic [F64_UNITS*F64-1:0] f_d;
 
-  assign f_issue = issue && op_engine_q == ENG_F64;
+  assign f_start = eng_start[ENG_F64];
+
+  tcu_slice_seq #(
+    .GrpW(GrpW)
+  ) u_f_seq (
+    .clk_i  (clk_f),
+    .rst_ni (rst_ni),
+    .en_i   (!stall),
+    .start_i(f_start),
+    .last_i (in_last_grp),
+    .busy_o (f_seq_busy),
+    .grp_o  (f_grp_q),
+    .issue_o(f_issue),
+    .done_o (f_done)
+  );
+
+  always_ff @(posedge clk_f) begin
+    if (f_start) begin
+      f_rnd_q <= in_rnd_i;
+      f_tag_q <= in_tag_i;
+      f_a_q   <= in_a_i[FAW-1:0];
+      f_b_q   <= in_b_i[FBW-1:0];
+      f_c_q   <= in_c_i[FCW-1:0];
+    end
+  end
 
   for (genvar u = 0; u < F64_UNITS; u++) begin : g_f64
-    logic [15:0]        elem;
-    logic [QK*F64-1:0]  a_row, b_col;
-    logic [F64-1:0]     c;
-    assign elem = (16'(seq_grp_q) << F64_LOG) | 16'(u);
+    logic [15:0]       elem;
+    logic [QK*F64-1:0] a_row, b_col;
+    logic [F64-1:0]    c;
+    assign elem = (16'(f_grp_q) << F64_LOG) | 16'(u);
 
     tcu_word_mux #(.Width(QK*F64), .Words(8)) u_a_mux (
-      .data_i(op_a_q[8*QK*F64-1:0]), .sel_i(elem[5:3]), .data_o(a_row));
+      .data_i(f_a_q), .sel_i(elem[5:3]), .data_o(a_row));
     tcu_word_mux #(.Width(B64ColW), .Words(N)) u_b_mux (
-      .data_i(b64_cols), .sel_i(elem[2:0]), .data_o(b_col));
+      .data_i(f_b_q), .sel_i(elem[2:0]), .data_o(b_col));
     tcu_word_mux #(.Width(F64), .Words(8*N)) u_c_mux (
-      .data_i(op_c_q[8*N*F64-1:0]), .sel_i(elem[5:0]), .data_o(c));
+      .data_i(f_c_q), .sel_i(elem[5:0]), .data_o(c));
 
     tcu_f64_dot #(
       .FmaStages(FmaStages)
@@ -663,7 +824,7 @@ module tcu_datapath #(
       .a_i    (a_row),
       .b_i    (b_col),
       .c_i    (c),
-      .rnd_i  (op_rnd_q),
+      .rnd_i  (f_rnd_q),
       .valid_o(f_valid[u]),
       .d_o    (f_d[u*F64 +: F64])
     );
@@ -680,7 +841,7 @@ module tcu_datapath #(
     .rst_ni (rst_ni),
     .en_i   (!stall),
     .valid_i(f_issue),
-    .data_i ({seq_grp_q, seq_first, seq_done, op_tag_q}),
+    .data_i ({f_grp_q, f_grp_q == '0, f_done, f_tag_q}),
     .valid_o(f_sb_valid),
     .data_o (f_sb_q)
   );
@@ -690,95 +851,95 @@ module tcu_datapath #(
   logic [TagW-1:0] f_tag;
   assign {f_grp, f_first, f_last, f_tag} = f_sb_q;
 
-  // ---------------------------------------------------------------------------
-  // D buffer and the output
-  // ---------------------------------------------------------------------------
-  // One engine delivers at a time (the drain rule). A group's first arrival
-  // clears what the previous D left; every unit result is written at its
-  // element's place in C's packing with the D type's width.
-  logic [CW-1:0]   dbuf_d, dbuf_q;
-  logic            arrive_first, arrive_last;
-  logic [TagW-1:0] arrive_tag;
-
-  assign arrive_first = (i4_sb_valid && i4_first) || (e2_sb_valid && e2_first) ||
-                        (h_sb_valid && h_first) || (f_sb_valid && f_first);
-  assign arrive_last  = (i4_sb_valid && i4_last) || (e2_sb_valid && e2_last) ||
-                        (h_sb_valid && h_last) || (f_sb_valid && f_last);
-  assign arrive_tag   = ({TagW{i4_sb_valid}} & i4_tag) | ({TagW{e2_sb_valid}} & e2_tag) |
-                        ({TagW{h_sb_valid}} & h_tag) | ({TagW{f_sb_valid}} & f_tag);
-
-  // The D buffer in 16-bit pieces, each with its one possible source per
-  // engine and mode (so every write has a constant place): the 32-bit element
-  // h/2 (int4, e2m1, f16 with f32 D), the f16 element h, or a quarter of the
-  // f64 element h/4. A source writes when its unit's result is valid and its
-  // engine's group is the one whose slice holds that element.
-  localparam int unsigned Piece = 16;
-  for (genvar h = 0; h < CW / Piece; h++) begin : g_dbuf
-    localparam int unsigned E32 = h / 2;  // 32-bit element
-    localparam int unsigned P32 = h % 2;
-    localparam int unsigned E64 = h / 4;  // f64 element
-    localparam int unsigned P64 = h % 4;
-
-    logic             wr_i4, wr_e2, wr_h32, wr_h16, wr_f;
-    logic [Piece-1:0] d_i4, d_e2, d_h32, d_h16, d_f;
-
-    // int4: a k=64 element at its odd slice 2e+1; m8n8k32 and sparse at e.
-    if (E32 < 16 * N) begin : g_i4
-      localparam int unsigned S64 = 2 * E32 + 1;
-      localparam int unsigned U64 = S64 % INT4_UNITS;
-      localparam int unsigned U1  = E32 % INT4_UNITS;
-      assign wr_i4 = i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
-                            : i4_valid[U1] && i4_grp == GrpW'(E32 / INT4_UNITS);
-      assign d_i4  = i4_k64 ? i4_d[U64*I32 + P32*Piece +: Piece]
-                            : i4_d[U1*I32 + P32*Piece +: Piece];
-    end else begin : g_no_i4
-      assign wr_i4 = 1'b0;
-      assign d_i4  = '0;
+  logic [F64_SLICES-1:0][F64-1:0] f_dbuf;
+  for (genvar e = 0; e < F64_SLICES; e++) begin : g_f_dbuf
+    localparam int unsigned U = e % F64_UNITS;
+    logic wr;
+    assign wr = f_valid[U] && f_grp == GrpW'(e / F64_UNITS);
+    always_ff @(posedge clk_f) begin
+      if (!stall) begin
+        if (wr) begin
+          f_dbuf[e] <= f_d[U*F64 +: F64];
+        end else if (f_sb_valid && f_first) begin
+          f_dbuf[e] <= '0;
+        end
+      end
     end
-
-    if (E32 < E2M1_SLICES) begin : g_e2
-      localparam int unsigned U = E32 % E2M1_UNITS;
-      assign wr_e2 = e2_valid[U] && e2_grp == GrpW'(E32 / E2M1_UNITS);
-      assign d_e2  = e2_d[U*F32 + P32*Piece +: Piece];
-    end else begin : g_no_e2
-      assign wr_e2 = 1'b0;
-      assign d_e2  = '0;
-    end
-
-    if (E32 < F16_SLICES) begin : g_h32
-      localparam int unsigned U = E32 % F16_UNITS;
-      assign wr_h32 = !h_d_f16 && h_valid[U] && h_grp == GrpW'(E32 / F16_UNITS);
-      assign d_h32  = h_d[U*F32 + P32*Piece +: Piece];
-    end else begin : g_no_h32
-      assign wr_h32 = 1'b0;
-      assign d_h32  = '0;
-    end
-
-    if (h < F16_SLICES) begin : g_h16
-      localparam int unsigned U = h % F16_UNITS;
-      assign wr_h16 = h_d_f16 && h_valid[U] && h_grp == GrpW'(h / F16_UNITS);
-      assign d_h16  = h_d[U*F32 +: H16];
-    end else begin : g_no_h16
-      assign wr_h16 = 1'b0;
-      assign d_h16  = '0;
-    end
-
-    if (E64 < F64_SLICES) begin : g_f
-      localparam int unsigned U = E64 % F64_UNITS;
-      assign wr_f = f_valid[U] && f_grp == GrpW'(E64 / F64_UNITS);
-      assign d_f  = f_d[U*F64 + P64*Piece +: Piece];
-    end else begin : g_no_f
-      assign wr_f = 1'b0;
-      assign d_f  = '0;
-    end
-
-    assign dbuf_d[h*Piece +: Piece] = wr_i4        ? d_i4  :
-                                      wr_e2        ? d_e2  :
-                                      wr_h32       ? d_h32 :
-                                      wr_h16       ? d_h16 :
-                                      wr_f         ? d_f   :
-                                      arrive_first ? '0    : dbuf_q[h*Piece +: Piece];
   end
+
+  // ---------------------------------------------------------------------------
+  // Sequencer status, D ownership and the output
+  // ---------------------------------------------------------------------------
+  assign eng_seq_busy = {e2_seq_busy, f_seq_busy, h_seq_busy, i4_seq_busy};
+  assign eng_seq_done = {e2_done, f_done, h_done, i4_done};
+
+  // One engine delivers at a time (the drain rule). The engine whose last
+  // group arrived owns out_d_o until that D is handed over; the others show
+  // zeros, so out_d_o is the OR of the engines' buffers and D bits above the
+  // instruction's D are zero. Each owner bit lives behind its engine's clock
+  // (which runs through the hand-over: the engine is busy until then).
+  logic [3:0] eng_last;
+  logic       i4_own_q, h_own_q, f_own_q, e2_own_q;
+  assign eng_last = {e2_sb_valid && e2_last, f_sb_valid && f_last, h_sb_valid && h_last,
+                     i4_sb_valid && i4_last};
+
+  always_ff @(posedge clk_i4 or negedge rst_ni) begin
+    if (!rst_ni) begin
+      i4_own_q <= 1'b0;
+    end else if (!stall && eng_last[ENG_INT4]) begin
+      i4_own_q <= 1'b1;
+    end else if (out_fire) begin
+      i4_own_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_h or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_own_q <= 1'b0;
+    end else if (!stall && eng_last[ENG_F16]) begin
+      h_own_q <= 1'b1;
+    end else if (out_fire) begin
+      h_own_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_f or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_own_q <= 1'b0;
+    end else if (!stall && eng_last[ENG_F64]) begin
+      f_own_q <= 1'b1;
+    end else if (out_fire) begin
+      f_own_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_e2 or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e2_own_q <= 1'b0;
+    end else if (!stall && eng_last[ENG_E2M1]) begin
+      e2_own_q <= 1'b1;
+    end else if (out_fire) begin
+      e2_own_q <= 1'b0;
+    end
+  end
+
+  // At most one engine owns out_d_o (asserted below): a priority mux with
+  // zeros elsewhere equals the OR of the masked buffers.
+  always_comb begin
+    out_d_o = '0;
+    if (i4_own_q) begin
+      out_d_o[I4CW-1:0] = i4_dbuf;
+    end else if (e2_own_q) begin
+      out_d_o[E2CW-1:0] = e2_dbuf;
+    end else if (h_own_q) begin
+      out_d_o = h_dbuf;
+    end else if (f_own_q) begin
+      out_d_o[FCW-1:0] = f_dbuf;
+    end
+  end
+
+  logic            arrive_last;
+  logic [TagW-1:0] arrive_tag, out_tag_q;
+  assign arrive_last = |eng_last;
+  assign arrive_tag  = ({TagW{i4_sb_valid}} & i4_tag) | ({TagW{e2_sb_valid}} & e2_tag) |
+                       ({TagW{h_sb_valid}} & h_tag) | ({TagW{f_sb_valid}} & f_tag);
 
   // With more units than an engine has slices (a family given more MACs or
   // FMAs per cycle than its largest instruction uses), the extra units never
@@ -786,14 +947,9 @@ module tcu_datapath #(
   logic unused_results;
   assign unused_results = ^{i4_d, e2_d, h_d, f_d};
 
-  logic [TagW-1:0] out_tag_q;
-
   always_ff @(posedge clk_i) begin
-    if (!stall) begin
-      dbuf_q <= dbuf_d;
-      if (arrive_last) begin
-        out_tag_q <= arrive_tag;
-      end
+    if (!stall && arrive_last) begin
+      out_tag_q <= arrive_tag;
     end
   end
 
@@ -807,6 +963,48 @@ module tcu_datapath #(
 
   assign out_valid_o = out_valid_q;
   assign out_tag_o   = out_tag_q;
-  assign out_d_o     = dbuf_q;
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------------------
+  // Protocol assertions (simulation; Verilator --assert)
+  // ---------------------------------------------------------------------------
+  // The output holds while out_ready_i is low; at most one engine delivers
+  // or owns out_d_o at a time; the in-flight count never wraps. The held D
+  // is copied only in cycles that hold, so these cost nothing otherwise.
+  logic            chk_live_q, chk_held_q;
+  logic [TagW-1:0] chk_tag_q;
+  logic [CW-1:0]   chk_d_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_live_q <= 1'b0;
+      chk_held_q <= 1'b0;
+    end else begin
+      chk_live_q <= 1'b1;
+      chk_held_q <= stall;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (stall) begin
+      chk_tag_q <= out_tag_o;
+      chk_d_q   <= out_d_o;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (chk_live_q) begin
+      if (chk_held_q) begin
+        assert (out_valid_o && out_tag_o == chk_tag_q && out_d_o == chk_d_q)
+          else $error("out_valid_o, out_tag_o or out_d_o changed while out_ready_i was low");
+      end
+      assert ($onehot0(eng_last))
+        else $error("two engines delivered a last group in one cycle");
+      assert ($onehot0({i4_own_q, h_own_q, f_own_q, e2_own_q}))
+        else $error("two engines own out_d_o");
+      assert (!(accept && in_flight_q == '1))
+        else $error("in-flight count overflows");
+      assert (!(out_valid_q && in_flight_q == '0))
+        else $error("a D is valid with no instruction in flight");
+    end
+  end
+`endif
 
 endmodule

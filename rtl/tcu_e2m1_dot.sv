@@ -316,13 +316,15 @@ module tcu_e2m1_dot #(
   assign mag  = sign ? MagW'(-l3_sum) : l3_sum[MagW-1:0];
 
   // Leading zeros of the magnitude (MagW when zero).
-  logic [LzW:0] lz;
-  always_comb begin
-    lz = (LzW + 1)'(MagW);
-    for (int unsigned i = 0; i < MagW; i++) begin
-      if (mag[i]) lz = (LzW + 1)'(MagW - 1 - i);
-    end
-  end
+  logic [LzW:0]            lz;
+  logic [$clog2(MagW+1)-1:0] lz_count;
+  tcu_lzc #(
+    .Width(MagW)
+  ) u_lzc (
+    .data_i (mag),
+    .count_o(lz_count)
+  );
+  assign lz = (LzW + 1)'(lz_count);
 
   // The value is mag * 2^(max_exp - 35); its leading one is at exponent
   // e = max_exp - 35 + (MagW - 1 - lz).

@@ -68,7 +68,6 @@ module tcu_fma #(
   localparam int unsigned ShamtW  = $clog2(AddW + 1);
   localparam int unsigned StickyW = $clog2(Prec + 1);
   localparam int unsigned LzcW    = $clog2(MagW + 1);
-  localparam int unsigned LzcN    = 1 << LzcW;
   localparam int unsigned RndW    = 2;
 
   localparam int unsigned Cut1Regs = (Stages >= 2) ? 1 : 0;
@@ -241,31 +240,14 @@ module tcu_fma #(
   assign res_sign = mag_zero ? (s2_eff_sub ? (s2_rnd == tcu_pkg::RDN) : s2_sign_p)
                              : (s2_sign_p ^ sum_neg);
 
-  // Leading-zero count of mag, as a tree over the heap of nodes 1..2*LzcN-1
-  // (node n has children 2n and 2n+1, each covering 2^(LzcW - clog2(n+1))
-  // bits; leaf LzcN+i is bit LzcN-1-i of the padded input). A one appended
-  // below mag makes a zero magnitude count as MagW.
-  logic [LzcN-1:0]           lzc_in;
-  logic [2*LzcN-1:1]         lzc_v;
-  logic [2*LzcN*LzcW-1:LzcW] lzc_c;
-  logic [LzcW-1:0]           lz;
-  assign lzc_in = LzcN'({mag, 1'b1}) << (LzcN - MagW - 1);
-  always_comb begin
-    lzc_v = '0;
-    lzc_c = '0;
-    for (int unsigned i = 0; i < LzcN; i++) begin
-      lzc_v[LzcN+i] = lzc_in[LzcN-1-i];
-    end
-    for (int unsigned n = LzcN - 1; n >= 1; n--) begin
-      lzc_v[n] = lzc_v[2*n] | lzc_v[2*n+1];
-      lzc_c[n*LzcW +: LzcW] = lzc_v[2*n] ? lzc_c[2*n*LzcW +: LzcW]
-                                         : (lzc_c[(2*n+1)*LzcW +: LzcW] |
-                                            LzcW'(1 << (LzcW - $clog2(n + 1))));
-    end
-  end
-  assign lz = lzc_c[LzcW +: LzcW];
-  logic unused_lzc;
-  assign unused_lzc = lzc_v[1];  // always set: the padding one
+  // Leading-zero count of mag (MagW when zero).
+  logic [LzcW-1:0] lz;
+  tcu_lzc #(
+    .Width(MagW)
+  ) u_lzc (
+    .data_i (mag),
+    .count_o(lz)
+  );
 
   // Normal result: shift the leading one to the top, exponent
   // P + 4 + frame_exp - lz. When that would be below 1, shift only as far as

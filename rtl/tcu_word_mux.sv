@@ -1,9 +1,12 @@
-// Selects word sel_i of Words words (word w at data_i[w*Width +: Width]): a
-// balanced tree of 2:1 multiplexers, one level per select bit, so selects
-// with constant bits (a unit's fixed part of a slice index) reduce to the
-// words they can reach. Selecting past the last word gives zero.
-// Combinational. (Used instead of data_i[sel_i*Width +: Width], which Yosys
-// maps to a shifter as wide as data_i.)
+// Selects word sel_i of Words words (word w at data_i[w*Width +: Width]);
+// selecting past the last word gives zero. Combinational.
+//
+// Synthesis sees a balanced tree of 2:1 multiplexers, one level per select
+// bit, so selects with constant bits (a unit's fixed part of a slice index)
+// reduce to the words they can reach; an indexed part-select would map to a
+// shifter as wide as data_i. Simulation sees the indexed part-select, which
+// a Verilator model evaluates as one word-aligned copy instead of every node
+// of the tree. Both describe the same function.
 module tcu_word_mux #(
   parameter int unsigned  Width = 1,
   parameter int unsigned  Words = 2,
@@ -14,6 +17,7 @@ module tcu_word_mux #(
   output logic [Width-1:0]       data_o
 );
 
+`ifdef SYNTHESIS
   // Level l holds 2^(SelW-l) words; level 0 is the input padded with zeros.
   for (genvar l = 0; l <= SelW; l++) begin : g_level
     localparam int unsigned Count = 1 << (SelW - l);
@@ -33,5 +37,12 @@ module tcu_word_mux #(
   end
 
   assign data_o = g_level[SelW].words;
+`else
+  if (Words == (1 << SelW)) begin : g_pow2
+    assign data_o = data_i[int'(sel_i)*Width +: Width];
+  end else begin : g_bounded
+    assign data_o = int'(sel_i) < Words ? data_i[int'(sel_i)*Width +: Width] : '0;
+  end
+`endif
 
 endmodule

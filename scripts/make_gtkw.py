@@ -4,20 +4,24 @@ the handshake, the first lanes' registers, the operand register, the slice
 sequencer and the family's engine (issue, unit valids, results), and D."""
 from pathlib import Path
 
-TOP = "tcu_sim_top.tcu_sim_top"  # SystemC instance, then the Verilog top
+TOP = "TOP.tcu_sim_top"  # the Verilated model's root, then the Verilog top
 DP = f"{TOP}.u_datapath"
+# Per family: the engine's signal prefix, its operand register and D buffer
+# widths (A, B, C, D), and its pipeline signals.
 ENGINES = {
-    "int4": ("i4", ["i4_issue", "i4_grp[3:0]", "i4_first", "i4_last", "i4_k64", "i4_valid[31:0]",
-                    "i4_sum[447:0]", "i4_c[1023:0]", "i4_d[1023:0]"]),
-    "int4_sparse": ("i4", ["i4_issue", "i4_grp[3:0]", "i4_first", "i4_last", "i4_valid[31:0]",
-                           "op_meta_q[511:0]", "i4_sum[447:0]", "i4_d[1023:0]"]),
-    "f16": ("h", ["h_issue", "h_grp[3:0]", "h_first", "h_last", "h_d_f16", "h_valid[63:0]",
-                  "h_d[2047:0]"]),
-    "f64": ("f", ["f_issue", "f_grp[3:0]", "f_first", "f_last", "op_rnd_q[1:0]", "f_valid[3:0]",
-                  "f_d[255:0]"]),
-    "e2m1": ("e2", ["e2_issue", "e2_grp[3:0]", "e2_first", "e2_last", "op_scale_4x_q",
-                    "op_scale_a_q[511:0]", "op_scale_b_q[255:0]", "e2_valid[15:0]",
-                    "e2_d[511:0]"]),
+    "int4": ("i4", (4096, 2048, 4096, 4096),
+             ["i4_grp[3:0]", "i4_first", "i4_last", "i4_k64", "i4_valid[31:0]", "i4_sum[447:0]",
+              "i4_c[1023:0]", "i4_d[1023:0]"]),
+    "int4_sparse": ("i4", (4096, 2048, 4096, 4096),
+                    ["i4_grp[3:0]", "i4_first", "i4_last", "i4_valid[31:0]", "i4_meta_q[511:0]",
+                     "i4_sum[447:0]", "i4_d[1023:0]"]),
+    "f16": ("h", (2048, 2048, 8192, 8192),
+            ["h_grp[3:0]", "h_first", "h_last", "h_d_f16", "h_valid[63:0]", "h_d[2047:0]"]),
+    "f64": ("f", (2048, 2048, 4096, 4096),
+            ["f_grp[3:0]", "f_first", "f_last", "f_rnd_q[1:0]", "f_valid[3:0]", "f_d[255:0]"]),
+    "e2m1": ("e2", (4096, 2048, 4096, 4096),
+             ["e2_grp[3:0]", "e2_first", "e2_last", "e2_scale_4x_q", "e2_scale_a_q[511:0]",
+              "e2_scale_b_q[255:0]", "e2_valid[15:0]", "e2_d[511:0]"]),
 }
 BIT, HEX = "@28", "@22"
 
@@ -36,7 +40,7 @@ def group(name, paths):
 def main():
     out = Path(__file__).resolve().parent.parent / "tb" / "gtkwave"
     out.mkdir(parents=True, exist_ok=True)
-    for family, (_, engine) in ENGINES.items():
+    for family, (p, (aw, bw, cw, dw), engine) in ENGINES.items():
         lines = [f"[*] GTKWave save file for the {family} family; written by scripts/make_gtkw.py",
                  "[timestart] 0", "[size] 1600 900", "[sst_width] 260", "[signals_width] 300",
                  "[sst_expanded] 1", "*-14.0 0 -1"]
@@ -48,14 +52,16 @@ def main():
         for lane in range(4):
             lanes += [f"{TOP}.g_lane[{lane}].src[511:0]", f"{TOP}.g_lane[{lane}].dst[255:0]"]
         lines += group("lane fragments (lanes 0-3)", lanes)
-        lines += group("operand register", [f"{DP}.accept", f"{DP}.op_tag_q[15:0]",
-                                            f"{DP}.op_a_q[4095:0]", f"{DP}.op_b_q[2047:0]",
-                                            f"{DP}.op_c_q[8191:0]"])
-        lines += group("slice sequencer", [f"{DP}.seq_busy_q", f"{DP}.seq_grp_q[3:0]",
-                                           f"{DP}.seq_last_q[3:0]", f"{DP}.issue", f"{DP}.stall",
-                                           f"{DP}.in_flight_q[4:0]", f"{DP}.drained"])
+        lines += group(f"{family} operand register",
+                       [f"{DP}.accept", f"{DP}.{p}_tag_q[15:0]", f"{DP}.{p}_a_q[{aw - 1}:0]",
+                        f"{DP}.{p}_b_q[{bw - 1}:0]", f"{DP}.{p}_c_q[{cw - 1}:0]"])
+        lines += group(f"{family} slice sequencer",
+                       [f"{DP}.{p}_seq_busy", f"{DP}.{p}_grp_q[3:0]", f"{DP}.{p}_issue",
+                        f"{DP}.stall", f"{DP}.in_flight_q[4:0]", f"{DP}.drained",
+                        f"{DP}.eng_en[3:0]"])
         lines += group(f"{family} engine (pipeline, accumulators)", [f"{DP}.{s}" for s in engine])
-        lines += group("D", [f"{DP}.dbuf_q[8191:0]", f"{TOP}.out_d_o[8191:0]"])
+        lines += group("D", [f"{DP}.{p}_own_q", f"{DP}.{p}_dbuf[{dw - 1}:0]",
+                             f"{TOP}.out_d_o[8191:0]"])
         (out / f"{family}.gtkw").write_text("\n".join(lines) + "\n")
         print(out / f"{family}.gtkw")
 

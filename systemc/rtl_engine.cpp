@@ -1,77 +1,43 @@
-// Top level in the order of Verilator's examples/make_tracing_sc: clock and
-// signals, the Verilated model and its bindings, sc_start(SC_ZERO_TIME),
-// then the trace, then the run.
+// Top level in the order of Verilator's examples/make_tracing_sc: the clock,
+// the Verilated model and the front-end bound to the clock,
+// sc_start(SC_ZERO_TIME), then the trace, then the run. The model is
+// Verilated as plain C++ (--cc) and clocked from the front-end's process
+// (warp_frontend.h says why).
 #include "rtl_engine.h"
-
-#include <verilated.h>
-#include <verilated_fst_sc.h>
 
 #include <stdexcept>
 #include <systemc>
 
-#include "Vtcu_sim_top_default.h"
-#include "Vtcu_sim_top_small.h"
-#include "datapath_configs.h"
+#include "datapath_model.h"
 #include "warp_frontend.h"
 
 namespace tcu {
 namespace {
 
-template <class Top>
 class RtlEngine : public Engine {
  public:
-  RtlEngine(const std::string& config_name, const DatapathConfig& datapath,
-            const FrontEndConfig& front_end, const std::string& trace)
-      : config_name_(config_name),
+  RtlEngine(const RtlOptions& options, const FrontEndConfig& front_end)
+      : config_name_(options.config),
         clock_("clk", 1, sc_core::SC_NS, 0.5, 0, sc_core::SC_NS, true),
-        top_(new Top("tcu_sim_top")),
-        front_end_("warp_frontend", &s_, datapath, front_end, !trace.empty()) {
-    Verilated::traceEverOn(!trace.empty());
-    top_->clk_i(clock_);
-    top_->rst_ni(s_.rst_n);
-    top_->in_valid_i(s_.in_valid);
-    top_->in_ready_o(s_.in_ready);
-    top_->in_family_i(s_.in_family);
-    top_->in_a_signed_i(s_.in_a_signed);
-    top_->in_b_signed_i(s_.in_b_signed);
-    top_->in_satfinite_i(s_.in_satfinite);
-    top_->in_k32_i(s_.in_k32);
-    top_->in_rnd_i(s_.in_rnd);
-    top_->in_c_f16_i(s_.in_c_f16);
-    top_->in_d_f16_i(s_.in_d_f16);
-    top_->in_scale_4x_i(s_.in_scale_4x);
-    top_->in_tag_i(s_.in_tag);
-    top_->in_a_i(s_.in_a);
-    top_->in_b_i(s_.in_b);
-    top_->in_c_i(s_.in_c);
-    top_->in_meta_i(s_.in_meta);
-    top_->in_scale_a_i(s_.in_scale_a);
-    top_->in_scale_b_i(s_.in_scale_b);
-    top_->out_valid_o(s_.out_valid);
-    top_->out_ready_i(s_.out_ready);
-    top_->out_tag_o(s_.out_tag);
-    top_->out_d_o(s_.out_d);
-    top_->lane_src_i(s_.lane_src);
-    top_->lane_dst_i(s_.lane_dst);
+        model_(make_datapath_model(options.config)),
+        front_end_("warp_frontend", model_.get(), datapath_config(options.config), front_end,
+                   options.stimulus, !options.trace.empty()) {
+    const std::string& trace = options.trace;
     front_end_.clk(clock_);
 
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    if (!trace.empty()) {
-      trace_ = std::make_unique<VerilatedFstSc>();
-      top_->trace(trace_.get(), 99);
-      trace_->open(trace.c_str());
+    if (!trace.empty()) model_->open_trace(trace);
+    // Reset for a few cycles, outside the front-end's clock (its cycle
+    // count starts after reset); D is always accepted (write-back queues it).
+    model_->set_reset(true);
+    model_->set_out_ready(true);
+    for (int i = 0; i < 4; ++i) {
+      model_->rising_edge();
+      model_->falling_edge();
     }
-    // Reset for a few cycles; D is always accepted (write-back queues it).
-    s_.rst_n.write(false);
-    s_.out_ready.write(true);
-    sc_core::sc_start(4, sc_core::SC_NS);
-    s_.rst_n.write(true);
-    sc_core::sc_start(1, sc_core::SC_NS);
-  }
-
-  ~RtlEngine() override {
-    top_->final();
-    if (trace_) trace_->close();
+    model_->set_reset(false);
+    model_->falling_edge();
+    front_end_.pause_when_idle(true);
   }
 
   std::string name() const override { return "rtl(" + config_name_ + ")"; }
@@ -82,17 +48,31 @@ class RtlEngine : public Engine {
 
   std::vector<Fragment> execute_batch(const Instr& instr,
                                       const std::vector<WarpOperands>& batch) override {
-    for (const WarpOperands& operands : batch) {
-      validate_operands(instr, operands);  // what the golden model rejects is never issued
-      front_end_.issue({instr, operands, std::to_string(issued_++)});
+    std::vector<StreamItem> items;
+    items.reserve(batch.size());
+    for (const WarpOperands& operands : batch)
+      items.push_back({instr, operands, std::to_string(issued_ + items.size())});
+    return execute_stream(items);
+  }
+
+  std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
+    for (const StreamItem& item : items) {
+      validate_operands(item.instr, item.operands);  // what the golden model rejects is never issued
+      front_end_.issue({item.instr, item.operands, item.case_id});
+      ++issued_;
     }
-    uint64_t idle_cycles = 0;
+    // The front-end pauses the kernel once idle; a datapath that never
+    // answers runs into the cycle limit instead.
     const uint64_t start = front_end_.cycle();
-    while (!front_end_.idle()) {
-      sc_core::sc_start(1, sc_core::SC_NS);
-      if (++idle_cycles > 100000 + 1000 * batch.size())
-        throw std::runtime_error("RTL engine: no result after " +
-                                 std::to_string(front_end_.cycle() - start) + " cycles");
+    const uint64_t limit = 100000 + 1000 * items.size();
+    sc_core::sc_start(double(limit), sc_core::SC_NS);
+    if (!front_end_.idle()) {
+      std::string cases;
+      for (const std::string& name : front_end_.unfinished())
+        cases += (cases.empty() ? "" : ", ") + name;
+      throw DesignFailure("RTL engine: the datapath hung: no result after " +
+                          std::to_string(front_end_.cycle() - start) +
+                          " cycles; cases not finished: " + cases);
     }
     std::vector<Fragment> out;
     out.swap(front_end_.results());
@@ -100,32 +80,47 @@ class RtlEngine : public Engine {
   }
 
   uint64_t cycles() const override { return front_end_.cycle(); }
+  void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
+  bool fault_injected() const { return front_end_.fault_injected(); }
   std::vector<std::string> take_errors() override { return front_end_.cosim().take_errors(); }
 
  private:
   std::string config_name_;
   sc_core::sc_clock clock_;
-  DatapathSignals s_;
-  std::unique_ptr<Top> top_;
+  std::unique_ptr<DatapathModel> model_;
   WarpFrontEnd front_end_;
-  std::unique_ptr<VerilatedFstSc> trace_;
   uint64_t issued_ = 0;
 };
 
 }  // namespace
 
+void set_rf_bandwidth(Engine& engine, int rf_regs_per_cycle) {
+  auto* rtl = dynamic_cast<RtlEngine*>(&engine);
+  if (!rtl) throw std::invalid_argument("set_rf_bandwidth: not an RTL engine");
+  FrontEndConfig config;
+  config.rf_regs_per_cycle = rf_regs_per_cycle;
+  rtl->set_front_end(config);
+}
+
+bool fault_injected(const Engine& engine) {
+  const auto* rtl = dynamic_cast<const RtlEngine*>(&engine);
+  return rtl && rtl->fault_injected();
+}
+
+std::unique_ptr<Engine> make_rtl_engine(const RtlOptions& options) {
+  FrontEndConfig front_end;
+  front_end.rf_regs_per_cycle = options.rf_regs_per_cycle;
+  datapath_config(options.config);  // throws std::invalid_argument for an unknown name
+  return std::make_unique<RtlEngine>(options, front_end);
+}
+
 std::unique_ptr<Engine> make_rtl_engine(const std::string& config, const std::string& trace,
                                         int rf_regs_per_cycle) {
-  FrontEndConfig front_end;
-  front_end.rf_regs_per_cycle = rf_regs_per_cycle;
-  for (const auto& [name, datapath] : datapath_configs()) {
-    if (name != config) continue;
-    if (name == "default")
-      return std::make_unique<RtlEngine<Vtcu_sim_top_default>>(name, datapath, front_end, trace);
-    if (name == "small")
-      return std::make_unique<RtlEngine<Vtcu_sim_top_small>>(name, datapath, front_end, trace);
-  }
-  throw std::invalid_argument("unknown datapath configuration '" + config + "'");
+  RtlOptions options;
+  options.config = config;
+  options.trace = trace;
+  options.rf_regs_per_cycle = rf_regs_per_cycle;
+  return make_rtl_engine(options);
 }
 
 }  // namespace tcu

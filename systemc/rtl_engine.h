@@ -6,13 +6,29 @@
 #include <string>
 
 #include "tcu/engine.h"
+#include "warp_frontend.h"
 
 namespace tcu {
 
-// config: a name from datapath_configs() ("default", "small"). trace: an
-// FST file to write, or empty. Throws std::invalid_argument for an unknown
-// configuration.
+struct RtlOptions {
+  std::string config = "default";  // a name from datapath_configs()
+  std::string trace;               // an FST file to write, or empty
+  int rf_regs_per_cycle = 32;
+  Stimulus stimulus;  // back-pressure and fault injection
+};
+
+// Throws std::invalid_argument for an unknown configuration.
+std::unique_ptr<Engine> make_rtl_engine(const RtlOptions& options);
 std::unique_ptr<Engine> make_rtl_engine(const std::string& config, const std::string& trace,
                                         int rf_regs_per_cycle);
+
+// Changes the front-end's register-file bandwidth of an idle engine made by
+// make_rtl_engine (one process can elaborate only one). Throws
+// std::invalid_argument for another engine.
+void set_rf_bandwidth(Engine& rtl_engine, int rf_regs_per_cycle);
+
+// Whether the engine's requested fault (RtlOptions::stimulus.fault) found an
+// instruction to go into; false for any other engine.
+bool fault_injected(const Engine& rtl_engine);
 
 }  // namespace tcu

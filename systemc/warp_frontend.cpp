@@ -5,29 +5,6 @@
 namespace tcu {
 namespace {
 
-int elem_width(ElemType t) { return elem_bits(t); }
-
-// Packs elements into a bit vector, element i at [i*width +: width], with an
-// optional index remap (for the scale matrices' fixed row stride).
-template <int N>
-sc_dt::sc_bv<N> pack(const std::vector<uint64_t>& elems, int width,
-                     const std::vector<int>* position = nullptr) {
-  std::vector<uint32_t> words(N / 32, 0);
-  for (size_t i = 0; i < elems.size(); ++i) {
-    // Widths divide 32 or are 64, so an element never straddles two words.
-    const size_t bit = size_t(position ? (*position)[i] : int(i)) * size_t(width);
-    if (width == 64) {
-      words[bit / 32] = uint32_t(elems[i]);
-      words[bit / 32 + 1] = uint32_t(elems[i] >> 32);
-    } else {
-      words[bit / 32] |= uint32_t((elems[i] & ((1ull << width) - 1)) << (bit % 32));
-    }
-  }
-  sc_dt::sc_bv<N> out;
-  for (int w = 0; w < N / 32; ++w) out.set_word(w, words[w]);
-  return out;
-}
-
 void append_words(const Fragment& f, int lane, int reg_bits, std::vector<uint32_t>* out) {
   // A lane's registers as 32-bit words (a 64-bit register is two).
   if (f.regs.empty()) return;
@@ -40,13 +17,40 @@ void append_words(const Fragment& f, int lane, int reg_bits, std::vector<uint32_
 
 }  // namespace
 
-WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathSignals* signals,
+bool parse_fault(const std::string& name, Fault* fault) {
+  for (Fault f : {Fault::kNone, Fault::kDBit, Fault::kLate, Fault::kLaneSwap, Fault::kMeta})
+    if (name == to_string(f)) {
+      *fault = f;
+      return true;
+    }
+  return false;
+}
+
+const char* to_string(Fault fault) {
+  switch (fault) {
+    case Fault::kNone:
+      return "none";
+    case Fault::kDBit:
+      return "d-bit";
+    case Fault::kLate:
+      return "late";
+    case Fault::kLaneSwap:
+      return "lane-swap";
+    case Fault::kMeta:
+      return "meta";
+  }
+  return "?";
+}
+
+WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
                            const DatapathConfig& datapath, const FrontEndConfig& front_end,
-                           bool drive_lane_view)
+                           const Stimulus& stimulus, bool drive_lane_view)
     : sc_module(name),
-      s_(*signals),
+      model_(*model),
       datapath_(datapath),
       front_end_(front_end),
+      stimulus_(stimulus),
+      backpressure_rng_(stimulus.seed),
       cosim_(datapath, front_end),
       drive_lane_view_(drive_lane_view) {
   SC_METHOD(tick);
@@ -61,37 +65,28 @@ void WarpFrontEnd::issue(IssueRequest request) {
 
 bool WarpFrontEnd::idle() const { return in_flight_ == 0; }
 
+std::vector<std::string> WarpFrontEnd::unfinished() const {
+  std::vector<std::string> names;
+  for (const WritingBack& wb : write_back_) names.push_back(cosim_.case_name(wb.tag));
+  for (const InDatapath& f : in_datapath_) names.push_back(f.name);
+  if (collecting_) names.push_back(collecting_->request.name);
+  for (const IssueRequest& r : pending_) names.push_back(r.name);
+  return names;
+}
+
 void WarpFrontEnd::drive_inputs(uint64_t tag, const IssueRequest& r) {
-  const Instr& in = r.instr;
-  const Operands ops = gather_operands(in, r.operands);
-  s_.in_family.write(uint32_t(in.family));
-  s_.in_a_signed.write(in.a_type == ElemType::kS4);
-  s_.in_b_signed.write(in.b_type == ElemType::kS4);
-  s_.in_satfinite.write(in.satfinite);
-  s_.in_k32.write(in.shape.k == 32);
-  s_.in_rnd.write(uint32_t(in.rounding));
-  s_.in_c_f16.write(in.c_type == ElemType::kF16);
-  s_.in_d_f16.write(in.d_type == ElemType::kF16);
-  s_.in_scale_4x.write(in.scale_vec == ScaleVec::k4X);
-  s_.in_tag.write(uint32_t(tag & 0xffff));
-  s_.in_a.write(pack<4096>(ops.a.elems, elem_width(in.a_type)));
-  s_.in_b.write(pack<2048>(ops.b.elems, elem_width(in.b_type)));
-  s_.in_c.write(pack<8192>(ops.c.elems, elem_width(in.c_type)));
-  if (in.sparse()) s_.in_meta.write(pack<512>(ops.meta.elems, 4));
-  if (in.block_scaled()) {
-    std::vector<int> position(ops.scale_a.elems.size());
-    for (int row = 0; row < ops.scale_a.rows; ++row)
-      for (int block = 0; block < ops.scale_a.cols; ++block)
-        position[size_t(row * ops.scale_a.cols + block)] = row * 4 + block;
-    s_.in_scale_a.write(pack<512>(ops.scale_a.elems, 8, &position));
-    s_.in_scale_b.write(pack<256>(ops.scale_b.elems, 8));
+  pack_datapath_inputs(r.instr, gather_operands(r.instr, r.operands), uint32_t(tag), &inputs_);
+  if (fault_due(Fault::kMeta) && r.instr.sparse()) {
+    inputs_.meta[0] ^= 0xf;  // row 0, chunk 0: the other two of the four
+    fault_done_ = true;
   }
-  if (drive_lane_view_) show_lanes(in, r.operands);
+  model_.set_instruction(inputs_);
+  if (drive_lane_view_) show_lanes(r.instr, r.operands);
 }
 
 void WarpFrontEnd::show_lanes(const Instr& instr, const WarpOperands& w) {
   const int reg_bits_a = fragment_layout(instr, Operand::kA).reg_bits();
-  sc_dt::sc_bv<16384> view;
+  std::array<uint32_t, kLaneSrcWords> view{};
   for (int lane = 0; lane < kLanes; ++lane) {
     std::vector<uint32_t> words;
     append_words(w.a, lane, reg_bits_a, &words);
@@ -100,57 +95,107 @@ void WarpFrontEnd::show_lanes(const Instr& instr, const WarpOperands& w) {
     append_words(w.e, lane, 32, &words);
     append_words(w.scale_a, lane, 32, &words);
     append_words(w.scale_b, lane, 32, &words);
-    for (size_t i = 0; i < words.size() && i < 16; ++i) view.set_word(int(lane * 16 + i), words[i]);
+    for (size_t i = 0; i < words.size() && i < 16; ++i) view[lane * 16 + i] = words[i];
   }
-  s_.lane_src.write(view);
+  model_.show_lane_src(view);
 }
 
 void WarpFrontEnd::show_lanes(const Instr& instr, const Fragment& d) {
   const int reg_bits = fragment_layout(instr, Operand::kD).reg_bits();
-  sc_dt::sc_bv<8192> view;
+  std::array<uint32_t, kLaneDstWords> view{};
   for (int lane = 0; lane < kLanes; ++lane) {
     std::vector<uint32_t> words;
     append_words(d, lane, reg_bits, &words);
-    for (size_t i = 0; i < words.size() && i < 8; ++i) view.set_word(int(lane * 8 + i), words[i]);
+    for (size_t i = 0; i < words.size() && i < 8; ++i) view[lane * 8 + i] = words[i];
   }
-  s_.lane_dst.write(view);
+  model_.show_lane_dst(view);
+}
+
+void WarpFrontEnd::check_output(bool delivered, uint32_t out_tag, const Instr* instr,
+                                uint64_t tag) {
+  const uint32_t* d = model_.out_d();
+  if (held_) {
+    const bool same = model_.out_valid() && out_tag == held_tag_ &&
+                      std::equal(held_d_.begin(), held_d_.end(), d);
+    if (!same)
+      cosim_.violation(held_full_tag_, cycle_,
+                       "out_valid, out_tag or out_d changed while out_ready was low");
+  }
+  if (delivered && instr) {
+    const int d_words = int(fragment_layout(*instr, Operand::kD).elem_count()) *
+                        elem_bits(instr->d_type) / 32;
+    for (int w = d_words; w < kDatapathDWords; ++w)
+      if (d[w] != 0) {
+        cosim_.violation(tag, cycle_,
+                         "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
+                             " are set, above the instruction's D");
+        break;
+      }
+  }
+}
+
+void WarpFrontEnd::take_result(uint64_t tag, const Matrix& d) {
+  auto it = std::find_if(in_datapath_.begin(), in_datapath_.end(),
+                         [&](const InDatapath& f) { return f.tag == tag; });
+  const Instr instr = it->instr;
+  in_datapath_.erase(it);
+  cosim_.datapath_result(tag, cycle_);
+  write_back_.push_back(
+      {tag, instr, fragment_layout(instr, Operand::kD).scatter(d), dest_words(instr)});
 }
 
 void WarpFrontEnd::tick() {
   ++cycle_;
   const int bandwidth = front_end_.rf_regs_per_cycle;
 
-  // Input handshake, as the datapath saw it at this edge.
-  if (presented_tag_ && s_.in_valid.read() && s_.in_ready.read()) {
+  // The handshakes as the datapath sees them at this rising edge.
+  const bool accepted = presented_tag_ && model_.in_ready();
+  const bool out_valid = model_.out_valid();
+  const bool delivered = out_valid && out_ready_;
+  const uint32_t out_tag = model_.out_tag();
+  const InDatapath* leaving = nullptr;
+  if (out_valid)
+    for (const InDatapath& f : in_datapath_)
+      if ((f.tag & 0xffff) == out_tag) {
+        leaving = &f;
+        break;
+      }
+  check_output(delivered, out_tag, leaving ? &leaving->instr : nullptr,
+               leaving ? leaving->tag : 0);
+  std::optional<std::pair<uint64_t, Matrix>> result;
+  if (delivered && leaving)
+    result.emplace(leaving->tag, unpack_datapath_d(leaving->instr, model_.out_d()));
+  if (delivered && !leaving)
+    cosim_.violation(0, cycle_,
+                     "the datapath returned tag " + std::to_string(out_tag) +
+                         ", which is not in flight");
+  held_ = out_valid && !out_ready_;
+  if (held_) {
+    cosim_.datapath_stall();
+    held_tag_ = out_tag;
+    held_full_tag_ = leaving ? leaving->tag : 0;
+    std::copy(model_.out_d(), model_.out_d() + kDatapathDWords, held_d_.begin());
+  }
+  model_.rising_edge();
+
+  if (accepted) {
     cosim_.datapath_accept(*presented_tag_, cycle_, presented_since_ <= last_accept_);
     last_accept_ = cycle_;
     presented_tag_.reset();
-    s_.in_valid.write(false);
+    model_.set_in_valid(false);
   }
 
-  // Output handshake: D leaves the datapath into the write-back queue.
-  if (s_.out_valid.read() && s_.out_ready.read()) {
-    const uint64_t tag = s_.out_tag.read();
-    auto it = std::find_if(in_datapath_.begin(), in_datapath_.end(),
-                           [&](const auto& p) { return (p.first & 0xffff) == tag; });
-    if (it == in_datapath_.end()) {
-      SC_REPORT_ERROR("tcu", "datapath returned an unknown tag");
+  // D leaves the datapath into the write-back queue (a late one first).
+  if (late_) {
+    take_result(late_->first, late_->second);
+    late_.reset();
+  }
+  if (result) {
+    if (fault_due(Fault::kLate)) {
+      late_ = std::move(result);
+      fault_done_ = true;
     } else {
-      const Instr instr = it->second;
-      const uint64_t full_tag = it->first;
-      in_datapath_.erase(it);
-      cosim_.datapath_result(full_tag, cycle_);
-      const auto& layout = fragment_layout(instr, Operand::kD);
-      Matrix d(layout.batches(), layout.rows(), layout.cols());
-      const sc_dt::sc_bv<8192> bits = s_.out_d.read();
-      const int width = elem_width(instr.d_type);
-      for (size_t i = 0; i < d.elems.size(); ++i) {
-        const size_t bit = i * size_t(width);
-        uint64_t v = bits.get_word(int(bit / 32)) >> (bit % 32);
-        if (width == 64) v |= uint64_t(bits.get_word(int(bit / 32) + 1)) << 32;
-        d.elems[i] = width == 64 ? v : v & ((1ull << width) - 1);
-      }
-      write_back_.push_back({full_tag, instr, layout.scatter(d), dest_words(instr)});
+      take_result(result->first, result->second);
     }
   }
 
@@ -162,6 +207,22 @@ void WarpFrontEnd::tick() {
       const auto found = std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag);
       const bool isolated = found != isolated_tags_.end();
       if (isolated) isolated_tags_.erase(found);
+      if (fault_due(Fault::kDBit)) {
+        wb.d.at(0, 0) ^= 1;
+        fault_done_ = true;
+      }
+      if (fault_due(Fault::kLaneSwap)) {
+        for (int lane = 1; lane < kLanes; ++lane) {
+          bool differ = false;
+          for (int reg = 0; reg < wb.d.regs_per_lane; ++reg)
+            differ |= wb.d.at(0, reg) != wb.d.at(lane, reg);
+          if (!differ) continue;
+          for (int reg = 0; reg < wb.d.regs_per_lane; ++reg)
+            std::swap(wb.d.at(0, reg), wb.d.at(lane, reg));
+          fault_done_ = true;
+          break;
+        }
+      }
       if (drive_lane_view_) show_lanes(wb.instr, wb.d);
       cosim_.retire(wb.tag, wb.d, cycle_, isolated);
       results_.push_back(std::move(wb.d));
@@ -185,13 +246,23 @@ void WarpFrontEnd::tick() {
     if (collecting_->words_left > 0) collecting_->words_left -= bandwidth;
     if (collecting_->words_left <= 0 && !presented_tag_) {
       drive_inputs(collecting_->tag, collecting_->request);
-      s_.in_valid.write(true);
+      model_.set_in_valid(true);
       presented_tag_ = collecting_->tag;
       presented_since_ = cycle_;
-      in_datapath_.emplace_back(collecting_->tag, collecting_->request.instr);
+      in_datapath_.push_back(
+          {collecting_->tag, collecting_->request.instr, collecting_->request.name});
       collecting_.reset();
     }
   }
+
+  // Back-pressure: out_ready for the next rising edge.
+  if (stimulus_.backpressure > 0) {
+    out_ready_ = std::uniform_real_distribution<double>(0, 1)(backpressure_rng_) >=
+                 stimulus_.backpressure;
+    model_.set_out_ready(out_ready_);
+  }
+  model_.falling_edge();
+  if (pause_when_idle_ && idle()) sc_core::sc_pause();
 }
 
 }  // namespace tcu

@@ -34,11 +34,19 @@ module tcu_sim_top #(
   input  logic          out_ready_i,
   output logic [15:0]   out_tag_o,
   output logic [8191:0] out_d_o,
-  // Lane register view: lane l's source word w at [(l*16+w)*32 +: 32],
-  // destination word w at [(l*8+w)*32 +: 32]; written only when tracing.
+  // Lane register view, for waveforms: lane l's source word w at
+  // lane_src_i[(l*16+w)*32 +: 32], destination word w at
+  // lane_dst_i[(l*8+w)*32 +: 32], captured at a clock edge with its write
+  // strobe high. The view registers sit behind their own clock gate, so a
+  // run that never writes them (no trace) never evaluates them.
+  input  logic           lane_src_we_i,
   input  logic [16383:0] lane_src_i,
+  input  logic           lane_dst_we_i,
   input  logic [8191:0]  lane_dst_i
 );
+
+  logic clk_view;
+  tcu_clock_gate u_view_gate (.clk_i, .en_i(lane_src_we_i | lane_dst_we_i), .clk_o(clk_view));
 
   // One scope per lane (g_lane[l].src / .dst) so a waveform viewer lists the
   // lanes' registers one by one.
@@ -47,8 +55,14 @@ module tcu_sim_top #(
     logic [15:0][31:0] src;
     logic [7:0][31:0]  dst;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign src = lane_src_i[l*512 +: 512];
-    assign dst = lane_dst_i[l*256 +: 256];
+    always_ff @(posedge clk_view) begin
+      if (lane_src_we_i) begin
+        src <= lane_src_i[l*512 +: 512];
+      end
+      if (lane_dst_we_i) begin
+        dst <= lane_dst_i[l*256 +: 256];
+      end
+    end
   end
 
   tcu_datapath #(

@@ -24,7 +24,7 @@ for f in "$gtkw_dir"/*.gtkw; do
       echo "$(basename "$f"): $sig is not in the trace"
       missing=1
     fi
-  done < <(grep -E '^tcu_sim_top\.' "$f")
+  done < <(grep -E '^TOP\.tcu_sim_top\.' "$f")
 done
 [ $missing -eq 0 ] && echo "trace holds every save-file signal ($(wc -l <"$dir/names") signals)"
 exit $missing

@@ -57,6 +57,57 @@ TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
   r.cosim.datapath_result(1, 10 + tcu::datapath_latency(r.dp, kInt4) - 1);          // one early
   const auto errors = r.cosim.take_errors();
   REQUIRE(errors.size() == 2);
-  CHECK_THAT(errors[0], Catch::Contains("occupancy formula says 8"));
+  CHECK_THAT(errors[0], Catch::Contains("the formula says 8 (its occupancy)"));
   CHECK_THAT(errors[1], Catch::Contains("datapath latency 10 cycles; the formula says 11"));
+}
+
+TEST_CASE("cosim counts stalled cycles into latency and accept interval") {
+  Run r;
+  const auto ops2 = tcu::generate_operands(kInt4, 1, 1);
+  const uint64_t occupancy = tcu::datapath_occupancy(r.dp, kInt4);
+  const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
+  r.cosim.issue(1, kInt4, r.ops, "a", 0);
+  r.cosim.issue(2, kInt4, ops2, "b", 0);
+  r.cosim.datapath_accept(1, 10, false);
+  r.cosim.datapath_stall();
+  r.cosim.datapath_stall();
+  r.cosim.datapath_accept(2, 10 + occupancy + 2, true);
+  r.cosim.datapath_result(1, 10 + latency + 2);
+  CHECK(r.cosim.errors() == 0);
+  // Without the stalls the same cycles are wrong.
+  Run q;
+  q.cosim.issue(1, kInt4, q.ops, "a", 0);
+  q.cosim.issue(2, kInt4, ops2, "b", 0);
+  q.cosim.datapath_accept(1, 10, false);
+  q.cosim.datapath_accept(2, 10 + occupancy + 2, true);
+  q.cosim.datapath_result(1, 10 + latency + 2);
+  CHECK(q.cosim.errors() == 2);
+}
+
+TEST_CASE("cosim checks the drain rule on an engine change") {
+  const tcu::Instr f64 = tcu::parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
+  const tcu::Instr sparse =
+      tcu::parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  Run r;
+  const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
+  r.cosim.issue(1, kInt4, r.ops, "a", 0);
+  r.cosim.issue(2, f64, tcu::generate_operands(f64, 1, 0), "b", 0);
+  r.cosim.issue(3, sparse, tcu::generate_operands(sparse, 1, 0), "c", 0);
+  r.cosim.datapath_accept(1, 10, false);
+  r.cosim.datapath_accept(2, 10 + latency, true);  // drained: int4's D leaves
+  const uint64_t f64_latency = tcu::datapath_latency(r.dp, f64);
+  r.cosim.datapath_accept(3, 10 + latency + f64_latency + 1, true);  // one late
+  const auto errors = r.cosim.take_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("case c") && Catch::Contains("the drain rule"));
+}
+
+TEST_CASE("cosim reports a front-end violation with the case") {
+  Run r;
+  r.cosim.issue(4, kInt4, r.ops, "case-4", 0);
+  r.cosim.violation(4, 33, "D bit 4100 is set above the instruction's D");
+  const auto errors = r.cosim.take_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("case case-4 cycle 33") && Catch::Contains("bit 4100"));
+  CHECK(r.cosim.case_name(4) == "case-4");
 }

@@ -19,10 +19,22 @@
 #ifdef TCU_HAVE_RTL
 #include <systemc>
 
+#include "datapath_configs.h"
 #include "rtl_engine.h"
 #endif
 
 namespace {
+
+// The RTL configurations this tcu was built with.
+std::vector<std::string> config_names() {
+  std::vector<std::string> names;
+#ifdef TCU_HAVE_RTL
+  for (const auto& entry : tcu::datapath_configs()) names.push_back(entry.first);
+#else
+  names = {"default", "small"};
+#endif
+  return names;
+}
 
 struct EngineOptions {
   std::string name = "golden";
@@ -64,8 +76,8 @@ void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_e
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
   opt->rtl_only.push_back(
-      cmd->add_option("--config", opt->config, "RTL datapath configuration (default or small)")
-          ->check(CLI::IsMember({"default", "small"})));
+      cmd->add_option("--config", opt->config, "RTL datapath configuration")
+          ->check(CLI::IsMember(config_names())));
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
   opt->rtl_only.push_back(cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
@@ -248,7 +260,7 @@ int tcu_main(int argc, char** argv) {
       "simulation speed per family on one core: golden model, raw Verilated datapath, "
       "co-verification stack");
   bench_cmd->add_option("--config", bench_options.config, "RTL datapath configuration")
-      ->check(CLI::IsMember({"default", "small"}));
+      ->check(CLI::IsMember(config_names()));
   bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
       ->check(CLI::Range(0.01, 600.0));
   bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");

@@ -3,29 +3,19 @@
 # model (tcu_model). Each unit is verilated at two parameter settings, each
 # model in a static library of its own, linked into that unit's test.
 # Included from tests/CMakeLists.txt.
-find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
 set(TCU_FP_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
 set(TCU_FP_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(TCU_FP_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
-if(EXISTS ${TCU_FP_RTL_DIR}/lint.vlt)
-  list(APPEND TCU_FP_VERILATOR_ARGS ${TCU_FP_RTL_DIR}/lint.vlt)
-endif()
 
 # tcu_fp_model(<prefix> <top> <sources> <-G args...>): a static library
 # holding the model class <prefix>.
 function(tcu_fp_model prefix top sources)
-  add_library(${prefix} STATIC)
-  target_compile_options(${prefix} PRIVATE ${TCU_VERILATED_CXX_OPT})
-  verilate(${prefix}
-    SOURCES ${sources}
-    TOP_MODULE ${top}
-    PREFIX ${prefix}
-    VERILATOR_ARGS ${TCU_FP_VERILATOR_ARGS} ${ARGN})
-  set_target_properties(${prefix} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  tcu_verilate(${prefix} TOP ${top} PREFIX ${prefix} SOURCES ${sources}
+    ARGS ${TCU_FP_RTL_DIR}/lint.vlt ${ARGN})
 endfunction()
 
-set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
+set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_lzc.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
 
 # tcu_fma: FP64 with the DMMA NaN rules, combinational; FP32 with canonical
 # NaNs, three registers. Format is an enum parameter; Verilator 5.006 takes
@@ -47,9 +37,9 @@ tcu_fp_model(Vtcu_f64_dot_s3 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_
 
 # tcu_fp_test(<name> <source> <models...>)
 function(tcu_fp_test name source)
-  add_executable(${name} ${TCU_FP_TEST_DIR}/${source} ${TCU_FP_TEST_DIR}/../catch_main.cpp)
+  add_executable(${name} ${TCU_FP_TEST_DIR}/${source})
   target_include_directories(${name} PRIVATE ${TCU_FP_TEST_DIR})
-  target_link_libraries(${name} PRIVATE ${ARGN} tcu_model Catch2::Catch2)
+  target_link_libraries(${name} PRIVATE tcu_catch_main ${ARGN} tcu_model Catch2::Catch2)
   # The references set the host rounding mode around std::fma.
   # (-Wno-unused-parameter: verilated_types.h trips it.)
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter -frounding-math

@@ -2,17 +2,9 @@
 # bit-exact against the golden model. Included by tests/CMakeLists.txt.
 # Each unit is Verilated at two parameter settings (a static library per
 # model, a distinct PREFIX each) and one test executable drives both.
-find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
 set(TCU_INT_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
-set(TCU_INT_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
-if(EXISTS ${TCU_INT_RTL_DIR}/lint.vlt)
-  list(APPEND TCU_INT_VERILATOR_ARGS ${TCU_INT_RTL_DIR}/lint.vlt)
-endif()
-
-# Catch2's main (tests/catch_main.cpp), compiled once for these tests.
-add_library(tcu_int_catch_main OBJECT ${CMAKE_CURRENT_LIST_DIR}/../catch_main.cpp)
-target_link_libraries(tcu_int_catch_main PUBLIC Catch2::Catch2)
 
 # tcu_int_unit_model(<library> <top> <prefix> SOURCES <.sv...> [PARAMS -G...])
 function(tcu_int_unit_model lib top prefix)
@@ -21,19 +13,14 @@ function(tcu_int_unit_model lib top prefix)
   foreach(source ${ARG_SOURCES})
     list(APPEND sources ${TCU_INT_RTL_DIR}/${source})
   endforeach()
-  add_library(${lib} STATIC)
-  target_compile_options(${lib} PRIVATE ${TCU_VERILATED_CXX_OPT})
-  verilate(${lib}
-    SOURCES ${sources}
-    TOP_MODULE ${top}
-    PREFIX ${prefix}
-    VERILATOR_ARGS ${TCU_INT_VERILATOR_ARGS} ${ARG_PARAMS})
+  tcu_verilate(${lib} TOP ${top} PREFIX ${prefix} SOURCES ${sources}
+    ARGS ${TCU_INT_RTL_DIR}/lint.vlt ${ARG_PARAMS})
 endfunction()
 
 # tcu_int_unit_test(<test> <source.cpp> <model libraries...>)
 function(tcu_int_unit_test name source)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${source})
-  target_link_libraries(${name} PRIVATE tcu_int_catch_main ${ARGN} tcu_vectors Catch2::Catch2)
+  target_link_libraries(${name} PRIVATE tcu_catch_main ${ARGN} tcu_vectors Catch2::Catch2)
   target_compile_definitions(${name} PRIVATE
     TCU_TEST_DATA_DIR="${CMAKE_CURRENT_LIST_DIR}/../data")
   add_test(NAME ${name} COMMAND ${name})
@@ -57,19 +44,22 @@ tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux
 
 # ---- tcu_e2m1_dot at Stages = 2 (default) and 0 (combinational) -------------
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
-  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=2)
+  SOURCES tcu_pipe_reg.sv tcu_lzc.sv tcu_e2m1_dot.sv PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0
-  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=0)
+  SOURCES tcu_pipe_reg.sv tcu_lzc.sv tcu_e2m1_dot.sv PARAMS -GStages=0)
 tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
   tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0)
 
 # ---- tcu_datapath smoke test at one dot unit per engine (small and quick to
-# Verilate; the full datapath is tested through the SystemC build) ----------
+# Verilate; the full datapath is tested through the SystemC build), with
+# assertions and randomised X values ----------------------------------------
 file(GLOB TCU_INT_DATAPATH_SOURCES RELATIVE ${TCU_INT_RTL_DIR} CONFIGURE_DEPENDS
      ${TCU_INT_RTL_DIR}/tcu_*.sv)
 list(REMOVE_ITEM TCU_INT_DATAPATH_SOURCES tcu_pkg.sv)
 tcu_int_unit_model(tcu_rtl_datapath_smoke tcu_datapath Vtcu_datapath_smoke
   SOURCES ${TCU_INT_DATAPATH_SOURCES}
   PARAMS -GInt4MacsPerCycle=32 -GE2m1MacsPerCycle=64 -GF16FmasPerCycle=4 -GF64FmasPerCycle=4
-         -GIntStages=0 -GE2m1Stages=1 -GFmaStages=1)
-tcu_int_unit_test(test_datapath_smoke test_datapath_smoke.cpp tcu_rtl_datapath_smoke)
+         -GIntStages=0 -GE2m1Stages=1 -GFmaStages=1
+         --assert --x-assign unique --x-initial unique)
+tcu_int_unit_test(test_datapath_smoke test_datapath_smoke.cpp tcu_rtl_datapath_smoke
+  tcu_datapath_ports)

@@ -6,8 +6,15 @@
 // datapath_occupancy apart), and random mixes across engines (the drain
 // rule) with random out_ready back-pressure. The full datapath is tested
 // through the SystemC build (tests/, one Verilated build per configuration).
+//
+// The model is Verilated with --assert (the datapath's protocol assertions)
+// and --x-assign unique --x-initial unique: every X and every register
+// without a reset starts from a random value drawn from a seed, TCU_X_SEED
+// when set, else a fresh one printed at the start, so a failure re-runs.
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +22,7 @@
 #include <catch2/catch.hpp>
 
 #include "Vtcu_datapath_smoke.h"
+#include "datapath_ports.h"
 #include "int_rtl_util.h"
 #include "tcu/generator.h"
 #include "tcu/golden.h"
@@ -58,6 +66,20 @@ Job make_job(const tcu::Instr& instr, uint64_t index, uint16_t tag) {
     }
   }
 }
+
+// A context whose X values are random, from one seed per process.
+struct RandomXContext : VerilatedContext {
+  RandomXContext() {
+    static const int seed = [] {
+      const char* text = std::getenv("TCU_X_SEED");
+      const int value = text ? std::atoi(text) : int(std::random_device{}() & 0x7fffffff);
+      std::cout << "X values randomised with TCU_X_SEED=" << value << "\n";
+      return value;
+    }();
+    randReset(2);
+    randSeed(seed);
+  }
+};
 
 class Bench {
  public:
@@ -133,18 +155,19 @@ class Bench {
     for (auto& w : m_.in_meta_i.m_storage) w = uint32_t(rng_());
     for (auto& w : m_.in_scale_a_i.m_storage) w = uint32_t(rng_());
     for (auto& w : m_.in_scale_b_i.m_storage) w = uint32_t(rng_());
-    auto pack = [](auto& port, const tcu::Matrix& x, int width) {
-      for (size_t e = 0; e < x.elems.size(); ++e) set_bits(port, int(e) * width, width, x.elems[e]);
+    // Each element at its place on the port (datapath_ports.h).
+    auto pack = [&](auto& port, tcu::Operand operand, const tcu::Matrix& x, int width) {
+      const std::vector<int> position = tcu::datapath_positions(in, operand, x);
+      for (size_t e = 0; e < x.elems.size(); ++e)
+        set_bits(port, position[e] * width, width, x.elems[e]);
     };
-    pack(m_.in_a_i, job.ops.a, tcu::elem_bits(in.a_type));
-    pack(m_.in_b_i, job.ops.b, tcu::elem_bits(in.b_type));
-    pack(m_.in_c_i, job.ops.c, tcu::elem_bits(in.c_type));
-    if (in.sparse()) pack(m_.in_meta_i, job.ops.meta, 4);
+    pack(m_.in_a_i, tcu::Operand::kA, job.ops.a, tcu::elem_bits(in.a_type));
+    pack(m_.in_b_i, tcu::Operand::kB, job.ops.b, tcu::elem_bits(in.b_type));
+    pack(m_.in_c_i, tcu::Operand::kC, job.ops.c, tcu::elem_bits(in.c_type));
+    if (in.sparse()) pack(m_.in_meta_i, tcu::Operand::kMeta, job.ops.meta, 4);
     if (in.block_scaled()) {
-      for (int r = 0; r < job.ops.scale_a.rows; ++r)
-        for (int b = 0; b < job.ops.scale_a.cols; ++b)
-          set_bits(m_.in_scale_a_i, (r * 4 + b) * 8, 8, job.ops.scale_a.at(0, r, b));
-      pack(m_.in_scale_b_i, job.ops.scale_b, 8);
+      pack(m_.in_scale_a_i, tcu::Operand::kScaleA, job.ops.scale_a, 8);
+      pack(m_.in_scale_b_i, tcu::Operand::kScaleB, job.ops.scale_b, 8);
     }
   }
 
@@ -162,7 +185,7 @@ class Bench {
       REQUIRE(cycle_ - job.accept == tcu::datapath_latency(smoke_config(), job.instr));
   }
 
-  VerilatedContext context_;
+  RandomXContext context_;
   Vtcu_datapath_smoke m_{&context_};
   long cycle_ = 0;
   std::mt19937_64 rng_{5};

@@ -26,14 +26,24 @@ class Cosim {
              const std::string& case_name, uint64_t cycle);
   // The datapath accepted it (input handshake). `waited` says whether its
   // operands were already waiting at the datapath's input when the previous
-  // instruction was accepted; if that one was of the same family, the accept
-  // interval must then equal its occupancy.
+  // instruction was accepted; the accept interval must then be the
+  // previous instruction's occupancy on the same engine, or its datapath
+  // latency on another (the drain rule), plus the stalled cycles between.
   void datapath_accept(uint64_t tag, uint64_t cycle, bool waited);
+  // A clock edge at which the datapath held D (out_valid && !out_ready):
+  // every register in the datapath held, so every latency grows by one.
+  void datapath_stall() { ++stalls_; }
   // The datapath returned its D (output handshake).
   void datapath_result(uint64_t tag, uint64_t cycle);
   // Its D reached the lanes' registers. `isolated`: the front-end was empty
-  // when it issued, so the whole latency must equal instruction_latency().
+  // when it issued, so the whole latency must equal instruction_latency()
+  // plus the stalls while it was in the datapath.
   void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated);
+  // A rule the front-end checks itself (output stability, D's unused bits)
+  // was broken by the instruction with this tag.
+  void violation(uint64_t tag, uint64_t cycle, const std::string& what);
+  // The case name an issued tag carries (empty if unknown).
+  std::string case_name(uint64_t tag) const;
 
   void set_front_end(const FrontEndConfig& front_end) { front_end_ = front_end; }
 
@@ -46,18 +56,18 @@ class Cosim {
     Instr instr;
     std::string case_name;
     Fragment expected;
-    uint64_t issue_cycle = 0, accept_cycle = 0;
+    uint64_t issue_cycle = 0, accept_cycle = 0, stalls_at_accept = 0, result_cycle = 0;
   };
   void error(const InFlight& f, uint64_t cycle, const std::string& what);
 
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
   std::unordered_map<uint64_t, InFlight> in_flight_;
-  // The last accept: its cycle, family and occupancy.
+  uint64_t stalls_ = 0;
+  // The last accept: its cycle, instruction and the stalls before it.
   bool any_accept_ = false;
-  uint64_t last_accept_cycle_ = 0;
-  Family last_accept_family_ = Family::kInt4Dense;
-  int last_accept_occupancy_ = 0;
+  uint64_t last_accept_cycle_ = 0, last_accept_stalls_ = 0;
+  Instr last_accept_instr_;
   std::vector<std::string> errors_;
   uint64_t checked_ = 0, error_count_ = 0;
 };

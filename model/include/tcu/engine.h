@@ -4,12 +4,28 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tcu/golden.h"
 
 namespace tcu {
+
+// The design under test failed in a way that is not a wrong result (it hung:
+// no D within the cycle limit). what() names the cases still in flight.
+class DesignFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One instruction of a stream: any variant, its lanes' registers, and the
+// name its failures carry (a generator case index, a vector file's id).
+struct StreamItem {
+  Instr instr;
+  WarpOperands operands;
+  std::string case_id;
+};
 
 class Engine {
  public:
@@ -23,6 +39,13 @@ class Engine {
     std::vector<Fragment> out;
     out.reserve(batch.size());
     for (const auto& operands : batch) out.push_back(execute(instr, operands));
+    return out;
+  }
+  // Executes a stream of any variants back to back, in order.
+  virtual std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) {
+    std::vector<Fragment> out;
+    out.reserve(items.size());
+    for (const StreamItem& item : items) out.push_back(execute(item.instr, item.operands));
     return out;
   }
   // Simulated clock cycles so far (0 for an untimed engine).

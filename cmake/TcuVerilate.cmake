@@ -1,0 +1,54 @@
+# Verilating the RTL, shared by rtl/ (the datapath configurations) and
+# tests/rtl/ (the unit models). Each model is a static library of plain C++
+# (--cc); the Verilator runtime is compiled once for all of them.
+#
+# Compile flags (chosen by measurement, docs/STATUS.md): the per-cycle code
+# (Verilator's "fast" files) at TCU_VERILATED_OPT_FAST, construction and
+# tracing set-up ("slow" files) at TCU_VERILATED_OPT_SLOW, which only costs
+# build time.
+find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+
+set(TCU_VERILATED_OPT_FAST -O2 CACHE STRING "optimization of Verilated per-cycle code")
+set(TCU_VERILATED_OPT_SLOW -O0 CACHE STRING "optimization of Verilated set-up code")
+set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
+    CACHE STRING "Verilator options for every model")
+
+if(NOT TARGET tcu_verilated_runtime)
+  add_library(tcu_verilated_runtime STATIC
+    ${VERILATOR_ROOT}/include/verilated.cpp
+    ${VERILATOR_ROOT}/include/verilated_threads.cpp
+    ${VERILATOR_ROOT}/include/verilated_fst_c.cpp)
+  target_include_directories(tcu_verilated_runtime SYSTEM PUBLIC
+    ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+  target_compile_definitions(tcu_verilated_runtime PUBLIC
+    VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
+  target_compile_options(tcu_verilated_runtime PRIVATE -O2 -w)
+  find_package(Threads REQUIRED)
+  find_package(ZLIB REQUIRED)
+  target_link_libraries(tcu_verilated_runtime PUBLIC ZLIB::ZLIB Threads::Threads)
+  set_target_properties(tcu_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endif()
+
+# tcu_verilate(<library> TOP <module> PREFIX <class> SOURCES <.sv...>
+#              [TRACE] [ARGS <verilator options...>])
+function(tcu_verilate lib)
+  cmake_parse_arguments(ARG "TRACE" "TOP;PREFIX" "SOURCES;ARGS" ${ARGN})
+  add_library(${lib} STATIC)
+  set(trace "")
+  if(ARG_TRACE)
+    set(trace TRACE_FST)
+  endif()
+  verilate(${lib} ${trace}
+    SOURCES ${ARG_SOURCES}
+    TOP_MODULE ${ARG_TOP}
+    PREFIX ${ARG_PREFIX}
+    VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS}
+    OPT_FAST ${TCU_VERILATED_OPT_FAST}
+    OPT_SLOW ${TCU_VERILATED_OPT_SLOW})
+  # The runtime sources verilate() added: tcu_verilated_runtime has them.
+  get_target_property(sources ${lib} SOURCES)
+  list(FILTER sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")
+  set_property(TARGET ${lib} PROPERTY SOURCES ${sources})
+  target_link_libraries(${lib} PUBLIC tcu_verilated_runtime)
+  set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

@@ -1,0 +1,98 @@
+#include "datapath_ports.h"
+
+namespace tcu {
+namespace {
+
+// Element i of `elems` at bit position[i] * width (position: identity when
+// null). Widths divide 32 or are 64, so no element straddles two words.
+template <size_t Words>
+void pack(const std::vector<uint64_t>& elems, int width, std::array<uint32_t, Words>* out,
+          const std::vector<int>* position = nullptr) {
+  out->fill(0);
+  for (size_t i = 0; i < elems.size(); ++i) {
+    const size_t bit = size_t(position ? (*position)[i] : int(i)) * size_t(width);
+    if (width == 64) {
+      (*out)[bit / 32] = uint32_t(elems[i]);
+      (*out)[bit / 32 + 1] = uint32_t(elems[i] >> 32);
+    } else {
+      (*out)[bit / 32] |= uint32_t((elems[i] & ((1ull << width) - 1)) << (bit % 32));
+    }
+  }
+}
+
+// (b, r, c) -> (b * cols + c) * col_stride + r: columns of col_stride.
+std::vector<int> column_major(const Matrix& m, int col_stride) {
+  std::vector<int> position(m.elems.size());
+  for (int b = 0; b < m.batches; ++b)
+    for (int r = 0; r < m.rows; ++r)
+      for (int c = 0; c < m.cols; ++c)
+        position[(size_t(b) * m.rows + r) * m.cols + c] = (b * m.cols + c) * col_stride + r;
+  return position;
+}
+
+}  // namespace
+
+std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& m) {
+  switch (operand) {
+    case Operand::kB:
+      // Columns of int4 and e2m1 B hold 64 codes (k=32 uses the first half).
+      return column_major(m, elem_bits(instr.b_type) == 4 ? 64 : m.rows);
+    case Operand::kScaleB:
+      return column_major(m, 4);  // four blocks (2X uses two)
+    case Operand::kScaleA: {
+      std::vector<int> position(m.elems.size());
+      for (int row = 0; row < m.rows; ++row)
+        for (int block = 0; block < m.cols; ++block)
+          position[size_t(row * m.cols + block)] = row * 4 + block;
+      return position;
+    }
+    default: {
+      std::vector<int> position(m.elems.size());
+      for (size_t i = 0; i < position.size(); ++i) position[i] = int(i);
+      return position;
+    }
+  }
+}
+
+void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag,
+                          DatapathInputs* out) {
+  out->family = uint32_t(in.family);
+  out->a_signed = in.a_type == ElemType::kS4;
+  out->b_signed = in.b_type == ElemType::kS4;
+  out->satfinite = in.satfinite;
+  out->k32 = in.shape.k == 32;
+  out->rounding = uint32_t(in.rounding);
+  out->c_f16 = in.c_type == ElemType::kF16;
+  out->d_f16 = in.d_type == ElemType::kF16;
+  out->scale_4x = in.scale_vec == ScaleVec::k4X;
+  out->tag = tag & 0xffff;
+  pack(ops.a.elems, elem_bits(in.a_type), &out->a);
+  const std::vector<int> b_position = datapath_positions(in, Operand::kB, ops.b);
+  pack(ops.b.elems, elem_bits(in.b_type), &out->b, &b_position);
+  pack(ops.c.elems, elem_bits(in.c_type), &out->c);
+  out->meta.fill(0);
+  if (in.sparse()) pack(ops.meta.elems, 4, &out->meta);
+  out->scale_a.fill(0);
+  out->scale_b.fill(0);
+  if (in.block_scaled()) {
+    const std::vector<int> a_position = datapath_positions(in, Operand::kScaleA, ops.scale_a);
+    pack(ops.scale_a.elems, 8, &out->scale_a, &a_position);
+    const std::vector<int> b_position = datapath_positions(in, Operand::kScaleB, ops.scale_b);
+    pack(ops.scale_b.elems, 8, &out->scale_b, &b_position);
+  }
+}
+
+Matrix unpack_datapath_d(const Instr& instr, const uint32_t* out_d) {
+  const FragmentLayout& layout = fragment_layout(instr, Operand::kD);
+  Matrix d(layout.batches(), layout.rows(), layout.cols());
+  const int width = elem_bits(instr.d_type);
+  for (size_t i = 0; i < d.elems.size(); ++i) {
+    const size_t bit = i * size_t(width);
+    uint64_t v = out_d[bit / 32] >> (bit % 32);
+    if (width == 64) v |= uint64_t(out_d[bit / 32 + 1]) << 32;
+    d.elems[i] = width == 64 ? v : v & ((1ull << width) - 1);
+  }
+  return d;
+}
+
+}  // namespace tcu
