@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "exit_codes.h"
+#include "gemm.h"
 #include "parallel.h"
 #include "replay.h"
 #include "report.h"
@@ -181,6 +182,55 @@ void print_list(bool plain) {
   if (!plain) std::cout << "(a trailing ';' is accepted)\n";
 }
 
+// Parses --backpressure's text; false unless 0 <= P < 1.
+bool parse_backpressure(const std::string& text, double* probability) {
+  char* end = nullptr;
+  *probability = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && *probability >= 0 && *probability < 1;
+}
+
+// `tcu gemm` once its command line is parsed; returns an exit code.
+int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const std::string& ptx,
+                 const ReportOptions& reports, nlohmann::ordered_json header) {
+  if (!parse_backpressure(engine_options.backpressure_text, &engine_options.backpressure)) {
+    std::cerr << "error: --backpressure " << engine_options.backpressure_text
+              << ": expected a probability P with 0 <= P < 1\n";
+    return tcu::kExitUsage;
+  }
+  if (int code = check_engine_options(engine_options); code >= 0) return code;
+  try {
+    options.instr = tcu::parse_ptx(ptx);
+  } catch (const tcu::InstrError& e) {
+    std::cerr << "error: --ptx: " << e.what() << "\n";
+    return tcu::kExitBadInstruction;
+  }
+  options.front_end.rf_regs_per_cycle = engine_options.rf_regs_per_cycle;
+  options.backpressure = engine_options.backpressure;
+#ifdef TCU_HAVE_RTL
+  if (engine_options.name == "rtl")
+    for (const auto& [name, config] : tcu::datapath_configs())
+      if (name == engine_options.config) options.datapath = config;
+#endif
+  if (const std::string why = tcu::gemm_options_error(options); !why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    return tcu::kExitUsage;
+  }
+  if (int code = check_report_paths(reports); code >= 0) return code;
+  engine_options.seed = options.seed;
+  auto engine = make_engine(engine_options);
+  tcu::Report report;
+  report.command = "gemm";
+  header["options"] = {
+      {"ptx", ptx},     {"m", options.m},         {"n", options.n},
+      {"k", options.k}, {"warps", options.warps}, {"details", options.max_details}};
+  if (engine_options.name == "rtl") header["options"]["backpressure"] = options.backpressure;
+  report.header = header;
+  nlohmann::ordered_json gemm;
+  const int code = tcu::run_gemm(*engine, options, std::cout, &report, &gemm);
+  report.header["gemm"] = gemm;
+  return write_reports(reports, report);
+}
+
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
@@ -267,6 +317,32 @@ int tcu_main(int argc, char** argv) {
   bool bench_golden_only = false;
   bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
 
+  EngineOptions gemm_engine;
+  tcu::GemmOptions gemm_options;
+  std::string gemm_ptx;
+  ReportOptions gemm_reports;
+  auto* gemm_cmd = app.add_subcommand(
+      "gemm",
+      "a whole GEMM D = A*B + C tiled into one mma variant, accumulators chained over the "
+      "k-steps, issued by W warps; D checked, cycles and MAC utilization");
+#ifdef TCU_HAVE_RTL
+  add_engine_options(gemm_cmd, &gemm_engine, "rtl");
+#else
+  add_engine_options(gemm_cmd, &gemm_engine, "golden");
+#endif
+  gemm_cmd->add_option("--ptx", gemm_ptx, "the mma variant (see tcu list)")->required();
+  gemm_cmd->add_option("--m", gemm_options.m, "rows of A, C and D")->required();
+  gemm_cmd->add_option("--n", gemm_options.n, "columns of B, C and D")->required();
+  gemm_cmd->add_option("--k", gemm_options.k, "columns of A, rows of B")->required();
+  gemm_cmd->add_option("--warps", gemm_options.warps, "warps sharing the output tiles");
+  gemm_cmd->add_option("--seed", gemm_options.seed, "random seed of A, B and C");
+  gemm_cmd->add_option("--details", gemm_options.max_details, "mismatching elements printed")
+      ->check(CLI::NonNegativeNumber);
+  gemm_engine.rtl_only.push_back(
+      gemm_cmd->add_option("--backpressure", gemm_engine.backpressure_text,
+                           "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
+  add_report_options(gemm_cmd, &gemm_reports);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -295,6 +371,10 @@ int tcu_main(int argc, char** argv) {
     if (bench_cmd->parsed()) {
       bench_options.rtl = !bench_golden_only;
       return tcu::bench(bench_options, std::cout);
+    }
+    if (gemm_cmd->parsed()) {
+      start_header(gemm_options.seed, gemm_engine);
+      return gemm_command(gemm_engine, gemm_options, gemm_ptx, gemm_reports, header);
     }
     if (list_cmd->parsed()) {
       print_list(list_plain);
@@ -438,7 +518,7 @@ int tcu_main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << "\n";
     return tcu::kExitInternal;
   }
-  std::cerr << "error: a subcommand is required (replay, run, list; or --version, --help)\n";
+  std::cerr << "error: a subcommand is required (replay, run, gemm, list; or --version, --help)\n";
   return tcu::kExitUsage;
 }
 

@@ -1,0 +1,739 @@
+#include "gemm.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "exit_codes.h"
+#include "tcu/golden.h"
+#include "tcu/layout.h"
+
+namespace tcu {
+namespace {
+
+constexpr int kMaxDimension = 1 << 16;
+constexpr int64_t kMaxInstructions = int64_t(1) << 22;
+
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t next() {  // splitmix64
+    uint64_t x = (state_ += 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  // Uniform in [low, high].
+  int between(int low, int high) { return low + int(next() % uint64_t(high - low + 1)); }
+
+ private:
+  uint64_t state_;
+};
+
+bool is_int4(const Instr& instr) {
+  return instr.family == Family::kInt4Dense || instr.family == Family::kInt4Sparse;
+}
+
+// How the GEMM maps onto instructions. An instruction computes `batches`
+// output tiles (four 8x8 tiles for m8n8k4 .f16, one otherwise); the
+// instructions of one k-step are its slots.
+struct Tiling {
+  int tile_rows = 0, tile_cols = 0;  // the grid of m x n output tiles
+  int tiles = 0;
+  int batches = 1;
+  int slots = 0;  // instructions per k-step
+  int k_steps = 0;
+  int64_t instructions() const { return int64_t(slots) * k_steps; }
+  // The output tile of a slot's batch, or -1 for an unused batch (padding).
+  int tile_of(int slot, int batch) const {
+    const int tile = slot * batches + batch;
+    return tile < tiles ? tile : -1;
+  }
+};
+
+Tiling tiling_of(const GemmOptions& options) {
+  const Shape& shape = options.instr.shape;
+  Tiling tiling;
+  tiling.tile_rows = options.m / shape.m;
+  tiling.tile_cols = options.n / shape.n;
+  tiling.tiles = tiling.tile_rows * tiling.tile_cols;
+  tiling.batches = options.instr.batches();
+  tiling.slots = (tiling.tiles + tiling.batches - 1) / tiling.batches;
+  tiling.k_steps = options.k / shape.k;
+  return tiling;
+}
+
+// The issue order of one k-step: the slots are divided among the warps in
+// contiguous shares, and the warps take turns (warp 0's first slot, warp 1's
+// first, ..., warp 0's second, ...). warp_of[slot] is the slot's warp.
+std::vector<int> issue_order(const Tiling& tiling, int warps, std::vector<int>* warp_of) {
+  std::vector<int> first(warps + 1);
+  for (int w = 0; w <= warps; ++w) first[w] = int(int64_t(tiling.slots) * w / warps);
+  warp_of->assign(tiling.slots, 0);
+  std::vector<int> order;
+  order.reserve(tiling.slots);
+  for (int turn = 0; int(order.size()) < tiling.slots; ++turn)
+    for (int w = 0; w < warps; ++w) {
+      if (first[w] + turn >= first[w + 1]) continue;
+      order.push_back(first[w] + turn);
+      (*warp_of)[first[w] + turn] = w;
+    }
+  return order;
+}
+
+// ---- element values -----------------------------------------------------------
+
+double f16_value(uint64_t bits) {
+  const int exponent = int(bits >> 10) & 0x1f, fraction = int(bits) & 0x3ff;
+  const double sign = (bits & 0x8000) ? -1 : 1;
+  if (exponent == 0x1f) return fraction ? NAN : sign * INFINITY;
+  if (exponent == 0) return sign * std::ldexp(fraction, -24);
+  return sign * std::ldexp(1024 + fraction, exponent - 25);
+}
+
+// An f16 code for a value that is zero or a normal f16 (what the generator
+// makes); throws otherwise.
+uint64_t f16_bits(double value) {
+  if (value == 0) return 0;
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(value), &exponent);  // [0.5, 1)
+  const double significand = fraction * 2048;                       // [1024, 2048)
+  if (exponent < -13 || exponent > 16 || significand != std::floor(significand))
+    throw std::logic_error("gemm: value not exact in f16");
+  return (value < 0 ? 0x8000u : 0u) | uint64_t(exponent + 14) << 10 |
+         (uint64_t(significand) - 1024);
+}
+
+double f32_value(uint64_t bits) {
+  const uint32_t word = uint32_t(bits);
+  float value;
+  std::memcpy(&value, &word, sizeof value);
+  return value;
+}
+uint64_t f32_bits(double value) {
+  const float narrow = float(value);
+  uint32_t word;
+  std::memcpy(&word, &narrow, sizeof word);
+  return word;
+}
+double f64_value(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+uint64_t f64_bits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+double e2m1_value(uint64_t code) {
+  static const double kMagnitudes[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (code & 8) ? -kMagnitudes[code & 7] : kMagnitudes[code & 7];
+}
+
+int64_t int4_code_value(uint64_t code, bool is_signed) {
+  const int64_t value = int64_t(code & 0xf);
+  return is_signed && value >= 8 ? value - 16 : value;
+}
+
+double float_value(ElemType type, uint64_t bits) {
+  switch (type) {
+    case ElemType::kF16:
+      return f16_value(bits);
+    case ElemType::kF32:
+      return f32_value(bits);
+    case ElemType::kF64:
+      return f64_value(bits);
+    case ElemType::kE2m1:
+      return e2m1_value(bits);
+    default:
+      throw std::logic_error("gemm: not a float type");
+  }
+}
+
+uint64_t float_bits(ElemType type, double value) {
+  switch (type) {
+    case ElemType::kF16:
+      return f16_bits(value);
+    case ElemType::kF32:
+      return f32_bits(value);
+    case ElemType::kF64:
+      return f64_bits(value);
+    default:
+      throw std::logic_error("gemm: not a float accumulator type");
+  }
+}
+
+// D of one k-step becomes C of the next: a conversion where the types differ
+// (a kernel's cvt), exact for the values the generator makes.
+uint64_t d_to_c(const Instr& instr, uint64_t d) {
+  if (instr.d_type == instr.c_type) return d;
+  if (instr.d_type == ElemType::kF16 && instr.c_type == ElemType::kF32) return f16_to_f32(d);
+  if (instr.d_type == ElemType::kF32 && instr.c_type == ElemType::kF16)
+    return f32_to_f16_rn(uint32_t(d));
+  throw std::logic_error("gemm: no conversion from D to C for " + instr.ptx());
+}
+
+// What the generator draws for a float family, and when an exact reference
+// is possible: every partial sum is a multiple of `resolution` below
+// `exact_limit` (where the accumulator type holds all such multiples) as long
+// as max_c + k * max_product stays below it.
+struct FloatValues {
+  int ab_low = 0, ab_high = 0;  // A and B values are ab_step * [low, high]
+  double ab_step = 1;
+  int c_low = 0, c_high = 0;  // C values are c_step * [low, high]
+  double c_step = 1;
+  double max_product = 0, exact_limit = 0;
+};
+
+FloatValues float_values(const Instr& instr) {
+  FloatValues values;
+  switch (instr.family) {
+    case Family::kE2m1:  // A and B are any e2m1 code
+      values = {0, 0, 1, -256, 256, 0.25, 36, std::ldexp(1, 22)};
+      break;
+    case Family::kF16:
+      if (instr.c_type == ElemType::kF16 || instr.d_type == ElemType::kF16)
+        values = {-2, 2, 1, -16, 16, 1, 4, 2048};  // integers: f16 holds them to 2048
+      else
+        values = {-4, 4, 0.5, -256, 256, 0.25, 4, std::ldexp(1, 22)};
+      break;
+    default:  // f64
+      values = {-16, 16, 0.5, -256, 256, 0.25, 64, std::ldexp(1, 51)};
+      break;
+  }
+  return values;
+}
+
+bool exact_reference_possible(const Instr& instr, int k) {
+  if (is_int4(instr)) return true;
+  const FloatValues values = float_values(instr);
+  return values.c_high * values.c_step + double(k) * values.max_product <= values.exact_limit;
+}
+
+// ---- the problem: A, B, C in matrix order ------------------------------------
+
+struct Problem {
+  Instr instr;
+  int m = 0, n = 0, k = 0;
+  std::vector<uint64_t> a;    // m x k codes (the logical A: zeros where sparse A has none)
+  std::vector<uint64_t> b;    // k x n codes
+  std::vector<uint64_t> c;    // m x n, c_type bits
+  std::vector<uint8_t> meta;  // sparse: m x k/8 nibbles
+  uint64_t scale_code = 0;    // e2m1: every scale factor, 1.0
+};
+
+uint64_t int32_bits(int64_t value) { return uint64_t(uint32_t(int32_t(value))); }
+
+Problem make_problem(const GemmOptions& options) {
+  Problem problem;
+  const Instr& instr = options.instr;
+  problem.instr = instr;
+  problem.m = options.m;
+  problem.n = options.n;
+  problem.k = options.k;
+  const size_t m = size_t(options.m), n = size_t(options.n), k = size_t(options.k);
+  Random random(options.seed);
+  problem.a.assign(m * k, 0);
+  problem.b.assign(k * n, 0);
+  problem.c.assign(m * n, 0);
+  const FloatValues values = is_int4(instr) ? FloatValues{} : float_values(instr);
+  auto draw_ab = [&](ElemType type) -> uint64_t {
+    if (type == ElemType::kS4 || type == ElemType::kU4 || type == ElemType::kE2m1)
+      return random.next() & 0xf;
+    return float_bits(type, values.ab_step * random.between(values.ab_low, values.ab_high));
+  };
+  if (instr.sparse()) {
+    // 2:4 sparsity by pairs: of each chunk of 8 elements (4 pairs) two
+    // pairs are kept; the nibble names them (in increasing order for
+    // ::ordered_metadata, either order otherwise).
+    problem.meta.assign(m * (k / 8), 0);
+    for (size_t row = 0; row < m; ++row)
+      for (size_t chunk = 0; chunk < k / 8; ++chunk) {
+        int first = random.between(0, 3), second = random.between(0, 2);
+        if (second >= first) ++second;
+        if (instr.ordered_metadata && first > second) std::swap(first, second);
+        problem.meta[row * (k / 8) + chunk] = uint8_t(first | second << 2);
+        for (int pair : {first, second})
+          for (int half = 0; half < 2; ++half)
+            problem.a[row * k + chunk * 8 + size_t(2 * pair + half)] = draw_ab(instr.a_type);
+      }
+  } else {
+    for (uint64_t& code : problem.a) code = draw_ab(instr.a_type);
+  }
+  for (uint64_t& code : problem.b) code = draw_ab(instr.b_type);
+  for (uint64_t& bits : problem.c) {
+    if (is_int4(instr)) {
+      // Mostly small, some near the int32 limits so that .satfinite clamps
+      // and the wrapping variants wrap.
+      const int64_t margin = random.between(0, 256);
+      switch (random.between(0, 3)) {
+        case 0:
+          bits = int32_bits(INT32_MAX - margin);
+          break;
+        case 1:
+          bits = int32_bits(INT32_MIN + margin);
+          break;
+        default:
+          bits = int32_bits(random.between(-1000, 1000));
+      }
+    } else {
+      bits = float_bits(instr.c_type, values.c_step * random.between(values.c_low, values.c_high));
+    }
+  }
+  if (instr.block_scaled()) problem.scale_code = instr.scale_type == ElemType::kUe4m3 ? 0x38 : 127;
+  return problem;
+}
+
+void expect_shape(const Matrix& matrix, int batches, int rows, int cols, const char* what) {
+  if (matrix.batches != batches || matrix.rows != rows || matrix.cols != cols)
+    throw std::logic_error(std::string("gemm: unexpected layout shape of ") + what);
+}
+
+// The matrix-order operands of one instruction: slot `slot` of k-step
+// `step`, C from `acc_c` (m x n, c_type bits).
+Operands slot_operands(const Problem& problem, const Tiling& tiling, int slot, int step,
+                       const std::vector<uint64_t>& acc_c) {
+  const Instr& instr = problem.instr;
+  const int tm = instr.shape.m, tn = instr.shape.n, tk = instr.shape.k, batches = tiling.batches;
+  auto matrix_for = [&](Operand op) {
+    const FragmentLayout& layout = fragment_layout(instr, op);
+    return Matrix(layout.batches(), layout.rows(), layout.cols());
+  };
+  Operands ops;
+  ops.a = matrix_for(Operand::kA);
+  ops.b = matrix_for(Operand::kB);
+  ops.c = matrix_for(Operand::kC);
+  expect_shape(ops.a, batches, tm, instr.sparse() ? tk / 2 : tk, "A");
+  expect_shape(ops.b, batches, tk, tn, "B");
+  expect_shape(ops.c, batches, tm, tn, "C");
+  if (instr.sparse()) {
+    ops.meta = matrix_for(Operand::kMeta);
+    expect_shape(ops.meta, 1, tm, tk / 8, "metadata");
+  }
+  if (instr.block_scaled()) {
+    ops.scale_a = matrix_for(Operand::kScaleA);
+    ops.scale_b = matrix_for(Operand::kScaleB);
+    std::fill(ops.scale_a.elems.begin(), ops.scale_a.elems.end(), problem.scale_code);
+    std::fill(ops.scale_b.elems.begin(), ops.scale_b.elems.end(), problem.scale_code);
+  }
+  const size_t k = size_t(problem.k), n = size_t(problem.n);
+  for (int batch = 0; batch < batches; ++batch) {
+    const int tile = tiling.tile_of(slot, batch);
+    if (tile < 0) continue;  // padding: zero operands
+    const size_t row0 = size_t(tile / tiling.tile_cols) * tm,
+                 col0 = size_t(tile % tiling.tile_cols) * tn, k0 = size_t(step) * tk;
+    for (int r = 0; r < tm; ++r) {
+      const uint64_t* a_row = &problem.a[(row0 + r) * k + k0];
+      if (instr.sparse()) {
+        for (int chunk = 0; chunk < tk / 8; ++chunk) {
+          const unsigned nibble = problem.meta[(row0 + r) * (k / 8) + k0 / 8 + chunk];
+          ops.meta.at(0, r, chunk) = nibble;
+          for (int kept = 0; kept < 2; ++kept) {
+            const int pair = (nibble >> (2 * kept)) & 3;
+            for (int half = 0; half < 2; ++half)
+              ops.a.at(batch, r, 4 * chunk + 2 * kept + half) = a_row[8 * chunk + 2 * pair + half];
+          }
+        }
+      } else {
+        for (int col = 0; col < tk; ++col) ops.a.at(batch, r, col) = a_row[col];
+      }
+      for (int col = 0; col < tn; ++col)
+        ops.c.at(batch, r, col) = acc_c[(row0 + r) * n + col0 + col];
+    }
+    for (int row = 0; row < tk; ++row)
+      for (int col = 0; col < tn; ++col)
+        ops.b.at(batch, row, col) = problem.b[(k0 + row) * n + col0 + col];
+  }
+  return ops;
+}
+
+WarpOperands to_registers(const Instr& instr, const Operands& ops) {
+  WarpOperands warp;
+  warp.a = fragment_layout(instr, Operand::kA).scatter(ops.a);
+  warp.b = fragment_layout(instr, Operand::kB).scatter(ops.b);
+  warp.c = fragment_layout(instr, Operand::kC).scatter(ops.c);
+  if (instr.sparse()) warp.e = fragment_layout(instr, Operand::kMeta).scatter(ops.meta);
+  if (instr.block_scaled()) {
+    warp.scale_a = fragment_layout(instr, Operand::kScaleA).scatter(ops.scale_a);
+    warp.scale_b = fragment_layout(instr, Operand::kScaleB).scatter(ops.scale_b);
+  }
+  return warp;
+}
+
+// Writes a slot's D tiles (matrix order, d_type bits) into acc_d and,
+// converted, into acc_c.
+void scatter_d(const Problem& problem, const Tiling& tiling, int slot, const Matrix& d,
+               std::vector<uint64_t>* acc_d, std::vector<uint64_t>* acc_c) {
+  const Instr& instr = problem.instr;
+  const int tm = instr.shape.m, tn = instr.shape.n;
+  for (int batch = 0; batch < tiling.batches; ++batch) {
+    const int tile = tiling.tile_of(slot, batch);
+    if (tile < 0) continue;
+    const size_t row0 = size_t(tile / tiling.tile_cols) * tm,
+                 col0 = size_t(tile % tiling.tile_cols) * tn;
+    for (int r = 0; r < tm; ++r)
+      for (int col = 0; col < tn; ++col) {
+        const size_t at = (row0 + r) * size_t(problem.n) + col0 + col;
+        (*acc_d)[at] = d.at(batch, r, col);
+        (*acc_c)[at] = d_to_c(instr, d.at(batch, r, col));
+      }
+  }
+}
+
+// ---- the reference ------------------------------------------------------------
+
+// Integers: exact int64 products; each k-step's C + dot wraps modulo 2^32 or,
+// with .satfinite, is clamped to the int32 range, as the instruction defines.
+std::vector<uint64_t> int_reference(const Problem& problem) {
+  const Instr& instr = problem.instr;
+  const bool a_signed = instr.a_type == ElemType::kS4, b_signed = instr.b_type == ElemType::kS4;
+  const size_t m = size_t(problem.m), n = size_t(problem.n), k = size_t(problem.k);
+  const size_t step_k = size_t(instr.shape.k);
+  std::vector<uint64_t> d(m * n);
+  std::vector<int64_t> b_values(k * n);
+  for (size_t i = 0; i < k * n; ++i) b_values[i] = int4_code_value(problem.b[i], b_signed);
+  std::vector<int64_t> a_row(k);
+  for (size_t row = 0; row < m; ++row) {
+    for (size_t kk = 0; kk < k; ++kk)
+      a_row[kk] = int4_code_value(problem.a[row * k + kk], a_signed);
+    for (size_t col = 0; col < n; ++col) {
+      int64_t acc = int32_t(uint32_t(problem.c[row * n + col]));
+      for (size_t k0 = 0; k0 < k; k0 += step_k) {
+        int64_t dot = 0;
+        for (size_t kk = k0; kk < k0 + step_k; ++kk) dot += a_row[kk] * b_values[kk * n + col];
+        acc += dot;
+        if (instr.satfinite)
+          acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        else
+          acc = int32_t(uint32_t(uint64_t(acc)));
+      }
+      d[row * n + col] = int32_bits(acc);
+    }
+  }
+  return d;
+}
+
+// Floats with values chosen so that every partial sum is exact: C + A*B in
+// double, in any order.
+std::vector<double> exact_float_reference(const Problem& problem) {
+  const Instr& instr = problem.instr;
+  const size_t m = size_t(problem.m), n = size_t(problem.n), k = size_t(problem.k);
+  std::vector<double> b_values(k * n);
+  for (size_t i = 0; i < k * n; ++i) b_values[i] = float_value(instr.b_type, problem.b[i]);
+  std::vector<double> d(m * n);
+  std::vector<double> a_row(k);
+  for (size_t row = 0; row < m; ++row) {
+    for (size_t kk = 0; kk < k; ++kk)
+      a_row[kk] = float_value(instr.a_type, problem.a[row * k + kk]);
+    for (size_t col = 0; col < n; ++col) {
+      double sum = float_value(instr.c_type, problem.c[row * n + col]);
+      for (size_t kk = 0; kk < k; ++kk) sum += a_row[kk] * b_values[kk * n + col];
+      d[row * n + col] = sum;
+    }
+  }
+  return d;
+}
+
+// The golden model's order: golden_mma per tile, chained over the k-steps.
+std::vector<uint64_t> golden_chain_reference(const Problem& problem, const Tiling& tiling) {
+  std::vector<uint64_t> acc_c = problem.c, acc_d(problem.c.size());
+  for (int step = 0; step < tiling.k_steps; ++step) {
+    const std::vector<uint64_t> c_of_step = acc_c;
+    for (int slot = 0; slot < tiling.slots; ++slot) {
+      const Matrix d =
+          golden_mma(problem.instr, slot_operands(problem, tiling, slot, step, c_of_step));
+      scatter_d(problem, tiling, slot, d, &acc_d, &acc_c);
+    }
+  }
+  return acc_d;
+}
+
+// ---- timing --------------------------------------------------------------------
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Where the cycles of the GEMM go by timing.h's formula, summed over the
+// k-steps. Within a k-step the front-end collects an instruction's operands
+// while the datapath works on the previous one, so instructions are accepted
+// max(operand delivery, occupancy) apart; each k-step ends with the last
+// instruction's pipeline and write-back (its D is the next k-step's C).
+struct Estimate {
+  int delivery_per_instr = 0, occupancy_per_instr = 0, latency = 0, write_back = 0;
+  uint64_t occupancy = 0;   // the datapath's slice sequencer busy
+  uint64_t delivery = 0;    // operand collection the datapath waits for
+  uint64_t fill_drain = 0;  // pipeline fill and drain, write-back, per k-step
+  uint64_t switches = 0;    // engine changes: none in a one-variant GEMM
+  uint64_t total() const { return occupancy + delivery + fill_drain + switches; }
+};
+
+Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
+  const Instr& instr = options.instr;
+  const int bandwidth = options.front_end.rf_regs_per_cycle;
+  Estimate e;
+  e.delivery_per_instr = ceil_div(source_words(instr), bandwidth);
+  e.occupancy_per_instr = datapath_occupancy(options.datapath, instr);
+  e.latency = datapath_latency(options.datapath, instr);
+  e.write_back = ceil_div(dest_words(instr), bandwidth);
+  const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
+  const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
+  e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);
+  e.delivery = steps * (uint64_t(e.delivery_per_instr) + (slots - 1) * uint64_t(exposed));
+  e.fill_drain = steps * uint64_t(e.latency - e.occupancy_per_instr + e.write_back);
+  return e;
+}
+
+// Dense-equivalent MACs per cycle of the instruction's engine: its units
+// times one unit invocation's MACs (a sparse slice covers 64 logical k).
+double peak_macs_per_cycle(const DatapathConfig& config, const Instr& instr) {
+  return double(dot_units(config, instr.family)) * double(instr.macs()) /
+         double(unit_slices(instr));
+}
+
+std::string format_element(ElemType type, uint64_t bits) {
+  char text[64];
+  if (type == ElemType::kS32) {
+    std::snprintf(text, sizeof text, "%d", int32_t(uint32_t(bits)));
+  } else {
+    const int hex_digits = elem_bits(type) / 4;
+    std::snprintf(text, sizeof text, "%.17g (0x%0*llx)", float_value(type, bits), hex_digits,
+                  static_cast<unsigned long long>(bits));
+  }
+  return text;
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+  return text;
+}
+
+}  // namespace
+
+std::string gemm_options_error(const GemmOptions& options) {
+  const Instr& instr = options.instr;
+  const Shape& shape = instr.shape;
+  for (auto [name, value, tile, what] : {std::tuple{"--m", options.m, shape.m, "m"},
+                                         {"--n", options.n, shape.n, "n"},
+                                         {"--k", options.k, shape.k, "k"}}) {
+    const std::string given = std::string(name) + " " + std::to_string(value);
+    if (value < 1 || value > kMaxDimension)
+      return given + ": expected 1 .. " + std::to_string(kMaxDimension);
+    if (value % tile != 0)
+      return given + ": not a multiple of the instruction's " + what + " (" + std::to_string(tile) +
+             ", " + instr.ptx() + ")";
+  }
+  const Tiling tiling = tiling_of(options);
+  if (options.warps < 1) return "--warps " + std::to_string(options.warps) + ": expected >= 1";
+  if (options.warps > tiling.slots)
+    return "--warps " + std::to_string(options.warps) + ": more warps than the " +
+           std::to_string(tiling.slots) + " instruction(s) of a k-step (output tiles per warp)";
+  if (tiling.instructions() > kMaxInstructions)
+    return "--m/--n/--k: " + std::to_string(tiling.instructions()) +
+           " instructions, more than the limit of " + std::to_string(kMaxInstructions);
+  if (options.front_end.rf_regs_per_cycle < 1) return "--rf-bandwidth: expected >= 1";
+  return "";
+}
+
+int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Report* report,
+             nlohmann::ordered_json* details) {
+  const auto start = std::chrono::steady_clock::now();
+  const Instr& instr = options.instr;
+  const Tiling tiling = tiling_of(options);
+  const Problem problem = make_problem(options);
+  std::vector<int> warp_of;
+  const std::vector<int> order = issue_order(tiling, options.warps, &warp_of);
+
+  // Through the engine: one stream per k-step, D of a k-step C of the next.
+  std::vector<uint64_t> acc_c = problem.c, acc_d(problem.c.size());
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  uint64_t measured_cycles = 0;
+  double engine_seconds = 0;
+  std::vector<std::string> engine_errors;
+  for (int step = 0; step < tiling.k_steps; ++step) {
+    std::vector<StreamItem> items;
+    items.reserve(order.size());
+    for (int slot : order) {
+      const int tile = tiling.tile_of(slot, 0);
+      items.push_back({instr,
+                       to_registers(instr, slot_operands(problem, tiling, slot, step, acc_c)),
+                       "k" + std::to_string(step) + ".w" + std::to_string(warp_of[slot]) + ".t" +
+                           std::to_string(tile / tiling.tile_cols) + "," +
+                           std::to_string(tile % tiling.tile_cols)});
+    }
+    const uint64_t cycles_before = engine.cycles();
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<Fragment> results = engine.execute_stream(items);
+    engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    measured_cycles += engine.cycles() - cycles_before;
+    for (std::string& error : engine.take_errors()) engine_errors.push_back(std::move(error));
+    if (results.size() != order.size())
+      throw std::logic_error("gemm: the engine returned " + std::to_string(results.size()) +
+                             " results for " + std::to_string(order.size()) + " instructions");
+    for (size_t p = 0; p < order.size(); ++p)
+      scatter_d(problem, tiling, order[p], d_layout.gather(results[p]), &acc_d, &acc_c);
+  }
+
+  // The check.
+  const bool exact = exact_reference_possible(instr, options.k);
+  std::string reference_name;
+  std::vector<uint64_t> want_bits;
+  std::vector<double> want_values;
+  if (is_int4(instr)) {
+    reference_name = std::string("exact int64 matrix product, each k-step's sum ") +
+                     (instr.satfinite ? "clamped to int32 (.satfinite)" : "wrapped modulo 2^32");
+    want_bits = int_reference(problem);
+  } else if (exact) {
+    reference_name =
+        "exact matrix product in double (values chosen so that every partial sum is exact in " +
+        std::string(to_string(instr.d_type)) + "; zeros compared by value)";
+    want_values = exact_float_reference(problem);
+  } else {
+    reference_name = "golden_mma chained over the k-steps (K too large for exact values)";
+    want_bits = golden_chain_reference(problem, tiling);
+  }
+  uint64_t passed = 0, failed = 0;
+  std::vector<std::string> mismatch_lines;
+  const size_t n = size_t(options.n);
+  for (size_t at = 0; at < acc_d.size(); ++at) {
+    bool ok;
+    std::string expected;
+    if (!want_values.empty()) {
+      const double got = float_value(instr.d_type, acc_d[at]);
+      ok = got == want_values[at];
+      char text[40];
+      std::snprintf(text, sizeof text, "%.17g", want_values[at]);
+      expected = text;
+    } else {
+      ok = acc_d[at] == want_bits[at];
+      expected = format_element(instr.d_type, want_bits[at]);
+    }
+    (ok ? passed : failed)++;
+    if (ok || int(mismatch_lines.size()) >= options.max_details) continue;
+    const int row = int(at / n), col = int(at % n);
+    const int tile = row / instr.shape.m * tiling.tile_cols + col / instr.shape.n;
+    mismatch_lines.push_back("mismatch: D[" + std::to_string(row) + "][" + std::to_string(col) +
+                             "] (tile " + std::to_string(row / instr.shape.m) + "," +
+                             std::to_string(col / instr.shape.n) + ", warp " +
+                             std::to_string(warp_of[tile / tiling.batches]) + "): expected " +
+                             expected + ", got " + format_element(instr.d_type, acc_d[at]));
+  }
+
+  // The summary.
+  const bool timed = measured_cycles > 0;
+  const Estimate estimate = estimate_cycles(options, tiling);
+  const double macs = double(options.m) * double(options.n) * double(options.k);
+  const double peak = peak_macs_per_cycle(options.datapath, instr);
+  char line[256];
+  out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
+      << ", seed " << options.seed << "\n"
+      << "  " << instr.ptx() << "\n";
+  std::snprintf(line, sizeof line,
+                "  %d x %d output tiles of %dx%d%s, %d k-step(s) of k=%d, %d warp(s), engine %s\n",
+                tiling.tile_rows, tiling.tile_cols, instr.shape.m, instr.shape.n,
+                tiling.batches > 1 ? " (four per instruction, one per quad pair)" : "",
+                tiling.k_steps, instr.shape.k, options.warps, engine.name().c_str());
+  out << line;
+  std::snprintf(line, sizeof line, "  %-24s %llu (%d per k-step)\n", "instructions",
+                static_cast<unsigned long long>(tiling.instructions()), tiling.slots);
+  out << line;
+  std::snprintf(line, sizeof line, "  %-24s %.0f%s\n", "MACs", macs,
+                instr.sparse() ? " (dense-equivalent; the 2:4 sparse A skips half)" : "");
+  out << line;
+  if (timed) {
+    std::snprintf(line, sizeof line, "  %-24s %llu\n", "cycles",
+                  static_cast<unsigned long long>(measured_cycles));
+    out << line;
+    std::snprintf(line, sizeof line, "  %-24s %s of %.0f MACs/cycle\n", "MAC utilization",
+                  percent(macs / (double(measured_cycles) * peak)).c_str(), peak);
+    out << line;
+  }
+  out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
+      << options.front_end.rf_regs_per_cycle << " words/cycle):\n";
+  auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
+    std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,
+                  static_cast<unsigned long long>(cycles), why.c_str());
+    out << line;
+  };
+  const std::string per_step = std::to_string(tiling.k_steps) + " k-step(s) x ";
+  estimate_line("datapath occupancy", estimate.occupancy,
+                std::to_string(tiling.instructions()) + " instr x " +
+                    std::to_string(estimate.occupancy_per_instr));
+  estimate_line("operand delivery", estimate.delivery,
+                "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
+                    " per k-step, later ones beyond the occupancy");
+  estimate_line("pipeline fill/drain", estimate.fill_drain,
+                per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
+                    std::to_string(estimate.occupancy_per_instr) + " + write-back " +
+                    std::to_string(estimate.write_back) + ")");
+  estimate_line("engine switches", estimate.switches, "one variant, one engine");
+  const int64_t unexplained = timed ? int64_t(measured_cycles) - int64_t(estimate.total()) : 0;
+  if (options.backpressure > 0)
+    estimate_line(
+        "back-pressure", uint64_t(std::max<int64_t>(0, unexplained)),
+        "measured minus the rest (out_ready low " + percent(options.backpressure) + " of cycles)");
+  else
+    estimate_line("back-pressure", 0, "none");
+  std::snprintf(line, sizeof line, "    %-22s %10llu", "estimate",
+                static_cast<unsigned long long>(estimate.total()));
+  out << line;
+  if (timed && options.backpressure == 0) {
+    std::snprintf(line, sizeof line, "  (measured %+lld)", static_cast<long long>(unexplained));
+    out << line;
+  }
+  if (!timed)
+    out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
+  out << "\n";
+  out << "  check: " << reference_name << "\n";
+  for (const std::string& error : engine_errors) out << "  " << error << "\n";
+  for (const std::string& mismatch : mismatch_lines) out << "  " << mismatch << "\n";
+  if (!engine_errors.empty())
+    out << engine_errors.size() << " engine check(s) failed (timing or scoreboard)\n";
+  if (engine.name() == "golden" && want_values.empty() && !is_int4(instr))
+    out << "note: the golden engine checked against golden_mma is a self-check\n";
+  out << passed << " of " << acc_d.size() << " D elements match, " << failed << " differ\n";
+  const int exit_code = failed || !engine_errors.empty() ? kExitMismatch : kExitOk;
+
+  report->engine = engine.name();
+  VariantResult variant;
+  variant.ptx = instr.ptx();
+  variant.passed = passed;
+  variant.failed = failed;
+  variant.engine_errors = engine_errors.size();
+  variant.cycles = measured_cycles;
+  variant.seconds = engine_seconds;
+  variant.details = engine_errors;
+  variant.details.insert(variant.details.end(), mismatch_lines.begin(), mismatch_lines.end());
+  report->variants = {variant};
+  report->exit_code = exit_code;
+  report->wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  nlohmann::ordered_json& gemm = *details;
+  gemm["m"] = options.m;
+  gemm["n"] = options.n;
+  gemm["k"] = options.k;
+  gemm["warps"] = options.warps;
+  gemm["k_steps"] = tiling.k_steps;
+  gemm["instructions"] = tiling.instructions();
+  gemm["macs"] = macs;
+  gemm["peak_macs_per_cycle"] = peak;
+  if (timed) {
+    gemm["cycles"] = measured_cycles;
+    gemm["mac_utilization"] = macs / (double(measured_cycles) * peak);
+  }
+  gemm["estimate"] = {{"occupancy", estimate.occupancy},
+                      {"operand_delivery", estimate.delivery},
+                      {"fill_drain", estimate.fill_drain},
+                      {"engine_switches", estimate.switches},
+                      {"total", estimate.total()}};
+  gemm["reference"] = reference_name;
+  return exit_code;
+}
+
+}  // namespace tcu
