@@ -1,45 +1,159 @@
 #!/usr/bin/env bash
-# Generic Yosys 0.23 synthesis (synth -flatten) of every RTL unit in rtl/ at
-# its default parameters, and of tcu_datapath at a small setting (the default
-# instantiates hundreds of FMAs); prints the cell count of each.
-#   scripts/synth.sh [unit...]        (default: every rtl/tcu_*.sv but tcu_pkg)
-# Logs and netlist statistics go to $SYNTH_DIR (default build/synth).
+# Generic Yosys 0.23 synthesis (synth -flatten) of RTL units, one run per unit
+# and parameter setting, and a table of what each costs:
+#   cells        gate-level cells after synthesis (stat)
+#   flip-flops   the $_DFF*/$_SDFF*/$_ALDFF* cells among them
+#   transistors  stat -tech cmos's estimate; it counts gates only (a "+"
+#                means cells without a CMOS cost, flip-flops, were left out)
+#   depth        logic depth: gates on the longest combinational path
+#                between ports and flip-flops (ltp -noff)
+#
+#   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [unit...]
+#
+# Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
+# runs at its defaults, and tcu_datapath at one dot unit per engine (the
+# default instantiates hundreds of FMAs); each --params gives one run of
+# every unit at those parameters (repeat it for a sweep), e.g.
+#   scripts/synth.sh --params "Int4MacsPerCycle=64 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4" tcu_datapath
+#   scripts/synth.sh --params Stages=1 --params Stages=2 --params Stages=3 tcu_int4_dot
+# --csv FILE writes the table as CSV as well. Logs and statistics go to
+# $SYNTH_DIR (default build/synth). Exit 1 if a run fails or a figure is
+# missing from Yosys's output, 2 for a bad command line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${SYNTH_DIR:-build/synth}
-mkdir -p "$out"
 
 # The top at one dot unit per engine (int4 32 MACs, e2m1 64, f16 and f64 4
 # FMAs), default pipeline depths.
 DATAPATH_PARAMS="Int4MacsPerCycle=32 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4"
 
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+fail_usage() {
+  echo "synth.sh: $1 (see scripts/synth.sh --help)" >&2
+  exit 2
+}
+
+param_sets=()
+csv=""
+tops=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --params)
+      [ $# -ge 2 ] || fail_usage "--params needs a value"
+      param_sets+=("$2")
+      shift 2
+      ;;
+    --params=*)
+      param_sets+=("${1#--params=}")
+      shift
+      ;;
+    --csv)
+      [ $# -ge 2 ] || fail_usage "--csv needs a file"
+      csv=$2
+      shift 2
+      ;;
+    --csv=*)
+      csv=${1#--csv=}
+      shift
+      ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    -*) fail_usage "unknown option $1" ;;
+    *)
+      tops+=("$1")
+      shift
+      ;;
+  esac
+done
+for params in "${param_sets[@]+"${param_sets[@]}"}"; do
+  for p in $params; do
+    [[ $p =~ ^[A-Za-z_][A-Za-z0-9_]*=[-+0-9A-Za-z_\']+$ ]] ||
+      fail_usage "--params \"$params\": expected Name=Value words, found '$p'"
+  done
+done
 units=()
 for unit in rtl/tcu_*.sv; do
   [ "$unit" = rtl/tcu_pkg.sv ] || units+=("$unit")
 done
-tops=("$@")
 if [ ${#tops[@]} -eq 0 ]; then
   for unit in "${units[@]}"; do tops+=("$(basename "$unit" .sv)"); done
 fi
+for top in "${tops[@]}"; do
+  [ -f "rtl/$top.sv" ] || fail_usage "no unit $top (rtl/$top.sv)"
+done
+mkdir -p "$out" || exit 2
+if [ -n "$csv" ]; then
+  echo "unit,parameters,cells,flip_flops,transistors,logic_depth,seconds,status" >"$csv" ||
+    fail_usage "--csv $csv: cannot write"
+fi
+
+# The files a top needs: itself and every rtl/tcu_*.sv it names, transitively
+# (a name in a comment only adds a file), so that a unit does not depend on
+# whether unrelated files parse.
+sources_of() {
+  local -a todo=("$1") seen=()
+  local name word
+  while [ ${#todo[@]} -gt 0 ]; do
+    name=${todo[0]}
+    todo=("${todo[@]:1}")
+    [[ " ${seen[*]-} " == *" $name "* ]] && continue
+    seen+=("$name")
+    for word in $(grep -oE '\btcu_[a-z0-9_]+\b' "rtl/$name.sv" | sort -u); do
+      [ "$word" != tcu_pkg ] && [ -f "rtl/$word.sv" ] && todo+=("$word")
+    done
+  done
+  for name in "${seen[@]}"; do printf 'rtl/%s.sv ' "$name"; done
+}
 
 status=0
-printf '%-22s %12s %10s %8s  %s\n' unit cells flip-flops seconds parameters
-for top in "${tops[@]}"; do
-  params=""
-  [ "$top" = tcu_datapath ] && params=$DATAPATH_PARAMS
-  # -defer: only what the top instantiates is elaborated, at its parameters.
-  chparam=""
+printf '%-22s %10s %10s %12s %6s %8s  %s\n' unit cells flip-flops transistors depth seconds \
+  parameters
+run() {
+  local top=$1 params=$2 chparam="" p name
   for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
+  name=$top
+  [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"
+  local log="$out/$name.log" stat="$out/$name.stat" ltp="$out/$name.ltp"
+  rm -f "$stat" "$ltp"
+  local start cells="" ffs="" transistors="" depth="" result=ok
   start=$(date +%s)
-  if yosys -q -l "$out/$top.log" -p "read_verilog -defer -sv rtl/tcu_pkg.sv ${units[*]};
-        hierarchy -check -top $top$chparam; synth -flatten -top $top -run coarse:; tee -q -o $out/$top.stat stat" >/dev/null 2>&1; then
-    cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$out/$top.stat")
-    ffs=$(awk '/\$_S?DFF/ {n += $2} END {print n + 0}' "$out/$top.stat")
-    printf '%-22s %12s %10s %8s  %s\n' "$top" "$cells" "$ffs" "$(($(date +%s) - start))" \
-      "${params:-defaults}"
+  # -defer: only what the top instantiates is elaborated, at its parameters.
+  if yosys -q -l "$log" -p "read_verilog -defer -sv rtl/tcu_pkg.sv $(sources_of "$top");
+        hierarchy -check -top $top$chparam; synth -flatten -top $top -run coarse:;
+        tee -q -o $stat stat -tech cmos; tee -q -o $ltp ltp -noff" >/dev/null 2>&1; then
+    cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$stat")
+    ffs=$(awk '/\$_(S|AL)?DFF/ {n += $2} END {print n + 0}' "$stat")
+    transistors=$(awk '/Estimated number of transistors:/ {n = $5} END {print n}' "$stat")
+    depth=$(sed -n 's/^Longest topological path .*(length=\([0-9]*\)).*/\1/p' "$ltp" | tail -1)
+    if [ -z "$cells" ] || [ -z "$transistors" ] || [ -z "$depth" ]; then
+      result="missing figures (see $stat, $ltp)"
+    fi
   else
-    printf '%-22s %12s  (see %s)\n' "$top" FAILED "$out/$top.log"
+    result="failed (see $log)"
+  fi
+  local seconds=$(($(date +%s) - start))
+  if [ "$result" = ok ]; then
+    printf '%-22s %10s %10s %12s %6s %8s  %s\n' "$top" "$cells" "$ffs" "$transistors" "$depth" \
+      "$seconds" "${params:-defaults}"
+  else
+    printf '%-22s %10s  %s  %s\n' "$top" FAILED "$result" "${params:-defaults}"
     status=1
+  fi
+  if [ -n "$csv" ]; then
+    printf '%s,"%s",%s,%s,%s,%s,%s,%s\n' "$top" "${params:-defaults}" "$cells" "$ffs" \
+      "$transistors" "$depth" "$seconds" "${result%% (*}" >>"$csv"
+  fi
+}
+
+for top in "${tops[@]}"; do
+  if [ ${#param_sets[@]} -eq 0 ]; then
+    params=""
+    [ "$top" = tcu_datapath ] && params=$DATAPATH_PARAMS
+    run "$top" "$params"
+  else
+    for params in "${param_sets[@]}"; do run "$top" "$params"; done
   fi
 done
 exit $status

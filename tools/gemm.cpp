@@ -686,6 +686,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     std::snprintf(line, sizeof line, "  (measured %+lld)", static_cast<long long>(unexplained));
     out << line;
   }
+  if (timed && options.backpressure > 0) out << "  (without back-pressure)";
   if (!timed)
     out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
   out << "\n";
@@ -721,10 +722,11 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   gemm["warps"] = options.warps;
   gemm["k_steps"] = tiling.k_steps;
   gemm["instructions"] = tiling.instructions();
-  gemm["macs"] = macs;
+  gemm["macs"] = uint64_t(macs);
   gemm["peak_macs_per_cycle"] = peak;
   if (timed) {
     gemm["cycles"] = measured_cycles;
+    if (options.backpressure > 0) gemm["backpressure_cycles"] = std::max<int64_t>(0, unexplained);
     gemm["mac_utilization"] = macs / (double(measured_cycles) * peak);
   }
   gemm["estimate"] = {{"occupancy", estimate.occupancy},

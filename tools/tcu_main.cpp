@@ -223,10 +223,24 @@ int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const
   header["options"] = {
       {"ptx", ptx},     {"m", options.m},         {"n", options.n},
       {"k", options.k}, {"warps", options.warps}, {"details", options.max_details}};
-  if (engine_options.name == "rtl") header["options"]["backpressure"] = options.backpressure;
+  if (engine_options.name == "rtl") {
+    header["options"]["backpressure"] = options.backpressure;
+    header["options"]["inject_fault"] = engine_options.fault;
+  }
   report.header = header;
   nlohmann::ordered_json gemm;
-  const int code = tcu::run_gemm(*engine, options, std::cout, &report, &gemm);
+  report.exit_code = tcu::run_gemm(*engine, options, std::cout, &report, &gemm);
+#ifdef TCU_HAVE_RTL
+  if (!engine_options.fault.empty() && !tcu::fault_injected(*engine)) {
+    std::cerr << "error: --inject-fault " << engine_options.fault
+              << ": no instruction of this GEMM could take it; nothing was tested\n";
+    report.exit_code = tcu::kExitUsage;
+  } else if (!engine_options.fault.empty() && report.exit_code == tcu::kExitOk) {
+    std::cerr << "FAIL: --inject-fault " << engine_options.fault
+              << " was injected but no check caught it\n";
+    report.exit_code = tcu::kExitMismatch;
+  }
+#endif
   report.header["gemm"] = gemm;
   return write_reports(reports, report);
 }
@@ -341,6 +355,12 @@ int tcu_main(int argc, char** argv) {
   gemm_engine.rtl_only.push_back(
       gemm_cmd->add_option("--backpressure", gemm_engine.backpressure_text,
                            "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
+  gemm_engine.rtl_only.push_back(
+      gemm_cmd
+          ->add_option("--inject-fault", gemm_engine.fault,
+                       "inject one fault that the checks must catch (RTL): d-bit, late, "
+                       "lane-swap or meta")
+          ->check(CLI::IsMember({"d-bit", "late", "lane-swap", "meta"})));
   add_report_options(gemm_cmd, &gemm_reports);
 
   try {
