@@ -34,57 +34,77 @@ module tcu_int4_dot #(
   localparam int unsigned Levels = $clog2(Lanes);  // adder levels
   localparam int unsigned Layers = Levels + 1;     // and the products
 
-  // Layer 0: the products, ProdW signed bits each.
-  logic [Lanes*ProdW-1:0] prod;
-  for (genvar k = 0; k < Lanes; k++) begin : g_mul
-    logic signed [Bits:0]    a_ext, b_ext;
-    logic signed [ProdW-1:0] p;
-    assign a_ext = {a_signed_i & a_i[k*Bits+Bits-1], a_i[k*Bits +: Bits]};
-    assign b_ext = {b_signed_i & b_i[k*Bits+Bits-1], b_i[k*Bits +: Bits]};
-    assign p     = a_ext * b_ext;
-    assign prod[k*ProdW +: ProdW] = p;
-  end
-
-  // Layer l has Lanes >> l terms of ProdW + l bits: comb is its logic, q the
-  // same after its registers.
+  // Layer l has Lanes >> l terms of ProdW + l signed bits: comb is its logic,
+  // q the same after its registers. Terms are unpacked arrays of narrow
+  // values (in simulation each is a native integer, not a slice of a wide
+  // vector), and each term has its own chain of registers.
   for (genvar l = 0; l < Layers; l++) begin : g_layer
     localparam int unsigned Terms = Lanes >> l;
     localparam int unsigned W     = ProdW + l;
     localparam int unsigned Regs  = ((l + 1) * Stages) / Layers - (l * Stages) / Layers;
 
-    logic [Terms*W-1:0] comb, q;
-    logic               valid_comb, valid_q;
+    logic signed [W-1:0] comb [Terms];
+    logic signed [W-1:0] q    [Terms];
+    logic                valid_comb, valid_q;
 
-    if (l == 0) begin : g_leaf
-      assign comb       = prod;
+    if (l == 0) begin : g_mul
+      // The products: 5-bit signed operands (the code with its sign or a
+      // zero above it).
+      for (genvar k = 0; k < Lanes; k++) begin : g_lane
+        logic signed [Bits:0] a_ext, b_ext;
+        assign a_ext   = {a_signed_i & a_i[k*Bits+Bits-1], a_i[k*Bits +: Bits]};
+        assign b_ext   = {b_signed_i & b_i[k*Bits+Bits-1], b_i[k*Bits +: Bits]};
+        assign comb[k] = W'(a_ext) * W'(b_ext);
+      end
       assign valid_comb = valid_i;
     end else begin : g_add
       for (genvar t = 0; t < Terms; t++) begin : g_term
-        logic signed [W-2:0] lo, hi;
-        logic signed [W-1:0] s;
-        assign lo = g_layer[l-1].q[(2*t)*(W-1) +: W-1];
-        assign hi = g_layer[l-1].q[(2*t+1)*(W-1) +: W-1];
-        assign s  = W'(lo) + W'(hi);
-        assign comb[t*W +: W] = s;
+        assign comb[t] = W'(g_layer[l-1].q[2*t]) + W'(g_layer[l-1].q[2*t+1]);
       end
       assign valid_comb = g_layer[l-1].valid_q;
     end
 
-    tcu_pipe_reg #(
-      .Width(Terms * W),
-      .Depth(Regs)
-    ) u_reg (
-      .clk_i  (clk_i),
-      .rst_ni (rst_ni),
-      .en_i   (en_i),
-      .valid_i(valid_comb),
-      .data_i (comb),
-      .valid_o(valid_q),
-      .data_o (q)
-    );
+    if (Regs == 0) begin : g_wire
+      for (genvar t = 0; t < Terms; t++) begin : g_term
+        assign q[t] = comb[t];
+      end
+      assign valid_q = valid_comb;
+    end else begin : g_regs
+      // Register s of the layer loads when its input is valid; en_i low
+      // holds them all.
+      logic [Regs-1:0] valid_r;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          valid_r <= '0;
+        end else if (en_i) begin
+          valid_r <= Regs'({valid_r, valid_comb});
+        end
+      end
+      for (genvar t = 0; t < Terms; t++) begin : g_term
+        logic [Regs*W-1:0] chain_q;
+        always_ff @(posedge clk_i) begin
+          if (en_i && valid_comb) begin
+            chain_q[0 +: W] <= comb[t];
+          end
+          for (int unsigned s = 1; s < Regs; s++) begin
+            if (en_i && valid_r[s-1]) begin
+              chain_q[s*W +: W] <= chain_q[(s-1)*W +: W];
+            end
+          end
+        end
+        assign q[t] = chain_q[(Regs-1)*W +: W];
+      end
+      assign valid_q = valid_r[Regs-1];
+    end
   end
 
   assign valid_o = g_layer[Layers-1].valid_q;
-  assign sum_o   = g_layer[Layers-1].q;
+  assign sum_o   = g_layer[Layers-1].q[0];
+
+  if (Stages == 0) begin : g_comb
+    // No registers: the clock, reset and enable go unused.
+    logic unused_ctrl;
+    assign unused_ctrl = ^{clk_i, rst_ni, en_i};
+  end
 
 endmodule

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-  -DTCU_BUILD_PYTHON=OFF
+  -DTCU_BUILD_PYTHON=OFF -DTCU_CONFIGS=default
 cmake --build build -j "$(nproc)" --target tcu
 build/tcu run --count "${TCU_COUNT:-1000}" --seed "${TCU_SEED:-1}"
 # Every variant again, interleaved in one stream with random back-pressure.

@@ -3,15 +3,27 @@
 # (golden model, RTL units, SystemC front-end, co-verification runs, the
 # Python module's pytest suite) and a
 # clang build with AddressSanitizer + UBSan that also runs the fuzzers.
+#
+#   scripts/test.sh          the default tier (CI)
+#   scripts/test.sh --full   also the second tier: long co-verification runs
+#                            (ctest label "full"), tens of minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tier=(-LE full)
+if [ "${1:-}" = --full ]; then
+  tier=()
+elif [ $# -gt 0 ]; then
+  echo "usage: scripts/test.sh [--full]" >&2
+  exit 2
+fi
 ./scripts/setup.sh
 jobs=$(nproc)
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTCU_BUILD_PYTHON=ON \
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
+  -DTCU_CONFIGS="default;small" -DTCU_BUILD_PYTHON=ON \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" "${tier[@]}"
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DTCU_BUILD_RTL=OFF -DTCU_SANITIZE=ON -DTCU_FUZZ=ON \

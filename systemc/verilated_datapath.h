@@ -25,8 +25,14 @@ class VerilatedDatapath : public DatapathModel {
     top_->eval();
   }
   ~VerilatedDatapath() override {
+    // Verilator tears a model's scopes down through the thread's current
+    // context, which is another model's (perhaps destroyed) when a process
+    // holds several: make it this model's own first.
+    Verilated::threadContextp(context_.get());
     top_->final();
     if (trace_) trace_->close();
+    trace_.reset();
+    top_.reset();
   }
 
   std::string config() const override { return config_; }
