@@ -477,9 +477,10 @@ module tcu_datapath #(
   // D buffer: element e's register takes its one source unit's result (a
   // k=64 element at its odd slice 2e+1; m8n8k32 and sparse at slice e).
   // An instruction's first group clears what the previous D left.
-  // The buffer is one packed array that each element's process writes in
-  // place, so reading it out needs no assembly.
-  logic [16*N-1:0][I32-1:0] i4_dbuf;
+  // The buffer is one vector whose elements each process writes in place,
+  // so reading it out needs no assembly. (A packed array would say the same;
+  // Yosys 0.23 does not read multi-dimensional packed declarations.)
+  logic [I4CW-1:0] i4_dbuf;
   for (genvar e = 0; e < 16 * N; e++) begin : g_i4_dbuf
     localparam int unsigned S64 = 2 * e + 1;
     localparam int unsigned U64 = S64 % INT4_UNITS;
@@ -492,9 +493,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_i4) begin
       if (!stall) begin
         if (wr) begin
-          i4_dbuf[e] <= d;
+          i4_dbuf[e*I32 +: I32] <= d;
         end else if (i4_sb_valid && i4_first) begin
-          i4_dbuf[e] <= '0;
+          i4_dbuf[e*I32 +: I32] <= '0;
         end
       end
     end
@@ -608,7 +609,7 @@ module tcu_datapath #(
   logic [TagW-1:0] e2_tag;
   assign {e2_grp, e2_first, e2_last, e2_tag} = e2_sb_q;
 
-  logic [E2M1_SLICES-1:0][F32-1:0] e2_dbuf;
+  logic [E2CW-1:0] e2_dbuf;
   for (genvar e = 0; e < E2M1_SLICES; e++) begin : g_e2_dbuf
     localparam int unsigned U = e % E2M1_UNITS;
     logic wr;
@@ -616,9 +617,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_e2) begin
       if (!stall) begin
         if (wr) begin
-          e2_dbuf[e] <= e2_d[U*F32 +: F32];
+          e2_dbuf[e*F32 +: F32] <= e2_d[U*F32 +: F32];
         end else if (e2_sb_valid && e2_first) begin
-          e2_dbuf[e] <= '0;
+          e2_dbuf[e*F32 +: F32] <= '0;
         end
       end
     end
@@ -727,7 +728,7 @@ module tcu_datapath #(
   // D buffer in 16-bit pieces: piece p is half p%2 of the f32 element p/2,
   // or the f16 element p.
   localparam int unsigned Piece = 16;
-  logic [CW/Piece-1:0][Piece-1:0] h_dbuf;
+  logic [CW-1:0] h_dbuf;
   for (genvar p = 0; p < CW / Piece; p++) begin : g_h_dbuf
     localparam int unsigned E32 = p / 2;
     localparam int unsigned P32 = p % 2;
@@ -747,11 +748,11 @@ module tcu_datapath #(
     always_ff @(posedge clk_h) begin
       if (!stall) begin
         if (wr32) begin
-          h_dbuf[p] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
+          h_dbuf[p*Piece +: Piece] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
         end else if (wr16) begin
-          h_dbuf[p] <= h_d[(p % F16_UNITS)*F32 +: Piece];
+          h_dbuf[p*Piece +: Piece] <= h_d[(p % F16_UNITS)*F32 +: Piece];
         end else if (h_sb_valid && h_first) begin
-          h_dbuf[p] <= '0;
+          h_dbuf[p*Piece +: Piece] <= '0;
         end
       end
     end
@@ -851,7 +852,7 @@ module tcu_datapath #(
   logic [TagW-1:0] f_tag;
   assign {f_grp, f_first, f_last, f_tag} = f_sb_q;
 
-  logic [F64_SLICES-1:0][F64-1:0] f_dbuf;
+  logic [FCW-1:0] f_dbuf;
   for (genvar e = 0; e < F64_SLICES; e++) begin : g_f_dbuf
     localparam int unsigned U = e % F64_UNITS;
     logic wr;
@@ -859,9 +860,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_f) begin
       if (!stall) begin
         if (wr) begin
-          f_dbuf[e] <= f_d[U*F64 +: F64];
+          f_dbuf[e*F64 +: F64] <= f_d[U*F64 +: F64];
         end else if (f_sb_valid && f_first) begin
-          f_dbuf[e] <= '0;
+          f_dbuf[e*F64 +: F64] <= '0;
         end
       end
     end
