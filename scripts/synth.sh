@@ -112,16 +112,19 @@ printf '%-22s %10s %10s %12s %6s %8s  %s\n' unit cells flip-flops transistors de
   parameters
 run() {
   local top=$1 params=$2 chparam="" p name
-  for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
+  for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  [ -n "$chparam" ] && chparam="chparam$chparam $top;"
   name=$top
   [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"
   local log="$out/$name.log" stat="$out/$name.stat" ltp="$out/$name.ltp"
   rm -f "$stat" "$ltp"
   local start cells="" ffs="" transistors="" depth="" result=ok
   start=$(date +%s)
-  # -defer: only what the top instantiates is elaborated, at its parameters.
-  if yosys -q -l "$log" -p "read_verilog -defer -sv rtl/tcu_pkg.sv $(sources_of "$top");
-        hierarchy -check -top $top$chparam; synth -flatten -top $top -run coarse:;
+  # The top's parameters are set with chparam before hierarchy derives the
+  # units: Yosys 0.23's hierarchy -chparam trips an internal assertion
+  # (a derived module added twice) on tcu_datapath.
+  if yosys -q -l "$log" -p "read_verilog -sv rtl/tcu_pkg.sv $(sources_of "$top"); $chparam
+        hierarchy -check -top $top; synth -flatten -top $top -run coarse:;
         tee -q -o $stat stat -tech cmos; tee -q -o $ltp ltp -noff" >/dev/null 2>&1; then
     cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$stat")
     ffs=$(awk '/\$_(S|AL)?DFF/ {n += $2} END {print n + 0}' "$stat")

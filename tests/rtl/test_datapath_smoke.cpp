@@ -84,10 +84,15 @@ struct RandomXContext : VerilatedContext {
 class Bench {
  public:
   Bench() {
+    // Reset is a falling edge of rst_ni, as in silicon: every flop with an
+    // asynchronous reset takes it at once, whatever its (random) start
+    // value and whether or not its gated clock runs.
     m_.clk_i = 0;
-    m_.rst_ni = 0;
+    m_.rst_ni = 1;
     m_.in_valid_i = 0;
     m_.out_ready_i = 1;
+    m_.eval();
+    m_.rst_ni = 0;
     m_.eval();
     for (int i = 0; i < 3; ++i) {
       m_.clk_i = 1;
