@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   verilator libsystemc-dev catch2 yosys gtkwave
   zlib1g-dev nlohmann-json3-dev libcli11-dev
-  xvfb xdotool imagemagick clang libclang-rt-14-dev python3 python3-venv python3-dev
+  xvfb xdotool imagemagick clang libclang-rt-14-dev ccache python3 python3-venv python3-dev
 )
 
 missing=()
