@@ -11,15 +11,19 @@ units=()
 for unit in rtl/tcu_*.sv; do
   [ "$unit" = rtl/tcu_pkg.sv ] || units+=("$unit")
 done
-for unit in "${units[@]}"; do
-  top=$(basename "$unit" .sv)
-  if out=$(verilator --lint-only -Wall "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
-             --top-module "$top" 2>&1) && [ -z "$out" ]; then
-    echo "lint clean: $top"
-  else
-    echo "lint FAILED: $top"
-    echo "$out"
-    status=1
-  fi
+# Twice: as simulated, and with SYNTHESIS defined (the code Yosys reads, e.g.
+# tcu_word_mux's mux tree).
+for define in "" "+define+SYNTHESIS"; do
+  for unit in "${units[@]}"; do
+    top=$(basename "$unit" .sv)
+    if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+               --top-module "$top" 2>&1) && [ -z "$out" ]; then
+      echo "lint clean: $top ${define:-(simulation)}"
+    else
+      echo "lint FAILED: $top ${define:-(simulation)}"
+      echo "$out"
+      status=1
+    fi
+  done
 done
 exit $status
