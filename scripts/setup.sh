@@ -40,7 +40,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $(command -v python3) ($(python3 --version))"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, pytest, pybind11, scikit_build_core" 2>/dev/null; then
+if ! .venv/bin/python -c "import numpy, pytest, pybind11, scikit_build_core, matplotlib" 2>/dev/null; then
   echo "setup: pip-installing python/requirements-dev.txt into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r python/requirements-dev.txt
 fi

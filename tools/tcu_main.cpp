@@ -5,10 +5,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "bench.h"
 #include "exit_codes.h"
+#include "explore_launch.h"
 #include "gemm.h"
 #include "parallel.h"
 #include "replay.h"
@@ -76,9 +79,8 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
 void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine) {
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
-  opt->rtl_only.push_back(
-      cmd->add_option("--config", opt->config, "RTL datapath configuration")
-          ->check(CLI::IsMember(config_names())));
+  opt->rtl_only.push_back(cmd->add_option("--config", opt->config, "RTL datapath configuration")
+                              ->check(CLI::IsMember(config_names())));
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
   opt->rtl_only.push_back(cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
@@ -249,6 +251,9 @@ int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const
 
 int tcu_main(int argc, char** argv) {
   const std::string program_name = argc > 0 ? argv[0] : "tcu";
+  // explore has its own command line (tools/explore.py parses it).
+  if (argc >= 2 && std::strcmp(argv[1], "explore") == 0)
+    return tcu::launch_explore(program_name, std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"tcu: cycle-accurate tensor-core model (golden model + RTL)"};
   app.option_defaults()->always_capture_default();
   app.require_subcommand(0, 1);
@@ -362,6 +367,12 @@ int tcu_main(int argc, char** argv) {
                        "lane-swap or meta")
           ->check(CLI::IsMember({"d-bit", "late", "lane-swap", "meta"})));
   add_report_options(gemm_cmd, &gemm_reports);
+
+  // Listed for --help only: tcu_main hands `explore` over before parsing.
+  app.add_subcommand("explore",
+                     "sweep datapath parameters over a workload: per-point models (cached), "
+                     "RTL runs, Yosys area; explore.csv and plots (tcu explore --help)")
+      ->allow_extras();
 
   try {
     app.parse(argc, argv);

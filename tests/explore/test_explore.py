@@ -1,0 +1,161 @@
+"""Unit tests of tools/explore.py: sweep parsing and its errors, point
+numbering, sharding, the Pareto front, CSV/plot output and merge. No model
+is built here (tests/explore_sweep.sh runs a real sweep)."""
+import csv
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import explore  # noqa: E402
+
+GEMM = ["--ptx", "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "--m", "16", "--n", "8",
+        "--k", "64"]
+
+
+def run_main(argv, capsys):
+    code = explore.main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_rtl_parameters_are_read_from_the_datapath():
+    params = explore.rtl_parameters()
+    assert params["Int4MacsPerCycle"] == 1024
+    assert params["IntStages"] == 2
+    assert "F64FmasPerCycle" in params
+
+
+def test_points_are_the_product_in_axis_order():
+    rtl = explore.rtl_parameters()
+    sweep = explore.Sweep(axes={"Int4MacsPerCycle": [32, 64], "rf_bandwidth": [4, 8, 16]},
+                          fixed={"IntStages": 1})
+    points = sweep.points(dict(rtl, **explore.RUN_DEFAULTS))
+    assert len(points) == 6
+    assert [(p["Int4MacsPerCycle"], p["rf_bandwidth"]) for p in points[:4]] == [
+        (32, 4), (32, 8), (32, 16), (64, 4)]
+    assert all(p["IntStages"] == 1 and p["warps"] == 1 for p in points)
+    assert points[0]["FmaStages"] == rtl["FmaStages"]
+
+
+def test_sweep_file_is_read(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[workload]\nptx = "x"\nm = 16\nn = 8\nk = 64\n'
+                    '[axes]\nIntStages = [1, 2]\nbackpressure = [0, 0.25]\n'
+                    '[fixed]\nInt4MacsPerCycle = 64\n')
+    sweep = explore.Sweep()
+    explore.read_sweep_file(path, explore.rtl_parameters(), sweep)
+    assert sweep.axes == {"IntStages": [1, 2], "backpressure": [0.0, 0.25]}
+    assert sweep.fixed == {"Int4MacsPerCycle": 64}
+    assert (sweep.workload.ptx, sweep.workload.m, sweep.workload.k) == ("x", 16, 64)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[axes]\nIntStages = [1,\n", r"s\.toml: not valid TOML"),
+    ("[axes]\nIntStages = [1]\nIntStages = [2]\n", r"s\.toml: not valid TOML: .*line 3"),
+    ("[axes]\n\nBogus = [1]\n", r"s\.toml:3: unknown parameter 'Bogus'"),
+    ("[axes]\nIntStages = 2\n", r"s\.toml:2: axes\.IntStages must be a non-empty list"),
+    ("[axes]\nIntStages = []\n", r"s\.toml:2: axes\.IntStages must be a non-empty list"),
+    ("[axes]\nIntStages = [-1]\n", r"s\.toml:2: IntStages must be a non-negative integer"),
+    ("[axes]\nrf_bandwidth = [0]\n", r"s\.toml:2: rf_bandwidth must be at least 1"),
+    ("[axes]\nbackpressure = [1.5]\n", r"s\.toml:2: backpressure must be in \[0, 1\)"),
+    ("[workload]\nshape = 3\n", r"s\.toml:2: unknown workload key 'shape'"),
+    ("[workload]\nm = \"16\"\n", r"s\.toml:2: workload\.m must be an integer"),
+    ("[sweep]\nx = 1\n", r"s\.toml:1: unknown table or key 'sweep'"),
+])
+def test_bad_sweep_files_name_file_line_and_reason(tmp_path, capsys, text, message):
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    code, _, err = run_main([str(path)] + GEMM + ["--cache", str(tmp_path / "c")], capsys)
+    assert code == explore.EXIT_USAGE
+    assert pytest.importorskip("re").search(message, err), err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--axis", "Foo=1,2"] + GEMM, "unknown parameter 'Foo'"),
+    (["--axis", "IntStages"] + GEMM, "expected NAME=VALUE"),
+    (["--axis", "IntStages=,"] + GEMM, "no values"),
+    (["--axis", "IntStages=1,2", "--set", "IntStages=1"] + GEMM, "both an axis and fixed"),
+    (["--axis", "IntStages=1,2"], "a gemm workload needs --ptx"),
+    (["--axis", "IntStages=1,2", "--mix", "0"], "a mix workload needs --mix COUNT"),
+    (GEMM, "no axes"),
+    (["--axis", "IntStages=1", "--shard", "2/2"] + GEMM, "--shard 2/2: expected i/N"),
+    (["missing.toml", "--axis", "IntStages=1"] + GEMM, "missing.toml: cannot read"),
+])
+def test_bad_command_lines_exit_2(tmp_path, capsys, argv, message):
+    code, _, err = run_main(argv + ["--cache", str(tmp_path / "c")], capsys)
+    assert code == explore.EXIT_USAGE
+    assert message in err
+
+
+def test_pareto_front():
+    rows = [
+        {"point": 0, "transistors": 100, "macs_per_cycle": 10},
+        {"point": 1, "transistors": 200, "macs_per_cycle": 30},
+        {"point": 2, "transistors": 250, "macs_per_cycle": 25},  # beaten by point 1
+        {"point": 3, "transistors": 100, "macs_per_cycle": 8},   # beaten by point 0
+        {"point": 4, "transistors": 400, "macs_per_cycle": 60},
+        {"point": 5, "transistors": "", "macs_per_cycle": 99},   # no area: not placed
+    ]
+    assert explore.pareto_front(rows) == {0, 1, 4}
+
+
+def test_instruction_macs():
+    assert explore.instruction_macs("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32") == 8192
+    assert explore.instruction_macs("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64") == 256
+
+
+def fake_shard(directory: Path, points, shard, total=4, sweep_hash="abc"):
+    directory.mkdir()
+    columns = ["point", "IntStages", "cycles", "macs_per_cycle", "mac_utilization", "cells",
+               "transistors", "logic_depth", "rf_bandwidth", "status"]
+    meta = {"tcu_explore": 1, "sweep": {"axes": {"IntStages": [1, 2, 3, 4]}, "fixed": {},
+                                        "workload": {}},
+            "sweep_hash": sweep_hash, "points": total, "shard": shard, "workload_text": "w",
+            "rtl": {}, "columns": columns}
+    (directory / "explore.json").write_text(json.dumps(meta))
+    with open(directory / "explore.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        for p in points:
+            writer.writerow({"point": p, "IntStages": p + 1, "cycles": 100 - p,
+                             "macs_per_cycle": 10 + p, "mac_utilization": 0.5,
+                             "cells": 1000 * (p + 1), "transistors": 4000 * (p + 1),
+                             "logic_depth": 20 - p, "rf_bandwidth": 32, "status": "ok"})
+
+
+def test_merge_joins_shards_in_point_order(tmp_path, capsys):
+    fake_shard(tmp_path / "a", [1, 3], [1, 2])
+    fake_shard(tmp_path / "b", [0, 2], [0, 2])
+    code, out, _ = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out",
+                             str(tmp_path / "m")], capsys)
+    assert code == explore.EXIT_OK
+    with open(tmp_path / "m" / "explore.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["point"] for r in rows] == ["0", "1", "2", "3"]
+    assert [r["pareto"] for r in rows] == ["1", "1", "1", "1"]
+    assert (tmp_path / "m" / "throughput_vs_area.png").stat().st_size > 1000
+    assert (tmp_path / "m" / "utilization_vs_rf.png").stat().st_size > 1000
+    assert json.loads((tmp_path / "m" / "explore.json").read_text())["shard"] == [0, 1]
+    assert "IntStages" in out.splitlines()[0]
+
+
+def test_merge_reports_a_missing_shard(tmp_path, capsys):
+    fake_shard(tmp_path / "a", [1, 3], [1, 2])
+    code, _, err = run_main(["merge", str(tmp_path / "a"), "--out", str(tmp_path / "m")], capsys)
+    assert code == explore.EXIT_FAIL
+    assert "2 of 4 point(s) missing" in err
+
+
+def test_merge_refuses_different_sweeps_and_overlaps(tmp_path, capsys):
+    fake_shard(tmp_path / "a", [1, 3], [1, 2])
+    fake_shard(tmp_path / "b", [0, 2], [0, 2], sweep_hash="other")
+    fake_shard(tmp_path / "c", [1], [1, 2])
+    code, _, err = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "b")], capsys)
+    assert code == explore.EXIT_USAGE and "a different sweep" in err
+    code, _, err = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "c")], capsys)
+    assert code == explore.EXIT_USAGE and "point 1 appears in more than one shard" in err
+    code, _, err = run_main(["merge", str(tmp_path / "nothing")], capsys)
+    assert code == explore.EXIT_USAGE and "not an explore output folder" in err
