@@ -286,6 +286,23 @@ def run_logged(command: list[str], log: Path, env: dict | None = None,
             return -1
 
 
+def log_excerpt(log: Path, lines: int = 6) -> str:
+    """The lines of a failed step's log that say why (CMake, Verilator,
+    compiler or Yosys errors), else its last lines."""
+    try:
+        text = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    pattern = re.compile(r"CMake Error|^%Error|error:|ERROR|\$fatal|must be|refused", re.I)
+    picked = [i for i, line in enumerate(text) if pattern.search(line)]
+    if picked:
+        first = picked[0]
+        chosen = text[first:first + lines]
+    else:
+        chosen = text[-lines:]
+    return "\n".join("    " + line.strip() for line in chosen if line.strip())
+
+
 @dataclass
 class Build:
     key: str
@@ -695,12 +712,16 @@ def command_sweep(args) -> int:
     def do_build(build: Build) -> Build:
         build_model(build, build_jobs)
         what = build.error or ("cached" if build.cached else f"built in {build.seconds:.0f} s")
+        if build.error:
+            what += "\n" + log_excerpt(build.directory / "build.log")
         progress.step(f"model {build.key}: {what}")
         return build
 
     def do_synth(synth: Synthesis) -> Synthesis:
         synthesize(synth, args.synth_timeout)
         what = synth.error or ("cached" if synth.cached else f"synthesized in {synth.seconds:.0f} s")
+        if synth.error:
+            what += "\n" + log_excerpt(synth.directory / "synth.log")
         progress.step(f"synthesis {synth.key}: {what}")
         return synth
 
@@ -711,6 +732,8 @@ def command_sweep(args) -> int:
         else:
             results[i] = run_point(points[i], build, w, out / "points" / f"{i:04d}")
         status = results[i].get("status", "ok")
+        if status != "ok" and build.error == "":
+            status += "\n" + log_excerpt(out / "points" / f"{i:04d}" / "run.log")
         progress.step(f"point {i}: {label(points[i], list(sweep.axes))}: {status}")
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
