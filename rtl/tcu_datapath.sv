@@ -11,7 +11,17 @@
 //   e2m1  E2m1MacsPerCycle / 64 tcu_e2m1_dot (one D element each).
 //   f16   F16FmasPerCycle / 4 tcu_f16_dot (one D element of one quad pair).
 //   f64   F64FmasPerCycle / 4 tcu_f64_dot (one D element).
-// Each unit count must be a power of two (checked at elaboration).
+// Each MACs/FMAs-per-cycle parameter must be a multiple of its unit's width,
+// and the int4 unit count even or 1 (a dense k=64 element's two halves meet
+// in adjacent units of one group, or through a carry register with one
+// unit); counts need not be powers of two (a last group may be partial).
+// Checked at elaboration, and by rtl/CMakeLists.txt at configure time.
+//
+// Engine enables (Int4Enable, SparseEnable, E2m1Enable, F16Enable,
+// F64Enable): a disabled engine is not instantiated at all. SparseEnable
+// adds the sparse operand mux to the int4 engine (it needs Int4Enable). An
+// instruction for a disabled engine must never arrive: the C++ side refuses
+// it, and an assertion flags it here.
 //
 // Pipeline (model/include/tcu/timing.h is the one formula):
 //   cycle 0            the accepting handshake: operands into the engine's
@@ -41,6 +51,11 @@
 //     cycles. in_ready_o therefore depends combinationally on out_ready_i,
 //     and on in_family_i (the engine check).
 // Family codes outside tcu_pkg::family_e are treated as FAM_INT4.
+//
+// Activity counters (tcu_activity, one per engine, on the ungated clock;
+// docs/ARCHITECTURE.md, "Activity counters"): per engine the busy, idle,
+// stalled and clock-gated cycles and the MACs issued to its units, and the
+// cycles since reset (act_cycles_o). They observe; nothing reads them back.
 module tcu_datapath #(
   parameter int unsigned Int4MacsPerCycle = 1024,
   parameter int unsigned E2m1MacsPerCycle = 1024,
@@ -48,7 +63,12 @@ module tcu_datapath #(
   parameter int unsigned F64FmasPerCycle  = 16,
   parameter int unsigned IntStages        = 2,
   parameter int unsigned E2m1Stages       = 2,
-  parameter int unsigned FmaStages        = 2
+  parameter int unsigned FmaStages        = 2,
+  parameter bit          Int4Enable       = 1'b1,
+  parameter bit          SparseEnable     = 1'b1,
+  parameter bit          E2m1Enable       = 1'b1,
+  parameter bit          F16Enable        = 1'b1,
+  parameter bit          F64Enable        = 1'b1
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -73,7 +93,29 @@ module tcu_datapath #(
   output logic          out_valid_o,
   input  logic          out_ready_i,
   output logic [15:0]   out_tag_o,
-  output logic [8191:0] out_d_o
+  output logic [8191:0] out_d_o,
+  // Activity counters (48 bits each)
+  output logic [47:0]   act_cycles_o,
+  output logic [47:0]   act_int4_busy_o,
+  output logic [47:0]   act_int4_idle_o,
+  output logic [47:0]   act_int4_stalled_o,
+  output logic [47:0]   act_int4_gated_o,
+  output logic [47:0]   act_int4_macs_o,
+  output logic [47:0]   act_e2m1_busy_o,
+  output logic [47:0]   act_e2m1_idle_o,
+  output logic [47:0]   act_e2m1_stalled_o,
+  output logic [47:0]   act_e2m1_gated_o,
+  output logic [47:0]   act_e2m1_macs_o,
+  output logic [47:0]   act_f16_busy_o,
+  output logic [47:0]   act_f16_idle_o,
+  output logic [47:0]   act_f16_stalled_o,
+  output logic [47:0]   act_f16_gated_o,
+  output logic [47:0]   act_f16_macs_o,
+  output logic [47:0]   act_f64_busy_o,
+  output logic [47:0]   act_f64_idle_o,
+  output logic [47:0]   act_f64_stalled_o,
+  output logic [47:0]   act_f64_gated_o,
+  output logic [47:0]   act_f64_macs_o
 );
 
   // ---------------------------------------------------------------------------
@@ -86,6 +128,8 @@ module tcu_datapath #(
   localparam int unsigned SaW   = 512;
   localparam int unsigned SbW   = 256;
   localparam int unsigned TagW  = 16;
+  localparam int unsigned ActW  = 48;    // activity counters
+  localparam int unsigned MacsW = 16;    // MACs issued in one cycle (at most 8192)
 
   localparam int unsigned I4   = tcu_pkg::INT4_BITS;                    // 4
   localparam int unsigned I32  = tcu_pkg::INT32_BITS;                   // 32
@@ -102,16 +146,17 @@ module tcu_datapath #(
   localparam int unsigned K64  = 64;  // int4 / e2m1 k
   localparam int unsigned QK   = 4;   // m8n8k4 k
 
-  // Dot units per engine (timing.cpp dot_units) and their latencies.
-  localparam int unsigned INT4_UNITS = Int4MacsPerCycle / I4L;
-  localparam int unsigned E2M1_UNITS = E2m1MacsPerCycle / E2L;
-  localparam int unsigned F16_UNITS  = F16FmasPerCycle / QK;
-  localparam int unsigned F64_UNITS  = F64FmasPerCycle / QK;
+  // The sparse operand mux is part of the int4 engine.
+  localparam bit SPARSE_ON = Int4Enable && SparseEnable;
+
+  // Dot units per engine (timing.cpp dot_units; at least one, so that the
+  // shapes below stay defined for a disabled engine or a refused count) and
+  // their latencies.
+  localparam int unsigned INT4_UNITS = Int4MacsPerCycle >= I4L ? Int4MacsPerCycle / I4L : 1;
+  localparam int unsigned E2M1_UNITS = E2m1MacsPerCycle >= E2L ? E2m1MacsPerCycle / E2L : 1;
+  localparam int unsigned F16_UNITS  = F16FmasPerCycle >= QK ? F16FmasPerCycle / QK : 1;
+  localparam int unsigned F64_UNITS  = F64FmasPerCycle >= QK ? F64FmasPerCycle / QK : 1;
   localparam int unsigned F16_LAT    = 5 * FmaStages;
-  localparam int unsigned INT4_LOG   = $clog2(INT4_UNITS);
-  localparam int unsigned E2M1_LOG   = $clog2(E2M1_UNITS);
-  localparam int unsigned F16_LOG    = $clog2(F16_UNITS);
-  localparam int unsigned F64_LOG    = $clog2(F64_UNITS);
   localparam int unsigned F64_LAT    = 4 * FmaStages;
 
   // Unit slices per instruction (timing.cpp unit_slices) and the groups the
@@ -128,16 +173,26 @@ module tcu_datapath #(
   localparam int unsigned E2M1_GROUPS   = (E2M1_SLICES + E2M1_UNITS - 1) / E2M1_UNITS;
   localparam int unsigned F16_GROUPS    = (F16_SLICES + F16_UNITS - 1) / F16_UNITS;
   localparam int unsigned F64_GROUPS    = (F64_SLICES + F64_UNITS - 1) / F64_UNITS;
-  localparam int unsigned MAX_GROUPS_IE = K64_GROUPS > E2M1_GROUPS ? K64_GROUPS : E2M1_GROUPS;
-  localparam int unsigned MAX_GROUPS_FP = F16_GROUPS > F64_GROUPS ? F16_GROUPS : F64_GROUPS;
+  // Over the enabled engines only.
+  localparam int unsigned GRP_I4        = Int4Enable ? K64_GROUPS : 1;
+  localparam int unsigned GRP_E2        = E2m1Enable ? E2M1_GROUPS : 1;
+  localparam int unsigned GRP_H         = F16Enable ? F16_GROUPS : 1;
+  localparam int unsigned GRP_F         = F64Enable ? F64_GROUPS : 1;
+  localparam int unsigned MAX_GROUPS_IE = GRP_I4 > GRP_E2 ? GRP_I4 : GRP_E2;
+  localparam int unsigned MAX_GROUPS_FP = GRP_H > GRP_F ? GRP_H : GRP_F;
   localparam int unsigned MAX_GROUPS    = MAX_GROUPS_IE > MAX_GROUPS_FP ? MAX_GROUPS_IE
                                                                         : MAX_GROUPS_FP;
   localparam int unsigned GrpW          = MAX_GROUPS > 1 ? $clog2(MAX_GROUPS) : 1;
 
   // Instructions in flight: at most one per occupancy in the latency, plus
-  // one; bounded by the longest latency.
-  localparam int unsigned MAX_LAT_IE = IntStages > E2m1Stages ? IntStages : E2m1Stages;
-  localparam int unsigned MAX_LAT    = MAX_LAT_IE > F16_LAT ? MAX_LAT_IE : F16_LAT;
+  // one; bounded by the longest latency of an enabled engine.
+  localparam int unsigned LAT_I4     = Int4Enable ? IntStages : 0;
+  localparam int unsigned LAT_E2     = E2m1Enable ? E2m1Stages : 0;
+  localparam int unsigned LAT_H      = F16Enable ? F16_LAT : 0;
+  localparam int unsigned LAT_F      = F64Enable ? F64_LAT : 0;
+  localparam int unsigned MAX_LAT_IE = LAT_I4 > LAT_E2 ? LAT_I4 : LAT_E2;
+  localparam int unsigned MAX_LAT_FP = LAT_H > LAT_F ? LAT_H : LAT_F;
+  localparam int unsigned MAX_LAT    = MAX_LAT_IE > MAX_LAT_FP ? MAX_LAT_IE : MAX_LAT_FP;
   localparam int unsigned FlightW    = $clog2(1 + MAX_GROUPS + MAX_LAT + 2);
 
   localparam logic [GrpW-1:0] K64_LAST    = GrpW'(K64_GROUPS - 1);
@@ -147,16 +202,61 @@ module tcu_datapath #(
   localparam logic [GrpW-1:0] F16_LAST    = GrpW'(F16_GROUPS - 1);
   localparam logic [GrpW-1:0] F64_LAST    = GrpW'(F64_GROUPS - 1);
 
+  // MACs a group issues (activity counters): every group but the last keeps
+  // all units busy; the last holds the remaining slices. Per slice: 32
+  // products for int4 (sparse included: the 32 stored, non-zero elements of
+  // a row), 64 for e2m1, 4 FMAs for f16 and f64.
+  localparam int unsigned E2MS   = 64;  // MACs per e2m1 slice
+  localparam int unsigned K64_LS = K64_SLICES - (K64_GROUPS - 1) * INT4_UNITS;  // last group's
+  localparam int unsigned K32_LS = K32_SLICES - (K32_GROUPS - 1) * INT4_UNITS;  // slices
+  localparam int unsigned SP_LS  = SPARSE_SLICES - (SPARSE_GROUPS - 1) * INT4_UNITS;
+  localparam int unsigned E2_LS  = E2M1_SLICES - (E2M1_GROUPS - 1) * E2M1_UNITS;
+  localparam int unsigned H_LS   = F16_SLICES - (F16_GROUPS - 1) * F16_UNITS;
+  localparam int unsigned F_LS   = F64_SLICES - (F64_GROUPS - 1) * F64_UNITS;
+  localparam logic [MacsW-1:0] I4_FULL_MACS     = MacsW'(INT4_UNITS * I4L);
+  localparam logic [MacsW-1:0] K64_LAST_MACS    = MacsW'(K64_LS * I4L);
+  localparam logic [MacsW-1:0] K32_LAST_MACS    = MacsW'(K32_LS * I4L);
+  localparam logic [MacsW-1:0] SPARSE_LAST_MACS = MacsW'(SP_LS * I4L);
+  localparam logic [MacsW-1:0] E2_FULL_MACS     = MacsW'(E2M1_UNITS * E2MS);
+  localparam logic [MacsW-1:0] E2_LAST_MACS     = MacsW'(E2_LS * E2MS);
+  localparam logic [MacsW-1:0] H_FULL_MACS      = MacsW'(F16_UNITS * QK);
+  localparam logic [MacsW-1:0] H_LAST_MACS      = MacsW'(H_LS * QK);
+  localparam logic [MacsW-1:0] F_FULL_MACS      = MacsW'(F64_UNITS * QK);
+  localparam logic [MacsW-1:0] F_LAST_MACS      = MacsW'(F_LS * QK);
+
 `ifndef SYNTHESIS
+  // The parameter rules (also checked by rtl/CMakeLists.txt when a build is
+  // configured, and by tcu::datapath_config_error): each enabled engine's
+  // MACs (FMAs) per cycle a positive multiple of its unit's width; the int4
+  // unit count even or 1; at least one engine.
   initial begin
-    assert (INT4_UNITS >= 1 && (INT4_UNITS & (INT4_UNITS - 1)) == 0)
-      else $fatal(1, "Int4MacsPerCycle / 32 must be a power of two");
-    assert (E2M1_UNITS >= 1 && (E2M1_UNITS & (E2M1_UNITS - 1)) == 0)
-      else $fatal(1, "E2m1MacsPerCycle / 64 must be a power of two");
-    assert (F16_UNITS >= 1 && (F16_UNITS & (F16_UNITS - 1)) == 0)
-      else $fatal(1, "F16FmasPerCycle / 4 must be a power of two");
-    assert (F64_UNITS >= 1 && (F64_UNITS & (F64_UNITS - 1)) == 0)
-      else $fatal(1, "F64FmasPerCycle / 4 must be a power of two");
+    if (Int4Enable) begin
+      assert (Int4MacsPerCycle >= I4L && Int4MacsPerCycle % I4L == 0)
+        else $fatal(1, "Int4MacsPerCycle=%0d: %s", Int4MacsPerCycle,
+                    "must be a positive multiple of 32 (MACs of one int4 unit)");
+      assert (INT4_UNITS == 1 || INT4_UNITS % 2 == 0)
+        else $fatal(1, "Int4MacsPerCycle=%0d gives %0d int4 units: %s%s%s", Int4MacsPerCycle,
+                    INT4_UNITS, "an odd count above 1 is refused (a dense k=64 element's two ",
+                    "32-wide halves must meet in adjacent units of one issue group, or through ",
+                    "the carry register of a single unit)");
+    end
+    if (E2m1Enable) begin
+      assert (E2m1MacsPerCycle >= E2L && E2m1MacsPerCycle % E2L == 0)
+        else $fatal(1, "E2m1MacsPerCycle=%0d: %s", E2m1MacsPerCycle,
+                    "must be a positive multiple of 64 (MACs of one e2m1 unit)");
+    end
+    if (F16Enable) begin
+      assert (F16FmasPerCycle >= QK && F16FmasPerCycle % QK == 0)
+        else $fatal(1, "F16FmasPerCycle=%0d: %s", F16FmasPerCycle,
+                    "must be a positive multiple of 4 (FMAs of one f16 unit)");
+    end
+    if (F64Enable) begin
+      assert (F64FmasPerCycle >= QK && F64FmasPerCycle % QK == 0)
+        else $fatal(1, "F64FmasPerCycle=%0d: %s", F64FmasPerCycle,
+                    "must be a positive multiple of 4 (FMAs of one f64 unit)");
+    end
+    assert (Int4Enable || E2m1Enable || F16Enable || F64Enable)
+      else $fatal(1, "Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0: no engine left");
   end
 `endif
 
@@ -240,33 +340,34 @@ module tcu_datapath #(
   // An engine's clock runs from its accept until LINGER cycles after its
   // last instruction left, so every valid bit in its pipelines has shifted
   // out before the clock stops. Each engine loads its own operand register
-  // and runs its own slice sequencer behind that clock, so an idle engine's
-  // logic sees no change: no switching in silicon, and no evaluation in
-  // the simulation model.
+  // and runs its own slice sequencer behind that clock (its tcu_clock_gate
+  // sits in the engine's block below), so an idle engine's logic sees no
+  // change: no switching in silicon, and no evaluation in the simulation
+  // model. After reset every clock is off until its engine's first accept.
   localparam int unsigned LINGER  = MAX_LAT + 2;
   localparam int unsigned LingerW = $clog2(LINGER + 1);
-  logic clk_i4, clk_h, clk_f, clk_e2;
+  // Engine e is enabled (engine_e order).
+  localparam logic [3:0]  ENG_ON  = {E2m1Enable, F64Enable, F16Enable, Int4Enable};
 
   for (genvar e = 0; e < 4; e++) begin : g_gate
-    logic [LingerW-1:0] linger_q;
     assign eng_start[e] = accept && in_engine == 2'(e);
     assign eng_busy[e]  = (in_flight_q != '0 && last_engine_q == 2'(e)) || eng_start[e];
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        linger_q <= LingerW'(LINGER);
-      end else if (eng_busy[e]) begin
-        linger_q <= LingerW'(LINGER);
-      end else if (linger_q != '0) begin
-        linger_q <= linger_q - LingerW'(1);
+    if (ENG_ON[e]) begin : g_linger
+      logic [LingerW-1:0] linger_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          linger_q <= '0;
+        end else if (eng_busy[e]) begin
+          linger_q <= LingerW'(LINGER);
+        end else if (linger_q != '0) begin
+          linger_q <= linger_q - LingerW'(1);
+        end
       end
+      assign eng_en[e] = eng_busy[e] || linger_q != '0;
+    end else begin : g_off
+      assign eng_en[e] = 1'b0;
     end
-    assign eng_en[e] = eng_busy[e] || linger_q != '0;
   end
-
-  tcu_clock_gate u_gate_i4 (.clk_i, .en_i(eng_en[ENG_INT4]), .clk_o(clk_i4));
-  tcu_clock_gate u_gate_h  (.clk_i, .en_i(eng_en[ENG_F16]),  .clk_o(clk_h));
-  tcu_clock_gate u_gate_f  (.clk_i, .en_i(eng_en[ENG_F64]),  .clk_o(clk_f));
-  tcu_clock_gate u_gate_e2 (.clk_i, .en_i(eng_en[ENG_E2M1]), .clk_o(clk_e2));
 
   // B arrives column-major (docs/ARCHITECTURE.md): int4/e2m1 column c (64
   // codes, k-major) at in_b_i[c*256 +: 256]; f16 (batch, column) at
@@ -277,595 +378,764 @@ module tcu_datapath #(
   localparam int unsigned B16ColW = QK * H16;
   localparam int unsigned B64ColW = QK * F64;
 
+  // What each engine shows the shared logic below: its sequencer's status,
+  // its last group's arrival (valid, last, tag), its D buffer and whether it
+  // owns out_d_o, and the MACs it issues this cycle. A disabled engine's
+  // block ties them to zero.
+  localparam int unsigned I4CW = 16 * N * I32;  // C/D of m16n8k64
+  localparam int unsigned E2CW = 16 * N * F32;  // C/D of e2m1 m16n8k64
+  localparam int unsigned FCW  = 8 * N * F64;   // C/D of f64 m8n8k4
+  logic              i4_seq_busy, i4_done, i4_sb_valid, i4_last, i4_own_q;
+  logic              e2_seq_busy, e2_done, e2_sb_valid, e2_last, e2_own_q;
+  logic              h_seq_busy, h_done, h_sb_valid, h_last, h_own_q;
+  logic              f_seq_busy, f_done, f_sb_valid, f_last, f_own_q;
+  logic [TagW-1:0]   i4_tag, e2_tag, h_tag, f_tag;
+  logic [I4CW-1:0]   i4_dbuf;
+  logic [E2CW-1:0]   e2_dbuf;
+  logic [CW-1:0]     h_dbuf;
+  logic [FCW-1:0]    f_dbuf;
+  logic [MacsW-1:0]  i4_macs, e2_macs, h_macs, f_macs;
+
   // ---------------------------------------------------------------------------
   // int4 engine
   // ---------------------------------------------------------------------------
-  localparam int unsigned I4CW = 16 * N * I32;  // C/D of m16n8k64
-  logic                   i4_start, i4_issue, i4_done, i4_seq_busy;
-  logic [GrpW-1:0]        i4_grp_q;
-  logic                   i4_sparse_q, i4_k32_q, i4_a_signed_q, i4_b_signed_q, i4_satfinite_q;
-  logic [TagW-1:0]        i4_tag_q;
-  logic [AW-1:0]          i4_a_q;
-  logic [BW-1:0]          i4_b_q;
-  logic [I4CW-1:0]        i4_c_q;
-  logic [MetaW-1:0]       i4_meta_q;
+  if (Int4Enable) begin : g_i4
+    logic                   clk_i4;
+    logic                   i4_start, i4_issue;
+    logic [GrpW-1:0]        i4_grp_q;
+    logic                   i4_sparse_q, i4_k32_q, i4_a_signed_q, i4_b_signed_q, i4_satfinite_q;
+    logic [TagW-1:0]        i4_tag_q;
+    logic [AW-1:0]          i4_a_q;
+    logic [BW-1:0]          i4_b_q;
+    logic [I4CW-1:0]        i4_c_q;
 
-  assign i4_start = eng_start[ENG_INT4];
+    tcu_clock_gate u_gate_i4 (.clk_i, .en_i(eng_en[ENG_INT4]), .clk_o(clk_i4));
 
-  tcu_slice_seq #(
-    .GrpW(GrpW)
-  ) u_i4_seq (
-    .clk_i  (clk_i4),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .start_i(i4_start),
-    .last_i (in_last_grp),
-    .busy_o (i4_seq_busy),
-    .grp_o  (i4_grp_q),
-    .issue_o(i4_issue),
-    .done_o (i4_done)
-  );
+    assign i4_start = eng_start[ENG_INT4];
 
-  always_ff @(posedge clk_i4) begin
-    if (i4_start) begin
-      i4_sparse_q    <= in_sparse;
-      i4_k32_q       <= in_k32;
-      i4_a_signed_q  <= in_a_signed_i;
-      i4_b_signed_q  <= in_b_signed_i;
-      i4_satfinite_q <= in_satfinite_i;
-      i4_tag_q       <= in_tag_i;
-      i4_a_q         <= in_a_i;
-      i4_b_q         <= in_b_i;
-      i4_c_q         <= in_c_i[I4CW-1:0];
-      i4_meta_q      <= in_meta_i;
-    end
-  end
+    tcu_slice_seq #(
+      .GrpW(GrpW)
+    ) u_i4_seq (
+      .clk_i  (clk_i4),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .start_i(i4_start),
+      .last_i (in_last_grp),
+      .busy_o (i4_seq_busy),
+      .grp_o  (i4_grp_q),
+      .issue_o(i4_issue),
+      .done_o (i4_done)
+    );
 
-  // Sideband alongside the units: group, first/last, mode and tag; and, in
-  // a pipe of its own (no wide concatenation), per unit the C element its
-  // slice accumulates into.
-  localparam int unsigned I4SbW = GrpW + 2 + 1 + 1 + TagW;
-  logic [INT4_UNITS*I32-1:0]  i4_c_slots, i4_c;
-  logic [I4SbW-1:0]           i4_sb_d, i4_sb_q;
-  logic                       i4_sb_valid, i4_c_valid;
-  logic [INT4_UNITS-1:0]      i4_valid;
-  logic [INT4_UNITS*DotW-1:0] i4_sum;
-
-  for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4
-    // Slice s = group * units + u. Dense k=64: element s/2, half s%2;
-    // m8n8k32 and sparse: element s.
-    logic [15:0]       slice, elem;
-    logic              half, slice_ok;
-    logic [3:0]        row;
-    logic [2:0]        col;
-    logic [4:0]        a_idx;  // 128-bit window of A
-    logic [B4ColW-1:0] b_col;
-    logic [N*4-1:0]    meta;
-    logic [I4L*I4-1:0] b_dense, b_sparse, a_in, b_in;
-
-    // Units are a power of two: the slice is {group, u}.
-    assign slice = (16'(i4_grp_q) << INT4_LOG) | 16'(u);
-    always_comb begin
-      if (i4_sparse_q) begin
-        elem     = slice;
-        half     = 1'b0;
-        slice_ok = slice < 16'(SPARSE_SLICES);
-      end else if (i4_k32_q) begin
-        elem     = slice;
-        half     = 1'b0;
-        slice_ok = slice < 16'(K32_SLICES);
-      end else begin
-        elem     = slice >> 1;
-        half     = slice[0];
-        slice_ok = slice < 16'(K64_SLICES);
+    always_ff @(posedge clk_i4) begin
+      if (i4_start) begin
+        i4_sparse_q    <= in_sparse && SPARSE_ON;
+        i4_k32_q       <= in_k32;
+        i4_a_signed_q  <= in_a_signed_i;
+        i4_b_signed_q  <= in_b_signed_i;
+        i4_satfinite_q <= in_satfinite_i;
+        i4_tag_q       <= in_tag_i;
+        i4_a_q         <= in_a_i;
+        i4_b_q         <= in_b_i;
+        i4_c_q         <= in_c_i[I4CW-1:0];
       end
     end
-    assign row = elem[6:3];
-    assign col = elem[2:0];
-    // k=64 rows are two windows (halves); k=32 and compressed rows one.
-    assign a_idx = (!i4_sparse_q && !i4_k32_q) ? {row, half} : {1'b0, row};
-    tcu_word_mux #(.Width(I4L*I4), .Words(AW/(I4L*I4))) u_a_mux (
-      .data_i(i4_a_q), .sel_i(a_idx), .data_o(a_in));
-    tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
-      .data_i(i4_b_q), .sel_i(col), .data_o(b_col));
-    tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
-      .data_i(i4_meta_q), .sel_i(row), .data_o(meta));
-    tcu_word_mux #(.Width(I32), .Words(16*N)) u_c_mux (
-      .data_i(i4_c_q), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
-    assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
 
-    tcu_sparse_mux u_sparse_mux (
-      .meta_i(meta),
-      .b_i   (b_col),
-      .b_o   (b_sparse)
-    );
-    assign b_in = i4_sparse_q ? b_sparse : b_dense;
-
-    tcu_int4_dot #(
-      .Stages(IntStages)
-    ) u_dot (
-      .clk_i     (clk_i4),
-      .rst_ni    (rst_ni),
-      .en_i      (!stall),
-      .valid_i   (i4_issue && slice_ok),
-      .a_signed_i(i4_a_signed_q),
-      .b_signed_i(i4_b_signed_q),
-      .a_i       (a_in),
-      .b_i       (b_in),
-      .valid_o   (i4_valid[u]),
-      .sum_o     (i4_sum[u*DotW +: DotW])
-    );
-
-    logic unused_elem;
-    assign unused_elem = ^elem[15:7];
-  end
-
-  assign i4_sb_d = {i4_grp_q, i4_grp_q == '0, i4_done, !i4_sparse_q && !i4_k32_q, i4_satfinite_q,
-                    i4_tag_q};
-
-  tcu_pipe_reg #(
-    .Width(I4SbW),
-    .Depth(IntStages)
-  ) u_i4_sb (
-    .clk_i  (clk_i4),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .valid_i(i4_issue),
-    .data_i (i4_sb_d),
-    .valid_o(i4_sb_valid),
-    .data_o (i4_sb_q)
-  );
-
-  tcu_pipe_reg #(
-    .Width(INT4_UNITS * I32),
-    .Depth(IntStages)
-  ) u_i4_c (
-    .clk_i  (clk_i4),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .valid_i(i4_issue),
-    .data_i (i4_c_slots),
-    .valid_o(i4_c_valid),
-    .data_o (i4_c)
-  );
-
-  logic            unused_i4_c_valid;  // the same as i4_sb_valid
-  logic [GrpW-1:0] i4_grp;
-  logic            i4_first, i4_last, i4_k64, i4_satfinite;
-  logic [TagW-1:0] i4_tag;
-  assign unused_i4_c_valid = i4_c_valid;
-  assign {i4_grp, i4_first, i4_last, i4_k64, i4_satfinite, i4_tag} = i4_sb_q;
-
-  // Combine: a dense k=64 element is written at its odd slice (half 1), with
-  // the even slice's sum beside it (units >= 2) or from the carry register
-  // (one unit: the halves come in consecutive cycles).
-  logic [INT4_UNITS*I32-1:0] i4_d;
-
-  if (INT4_UNITS == 1) begin : g_carry
-    logic signed [DotW-1:0] carry_q;
-    always_ff @(posedge clk_i4) begin
-      if (!stall && i4_valid[0] && !i4_grp[0]) begin
-        carry_q <= i4_sum[0 +: DotW];
+    // Sparse metadata: only with the sparse operand mux.
+    if (SPARSE_ON) begin : g_meta
+      logic [MetaW-1:0] i4_meta_q;
+      always_ff @(posedge clk_i4) begin
+        if (i4_start) begin
+          i4_meta_q <= in_meta_i;
+        end
       end
+    end else begin : g_no_meta
+      logic unused_meta;
+      assign unused_meta = ^in_meta_i;
     end
-  end
 
-  for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4_acc
-    logic signed [DotW-1:0] sum, partner;
-    logic signed [DotW:0]   dot;
+    // Sideband alongside the units: group, first/last, mode and tag; and, in
+    // a pipe of its own (no wide concatenation), per unit the C element its
+    // slice accumulates into.
+    localparam int unsigned I4SbW = GrpW + 2 + 1 + 1 + TagW;
+    logic [INT4_UNITS*I32-1:0]  i4_c_slots, i4_c;
+    logic [I4SbW-1:0]           i4_sb_d, i4_sb_q;
+    logic                       i4_c_valid;
+    logic [INT4_UNITS-1:0]      i4_valid;
+    logic [INT4_UNITS*DotW-1:0] i4_sum;
 
-    assign sum = i4_sum[u*DotW +: DotW];
-    if (INT4_UNITS == 1) begin : g_partner_carry
-      assign partner = g_carry.carry_q;
-    end else if (u % 2 == 1) begin : g_partner_unit
-      assign partner = i4_sum[(u-1)*DotW +: DotW];
-    end else begin : g_partner_none
-      assign partner = '0;
+    for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4
+      // Slice s = group * units + u. Dense k=64: element s/2, half s%2;
+      // m8n8k32 and sparse: element s.
+      logic [15:0]       slice, elem;
+      logic              half, slice_ok;
+      logic [3:0]        row;
+      logic [2:0]        col;
+      logic [4:0]        a_idx;  // 128-bit window of A
+      logic [B4ColW-1:0] b_col;
+      logic [I4L*I4-1:0] b_dense, a_in, b_in;
+
+      assign slice = 16'(i4_grp_q) * 16'(INT4_UNITS) + 16'(u);
+      always_comb begin
+        if (i4_sparse_q) begin
+          elem     = slice;
+          half     = 1'b0;
+          slice_ok = slice < 16'(SPARSE_SLICES);
+        end else if (i4_k32_q) begin
+          elem     = slice;
+          half     = 1'b0;
+          slice_ok = slice < 16'(K32_SLICES);
+        end else begin
+          elem     = slice >> 1;
+          half     = slice[0];
+          slice_ok = slice < 16'(K64_SLICES);
+        end
+      end
+      assign row = elem[6:3];
+      assign col = elem[2:0];
+      // k=64 rows are two windows (halves); k=32 and compressed rows one.
+      assign a_idx = (!i4_sparse_q && !i4_k32_q) ? {row, half} : {1'b0, row};
+      tcu_word_mux #(.Width(I4L*I4), .Words(AW/(I4L*I4))) u_a_mux (
+        .data_i(i4_a_q), .sel_i(a_idx), .data_o(a_in));
+      tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
+        .data_i(i4_b_q), .sel_i(col), .data_o(b_col));
+      tcu_word_mux #(.Width(I32), .Words(16*N)) u_c_mux (
+        .data_i(i4_c_q), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
+      assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
+
+      if (SPARSE_ON) begin : g_sparse
+        logic [N*4-1:0]    meta;
+        logic [I4L*I4-1:0] b_sparse;
+        tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
+          .data_i(g_meta.i4_meta_q), .sel_i(row), .data_o(meta));
+        tcu_sparse_mux u_sparse_mux (
+          .meta_i(meta),
+          .b_i   (b_col),
+          .b_o   (b_sparse)
+        );
+        assign b_in = i4_sparse_q ? b_sparse : b_dense;
+      end else begin : g_dense
+        assign b_in = b_dense;
+      end
+
+      tcu_int4_dot #(
+        .Stages(IntStages)
+      ) u_dot (
+        .clk_i     (clk_i4),
+        .rst_ni    (rst_ni),
+        .en_i      (!stall),
+        .valid_i   (i4_issue && slice_ok),
+        .a_signed_i(i4_a_signed_q),
+        .b_signed_i(i4_b_signed_q),
+        .a_i       (a_in),
+        .b_i       (b_in),
+        .valid_o   (i4_valid[u]),
+        .sum_o     (i4_sum[u*DotW +: DotW])
+      );
+
+      logic unused_elem;
+      assign unused_elem = ^elem[15:7];
     end
-    assign dot = i4_k64 ? (DotW+1)'(sum) + (DotW+1)'(partner) : (DotW+1)'(sum);
 
-    tcu_int4_accumulate #(
-      .DotWidth(DotW + 1)
-    ) u_acc (
-      .satfinite_i(i4_satfinite),
-      .c_i        (i4_c[u*I32 +: I32]),
-      .dot_i      (dot),
-      .d_o        (i4_d[u*I32 +: I32])
+    assign i4_sb_d = {i4_grp_q, i4_grp_q == '0, i4_done, !i4_sparse_q && !i4_k32_q, i4_satfinite_q,
+                      i4_tag_q};
+
+    tcu_pipe_reg #(
+      .Width(I4SbW),
+      .Depth(IntStages)
+    ) u_i4_sb (
+      .clk_i  (clk_i4),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .valid_i(i4_issue),
+      .data_i (i4_sb_d),
+      .valid_o(i4_sb_valid),
+      .data_o (i4_sb_q)
     );
-  end
 
-  // D buffer: element e's register takes its one source unit's result (a
-  // k=64 element at its odd slice 2e+1; m8n8k32 and sparse at slice e).
-  // An instruction's first group clears what the previous D left.
-  // The buffer is one vector whose elements each process writes in place,
-  // so reading it out needs no assembly. (A packed array would say the same;
-  // Yosys 0.23 does not read multi-dimensional packed declarations.)
-  logic [I4CW-1:0] i4_dbuf;
-  for (genvar e = 0; e < 16 * N; e++) begin : g_i4_dbuf
-    localparam int unsigned S64 = 2 * e + 1;
-    localparam int unsigned U64 = S64 % INT4_UNITS;
-    localparam int unsigned U1  = e % INT4_UNITS;
-    logic           wr;
-    logic [I32-1:0] d;
-    assign wr = i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
-                       : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS);
-    assign d  = i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
-    always_ff @(posedge clk_i4) begin
-      if (!stall) begin
-        if (wr) begin
-          i4_dbuf[e*I32 +: I32] <= d;
-        end else if (i4_sb_valid && i4_first) begin
-          i4_dbuf[e*I32 +: I32] <= '0;
+    tcu_pipe_reg #(
+      .Width(INT4_UNITS * I32),
+      .Depth(IntStages)
+    ) u_i4_c (
+      .clk_i  (clk_i4),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .valid_i(i4_issue),
+      .data_i (i4_c_slots),
+      .valid_o(i4_c_valid),
+      .data_o (i4_c)
+    );
+
+    logic            unused_i4_c_valid;  // the same as i4_sb_valid
+    logic [GrpW-1:0] i4_grp;
+    logic            i4_first, i4_k64, i4_satfinite;
+    assign unused_i4_c_valid = i4_c_valid;
+    assign {i4_grp, i4_first, i4_last, i4_k64, i4_satfinite, i4_tag} = i4_sb_q;
+
+    // Combine: a dense k=64 element is written at its odd slice (half 1), with
+    // the even slice's sum beside it (units >= 2) or from the carry register
+    // (one unit: the halves come in consecutive cycles).
+    logic [INT4_UNITS*I32-1:0] i4_d;
+
+    if (INT4_UNITS == 1) begin : g_carry
+      logic signed [DotW-1:0] carry_q;
+      always_ff @(posedge clk_i4) begin
+        if (!stall && i4_valid[0] && !i4_grp[0]) begin
+          carry_q <= i4_sum[0 +: DotW];
         end
       end
     end
+
+    for (genvar u = 0; u < INT4_UNITS; u++) begin : g_int4_acc
+      logic signed [DotW-1:0] sum, partner;
+      logic signed [DotW:0]   dot;
+
+      assign sum = i4_sum[u*DotW +: DotW];
+      if (INT4_UNITS == 1) begin : g_partner_carry
+        assign partner = g_carry.carry_q;
+      end else if (u % 2 == 1) begin : g_partner_unit
+        assign partner = i4_sum[(u-1)*DotW +: DotW];
+      end else begin : g_partner_none
+        assign partner = '0;
+      end
+      assign dot = i4_k64 ? (DotW+1)'(sum) + (DotW+1)'(partner) : (DotW+1)'(sum);
+
+      tcu_int4_accumulate #(
+        .DotWidth(DotW + 1)
+      ) u_acc (
+        .satfinite_i(i4_satfinite),
+        .c_i        (i4_c[u*I32 +: I32]),
+        .dot_i      (dot),
+        .d_o        (i4_d[u*I32 +: I32])
+      );
+    end
+
+    // D buffer: element e's register takes its one source unit's result (a
+    // k=64 element at its odd slice 2e+1; m8n8k32 and sparse at slice e).
+    // An instruction's first group clears what the previous D left.
+    // The buffer is one vector whose elements each process writes in place,
+    // so reading it out needs no assembly. (A packed array would say the same;
+    // Yosys 0.23 does not read multi-dimensional packed declarations.)
+    for (genvar e = 0; e < 16 * N; e++) begin : g_i4_dbuf
+      localparam int unsigned S64 = 2 * e + 1;
+      localparam int unsigned U64 = S64 % INT4_UNITS;
+      localparam int unsigned U1  = e % INT4_UNITS;
+      logic           wr;
+      logic [I32-1:0] d;
+      assign wr = i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
+                         : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS);
+      assign d  = i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
+      always_ff @(posedge clk_i4) begin
+        if (!stall) begin
+          if (wr) begin
+            i4_dbuf[e*I32 +: I32] <= d;
+          end else if (i4_sb_valid && i4_first) begin
+            i4_dbuf[e*I32 +: I32] <= '0;
+          end
+        end
+      end
+    end
+
+    // Owns out_d_o from its last group's arrival until the hand-over (the
+    // engine's clock runs through it: the engine is busy until then).
+    always_ff @(posedge clk_i4 or negedge rst_ni) begin
+      if (!rst_ni) begin
+        i4_own_q <= 1'b0;
+      end else if (!stall && i4_sb_valid && i4_last) begin
+        i4_own_q <= 1'b1;
+      end else if (out_fire) begin
+        i4_own_q <= 1'b0;
+      end
+    end
+
+    // MACs issued this cycle (the activity counters).
+    always_comb begin
+      i4_macs = '0;
+      if (i4_done) begin
+        i4_macs = i4_sparse_q ? SPARSE_LAST_MACS : i4_k32_q ? K32_LAST_MACS : K64_LAST_MACS;
+      end else if (i4_issue) begin
+        i4_macs = I4_FULL_MACS;
+      end
+    end
+
+    // With more units than an instruction has slices, the extra units never
+    // receive a valid slice and their results go nowhere.
+    logic unused_results;
+    assign unused_results = ^i4_d;
+  end else begin : g_no_i4
+    assign i4_seq_busy = 1'b0;
+    assign i4_done     = 1'b0;
+    assign i4_sb_valid = 1'b0;
+    assign i4_last     = 1'b0;
+    assign i4_tag      = '0;
+    assign i4_dbuf     = '0;
+    assign i4_own_q    = 1'b0;
+    assign i4_macs     = '0;
+
+    logic unused_in;
+    assign unused_in = ^{in_a_signed_i, in_b_signed_i, in_satfinite_i, in_sparse, in_k32,
+                         in_meta_i};
   end
 
   // ---------------------------------------------------------------------------
   // e2m1 engine
   // ---------------------------------------------------------------------------
-  localparam int unsigned E2CW  = 16 * N * F32;
-  localparam int unsigned E2SbW = GrpW + 2 + TagW;
-  logic                      e2_start, e2_issue, e2_done, e2_seq_busy, e2_sb_valid;
-  logic [GrpW-1:0]           e2_grp_q;
-  logic                      e2_scale_4x_q;
-  logic [TagW-1:0]           e2_tag_q;
-  logic [AW-1:0]             e2_a_q;
-  logic [BW-1:0]             e2_b_q;
-  logic [E2CW-1:0]           e2_c_q;
-  logic [SaW-1:0]            e2_scale_a_q;
-  logic [SbW-1:0]            e2_scale_b_q;
-  logic [E2SbW-1:0]          e2_sb_q;
-  logic [E2M1_UNITS-1:0]     e2_valid;
-  logic [E2M1_UNITS*F32-1:0] e2_d;
+  if (E2m1Enable) begin : g_e2
+    localparam int unsigned E2SbW = GrpW + 2 + TagW;
+    logic                      clk_e2;
+    logic                      e2_start, e2_issue;
+    logic [GrpW-1:0]           e2_grp_q;
+    logic                      e2_scale_4x_q;
+    logic [TagW-1:0]           e2_tag_q;
+    logic [AW-1:0]             e2_a_q;
+    logic [BW-1:0]             e2_b_q;
+    logic [E2CW-1:0]           e2_c_q;
+    logic [SaW-1:0]            e2_scale_a_q;
+    logic [SbW-1:0]            e2_scale_b_q;
+    logic [E2SbW-1:0]          e2_sb_q;
+    logic [E2M1_UNITS-1:0]     e2_valid;
+    logic [E2M1_UNITS*F32-1:0] e2_d;
 
-  assign e2_start = eng_start[ENG_E2M1];
+    tcu_clock_gate u_gate_e2 (.clk_i, .en_i(eng_en[ENG_E2M1]), .clk_o(clk_e2));
 
-  tcu_slice_seq #(
-    .GrpW(GrpW)
-  ) u_e2_seq (
-    .clk_i  (clk_e2),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .start_i(e2_start),
-    .last_i (in_last_grp),
-    .busy_o (e2_seq_busy),
-    .grp_o  (e2_grp_q),
-    .issue_o(e2_issue),
-    .done_o (e2_done)
-  );
+    assign e2_start = eng_start[ENG_E2M1];
 
-  always_ff @(posedge clk_e2) begin
-    if (e2_start) begin
-      e2_scale_4x_q <= in_scale_4x_i;
-      e2_tag_q      <= in_tag_i;
-      e2_a_q        <= in_a_i;
-      e2_b_q        <= in_b_i;
-      e2_c_q        <= in_c_i[E2CW-1:0];
-      e2_scale_a_q  <= in_scale_a_i;
-      e2_scale_b_q  <= in_scale_b_i;
-    end
-  end
-
-  for (genvar u = 0; u < E2M1_UNITS; u++) begin : g_e2m1
-    logic [15:0]       elem;
-    logic [3:0]        row;
-    logic [2:0]        col;
-    logic [K64*E2-1:0] a_row;
-    logic [B4ColW-1:0] b_col;
-    logic [SbColW-1:0] sa, sb;
-    logic [F32-1:0]    c;
-    assign elem = (16'(e2_grp_q) << E2M1_LOG) | 16'(u);
-    assign row  = elem[6:3];
-    assign col  = elem[2:0];
-
-    tcu_word_mux #(.Width(K64*E2), .Words(16)) u_a_mux (
-      .data_i(e2_a_q), .sel_i(row), .data_o(a_row));
-    tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
-      .data_i(e2_b_q), .sel_i(col), .data_o(b_col));
-    tcu_word_mux #(.Width(SbColW), .Words(16)) u_sa_mux (
-      .data_i(e2_scale_a_q), .sel_i(row), .data_o(sa));
-    tcu_word_mux #(.Width(SbColW), .Words(N)) u_sb_mux (
-      .data_i(e2_scale_b_q), .sel_i(col), .data_o(sb));
-    tcu_word_mux #(.Width(F32), .Words(16*N)) u_c_mux (
-      .data_i(e2_c_q), .sel_i(elem[6:0]), .data_o(c));
-
-    tcu_e2m1_dot #(
-      .Stages(E2m1Stages)
-    ) u_dot (
-      .clk_i     (clk_e2),
-      .rst_ni    (rst_ni),
-      .en_i      (!stall),
-      .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
-      .scale_4x_i(e2_scale_4x_q),
-      .a_i       (a_row),
-      .b_i       (b_col),
-      .scale_a_i (sa),
-      .scale_b_i (sb),
-      .c_i       (c),
-      .valid_o   (e2_valid[u]),
-      .d_o       (e2_d[u*F32 +: F32])
+    tcu_slice_seq #(
+      .GrpW(GrpW)
+    ) u_e2_seq (
+      .clk_i  (clk_e2),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .start_i(e2_start),
+      .last_i (in_last_grp),
+      .busy_o (e2_seq_busy),
+      .grp_o  (e2_grp_q),
+      .issue_o(e2_issue),
+      .done_o (e2_done)
     );
 
-    logic unused_elem;
-    assign unused_elem = ^elem[15:7];
-  end
-
-  tcu_pipe_reg #(
-    .Width(E2SbW),
-    .Depth(E2m1Stages)
-  ) u_e2_sb (
-    .clk_i  (clk_e2),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .valid_i(e2_issue),
-    .data_i ({e2_grp_q, e2_grp_q == '0, e2_done, e2_tag_q}),
-    .valid_o(e2_sb_valid),
-    .data_o (e2_sb_q)
-  );
-
-  logic [GrpW-1:0] e2_grp;
-  logic            e2_first, e2_last;
-  logic [TagW-1:0] e2_tag;
-  assign {e2_grp, e2_first, e2_last, e2_tag} = e2_sb_q;
-
-  logic [E2CW-1:0] e2_dbuf;
-  for (genvar e = 0; e < E2M1_SLICES; e++) begin : g_e2_dbuf
-    localparam int unsigned U = e % E2M1_UNITS;
-    logic wr;
-    assign wr = e2_valid[U] && e2_grp == GrpW'(e / E2M1_UNITS);
     always_ff @(posedge clk_e2) begin
-      if (!stall) begin
-        if (wr) begin
-          e2_dbuf[e*F32 +: F32] <= e2_d[U*F32 +: F32];
-        end else if (e2_sb_valid && e2_first) begin
-          e2_dbuf[e*F32 +: F32] <= '0;
+      if (e2_start) begin
+        e2_scale_4x_q <= in_scale_4x_i;
+        e2_tag_q      <= in_tag_i;
+        e2_a_q        <= in_a_i;
+        e2_b_q        <= in_b_i;
+        e2_c_q        <= in_c_i[E2CW-1:0];
+        e2_scale_a_q  <= in_scale_a_i;
+        e2_scale_b_q  <= in_scale_b_i;
+      end
+    end
+
+    for (genvar u = 0; u < E2M1_UNITS; u++) begin : g_e2m1
+      logic [15:0]       elem;
+      logic [3:0]        row;
+      logic [2:0]        col;
+      logic [K64*E2-1:0] a_row;
+      logic [B4ColW-1:0] b_col;
+      logic [SbColW-1:0] sa, sb;
+      logic [F32-1:0]    c;
+      assign elem = 16'(e2_grp_q) * 16'(E2M1_UNITS) + 16'(u);
+      assign row  = elem[6:3];
+      assign col  = elem[2:0];
+
+      tcu_word_mux #(.Width(K64*E2), .Words(16)) u_a_mux (
+        .data_i(e2_a_q), .sel_i(row), .data_o(a_row));
+      tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
+        .data_i(e2_b_q), .sel_i(col), .data_o(b_col));
+      tcu_word_mux #(.Width(SbColW), .Words(16)) u_sa_mux (
+        .data_i(e2_scale_a_q), .sel_i(row), .data_o(sa));
+      tcu_word_mux #(.Width(SbColW), .Words(N)) u_sb_mux (
+        .data_i(e2_scale_b_q), .sel_i(col), .data_o(sb));
+      tcu_word_mux #(.Width(F32), .Words(16*N)) u_c_mux (
+        .data_i(e2_c_q), .sel_i(elem[6:0]), .data_o(c));
+
+      tcu_e2m1_dot #(
+        .Stages(E2m1Stages)
+      ) u_dot (
+        .clk_i     (clk_e2),
+        .rst_ni    (rst_ni),
+        .en_i      (!stall),
+        .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
+        .scale_4x_i(e2_scale_4x_q),
+        .a_i       (a_row),
+        .b_i       (b_col),
+        .scale_a_i (sa),
+        .scale_b_i (sb),
+        .c_i       (c),
+        .valid_o   (e2_valid[u]),
+        .d_o       (e2_d[u*F32 +: F32])
+      );
+
+      logic unused_elem;
+      assign unused_elem = ^elem[15:7];
+    end
+
+    tcu_pipe_reg #(
+      .Width(E2SbW),
+      .Depth(E2m1Stages)
+    ) u_e2_sb (
+      .clk_i  (clk_e2),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .valid_i(e2_issue),
+      .data_i ({e2_grp_q, e2_grp_q == '0, e2_done, e2_tag_q}),
+      .valid_o(e2_sb_valid),
+      .data_o (e2_sb_q)
+    );
+
+    logic [GrpW-1:0] e2_grp;
+    logic            e2_first;
+    assign {e2_grp, e2_first, e2_last, e2_tag} = e2_sb_q;
+
+    for (genvar e = 0; e < E2M1_SLICES; e++) begin : g_e2_dbuf
+      localparam int unsigned U = e % E2M1_UNITS;
+      logic wr;
+      assign wr = e2_valid[U] && e2_grp == GrpW'(e / E2M1_UNITS);
+      always_ff @(posedge clk_e2) begin
+        if (!stall) begin
+          if (wr) begin
+            e2_dbuf[e*F32 +: F32] <= e2_d[U*F32 +: F32];
+          end else if (e2_sb_valid && e2_first) begin
+            e2_dbuf[e*F32 +: F32] <= '0;
+          end
         end
       end
     end
+
+    always_ff @(posedge clk_e2 or negedge rst_ni) begin
+      if (!rst_ni) begin
+        e2_own_q <= 1'b0;
+      end else if (!stall && e2_sb_valid && e2_last) begin
+        e2_own_q <= 1'b1;
+      end else if (out_fire) begin
+        e2_own_q <= 1'b0;
+      end
+    end
+
+    assign e2_macs = e2_done ? E2_LAST_MACS : e2_issue ? E2_FULL_MACS : '0;
+
+    logic unused_results;
+    assign unused_results = ^e2_d;
+  end else begin : g_no_e2
+    assign e2_seq_busy = 1'b0;
+    assign e2_done     = 1'b0;
+    assign e2_sb_valid = 1'b0;
+    assign e2_last     = 1'b0;
+    assign e2_tag      = '0;
+    assign e2_dbuf     = '0;
+    assign e2_own_q    = 1'b0;
+    assign e2_macs     = '0;
+
+    logic unused_in;
+    assign unused_in = ^{in_scale_4x_i, in_scale_a_i, in_scale_b_i};
   end
 
   // ---------------------------------------------------------------------------
   // f16 engine
   // ---------------------------------------------------------------------------
-  localparam int unsigned HAW    = 4 * 8 * QK * H16;  // A of four quad pairs
-  localparam int unsigned HBW    = 4 * N * B16ColW;
-  localparam int unsigned F16SbW = GrpW + 2 + 1 + TagW;
-  logic                     h_start, h_issue, h_done, h_seq_busy, h_sb_valid;
-  logic [GrpW-1:0]          h_grp_q;
-  logic                     h_c_f16_q, h_d_f16_q;
-  logic [TagW-1:0]          h_tag_q;
-  logic [HAW-1:0]           h_a_q;
-  logic [HBW-1:0]           h_b_q;
-  logic [CW-1:0]            h_c_q;
-  logic [F16SbW-1:0]        h_sb_q;
-  logic [F16_UNITS-1:0]     h_valid;
-  logic [F16_UNITS*F32-1:0] h_d;
+  if (F16Enable) begin : g_h
+    localparam int unsigned HAW    = 4 * 8 * QK * H16;  // A of four quad pairs
+    localparam int unsigned HBW    = 4 * N * B16ColW;
+    localparam int unsigned F16SbW = GrpW + 2 + 1 + TagW;
+    logic                     clk_h;
+    logic                     h_start, h_issue;
+    logic [GrpW-1:0]          h_grp_q;
+    logic                     h_c_f16_q, h_d_f16_q;
+    logic [TagW-1:0]          h_tag_q;
+    logic [HAW-1:0]           h_a_q;
+    logic [HBW-1:0]           h_b_q;
+    logic [CW-1:0]            h_c_q;
+    logic [F16SbW-1:0]        h_sb_q;
+    logic [F16_UNITS-1:0]     h_valid;
+    logic [F16_UNITS*F32-1:0] h_d;
 
-  assign h_start = eng_start[ENG_F16];
+    tcu_clock_gate u_gate_h (.clk_i, .en_i(eng_en[ENG_F16]), .clk_o(clk_h));
 
-  tcu_slice_seq #(
-    .GrpW(GrpW)
-  ) u_h_seq (
-    .clk_i  (clk_h),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .start_i(h_start),
-    .last_i (in_last_grp),
-    .busy_o (h_seq_busy),
-    .grp_o  (h_grp_q),
-    .issue_o(h_issue),
-    .done_o (h_done)
-  );
+    assign h_start = eng_start[ENG_F16];
 
-  always_ff @(posedge clk_h) begin
-    if (h_start) begin
-      h_c_f16_q <= in_c_f16_i;
-      h_d_f16_q <= in_d_f16_i;
-      h_tag_q   <= in_tag_i;
-      h_a_q     <= in_a_i[HAW-1:0];
-      h_b_q     <= in_b_i[HBW-1:0];
-      h_c_q     <= in_c_i;
-    end
-  end
-
-  for (genvar u = 0; u < F16_UNITS; u++) begin : g_f16
-    // Element e: quad pair e[7:6], row e[5:3], column e[2:0].
-    logic [15:0]       elem;
-    logic [QK*H16-1:0] a_row, b_col;
-    logic [H16-1:0]    c16;
-    logic [F32-1:0]    c32, c_in;
-    assign elem = (16'(h_grp_q) << F16_LOG) | 16'(u);
-
-    tcu_word_mux #(.Width(QK*H16), .Words(4*8)) u_a_mux (
-      .data_i(h_a_q), .sel_i(elem[7:3]), .data_o(a_row));
-    tcu_word_mux #(.Width(B16ColW), .Words(4*N)) u_b_mux (
-      .data_i(h_b_q), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_col));
-    tcu_word_mux #(.Width(H16), .Words(4*8*N)) u_c16_mux (
-      .data_i(h_c_q[4*8*N*H16-1:0]), .sel_i(elem[7:0]), .data_o(c16));
-    tcu_word_mux #(.Width(F32), .Words(4*8*N)) u_c32_mux (
-      .data_i(h_c_q), .sel_i(elem[7:0]), .data_o(c32));
-    assign c_in = h_c_f16_q ? {{(F32 - H16){1'b0}}, c16} : c32;
-
-    tcu_f16_dot #(
-      .FmaStages(FmaStages)
-    ) u_dot (
+    tcu_slice_seq #(
+      .GrpW(GrpW)
+    ) u_h_seq (
       .clk_i  (clk_h),
       .rst_ni (rst_ni),
       .en_i   (!stall),
-      .valid_i(h_issue && elem < 16'(F16_SLICES)),
-      .a_i    (a_row),
-      .b_i    (b_col),
-      .c_i    (c_in),
-      .c_f16_i(h_c_f16_q),
-      .d_f16_i(h_d_f16_q),
-      .valid_o(h_valid[u]),
-      .d_o    (h_d[u*F32 +: F32])
+      .start_i(h_start),
+      .last_i (in_last_grp),
+      .busy_o (h_seq_busy),
+      .grp_o  (h_grp_q),
+      .issue_o(h_issue),
+      .done_o (h_done)
     );
 
-    logic unused_elem;
-    assign unused_elem = ^elem[15:8];
-  end
-
-  tcu_pipe_reg #(
-    .Width(F16SbW),
-    .Depth(F16_LAT)
-  ) u_h_sb (
-    .clk_i  (clk_h),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .valid_i(h_issue),
-    .data_i ({h_grp_q, h_grp_q == '0, h_done, h_d_f16_q, h_tag_q}),
-    .valid_o(h_sb_valid),
-    .data_o (h_sb_q)
-  );
-
-  logic [GrpW-1:0] h_grp;
-  logic            h_first, h_last, h_d_f16;
-  logic [TagW-1:0] h_tag;
-  assign {h_grp, h_first, h_last, h_d_f16, h_tag} = h_sb_q;
-
-  // D buffer in 16-bit pieces: piece p is half p%2 of the f32 element p/2,
-  // or the f16 element p.
-  localparam int unsigned Piece = 16;
-  logic [CW-1:0] h_dbuf;
-  for (genvar p = 0; p < CW / Piece; p++) begin : g_h_dbuf
-    localparam int unsigned E32 = p / 2;
-    localparam int unsigned P32 = p % 2;
-    logic wr32, wr16;
-    if (E32 < F16_SLICES) begin : g_h32
-      localparam int unsigned U = E32 % F16_UNITS;
-      assign wr32 = !h_d_f16 && h_valid[U] && h_grp == GrpW'(E32 / F16_UNITS);
-    end else begin : g_no_h32
-      assign wr32 = 1'b0;
-    end
-    if (p < F16_SLICES) begin : g_h16
-      localparam int unsigned U = p % F16_UNITS;
-      assign wr16 = h_d_f16 && h_valid[U] && h_grp == GrpW'(p / F16_UNITS);
-    end else begin : g_no_h16
-      assign wr16 = 1'b0;
-    end
     always_ff @(posedge clk_h) begin
-      if (!stall) begin
-        if (wr32) begin
-          h_dbuf[p*Piece +: Piece] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
-        end else if (wr16) begin
-          h_dbuf[p*Piece +: Piece] <= h_d[(p % F16_UNITS)*F32 +: Piece];
-        end else if (h_sb_valid && h_first) begin
-          h_dbuf[p*Piece +: Piece] <= '0;
+      if (h_start) begin
+        h_c_f16_q <= in_c_f16_i;
+        h_d_f16_q <= in_d_f16_i;
+        h_tag_q   <= in_tag_i;
+        h_a_q     <= in_a_i[HAW-1:0];
+        h_b_q     <= in_b_i[HBW-1:0];
+        h_c_q     <= in_c_i;
+      end
+    end
+
+    for (genvar u = 0; u < F16_UNITS; u++) begin : g_f16
+      // Element e: quad pair e[7:6], row e[5:3], column e[2:0].
+      logic [15:0]       elem;
+      logic [QK*H16-1:0] a_row, b_col;
+      logic [H16-1:0]    c16;
+      logic [F32-1:0]    c32, c_in;
+      assign elem = 16'(h_grp_q) * 16'(F16_UNITS) + 16'(u);
+
+      tcu_word_mux #(.Width(QK*H16), .Words(4*8)) u_a_mux (
+        .data_i(h_a_q), .sel_i(elem[7:3]), .data_o(a_row));
+      tcu_word_mux #(.Width(B16ColW), .Words(4*N)) u_b_mux (
+        .data_i(h_b_q), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_col));
+      tcu_word_mux #(.Width(H16), .Words(4*8*N)) u_c16_mux (
+        .data_i(h_c_q[4*8*N*H16-1:0]), .sel_i(elem[7:0]), .data_o(c16));
+      tcu_word_mux #(.Width(F32), .Words(4*8*N)) u_c32_mux (
+        .data_i(h_c_q), .sel_i(elem[7:0]), .data_o(c32));
+      assign c_in = h_c_f16_q ? {{(F32 - H16){1'b0}}, c16} : c32;
+
+      tcu_f16_dot #(
+        .FmaStages(FmaStages)
+      ) u_dot (
+        .clk_i  (clk_h),
+        .rst_ni (rst_ni),
+        .en_i   (!stall),
+        .valid_i(h_issue && elem < 16'(F16_SLICES)),
+        .a_i    (a_row),
+        .b_i    (b_col),
+        .c_i    (c_in),
+        .c_f16_i(h_c_f16_q),
+        .d_f16_i(h_d_f16_q),
+        .valid_o(h_valid[u]),
+        .d_o    (h_d[u*F32 +: F32])
+      );
+
+      logic unused_elem;
+      assign unused_elem = ^elem[15:8];
+    end
+
+    tcu_pipe_reg #(
+      .Width(F16SbW),
+      .Depth(F16_LAT)
+    ) u_h_sb (
+      .clk_i  (clk_h),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .valid_i(h_issue),
+      .data_i ({h_grp_q, h_grp_q == '0, h_done, h_d_f16_q, h_tag_q}),
+      .valid_o(h_sb_valid),
+      .data_o (h_sb_q)
+    );
+
+    logic [GrpW-1:0] h_grp;
+    logic            h_first, h_d_f16;
+    assign {h_grp, h_first, h_last, h_d_f16, h_tag} = h_sb_q;
+
+    // D buffer in 16-bit pieces: piece p is half p%2 of the f32 element p/2,
+    // or the f16 element p.
+    localparam int unsigned Piece = 16;
+    for (genvar p = 0; p < CW / Piece; p++) begin : g_h_dbuf
+      localparam int unsigned E32 = p / 2;
+      localparam int unsigned P32 = p % 2;
+      logic wr32, wr16;
+      if (E32 < F16_SLICES) begin : g_h32
+        localparam int unsigned U = E32 % F16_UNITS;
+        assign wr32 = !h_d_f16 && h_valid[U] && h_grp == GrpW'(E32 / F16_UNITS);
+      end else begin : g_no_h32
+        assign wr32 = 1'b0;
+      end
+      if (p < F16_SLICES) begin : g_h16
+        localparam int unsigned U = p % F16_UNITS;
+        assign wr16 = h_d_f16 && h_valid[U] && h_grp == GrpW'(p / F16_UNITS);
+      end else begin : g_no_h16
+        assign wr16 = 1'b0;
+      end
+      always_ff @(posedge clk_h) begin
+        if (!stall) begin
+          if (wr32) begin
+            h_dbuf[p*Piece +: Piece] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
+          end else if (wr16) begin
+            h_dbuf[p*Piece +: Piece] <= h_d[(p % F16_UNITS)*F32 +: Piece];
+          end else if (h_sb_valid && h_first) begin
+            h_dbuf[p*Piece +: Piece] <= '0;
+          end
         end
       end
     end
+
+    always_ff @(posedge clk_h or negedge rst_ni) begin
+      if (!rst_ni) begin
+        h_own_q <= 1'b0;
+      end else if (!stall && h_sb_valid && h_last) begin
+        h_own_q <= 1'b1;
+      end else if (out_fire) begin
+        h_own_q <= 1'b0;
+      end
+    end
+
+    assign h_macs = h_done ? H_LAST_MACS : h_issue ? H_FULL_MACS : '0;
+
+    logic unused_results;
+    assign unused_results = ^h_d;
+  end else begin : g_no_h
+    assign h_seq_busy = 1'b0;
+    assign h_done     = 1'b0;
+    assign h_sb_valid = 1'b0;
+    assign h_last     = 1'b0;
+    assign h_tag      = '0;
+    assign h_dbuf     = '0;
+    assign h_own_q    = 1'b0;
+    assign h_macs     = '0;
+
+    logic unused_in;
+    assign unused_in = ^{in_c_f16_i, in_d_f16_i, in_c_i[CW-1:CW/2]};  // only f16 uses all of C
   end
 
   // ---------------------------------------------------------------------------
   // f64 engine
   // ---------------------------------------------------------------------------
-  localparam int unsigned FAW    = 8 * QK * F64;
-  localparam int unsigned FBW    = N * B64ColW;
-  localparam int unsigned FCW    = 8 * N * F64;
-  localparam int unsigned F64SbW = GrpW + 2 + TagW;
-  logic                     f_start, f_issue, f_done, f_seq_busy, f_sb_valid;
-  logic [GrpW-1:0]          f_grp_q;
-  logic [1:0]               f_rnd_q;  // tcu_pkg::roundmode_e
-  logic [TagW-1:0]          f_tag_q;
-  logic [FAW-1:0]           f_a_q;
-  logic [FBW-1:0]           f_b_q;
-  logic [FCW-1:0]           f_c_q;
-  logic [F64SbW-1:0]        f_sb_q;
-  logic [F64_UNITS-1:0]     f_valid;
-  logic [F64_UNITS*F64-1:0] f_d;
+  if (F64Enable) begin : g_f
+    localparam int unsigned FAW    = 8 * QK * F64;
+    localparam int unsigned FBW    = N * B64ColW;
+    localparam int unsigned F64SbW = GrpW + 2 + TagW;
+    logic                     clk_f;
+    logic                     f_start, f_issue;
+    logic [GrpW-1:0]          f_grp_q;
+    logic [1:0]               f_rnd_q;  // tcu_pkg::roundmode_e
+    logic [TagW-1:0]          f_tag_q;
+    logic [FAW-1:0]           f_a_q;
+    logic [FBW-1:0]           f_b_q;
+    logic [FCW-1:0]           f_c_q;
+    logic [F64SbW-1:0]        f_sb_q;
+    logic [F64_UNITS-1:0]     f_valid;
+    logic [F64_UNITS*F64-1:0] f_d;
 
-  assign f_start = eng_start[ENG_F64];
+    tcu_clock_gate u_gate_f (.clk_i, .en_i(eng_en[ENG_F64]), .clk_o(clk_f));
 
-  tcu_slice_seq #(
-    .GrpW(GrpW)
-  ) u_f_seq (
-    .clk_i  (clk_f),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .start_i(f_start),
-    .last_i (in_last_grp),
-    .busy_o (f_seq_busy),
-    .grp_o  (f_grp_q),
-    .issue_o(f_issue),
-    .done_o (f_done)
-  );
+    assign f_start = eng_start[ENG_F64];
 
-  always_ff @(posedge clk_f) begin
-    if (f_start) begin
-      f_rnd_q <= in_rnd_i;
-      f_tag_q <= in_tag_i;
-      f_a_q   <= in_a_i[FAW-1:0];
-      f_b_q   <= in_b_i[FBW-1:0];
-      f_c_q   <= in_c_i[FCW-1:0];
-    end
-  end
-
-  for (genvar u = 0; u < F64_UNITS; u++) begin : g_f64
-    logic [15:0]       elem;
-    logic [QK*F64-1:0] a_row, b_col;
-    logic [F64-1:0]    c;
-    assign elem = (16'(f_grp_q) << F64_LOG) | 16'(u);
-
-    tcu_word_mux #(.Width(QK*F64), .Words(8)) u_a_mux (
-      .data_i(f_a_q), .sel_i(elem[5:3]), .data_o(a_row));
-    tcu_word_mux #(.Width(B64ColW), .Words(N)) u_b_mux (
-      .data_i(f_b_q), .sel_i(elem[2:0]), .data_o(b_col));
-    tcu_word_mux #(.Width(F64), .Words(8*N)) u_c_mux (
-      .data_i(f_c_q), .sel_i(elem[5:0]), .data_o(c));
-
-    tcu_f64_dot #(
-      .FmaStages(FmaStages)
-    ) u_dot (
+    tcu_slice_seq #(
+      .GrpW(GrpW)
+    ) u_f_seq (
       .clk_i  (clk_f),
       .rst_ni (rst_ni),
       .en_i   (!stall),
-      .valid_i(f_issue && elem < 16'(F64_SLICES)),
-      .a_i    (a_row),
-      .b_i    (b_col),
-      .c_i    (c),
-      .rnd_i  (f_rnd_q),
-      .valid_o(f_valid[u]),
-      .d_o    (f_d[u*F64 +: F64])
+      .start_i(f_start),
+      .last_i (in_last_grp),
+      .busy_o (f_seq_busy),
+      .grp_o  (f_grp_q),
+      .issue_o(f_issue),
+      .done_o (f_done)
     );
 
-    logic unused_elem;
-    assign unused_elem = ^elem[15:6];
-  end
-
-  tcu_pipe_reg #(
-    .Width(F64SbW),
-    .Depth(F64_LAT)
-  ) u_f_sb (
-    .clk_i  (clk_f),
-    .rst_ni (rst_ni),
-    .en_i   (!stall),
-    .valid_i(f_issue),
-    .data_i ({f_grp_q, f_grp_q == '0, f_done, f_tag_q}),
-    .valid_o(f_sb_valid),
-    .data_o (f_sb_q)
-  );
-
-  logic [GrpW-1:0] f_grp;
-  logic            f_first, f_last;
-  logic [TagW-1:0] f_tag;
-  assign {f_grp, f_first, f_last, f_tag} = f_sb_q;
-
-  logic [FCW-1:0] f_dbuf;
-  for (genvar e = 0; e < F64_SLICES; e++) begin : g_f_dbuf
-    localparam int unsigned U = e % F64_UNITS;
-    logic wr;
-    assign wr = f_valid[U] && f_grp == GrpW'(e / F64_UNITS);
     always_ff @(posedge clk_f) begin
-      if (!stall) begin
-        if (wr) begin
-          f_dbuf[e*F64 +: F64] <= f_d[U*F64 +: F64];
-        end else if (f_sb_valid && f_first) begin
-          f_dbuf[e*F64 +: F64] <= '0;
+      if (f_start) begin
+        f_rnd_q <= in_rnd_i;
+        f_tag_q <= in_tag_i;
+        f_a_q   <= in_a_i[FAW-1:0];
+        f_b_q   <= in_b_i[FBW-1:0];
+        f_c_q   <= in_c_i[FCW-1:0];
+      end
+    end
+
+    for (genvar u = 0; u < F64_UNITS; u++) begin : g_f64
+      logic [15:0]       elem;
+      logic [QK*F64-1:0] a_row, b_col;
+      logic [F64-1:0]    c;
+      assign elem = 16'(f_grp_q) * 16'(F64_UNITS) + 16'(u);
+
+      tcu_word_mux #(.Width(QK*F64), .Words(8)) u_a_mux (
+        .data_i(f_a_q), .sel_i(elem[5:3]), .data_o(a_row));
+      tcu_word_mux #(.Width(B64ColW), .Words(N)) u_b_mux (
+        .data_i(f_b_q), .sel_i(elem[2:0]), .data_o(b_col));
+      tcu_word_mux #(.Width(F64), .Words(8*N)) u_c_mux (
+        .data_i(f_c_q), .sel_i(elem[5:0]), .data_o(c));
+
+      tcu_f64_dot #(
+        .FmaStages(FmaStages)
+      ) u_dot (
+        .clk_i  (clk_f),
+        .rst_ni (rst_ni),
+        .en_i   (!stall),
+        .valid_i(f_issue && elem < 16'(F64_SLICES)),
+        .a_i    (a_row),
+        .b_i    (b_col),
+        .c_i    (c),
+        .rnd_i  (f_rnd_q),
+        .valid_o(f_valid[u]),
+        .d_o    (f_d[u*F64 +: F64])
+      );
+
+      logic unused_elem;
+      assign unused_elem = ^elem[15:6];
+    end
+
+    tcu_pipe_reg #(
+      .Width(F64SbW),
+      .Depth(F64_LAT)
+    ) u_f_sb (
+      .clk_i  (clk_f),
+      .rst_ni (rst_ni),
+      .en_i   (!stall),
+      .valid_i(f_issue),
+      .data_i ({f_grp_q, f_grp_q == '0, f_done, f_tag_q}),
+      .valid_o(f_sb_valid),
+      .data_o (f_sb_q)
+    );
+
+    logic [GrpW-1:0] f_grp;
+    logic            f_first;
+    assign {f_grp, f_first, f_last, f_tag} = f_sb_q;
+
+    for (genvar e = 0; e < F64_SLICES; e++) begin : g_f_dbuf
+      localparam int unsigned U = e % F64_UNITS;
+      logic wr;
+      assign wr = f_valid[U] && f_grp == GrpW'(e / F64_UNITS);
+      always_ff @(posedge clk_f) begin
+        if (!stall) begin
+          if (wr) begin
+            f_dbuf[e*F64 +: F64] <= f_d[U*F64 +: F64];
+          end else if (f_sb_valid && f_first) begin
+            f_dbuf[e*F64 +: F64] <= '0;
+          end
         end
       end
     end
+
+    always_ff @(posedge clk_f or negedge rst_ni) begin
+      if (!rst_ni) begin
+        f_own_q <= 1'b0;
+      end else if (!stall && f_sb_valid && f_last) begin
+        f_own_q <= 1'b1;
+      end else if (out_fire) begin
+        f_own_q <= 1'b0;
+      end
+    end
+
+    assign f_macs = f_done ? F_LAST_MACS : f_issue ? F_FULL_MACS : '0;
+
+    logic unused_results;
+    assign unused_results = ^f_d;
+  end else begin : g_no_f
+    assign f_seq_busy = 1'b0;
+    assign f_done     = 1'b0;
+    assign f_sb_valid = 1'b0;
+    assign f_last     = 1'b0;
+    assign f_tag      = '0;
+    assign f_dbuf     = '0;
+    assign f_own_q    = 1'b0;
+    assign f_macs     = '0;
+
+    logic unused_in;
+    assign unused_in = ^{in_rnd_i};
+  end
+
+  // Only int4 and e2m1 read all of A.
+  if (!Int4Enable && !E2m1Enable) begin : g_no_wide_a
+    logic unused_a;
+    assign unused_a = ^in_a_i[AW-1:AW/2];
   end
 
   // ---------------------------------------------------------------------------
@@ -877,49 +1147,11 @@ module tcu_datapath #(
   // One engine delivers at a time (the drain rule). The engine whose last
   // group arrived owns out_d_o until that D is handed over; the others show
   // zeros, so out_d_o is the OR of the engines' buffers and D bits above the
-  // instruction's D are zero. Each owner bit lives behind its engine's clock
-  // (which runs through the hand-over: the engine is busy until then).
+  // instruction's D are zero. Each owner bit (<engine>_own_q) lives in its
+  // engine's block, behind its engine's clock.
   logic [3:0] eng_last;
-  logic       i4_own_q, h_own_q, f_own_q, e2_own_q;
   assign eng_last = {e2_sb_valid && e2_last, f_sb_valid && f_last, h_sb_valid && h_last,
                      i4_sb_valid && i4_last};
-
-  always_ff @(posedge clk_i4 or negedge rst_ni) begin
-    if (!rst_ni) begin
-      i4_own_q <= 1'b0;
-    end else if (!stall && eng_last[ENG_INT4]) begin
-      i4_own_q <= 1'b1;
-    end else if (out_fire) begin
-      i4_own_q <= 1'b0;
-    end
-  end
-  always_ff @(posedge clk_h or negedge rst_ni) begin
-    if (!rst_ni) begin
-      h_own_q <= 1'b0;
-    end else if (!stall && eng_last[ENG_F16]) begin
-      h_own_q <= 1'b1;
-    end else if (out_fire) begin
-      h_own_q <= 1'b0;
-    end
-  end
-  always_ff @(posedge clk_f or negedge rst_ni) begin
-    if (!rst_ni) begin
-      f_own_q <= 1'b0;
-    end else if (!stall && eng_last[ENG_F64]) begin
-      f_own_q <= 1'b1;
-    end else if (out_fire) begin
-      f_own_q <= 1'b0;
-    end
-  end
-  always_ff @(posedge clk_e2 or negedge rst_ni) begin
-    if (!rst_ni) begin
-      e2_own_q <= 1'b0;
-    end else if (!stall && eng_last[ENG_E2M1]) begin
-      e2_own_q <= 1'b1;
-    end else if (out_fire) begin
-      e2_own_q <= 1'b0;
-    end
-  end
 
   // At most one engine owns out_d_o (asserted below): a priority mux with
   // zeros elsewhere equals the OR of the masked buffers.
@@ -942,12 +1174,6 @@ module tcu_datapath #(
   assign arrive_tag  = ({TagW{i4_sb_valid}} & i4_tag) | ({TagW{e2_sb_valid}} & e2_tag) |
                        ({TagW{h_sb_valid}} & h_tag) | ({TagW{f_sb_valid}} & f_tag);
 
-  // With more units than an engine has slices (a family given more MACs or
-  // FMAs per cycle than its largest instruction uses), the extra units never
-  // receive a valid slice and their results go nowhere.
-  logic unused_results;
-  assign unused_results = ^{i4_d, e2_d, h_d, f_d};
-
   always_ff @(posedge clk_i) begin
     if (!stall && arrive_last) begin
       out_tag_q <= arrive_tag;
@@ -964,6 +1190,79 @@ module tcu_datapath #(
 
   assign out_valid_o = out_valid_q;
   assign out_tag_o   = out_tag_q;
+
+  // ---------------------------------------------------------------------------
+  // Activity counters
+  // ---------------------------------------------------------------------------
+  // Per engine, each cycle is busy (an instruction of the engine in flight:
+  // from its accept to its D's hand-over), idle (not busy, but the engine's
+  // clock runs: the linger), or clock-gated; stalled counts the busy cycles
+  // with out_ready_i holding the datapath. MACs are the products issued to
+  // the units (tcu::issued_macs). A disabled engine counts every cycle gated.
+  logic [ActW-1:0] cycles_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cycles_q <= '0;
+    end else begin
+      cycles_q <= cycles_q + ActW'(1);
+    end
+  end
+  assign act_cycles_o = cycles_q;
+
+  logic [4*MacsW-1:0]  eng_macs;  // engine_e order
+  logic [4*ActW-1:0]   act_busy, act_idle, act_stalled, act_gated, act_macs;
+  assign eng_macs = {e2_macs, f_macs, h_macs, i4_macs};
+
+  for (genvar e = 0; e < 4; e++) begin : g_act
+    if (ENG_ON[e]) begin : g_count
+      tcu_activity #(
+        .CountW(ActW),
+        .MacsW (MacsW)
+      ) u_act (
+        .clk_i,
+        .rst_ni,
+        .busy_i   (eng_busy[e]),
+        .clk_en_i (eng_en[e]),
+        .stall_i  (stall),
+        .macs_i   (eng_macs[e*MacsW +: MacsW]),
+        .busy_o   (act_busy[e*ActW +: ActW]),
+        .idle_o   (act_idle[e*ActW +: ActW]),
+        .stalled_o(act_stalled[e*ActW +: ActW]),
+        .gated_o  (act_gated[e*ActW +: ActW]),
+        .macs_o   (act_macs[e*ActW +: ActW])
+      );
+    end else begin : g_off
+      assign act_busy[e*ActW +: ActW]    = '0;
+      assign act_idle[e*ActW +: ActW]    = '0;
+      assign act_stalled[e*ActW +: ActW] = '0;
+      assign act_gated[e*ActW +: ActW]   = cycles_q;
+      assign act_macs[e*ActW +: ActW]    = '0;
+
+      logic unused_eng;
+      assign unused_eng = ^{eng_busy[e], eng_en[e], eng_macs[e*MacsW +: MacsW]};
+    end
+  end
+
+  assign act_int4_busy_o    = act_busy[ENG_INT4*ActW +: ActW];
+  assign act_int4_idle_o    = act_idle[ENG_INT4*ActW +: ActW];
+  assign act_int4_stalled_o = act_stalled[ENG_INT4*ActW +: ActW];
+  assign act_int4_gated_o   = act_gated[ENG_INT4*ActW +: ActW];
+  assign act_int4_macs_o    = act_macs[ENG_INT4*ActW +: ActW];
+  assign act_e2m1_busy_o    = act_busy[ENG_E2M1*ActW +: ActW];
+  assign act_e2m1_idle_o    = act_idle[ENG_E2M1*ActW +: ActW];
+  assign act_e2m1_stalled_o = act_stalled[ENG_E2M1*ActW +: ActW];
+  assign act_e2m1_gated_o   = act_gated[ENG_E2M1*ActW +: ActW];
+  assign act_e2m1_macs_o    = act_macs[ENG_E2M1*ActW +: ActW];
+  assign act_f16_busy_o     = act_busy[ENG_F16*ActW +: ActW];
+  assign act_f16_idle_o     = act_idle[ENG_F16*ActW +: ActW];
+  assign act_f16_stalled_o  = act_stalled[ENG_F16*ActW +: ActW];
+  assign act_f16_gated_o    = act_gated[ENG_F16*ActW +: ActW];
+  assign act_f16_macs_o     = act_macs[ENG_F16*ActW +: ActW];
+  assign act_f64_busy_o     = act_busy[ENG_F64*ActW +: ActW];
+  assign act_f64_idle_o     = act_idle[ENG_F64*ActW +: ActW];
+  assign act_f64_stalled_o  = act_stalled[ENG_F64*ActW +: ActW];
+  assign act_f64_gated_o    = act_gated[ENG_F64*ActW +: ActW];
+  assign act_f64_macs_o     = act_macs[ENG_F64*ActW +: ActW];
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------------------
@@ -1004,6 +1303,13 @@ module tcu_datapath #(
         else $error("in-flight count overflows");
       assert (!(out_valid_q && in_flight_q == '0))
         else $error("a D is valid with no instruction in flight");
+      // The C++ side refuses instructions for a disabled engine
+      // (tcu::disabled_by); none may arrive here.
+      assert (!(accept && !(in_sparse ? SPARSE_ON : ENG_ON[in_engine])))
+        else $error("%s (family %0d; Int4Enable=%0d SparseEnable=%0d E2m1Enable=%0d %s=%0d %s=%0d)",
+                    "an instruction for an engine this configuration leaves out", in_family_i,
+                    Int4Enable, SparseEnable, E2m1Enable, "F16Enable", F16Enable, "F64Enable",
+                    F64Enable);
     end
   end
 `endif

@@ -26,4 +26,23 @@ for define in "" "+define+SYNTHESIS"; do
     fi
   done
 done
+# tcu_datapath again at settings that elaborate other code: engines left
+# out (their inputs unused), and unit counts that are not powers of two.
+datapath_params=(
+  "-GInt4Enable=0 -GF16Enable=0 -GE2m1MacsPerCycle=192 -GF64FmasPerCycle=12"
+  "-GSparseEnable=0 -GE2m1Enable=0 -GF64Enable=0 -GInt4MacsPerCycle=192 -GF16FmasPerCycle=20"
+)
+for define in "" "+define+SYNTHESIS"; do
+  for params in "${datapath_params[@]}"; do
+    # shellcheck disable=SC2086
+    if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+               --top-module tcu_datapath $params 2>&1) && [ -z "$out" ]; then
+      echo "lint clean: tcu_datapath $params ${define:-(simulation)}"
+    else
+      echo "lint FAILED: tcu_datapath $params ${define:-(simulation)}"
+      echo "$out"
+      status=1
+    fi
+  done
+done
 exit $status

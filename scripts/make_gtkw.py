@@ -1,28 +1,42 @@
 #!/usr/bin/env python3
 """Writes the GTKWave save files in tb/gtkwave/, one per instruction family:
 the handshake, the first lanes' registers, the operand register, the slice
-sequencer and the family's engine (issue, unit valids, results), and D."""
+sequencer and the family's engine (issue, unit valids, results), D, and the
+engine's activity counters."""
 from pathlib import Path
 
 TOP = "TOP.tcu_sim_top"  # the Verilated model's root, then the Verilog top
 DP = f"{TOP}.u_datapath"
 # Per family: the engine's signal prefix, its operand register and D buffer
-# widths (A, B, C, D), and its pipeline signals.
+# widths (A, B, C, D), its pipeline signals, and its activity counters' name.
+# An engine's logic sits in its generate block (g_<prefix>, there when the
+# engine is enabled); what it shows the shared logic (sequencer busy, last,
+# D buffer, owner bit) is at the datapath's level.
 ENGINES = {
     "int4": ("i4", (4096, 2048, 4096, 4096),
              ["i4_grp[3:0]", "i4_first", "i4_last", "i4_k64", "i4_valid[31:0]", "i4_sum[447:0]",
-              "i4_c[1023:0]", "i4_d[1023:0]"]),
+              "i4_c[1023:0]", "i4_d[1023:0]"], "int4"),
     "int4_sparse": ("i4", (4096, 2048, 4096, 4096),
-                    ["i4_grp[3:0]", "i4_first", "i4_last", "i4_valid[31:0]", "i4_meta_q[511:0]",
-                     "i4_sum[447:0]", "i4_d[1023:0]"]),
+                    ["i4_grp[3:0]", "i4_first", "i4_last", "i4_valid[31:0]",
+                     "g_meta.i4_meta_q[511:0]", "i4_sum[447:0]", "i4_d[1023:0]"], "int4"),
     "f16": ("h", (2048, 2048, 8192, 8192),
-            ["h_grp[3:0]", "h_first", "h_last", "h_d_f16", "h_valid[63:0]", "h_d[2047:0]"]),
+            ["h_grp[3:0]", "h_first", "h_last", "h_d_f16", "h_valid[63:0]", "h_d[2047:0]"], "f16"),
     "f64": ("f", (2048, 2048, 4096, 4096),
-            ["f_grp[3:0]", "f_first", "f_last", "f_rnd_q[1:0]", "f_valid[3:0]", "f_d[255:0]"]),
+            ["f_grp[3:0]", "f_first", "f_last", "f_rnd_q[1:0]", "f_valid[3:0]", "f_d[255:0]"],
+            "f64"),
     "e2m1": ("e2", (4096, 2048, 4096, 4096),
              ["e2_grp[3:0]", "e2_first", "e2_last", "e2_scale_4x_q", "e2_scale_a_q[511:0]",
-              "e2_scale_b_q[255:0]", "e2_valid[15:0]", "e2_d[511:0]"]),
+              "e2_scale_b_q[255:0]", "e2_valid[15:0]", "e2_d[511:0]"], "e2m1"),
 }
+# Signals at the datapath's level; the others are in the engine's block.
+SHARED = {"seq_busy", "last", "own_q", "dbuf"}
+
+
+def engine_signal(p, name):
+    base = name.split("[")[0]
+    if base.startswith(p + "_") and base[len(p) + 1:] in SHARED:
+        return f"{DP}.{name}"
+    return f"{DP}.g_{p}.{name}"
 BIT, HEX = "@28", "@22"
 
 
@@ -40,7 +54,7 @@ def group(name, paths):
 def main():
     out = Path(__file__).resolve().parent.parent / "tb" / "gtkwave"
     out.mkdir(parents=True, exist_ok=True)
-    for family, (p, (aw, bw, cw, dw), engine) in ENGINES.items():
+    for family, (p, (aw, bw, cw, dw), engine, counters) in ENGINES.items():
         lines = [f"[*] GTKWave save file for the {family} family; written by scripts/make_gtkw.py",
                  "[timestart] 0", "[size] 1600 900", "[sst_width] 260", "[signals_width] 300",
                  "[sst_expanded] 1", "*-14.0 0 -1"]
@@ -53,15 +67,21 @@ def main():
             lanes += [f"{TOP}.g_lane[{lane}].src[511:0]", f"{TOP}.g_lane[{lane}].dst[255:0]"]
         lines += group("lane fragments (lanes 0-3)", lanes)
         lines += group(f"{family} operand register",
-                       [f"{DP}.accept", f"{DP}.{p}_tag_q[15:0]", f"{DP}.{p}_a_q[{aw - 1}:0]",
-                        f"{DP}.{p}_b_q[{bw - 1}:0]", f"{DP}.{p}_c_q[{cw - 1}:0]"])
+                       [f"{DP}.accept"] + [engine_signal(p, s) for s in
+                                           (f"{p}_tag_q[15:0]", f"{p}_a_q[{aw - 1}:0]",
+                                            f"{p}_b_q[{bw - 1}:0]", f"{p}_c_q[{cw - 1}:0]")])
         lines += group(f"{family} slice sequencer",
-                       [f"{DP}.{p}_seq_busy", f"{DP}.{p}_grp_q[3:0]", f"{DP}.{p}_issue",
-                        f"{DP}.stall", f"{DP}.in_flight_q[4:0]", f"{DP}.drained",
-                        f"{DP}.eng_en[3:0]"])
-        lines += group(f"{family} engine (pipeline, accumulators)", [f"{DP}.{s}" for s in engine])
-        lines += group("D", [f"{DP}.{p}_own_q", f"{DP}.{p}_dbuf[{dw - 1}:0]",
-                             f"{TOP}.out_d_o[8191:0]"])
+                       [engine_signal(p, f"{p}_seq_busy"), engine_signal(p, f"{p}_grp_q[3:0]"),
+                        engine_signal(p, f"{p}_issue"), f"{DP}.stall", f"{DP}.in_flight_q[4:0]",
+                        f"{DP}.drained", f"{DP}.eng_en[3:0]"])
+        lines += group(f"{family} engine (pipeline, accumulators)",
+                       [engine_signal(p, s) for s in engine])
+        lines += group("D", [engine_signal(p, f"{p}_own_q"),
+                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{TOP}.out_d_o[8191:0]"])
+        lines += group(f"{counters} activity counters",
+                       [f"{TOP}.act_cycles_o[47:0]"] +
+                       [f"{TOP}.act_{counters}_{k}_o[47:0]"
+                        for k in ("busy", "idle", "stalled", "gated", "macs")])
         (out / f"{family}.gtkw").write_text("\n".join(lines) + "\n")
         print(out / f"{family}.gtkw")
 

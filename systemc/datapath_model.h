@@ -13,6 +13,7 @@
 
 #include "datapath_configs.h"  // generated: the compiled configurations
 #include "datapath_ports.h"
+#include "tcu/activity.h"
 
 namespace tcu {
 
@@ -37,6 +38,8 @@ class DatapathModel {
   virtual bool out_valid() const = 0;
   virtual uint32_t out_tag() const = 0;
   virtual const uint32_t* out_d() const = 0;  // kDatapathDWords words
+  // The activity counters (the act_*_o ports) since reset.
+  virtual Activity activity() const = 0;
 
   // One clock cycle is rising_edge() then falling_edge(); a caller reads
   // the outputs before the rising edge and changes inputs between the two.

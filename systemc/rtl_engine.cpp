@@ -56,6 +56,12 @@ class RtlEngine : public Engine {
   }
 
   std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
+    // An instruction for an engine this configuration leaves out never
+    // reaches the datapath (its assertion would flag it): nothing is issued.
+    const DatapathConfig& config = datapath_config(config_name_);
+    for (const StreamItem& item : items)
+      if (const std::string why = disabled_error(config_name_, config, item.instr); !why.empty())
+        throw UnsupportedInstruction(why);
     for (const StreamItem& item : items) {
       validate_operands(item.instr, item.operands);  // what the golden model rejects is never issued
       front_end_.issue({item.instr, item.operands, item.case_id});
@@ -80,6 +86,7 @@ class RtlEngine : public Engine {
   }
 
   uint64_t cycles() const override { return front_end_.cycle(); }
+  std::optional<Activity> activity() const override { return model_->activity(); }
   void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
   bool fault_injected() const { return front_end_.fault_injected(); }
   std::vector<std::string> take_errors() override { return front_end_.cosim().take_errors(); }

@@ -73,6 +73,21 @@ class VerilatedDatapath : public DatapathModel {
   bool out_valid() const override { return top_->out_valid_o; }
   uint32_t out_tag() const override { return top_->out_tag_o; }
   const uint32_t* out_d() const override { return top_->out_d_o.data(); }
+  Activity activity() const override {
+    Activity a;
+    a.cycles = top_->act_cycles_o;
+    a[ActivityEngine::kInt4] = {top_->act_int4_busy_o, top_->act_int4_idle_o,
+                                top_->act_int4_stalled_o, top_->act_int4_gated_o,
+                                top_->act_int4_macs_o};
+    a[ActivityEngine::kE2m1] = {top_->act_e2m1_busy_o, top_->act_e2m1_idle_o,
+                                top_->act_e2m1_stalled_o, top_->act_e2m1_gated_o,
+                                top_->act_e2m1_macs_o};
+    a[ActivityEngine::kF16] = {top_->act_f16_busy_o, top_->act_f16_idle_o, top_->act_f16_stalled_o,
+                               top_->act_f16_gated_o, top_->act_f16_macs_o};
+    a[ActivityEngine::kF64] = {top_->act_f64_busy_o, top_->act_f64_idle_o, top_->act_f64_stalled_o,
+                               top_->act_f64_gated_o, top_->act_f64_macs_o};
+    return a;
+  }
 
   void rising_edge() override {
     ++cycle_;

@@ -59,6 +59,10 @@ WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
 }
 
 void WarpFrontEnd::issue(IssueRequest request) {
+  // Never into a datapath built without the instruction's engine.
+  if (const char* param = disabled_by(datapath_, request.instr.family))
+    throw UnsupportedInstruction("the datapath has no engine for " + request.instr.ptx() + " (" +
+                                 param + "=0)");
   pending_.push_back(std::move(request));
   ++in_flight_;
 }

@@ -26,6 +26,7 @@
 
 #include "datapath_model.h"
 #include "tcu/cosim.h"
+#include "tcu/engine.h"
 #include "tcu/golden.h"
 #include "tcu/timing.h"
 

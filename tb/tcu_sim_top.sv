@@ -8,7 +8,12 @@ module tcu_sim_top #(
   parameter int F64FmasPerCycle  = 16,
   parameter int IntStages        = 2,
   parameter int E2m1Stages       = 2,
-  parameter int FmaStages        = 2
+  parameter int FmaStages        = 2,
+  parameter bit Int4Enable       = 1'b1,
+  parameter bit SparseEnable     = 1'b1,
+  parameter bit E2m1Enable       = 1'b1,
+  parameter bit F16Enable        = 1'b1,
+  parameter bit F64Enable        = 1'b1
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -34,6 +39,28 @@ module tcu_sim_top #(
   input  logic          out_ready_i,
   output logic [15:0]   out_tag_o,
   output logic [8191:0] out_d_o,
+  // The datapath's activity counters (rtl/tcu_activity.sv)
+  output logic [47:0]   act_cycles_o,
+  output logic [47:0]   act_int4_busy_o,
+  output logic [47:0]   act_int4_idle_o,
+  output logic [47:0]   act_int4_stalled_o,
+  output logic [47:0]   act_int4_gated_o,
+  output logic [47:0]   act_int4_macs_o,
+  output logic [47:0]   act_e2m1_busy_o,
+  output logic [47:0]   act_e2m1_idle_o,
+  output logic [47:0]   act_e2m1_stalled_o,
+  output logic [47:0]   act_e2m1_gated_o,
+  output logic [47:0]   act_e2m1_macs_o,
+  output logic [47:0]   act_f16_busy_o,
+  output logic [47:0]   act_f16_idle_o,
+  output logic [47:0]   act_f16_stalled_o,
+  output logic [47:0]   act_f16_gated_o,
+  output logic [47:0]   act_f16_macs_o,
+  output logic [47:0]   act_f64_busy_o,
+  output logic [47:0]   act_f64_idle_o,
+  output logic [47:0]   act_f64_stalled_o,
+  output logic [47:0]   act_f64_gated_o,
+  output logic [47:0]   act_f64_macs_o,
   // Lane register view, for waveforms: lane l's source word w at
   // lane_src_i[(l*16+w)*32 +: 32], destination word w at
   // lane_dst_i[(l*8+w)*32 +: 32], captured at a clock edge with its write
@@ -72,7 +99,12 @@ module tcu_sim_top #(
     .F64FmasPerCycle (F64FmasPerCycle),
     .IntStages       (IntStages),
     .E2m1Stages      (E2m1Stages),
-    .FmaStages       (FmaStages)
+    .FmaStages       (FmaStages),
+    .Int4Enable      (Int4Enable),
+    .SparseEnable    (SparseEnable),
+    .E2m1Enable      (E2m1Enable),
+    .F16Enable       (F16Enable),
+    .F64Enable       (F64Enable)
   ) u_datapath (
     .clk_i,
     .rst_ni,
@@ -97,7 +129,28 @@ module tcu_sim_top #(
     .out_valid_o,
     .out_ready_i,
     .out_tag_o,
-    .out_d_o
+    .out_d_o,
+    .act_cycles_o,
+    .act_int4_busy_o,
+    .act_int4_idle_o,
+    .act_int4_stalled_o,
+    .act_int4_gated_o,
+    .act_int4_macs_o,
+    .act_e2m1_busy_o,
+    .act_e2m1_idle_o,
+    .act_e2m1_stalled_o,
+    .act_e2m1_gated_o,
+    .act_e2m1_macs_o,
+    .act_f16_busy_o,
+    .act_f16_idle_o,
+    .act_f16_stalled_o,
+    .act_f16_gated_o,
+    .act_f16_macs_o,
+    .act_f64_busy_o,
+    .act_f64_idle_o,
+    .act_f64_stalled_o,
+    .act_f64_gated_o,
+    .act_f64_macs_o
   );
 
 endmodule

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "tcu/timing.h"
 
@@ -46,4 +47,76 @@ TEST_CASE("front-end register traffic") {
   fe.rf_regs_per_cycle = 64;
   const tcu::DatapathConfig dp;
   CHECK(tcu::instruction_latency(dp, fe, int4) == 5 + (1 + 8 + 2) + 2);
+}
+
+TEST_CASE("issued MACs: m*n*k per instruction, the 32 stored products per row for sparse") {
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    INFO(instr.ptx());
+    const long want = long(instr.batches()) * instr.shape.m * instr.shape.n *
+                      (instr.sparse() ? 32 : instr.shape.k);
+    CHECK(tcu::issued_macs(instr) == want);
+  }
+  const tcu::DatapathConfig dp;
+  CHECK(tcu::peak_issued_macs_per_cycle(dp, tcu::Family::kInt4Dense) == 1024);
+  CHECK(tcu::peak_issued_macs_per_cycle(dp, tcu::Family::kInt4Sparse) == 1024);
+  CHECK(tcu::peak_issued_macs_per_cycle(dp, tcu::Family::kE2m1) == 1024);
+  CHECK(tcu::peak_issued_macs_per_cycle(dp, tcu::Family::kF16) == 256);
+  CHECK(tcu::peak_issued_macs_per_cycle(dp, tcu::Family::kF64) == 16);
+}
+
+TEST_CASE("unit counts that are not powers of two: a partial last group") {
+  tcu::DatapathConfig dp;
+  dp.int4_macs_per_cycle = 6 * 32;  // 256 k=64 slices over 6 units: 43 groups
+  dp.e2m1_macs_per_cycle = 3 * 64;  // 128 slices over 3 units: 43 groups
+  dp.f16_fmas_per_cycle = 5 * 4;    // 256 slices over 5 units: 52 groups
+  CHECK(tcu::datapath_config_error(dp).empty());
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32")) ==
+        43);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32")) ==
+        11);
+  CHECK(tcu::datapath_occupancy(
+            dp, parse_ptx("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1."
+                          "f32.ue8m0")) == 43);
+  CHECK(tcu::datapath_occupancy(dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")) ==
+        52);
+}
+
+TEST_CASE("datapath_config_error names the parameter, its value and the rule") {
+  tcu::DatapathConfig dp;
+  CHECK(tcu::datapath_config_error(dp).empty());
+  dp.int4_macs_per_cycle = 96;  // 3 units
+  CHECK_THAT(tcu::datapath_config_error(dp),
+             Catch::StartsWith("Int4MacsPerCycle=96 gives 3 int4 units: an odd count above 1"));
+  dp.int4_macs_per_cycle = 32;  // 1 unit: the carry register
+  CHECK(tcu::datapath_config_error(dp).empty());
+  dp.int4_macs_per_cycle = 48;
+  CHECK_THAT(tcu::datapath_config_error(dp),
+             Catch::StartsWith("Int4MacsPerCycle=48: must be a positive multiple of 32"));
+  dp.int4_enable = false;  // a disabled engine's figure does not matter
+  CHECK(tcu::datapath_config_error(dp).empty());
+  dp.f16_fmas_per_cycle = 2;
+  CHECK_THAT(tcu::datapath_config_error(dp), Catch::StartsWith("F16FmasPerCycle=2:"));
+  dp = tcu::DatapathConfig{};
+  dp.int4_enable = dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  CHECK_THAT(tcu::datapath_config_error(dp), Catch::Contains("are all 0"));
+}
+
+TEST_CASE("disabled engines: the parameter that leaves a family out") {
+  tcu::DatapathConfig dp;
+  for (const tcu::Instr& instr : tcu::all_variants())
+    CHECK(tcu::disabled_by(dp, instr.family) == nullptr);
+  const tcu::Instr sparse = parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  const tcu::Instr f64 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
+  dp.sparse_enable = false;
+  CHECK(std::string(tcu::disabled_by(dp, sparse.family)) == "SparseEnable");
+  CHECK(tcu::disabled_by(dp, tcu::Family::kInt4Dense) == nullptr);
+  dp.int4_enable = false;
+  CHECK(std::string(tcu::disabled_by(dp, sparse.family)) == "Int4Enable");
+  CHECK(std::string(tcu::disabled_by(dp, tcu::Family::kInt4Dense)) == "Int4Enable");
+  dp.f64_enable = false;
+  CHECK(tcu::disabled_error("pt", dp, f64) ==
+        "configuration 'pt' is built without the f64 engine (F64Enable=0): it cannot run " +
+            f64.ptx());
+  CHECK(tcu::disabled_error("pt", dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"))
+            .empty());
 }

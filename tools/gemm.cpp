@@ -554,6 +554,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
   uint64_t measured_cycles = 0;
   double engine_seconds = 0;
+  const std::optional<Activity> activity_before = engine.activity();
   std::vector<std::string> engine_errors;
   for (int step = 0; step < tiling.k_steps; ++step) {
     std::vector<StreamItem> items;
@@ -690,6 +691,13 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   if (!timed)
     out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
   out << "\n";
+  std::optional<Activity> activity = engine.activity();
+  if (activity && activity_before) {
+    *activity = *activity - *activity_before;
+    report->activity = activity;
+    report->datapath = options.datapath;
+    print_activity(out, *activity, options.datapath, "  ");
+  }
   out << "  check: " << reference_name << "\n";
   for (const std::string& error : engine_errors) out << "  " << error << "\n";
   for (const std::string& mismatch : mismatch_lines) out << "  " << mismatch << "\n";

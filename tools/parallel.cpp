@@ -204,6 +204,13 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     report->variants.push_back(std::move(merged));
   }
   if (!parts.empty()) report->engine = parts.front().engine;
+  // The jobs' datapaths side by side: their counters add up.
+  for (const Report& part : parts) {
+    if (!part.activity) continue;
+    if (!report->activity) report->activity = Activity{};
+    *report->activity += *part.activity;
+  }
+  if (report->activity) print_activity(out, *report->activity, report->datapath);
   report->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   char line[120];

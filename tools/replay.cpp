@@ -40,6 +40,23 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
            std::ostream& out, std::ostream& err, Report* report) {
   const auto start = std::chrono::steady_clock::now();
   report->engine = engine.name();
+  if (options.refuse) {
+    // Up front, so that no case of a refused variant reaches the engine.
+    // Unreadable files are left to the replay itself to report.
+    for (const std::string& file : files) {
+      try {
+        VectorReader reader(file);
+        MmaCase mc;
+        while (reader.next(&mc))
+          if (const std::string why = options.refuse(mc.instr); !why.empty()) {
+            err << "error: " << mc.where() << ": case " << mc.id << ": " << why << "\n";
+            report->exit_code = kExitUsage;
+            return kExitUsage;
+          }
+      } catch (const std::exception&) {
+      }
+    }
+  }
   long passed = 0, failed = 0, engine_errors = 0;
   int details = 0;
   std::string hang;  // the engine hung: the replay stops

@@ -1,6 +1,7 @@
 // `tcu replay`: recompute recorded vectors with an engine and compare.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,6 +16,10 @@ struct ReplayOptions {
   // The command and engine options that re-run a file ("tcu replay --engine
   // rtl --config small --rf-bandwidth 32").
   std::string rerun_prefix = "tcu replay";
+  // When set: why the engine cannot run an instruction at all (empty if it
+  // can). The files are scanned first, and a case it refuses stops the
+  // replay before anything runs (kExitUsage).
+  std::function<std::string(const Instr&)> refuse;
 };
 
 // Returns an ExitCode. Prints a line per file and instruction variant with

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -41,6 +42,82 @@ nlohmann::ordered_json version_json() {
   return version;
 }
 
+namespace {
+
+std::string energy_formula() {
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "per engine MACs + %g x peak MACs per cycle x clocked (busy + idle) cycles, in "
+                "MAC-equivalents of the engine's own MAC; a proxy for comparing configurations, "
+                "not a measurement",
+                kClockedCycleCost);
+  return text;
+}
+
+}  // namespace
+
+void print_activity(std::ostream& out, const Activity& activity, const DatapathConfig& datapath,
+                    const std::string& indent) {
+  char line[200];
+  out << indent << "activity (RTL counters, " << activity.cycles << " cycles):\n";
+  out << indent;
+  std::snprintf(line, sizeof line, "  %-6s %12s %12s %12s %12s %14s %9s %13s\n", "engine", "busy",
+                "idle", "stalled", "gated", "MACs", "MAC util", "energy proxy");
+  out << line;
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const ActivityEngine engine = ActivityEngine(e);
+    const EngineActivity& a = activity[engine];
+    out << indent;
+    std::snprintf(line, sizeof line, "  %-6s %12llu %12llu %12llu %12llu %14llu %8.1f%% %13.4g\n",
+                  to_string(engine), static_cast<unsigned long long>(a.busy),
+                  static_cast<unsigned long long>(a.idle),
+                  static_cast<unsigned long long>(a.stalled),
+                  static_cast<unsigned long long>(a.gated), static_cast<unsigned long long>(a.macs),
+                  100 * mac_utilization(activity, datapath, engine),
+                  energy_proxy(activity, datapath, engine));
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "  energy proxy %.4g MAC-equivalents",
+                energy_proxy(activity, datapath));
+  out << indent << line << " (a proxy, not a measurement: per engine MACs + " << kClockedCycleCost
+      << " x peak MACs/cycle x clocked cycles)\n";
+}
+
+nlohmann::ordered_json activity_json(const Activity& activity, const DatapathConfig& datapath) {
+  nlohmann::ordered_json json;
+  json["cycles"] = activity.cycles;
+  nlohmann::ordered_json& engines = json["engines"];
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const ActivityEngine engine = ActivityEngine(e);
+    const EngineActivity& a = activity[engine];
+    engines[to_string(engine)] = {
+        {"busy", a.busy},
+        {"idle", a.idle},
+        {"stalled", a.stalled},
+        {"gated", a.gated},
+        {"macs", a.macs},
+        {"peak_macs_per_cycle", peak_issued_macs_per_cycle(datapath, engine_family(engine))},
+        {"mac_utilization", mac_utilization(activity, datapath, engine)},
+        {"energy_proxy", energy_proxy(activity, datapath, engine)}};
+  }
+  json["energy_proxy"] = energy_proxy(activity, datapath);
+  json["energy_proxy_formula"] = energy_formula();
+  return json;
+}
+
+Activity activity_from_json(const nlohmann::json& json) {
+  Activity activity;
+  activity.cycles = json.at("cycles").get<uint64_t>();
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const ActivityEngine engine = ActivityEngine(e);
+    const nlohmann::json& j = json.at("engines").at(to_string(engine));
+    activity[engine] = {j.at("busy").get<uint64_t>(), j.at("idle").get<uint64_t>(),
+                        j.at("stalled").get<uint64_t>(), j.at("gated").get<uint64_t>(),
+                        j.at("macs").get<uint64_t>()};
+  }
+  return activity;
+}
+
 nlohmann::ordered_json to_json(const Report& report) {
   nlohmann::ordered_json json = report.header;
   json["command"] = report.command;
@@ -58,6 +135,7 @@ nlohmann::ordered_json to_json(const Report& report) {
     entry["details"] = v.details;
     variants.push_back(std::move(entry));
   }
+  if (report.activity) json["activity"] = activity_json(*report.activity, report.datapath);
   json["passed"] = report.passed();
   json["failed"] = report.failed();
   json["engine_errors"] = report.engine_errors();
@@ -83,6 +161,7 @@ Report report_from_json(const nlohmann::json& json) {
       v.details = entry.at("details").get<std::vector<std::string>>();
       report.variants.push_back(std::move(v));
     }
+    if (json.contains("activity")) report.activity = activity_from_json(json.at("activity"));
     report.wall_seconds = json.at("wall_seconds").get<double>();
     report.exit_code = json.at("exit_code").get<int>();
   } catch (const nlohmann::json::exception& e) {

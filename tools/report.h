@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "tcu/activity.h"
 
 namespace tcu {
 
@@ -29,6 +32,10 @@ struct Report {
   // Header: seed, configuration, options and version, written first.
   nlohmann::ordered_json header;
   std::vector<VariantResult> variants;
+  // The RTL datapath's activity counters over the command (an RTL engine's
+  // only), and the configuration they are relative to.
+  std::optional<Activity> activity;
+  DatapathConfig datapath;
   double wall_seconds = 0;
   int exit_code = 0;
 
@@ -44,6 +51,15 @@ Report report_from_json(const nlohmann::json& json);
 // Write the files; throw std::runtime_error naming the file if they cannot.
 void write_json_report(const Report& report, const std::string& path);
 void write_junit_report(const Report& report, const std::string& path);
+
+// The activity counters as a table (engine, busy, idle, stalled, gated,
+// MACs, MAC utilization, energy proxy), and as JSON (the same figures, with
+// the energy proxy's formula).
+void print_activity(std::ostream& out, const Activity& activity, const DatapathConfig& datapath,
+                    const std::string& indent = "");
+nlohmann::ordered_json activity_json(const Activity& activity, const DatapathConfig& datapath);
+// Throws nlohmann::json::exception for a malformed one.
+Activity activity_from_json(const nlohmann::json& json);
 
 // The version header shared by --version and the reports.
 nlohmann::ordered_json version_json();

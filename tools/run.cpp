@@ -270,6 +270,11 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     }
   }
   report->variants = std::move(results);
+  if (std::optional<Activity> activity = engine.activity()) {
+    report->activity = activity;
+    progress.clear();
+    print_activity(out, *activity, report->datapath);
+  }
   if (!hang.empty())
     out << "the run stopped at the hang: " << cases_in_run(opt) - cases_run << " case(s) not run\n";
   report->exit_code = print_run_summary(out, *report, engine_seconds);

@@ -40,7 +40,8 @@ uint64_t cases_in_run(const RunOptions& options);
 size_t mixed_variant(uint64_t seed, uint64_t index, size_t variant_count);
 
 // Runs, prints a line per variant and a summary, fills report->variants,
-// wall_seconds and exit_code, and returns an ExitCode.
+// activity (an RTL engine's counters, relative to report->datapath, which
+// the caller sets), wall_seconds and exit_code, and returns an ExitCode.
 int run(Engine& engine, const RunOptions& options, std::ostream& out, Report* report);
 
 // The per-variant line of `run` ("  pass 100/100  ... instr/s ... ptx").

@@ -115,6 +115,25 @@ int check_engine_options(const EngineOptions& opt) {
   return -1;
 }
 
+// The RTL configuration's parameters, for the activity figures (the
+// defaults when the RTL is not built in or the engine is golden).
+tcu::DatapathConfig engine_datapath(const EngineOptions& opt) {
+#ifdef TCU_HAVE_RTL
+  if (opt.name == "rtl")
+    for (const auto& [name, config] : tcu::datapath_configs())
+      if (name == opt.config) return config;
+#endif
+  (void)opt;
+  return {};
+}
+
+// Why the RTL engine of `opt` cannot run `instr` at all (its configuration
+// leaves out the instruction's engine), or empty; always empty for golden.
+std::string refused_by_config(const EngineOptions& opt, const tcu::Instr& instr) {
+  if (opt.name != "rtl") return "";
+  return tcu::disabled_error(opt.config, engine_datapath(opt), instr);
+}
+
 // Fails early, before a long run, if a report file cannot be written.
 int check_report_paths(const ReportOptions& opt) {
   for (auto [name, path] : {std::pair{"--report", &opt.json_path}, {"--junit", &opt.junit_path}}) {
@@ -145,6 +164,19 @@ nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
   config["engine"] = opt.name;
   if (opt.name == "rtl") {
     config["config"] = opt.config;
+    const tcu::DatapathConfig dp = engine_datapath(opt);
+    config["parameters"] = {{"Int4MacsPerCycle", dp.int4_macs_per_cycle},
+                            {"E2m1MacsPerCycle", dp.e2m1_macs_per_cycle},
+                            {"F16FmasPerCycle", dp.f16_fmas_per_cycle},
+                            {"F64FmasPerCycle", dp.f64_fmas_per_cycle},
+                            {"IntStages", dp.int_stages},
+                            {"E2m1Stages", dp.e2m1_stages},
+                            {"FmaStages", dp.fma_stages},
+                            {"Int4Enable", int(dp.int4_enable)},
+                            {"SparseEnable", int(dp.sparse_enable)},
+                            {"E2m1Enable", int(dp.e2m1_enable)},
+                            {"F16Enable", int(dp.f16_enable)},
+                            {"F64Enable", int(dp.f64_enable)}};
     config["rf_bandwidth"] = opt.rf_regs_per_cycle;
     config["trace"] = opt.trace;
   }
@@ -181,7 +213,26 @@ void print_list(bool plain) {
       }
     }
   }
-  if (!plain) std::cout << "(a trailing ';' is accepted)\n";
+  if (plain) return;
+  std::cout << "(a trailing ';' is accepted)\n";
+#ifdef TCU_HAVE_RTL
+  // The RTL configurations of this build (--config), and the families each
+  // leaves out.
+  std::cout << "RTL configurations (--config):\n";
+  for (const auto& [name, config] : tcu::datapath_configs()) {
+    std::cout << "  " << name << ":";
+    std::string without;
+    for (tcu::Family family : kFamilies)
+      if (const char* param = tcu::disabled_by(config, family))
+        without += std::string(without.empty() ? "" : ", ") + tcu::to_string(family) + " (" +
+                   param + "=0)";
+    std::cout << " int4 " << config.int4_macs_per_cycle << ", e2m1 " << config.e2m1_macs_per_cycle
+              << " MACs/cycle; f16 " << config.f16_fmas_per_cycle << ", f64 "
+              << config.f64_fmas_per_cycle << " FMAs/cycle; stages int " << config.int_stages
+              << ", e2m1 " << config.e2m1_stages << ", fma " << config.fma_stages;
+    std::cout << (without.empty() ? "; every family" : "; without " + without) << "\n";
+  }
+#endif
 }
 
 // Parses --backpressure's text; false unless 0 <= P < 1.
@@ -208,11 +259,11 @@ int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const
   }
   options.front_end.rf_regs_per_cycle = engine_options.rf_regs_per_cycle;
   options.backpressure = engine_options.backpressure;
-#ifdef TCU_HAVE_RTL
-  if (engine_options.name == "rtl")
-    for (const auto& [name, config] : tcu::datapath_configs())
-      if (name == engine_options.config) options.datapath = config;
-#endif
+  options.datapath = engine_datapath(engine_options);
+  if (const std::string why = refused_by_config(engine_options, options.instr); !why.empty()) {
+    std::cerr << "error: --ptx: " << why << "\n";
+    return tcu::kExitUsage;
+  }
   if (const std::string why = tcu::gemm_options_error(options); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return tcu::kExitUsage;
@@ -418,9 +469,14 @@ int tcu_main(int argc, char** argv) {
       if (replay_engine.name == "rtl")
         replay_options.rerun_prefix += " --config " + replay_engine.config + " --rf-bandwidth " +
                                        std::to_string(replay_engine.rf_regs_per_cycle);
+      if (replay_engine.name == "rtl")
+        replay_options.refuse = [&](const tcu::Instr& instr) {
+          return refused_by_config(replay_engine, instr);
+        };
       auto engine = make_engine(replay_engine);
       tcu::Report report;
       report.command = "replay";
+      report.datapath = engine_datapath(replay_engine);
       start_header(nullptr, replay_engine);
       header["options"]["files"] = files;
       header["options"]["details"] = replay_options.max_details;
@@ -455,6 +511,31 @@ int tcu_main(int argc, char** argv) {
           return tcu::kExitBadInstruction;
         }
       }
+      // An explicit variant the configuration cannot run is refused; without
+      // --ptx the run covers the variants it can run (and says which not).
+      for (const tcu::Instr& instr : run_options.variants)
+        if (const std::string why = refused_by_config(run_engine, instr); !why.empty()) {
+          std::cerr << "error: --ptx: " << why << "\n";
+          return tcu::kExitUsage;
+        }
+      if (run_options.variants.empty()) {
+        std::vector<tcu::Instr> runnable;
+        std::string left_out;
+        for (const tcu::Instr& instr : tcu::all_variants()) {
+          if (refused_by_config(run_engine, instr).empty()) {
+            runnable.push_back(instr);
+          } else if (const char* param =
+                         tcu::disabled_by(engine_datapath(run_engine), instr.family);
+                     left_out.find(param) == std::string::npos) {
+            left_out += std::string(left_out.empty() ? "" : ", ") + param + "=0";
+          }
+        }
+        if (!left_out.empty()) {
+          std::cout << "note: configuration '" << run_engine.config << "' leaves out " << left_out
+                    << ": running the " << runnable.size() << " variants it has\n";
+          run_options.variants = runnable;
+        }
+      }
       run_engine.seed = run_options.seed;
       // One waveform of one process; one fault in one process (each child
       // would inject its own).
@@ -486,6 +567,7 @@ int tcu_main(int argc, char** argv) {
 
       tcu::Report report;
       report.command = "run";
+      report.datapath = engine_datapath(run_engine);
       start_header(run_options.seed, run_engine);
       auto& options = header["options"];
       options["ptx"] = run_ptx;
@@ -545,6 +627,9 @@ int tcu_main(int argc, char** argv) {
   } catch (const tcu::DesignFailure& e) {
     std::cerr << "FAIL: " << e.what() << "\n";
     return tcu::kExitMismatch;
+  } catch (const tcu::UnsupportedInstruction& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return tcu::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return tcu::kExitInternal;

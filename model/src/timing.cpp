@@ -33,6 +33,103 @@ int unit_slices(const Instr& instr) {
   return instr.family == Family::kInt4Dense && instr.shape.k == 64 ? 2 * outputs : outputs;
 }
 
+int slice_macs(Family family) {
+  switch (family) {
+    case Family::kInt4Dense:
+    case Family::kInt4Sparse:
+      return 32;
+    case Family::kE2m1:
+      return 64;
+    case Family::kF16:
+    case Family::kF64:
+      return 4;
+  }
+  return 0;
+}
+
+long issued_macs(const Instr& instr) { return long(unit_slices(instr)) * slice_macs(instr.family); }
+
+long peak_issued_macs_per_cycle(const DatapathConfig& config, Family family) {
+  return long(dot_units(config, family)) * slice_macs(family);
+}
+
+bool operator==(const DatapathConfig& a, const DatapathConfig& b) {
+  return a.int4_macs_per_cycle == b.int4_macs_per_cycle &&
+         a.e2m1_macs_per_cycle == b.e2m1_macs_per_cycle &&
+         a.f16_fmas_per_cycle == b.f16_fmas_per_cycle &&
+         a.f64_fmas_per_cycle == b.f64_fmas_per_cycle && a.int_stages == b.int_stages &&
+         a.e2m1_stages == b.e2m1_stages && a.fma_stages == b.fma_stages &&
+         a.int4_enable == b.int4_enable && a.sparse_enable == b.sparse_enable &&
+         a.e2m1_enable == b.e2m1_enable && a.f16_enable == b.f16_enable &&
+         a.f64_enable == b.f64_enable;
+}
+
+std::string datapath_config_error(const DatapathConfig& c) {
+  if (!c.int4_enable && !c.e2m1_enable && !c.f16_enable && !c.f64_enable)
+    return "Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0: a datapath needs at least "
+           "one engine";
+  struct Rule {
+    bool enabled;
+    const char *enable, *param;
+    int value, width;
+    const char* unit;
+  };
+  const Rule rules[] = {
+      {c.int4_enable, "Int4Enable", "Int4MacsPerCycle", c.int4_macs_per_cycle, 32,
+       "MACs of one int4 unit"},
+      {c.e2m1_enable, "E2m1Enable", "E2m1MacsPerCycle", c.e2m1_macs_per_cycle, 64,
+       "MACs of one e2m1 unit"},
+      {c.f16_enable, "F16Enable", "F16FmasPerCycle", c.f16_fmas_per_cycle, 4,
+       "FMAs of one f16 unit"},
+      {c.f64_enable, "F64Enable", "F64FmasPerCycle", c.f64_fmas_per_cycle, 4,
+       "FMAs of one f64 unit"},
+  };
+  for (const Rule& r : rules)
+    if (r.enabled && (r.value < r.width || r.value % r.width != 0))
+      return std::string(r.param) + "=" + std::to_string(r.value) +
+             ": must be a positive multiple of " + std::to_string(r.width) + " (" + r.unit +
+             "), or the engine left out with " + r.enable + "=0";
+  const int int4_units = c.int4_macs_per_cycle / 32;
+  if (c.int4_enable && int4_units > 1 && int4_units % 2 != 0)
+    return "Int4MacsPerCycle=" + std::to_string(c.int4_macs_per_cycle) + " gives " +
+           std::to_string(int4_units) +
+           " int4 units: an odd count above 1 is refused, because a dense k=64 element's two "
+           "32-wide halves must meet in adjacent units of one issue group (or, with a single "
+           "unit, through its carry register)";
+  for (const auto& [param, value] : {std::pair{"IntStages", c.int_stages},
+                                     {"E2m1Stages", c.e2m1_stages},
+                                     {"FmaStages", c.fma_stages}})
+    if (value < 0) return std::string(param) + "=" + std::to_string(value) + ": negative";
+  return "";
+}
+
+const char* disabled_by(const DatapathConfig& config, Family family) {
+  switch (family) {
+    case Family::kInt4Dense:
+      return config.int4_enable ? nullptr : "Int4Enable";
+    case Family::kInt4Sparse:
+      return !config.int4_enable ? "Int4Enable" : !config.sparse_enable ? "SparseEnable" : nullptr;
+    case Family::kE2m1:
+      return config.e2m1_enable ? nullptr : "E2m1Enable";
+    case Family::kF16:
+      return config.f16_enable ? nullptr : "F16Enable";
+    case Family::kF64:
+      return config.f64_enable ? nullptr : "F64Enable";
+  }
+  return nullptr;
+}
+
+std::string disabled_error(const std::string& config_name, const DatapathConfig& config,
+                           const Instr& instr) {
+  const char* param = disabled_by(config, instr.family);
+  if (!param) return "";
+  std::string what = std::string("the ") + to_string(instr.family) + " engine";
+  if (instr.family == Family::kInt4Sparse)
+    what = config.int4_enable ? "the int4 engine's sparse operand mux" : "the int4 engine";
+  return "configuration '" + config_name + "' is built without " + what + " (" + param +
+         "=0): it cannot run " + instr.ptx();
+}
+
 int unit_latency(const DatapathConfig& config, Family family) {
   switch (family) {
     case Family::kInt4Dense:

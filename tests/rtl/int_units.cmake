@@ -63,3 +63,13 @@ tcu_int_unit_model(tcu_rtl_datapath_smoke tcu_datapath Vtcu_datapath_smoke
          --assert --x-assign unique --x-initial unique)
 tcu_int_unit_test(test_datapath_smoke test_datapath_smoke.cpp tcu_rtl_datapath_smoke
   tcu_datapath_ports)
+# ... and at unit counts that are not powers of two (partial last groups; the
+# int4 halves in adjacent units of 6), with the f16 engine left out.
+tcu_int_unit_model(tcu_rtl_datapath_smoke_uneven tcu_datapath Vtcu_datapath_smoke_uneven
+  SOURCES ${TCU_INT_DATAPATH_SOURCES}
+  PARAMS -GInt4MacsPerCycle=192 -GE2m1MacsPerCycle=192 -GF16FmasPerCycle=4 -GF64FmasPerCycle=20
+         -GIntStages=1 -GE2m1Stages=0 -GFmaStages=1 -GF16Enable=0
+         --assert --x-assign unique --x-initial unique)
+tcu_int_unit_test(test_datapath_smoke_uneven test_datapath_smoke.cpp
+  tcu_rtl_datapath_smoke_uneven tcu_datapath_ports)
+target_compile_definitions(test_datapath_smoke_uneven PRIVATE TCU_SMOKE_UNEVEN=1)

@@ -1,16 +1,22 @@
 // A smoke test of rtl/tcu_datapath.sv at a small setting (one dot unit per
 // engine, so the int4 halves meet through the carry register; IntStages = 0,
-// E2m1Stages = 1, FmaStages = 1), in plain C++ without the SystemC front-end:
+// E2m1Stages = 1, FmaStages = 1) and, built a second time with
+// TCU_SMOKE_UNEVEN, at unit counts that are not powers of two (6 int4, 3
+// e2m1, 5 f64 units: partial last groups) with the f16 engine left out
+// (F16Enable = 0), in plain C++ without the SystemC front-end:
 // every variant alone (D against golden_mma, bits above D zero, latency =
 // datapath_latency), each variant back to back (accepts exactly
 // datapath_occupancy apart), and random mixes across engines (the drain
-// rule) with random out_ready back-pressure. The full datapath is tested
+// rule) with random out_ready back-pressure; the activity counters of each
+// run (MACs from the shapes, every cycle busy, idle or gated, an engine left
+// out always gated). The full datapath is tested
 // through the SystemC build (tests/, one Verilated build per configuration).
 //
 // The model is Verilated with --assert (the datapath's protocol assertions)
 // and --x-assign unique --x-initial unique: every X and every register
 // without a reset starts from a random value drawn from a seed, TCU_X_SEED
 // when set, else a fresh one printed at the start, so a failure re-runs.
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
@@ -21,7 +27,13 @@
 
 #include <catch2/catch.hpp>
 
+#ifdef TCU_SMOKE_UNEVEN
+#include "Vtcu_datapath_smoke_uneven.h"
+using SmokeModel = Vtcu_datapath_smoke_uneven;
+#else
 #include "Vtcu_datapath_smoke.h"
+using SmokeModel = Vtcu_datapath_smoke;
+#endif
 #include "datapath_ports.h"
 #include "int_rtl_util.h"
 #include "tcu/generator.h"
@@ -36,6 +48,16 @@ using tcu_int_test::set_bits;
 // The parameters int_units.cmake Verilates the model with.
 tcu::DatapathConfig smoke_config() {
   tcu::DatapathConfig c;
+#ifdef TCU_SMOKE_UNEVEN
+  c.int4_macs_per_cycle = 6 * 32;
+  c.e2m1_macs_per_cycle = 3 * 64;
+  c.f16_fmas_per_cycle = 4;
+  c.f64_fmas_per_cycle = 5 * 4;
+  c.int_stages = 1;
+  c.e2m1_stages = 0;
+  c.fma_stages = 1;
+  c.f16_enable = false;
+#else
   c.int4_macs_per_cycle = 32;
   c.e2m1_macs_per_cycle = 64;
   c.f16_fmas_per_cycle = 4;
@@ -43,7 +65,37 @@ tcu::DatapathConfig smoke_config() {
   c.int_stages = 0;
   c.e2m1_stages = 1;
   c.fma_stages = 1;
+#endif
   return c;
+}
+
+// The variants the model's engines run.
+std::vector<tcu::Instr> smoke_variants() {
+  std::vector<tcu::Instr> variants;
+  for (const tcu::Instr& instr : tcu::all_variants())
+    if (!tcu::disabled_by(smoke_config(), instr.family)) variants.push_back(instr);
+  return variants;
+}
+
+// The datapath's engine of a family, in the counters' order (int4, e2m1,
+// f16, f64), and the products an instruction issues, from its shape.
+int counter_engine(tcu::Family family) {
+  switch (family) {
+    case tcu::Family::kInt4Dense:
+    case tcu::Family::kInt4Sparse:
+      return 0;
+    case tcu::Family::kE2m1:
+      return 1;
+    case tcu::Family::kF16:
+      return 2;
+    case tcu::Family::kF64:
+      return 3;
+  }
+  return 0;
+}
+uint64_t shape_macs(const tcu::Instr& instr) {
+  const int k = instr.sparse() ? instr.shape.k / 2 : instr.shape.k;
+  return uint64_t(instr.batches()) * instr.shape.m * instr.shape.n * k;
 }
 
 struct Job {
@@ -137,7 +189,32 @@ class Bench {
       ++cycle_;
       REQUIRE(cycle_ - start < 100000);
     }
+    for (const Job& job : jobs)
+      macs_[size_t(counter_engine(job.instr.family))] += shape_macs(job.instr);
+    check_activity();
     return accepts;
+  }
+
+  // The counters since reset: every cycle one of busy, idle, gated per
+  // engine; MACs as the jobs' shapes say; an engine left out always gated.
+  void check_activity() {
+    REQUIRE(uint64_t(m_.act_cycles_o) == uint64_t(cycle_));
+    const uint64_t busy[4] = {m_.act_int4_busy_o, m_.act_e2m1_busy_o, m_.act_f16_busy_o,
+                              m_.act_f64_busy_o};
+    const uint64_t idle[4] = {m_.act_int4_idle_o, m_.act_e2m1_idle_o, m_.act_f16_idle_o,
+                              m_.act_f64_idle_o};
+    const uint64_t gated[4] = {m_.act_int4_gated_o, m_.act_e2m1_gated_o, m_.act_f16_gated_o,
+                               m_.act_f64_gated_o};
+    const uint64_t macs[4] = {m_.act_int4_macs_o, m_.act_e2m1_macs_o, m_.act_f16_macs_o,
+                              m_.act_f64_macs_o};
+    const tcu::Family family_of[4] = {tcu::Family::kInt4Dense, tcu::Family::kE2m1,
+                                      tcu::Family::kF16, tcu::Family::kF64};
+    for (int e = 0; e < 4; ++e) {
+      INFO("engine " << e);
+      CHECK(busy[e] + idle[e] + gated[e] == uint64_t(cycle_));
+      CHECK(macs[e] == macs_[size_t(e)]);
+      if (tcu::disabled_by(smoke_config(), family_of[e])) CHECK(gated[e] == uint64_t(cycle_));
+    }
   }
 
  private:
@@ -191,8 +268,9 @@ class Bench {
   }
 
   RandomXContext context_;
-  Vtcu_datapath_smoke m_{&context_};
+  SmokeModel m_{&context_};
   long cycle_ = 0;
+  std::array<uint64_t, 4> macs_{};
   std::mt19937_64 rng_{5};
 };
 
@@ -200,7 +278,7 @@ class Bench {
 
 TEST_CASE("tcu_datapath smoke: every variant alone", "[rtl][datapath]") {
   Bench bench;
-  const auto& variants = tcu::all_variants();
+  const std::vector<tcu::Instr> variants = smoke_variants();
   for (size_t v = 0; v < variants.size(); ++v) {
     std::vector<Job> jobs{make_job(variants[v], v, uint16_t(v + 1))};
     bench.run(jobs, 1.0);
@@ -209,7 +287,7 @@ TEST_CASE("tcu_datapath smoke: every variant alone", "[rtl][datapath]") {
 
 TEST_CASE("tcu_datapath smoke: each variant back to back", "[rtl][datapath]") {
   Bench bench;
-  const auto& variants = tcu::all_variants();
+  const std::vector<tcu::Instr> variants = smoke_variants();
   for (size_t v = 0; v < variants.size(); ++v) {
     std::vector<Job> jobs;
     for (int i = 0; i < 3; ++i)
@@ -223,7 +301,7 @@ TEST_CASE("tcu_datapath smoke: each variant back to back", "[rtl][datapath]") {
 
 TEST_CASE("tcu_datapath smoke: mixed engines with back-pressure", "[rtl][datapath]") {
   Bench bench;
-  const auto& variants = tcu::all_variants();
+  const std::vector<tcu::Instr> variants = smoke_variants();
   std::mt19937_64 rng(9);
   uint16_t tag = 1;
   for (double ready_rate : {1.0, 0.5}) {

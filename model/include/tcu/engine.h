@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tcu/activity.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -17,6 +19,14 @@ namespace tcu {
 class DesignFailure : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The engine cannot run the instruction at all: its configuration leaves
+// out the datapath engine the instruction needs (tcu::disabled_error).
+// Nothing of the stream was issued. `tcu` reports it as a usage error.
+class UnsupportedInstruction : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
 // One instruction of a stream: any variant, its lanes' registers, and the
@@ -50,6 +60,9 @@ class Engine {
   }
   // Simulated clock cycles so far (0 for an untimed engine).
   virtual uint64_t cycles() const { return 0; }
+  // The datapath's activity counters so far (an RTL engine's); none for an
+  // engine without them.
+  virtual std::optional<Activity> activity() const { return std::nullopt; }
   // Mismatches the engine's own scoreboard found (timing included), each
   // a line of text; cleared by the call.
   virtual std::vector<std::string> take_errors() { return {}; }

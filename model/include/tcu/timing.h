@@ -3,11 +3,15 @@
 // check both against it (tests/test_datapath_timing.cpp, tcu run).
 #pragma once
 
+#include <string>
+
 #include "tcu/instr.h"
 
 namespace tcu {
 
-// Datapath parameters; the same names as rtl/tcu_datapath.sv's parameters.
+// Datapath parameters; the same names as rtl/tcu_datapath.sv's parameters
+// (Int4MacsPerCycle is int4_macs_per_cycle), and the same defaults (a test
+// checks them against the RTL's).
 struct DatapathConfig {
   int int4_macs_per_cycle = 1024;  // s4/u4 (dense and sparse)
   int e2m1_macs_per_cycle = 1024;  // block-scaled e2m1
@@ -16,7 +20,32 @@ struct DatapathConfig {
   int int_stages = 2;              // pipeline registers of an int4 dot unit
   int e2m1_stages = 2;             // pipeline registers of an e2m1 dot unit
   int fma_stages = 2;              // pipeline registers of one FMA
+  // Engines: a disabled one is not built, and its instructions cannot run.
+  bool int4_enable = true;    // s4/u4: dense, and sparse with sparse_enable
+  bool sparse_enable = true;  // the int4 engine's sparse operand mux
+  bool e2m1_enable = true;
+  bool f16_enable = true;
+  bool f64_enable = true;
 };
+bool operator==(const DatapathConfig& a, const DatapathConfig& b);
+
+// Why `config` cannot be built, naming the parameter and its value
+// ("Int4MacsPerCycle=96 gives 3 int4 units: ..."), or empty if it can: each
+// enabled engine's MACs (FMAs) per cycle a positive multiple of its unit's
+// (int4 32, e2m1 64, f16 and f64 4), the int4 unit count even or 1, at
+// least one engine. The rules of rtl/tcu_datapath.sv's elaboration checks
+// and of rtl/CMakeLists.txt's configure-time checks.
+std::string datapath_config_error(const DatapathConfig& config);
+
+// The parameter that leaves `family` without an engine in `config`
+// ("F64Enable"; for sparse "Int4Enable", else "SparseEnable"), or nullptr
+// if the configuration has its engine.
+const char* disabled_by(const DatapathConfig& config, Family family);
+// The error for an instruction that `config` (named `config_name`) cannot
+// run, naming the configuration, the variant and the parameter; empty if
+// it can run it.
+std::string disabled_error(const std::string& config_name, const DatapathConfig& config,
+                           const Instr& instr);
 
 // Front-end parameters (systemc/).
 struct FrontEndConfig {
@@ -30,6 +59,19 @@ int dot_units(const DatapathConfig& config, Family family);
 // k=64 int4 element (two 32-wide halves). Sparse k=64 needs one: the
 // sparse mux leaves 32 non-zero products.
 int unit_slices(const Instr& instr);
+// Multiply-accumulates one unit slice issues: 32 for int4 (sparse too: the
+// 32 stored, non-zero elements of a compressed row), 64 for e2m1, 4 FMAs
+// for f16 and f64.
+int slice_macs(Family family);
+// Multiply-accumulates an instruction issues to the dot units (what the
+// RTL's activity counters count): unit_slices x slice_macs, which is
+// m*n*k (times the four quad pairs of m8n8k4 .f16), and for sparse m*n*32,
+// the non-zero products, half the logical (dense-equivalent) m*n*64.
+long issued_macs(const Instr& instr);
+// The most MACs a family's units take in one cycle: dot_units x slice_macs
+// (the configuration's Int4MacsPerCycle, E2m1MacsPerCycle, F16FmasPerCycle
+// or F64FmasPerCycle).
+long peak_issued_macs_per_cycle(const DatapathConfig& config, Family family);
 // Pipeline depth of a family's dot unit (input to result).
 int unit_latency(const DatapathConfig& config, Family family);
 

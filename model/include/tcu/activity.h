@@ -1,0 +1,61 @@
+// The RTL's activity counters (rtl/tcu_activity.sv), as read at the end of a
+// run, and the figures derived from them: MAC utilization and an energy
+// proxy. docs/ARCHITECTURE.md ("Activity counters") defines each counter.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "tcu/timing.h"
+
+namespace tcu {
+
+// The datapath's engines, in the order the counters are reported.
+enum class ActivityEngine { kInt4, kE2m1, kF16, kF64 };
+constexpr int kActivityEngines = 4;
+const char* to_string(ActivityEngine engine);
+// The engine a family runs on (int4 dense and sparse share one).
+ActivityEngine activity_engine(Family family);
+// A family that runs on `engine` (for the engine's peak: int4 dense).
+Family engine_family(ActivityEngine engine);
+
+// One engine's counters. Every cycle is exactly one of busy, idle, gated.
+struct EngineActivity {
+  uint64_t busy = 0;     // an instruction of the engine in flight (accept to D handed over)
+  uint64_t idle = 0;     // not busy, its clock running (the linger after its last instruction)
+  uint64_t stalled = 0;  // busy while out_ready held the datapath
+  uint64_t gated = 0;    // its clock off (every cycle, for an engine not built)
+  uint64_t macs = 0;     // products issued to its units (tcu::issued_macs per instruction)
+};
+
+struct Activity {
+  uint64_t cycles = 0;  // clock cycles since reset
+  std::array<EngineActivity, kActivityEngines> engines{};
+
+  EngineActivity& operator[](ActivityEngine e) { return engines[size_t(e)]; }
+  const EngineActivity& operator[](ActivityEngine e) const { return engines[size_t(e)]; }
+  // Sums (runs in several processes) and differences (a part of a run).
+  Activity& operator+=(const Activity& other);
+  Activity operator-(const Activity& other) const;
+};
+
+// MACs / (the engine's peak MACs per cycle x cycles): 1.0 is every unit
+// busy with a useful slice in every cycle.
+double mac_utilization(const Activity& activity, const DatapathConfig& config,
+                       ActivityEngine engine);
+
+// The energy proxy, in MAC-equivalents of the engine's own MAC:
+//   energy = MACs + kClockedCycleCost x peak MACs per cycle x clocked cycles
+// where clocked cycles are busy + idle (the engine's gated clock runs). It
+// charges every issued product once, and every cycle with the clock on a
+// quarter of a full-throughput cycle for the clock tree and the registers
+// (the pipelines, the operand register, the D buffer), whether or not the
+// units work. A proxy for comparing configurations on one workload, not a
+// measurement: it weighs neither the engines' MACs against each other (an
+// f64 FMA costs far more than an int4 product) nor data activity.
+constexpr double kClockedCycleCost = 0.25;
+double energy_proxy(const Activity& activity, const DatapathConfig& config, ActivityEngine engine);
+// The sum over the engines.
+double energy_proxy(const Activity& activity, const DatapathConfig& config);
+
+}  // namespace tcu

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The RTL's activity counters as `tcu gemm` and `tcu run` report them (the
+# text table and the --report JSON), at one configuration: issued MACs equal
+# the instructions' m*n*k (sparse: the 32 stored products per row), every
+# engine's busy + idle + gated cycles equal the cycles, engines that never
+# ran count every cycle gated, a back-pressured run has stalled cycles, and
+# `run --jobs` adds its jobs' counters up.
+# Usage: cli_activity.sh path/to/tcu CONFIG
+set -u
+tcu=$1
+config=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*"
+  head -40 "$dir/out"
+  failures=$((failures + 1))
+}
+# check NAME ENGINE MACS [python condition on a (activity), e (the engine)]
+check() {
+  local name=$1 engine=$2 macs=$3 extra=${4:-True}
+  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" <<'PY' || fail "$name: the report's activity"
+import json, sys
+report = json.load(open(sys.argv[1]))
+engine, macs, extra = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+a = report["activity"]
+for name, x in a["engines"].items():
+    assert x["busy"] + x["idle"] + x["gated"] == a["cycles"], (name, x, a["cycles"])
+    if name != engine:
+        assert x["gated"] == a["cycles"] and x["macs"] == 0 and x["busy"] == 0, (name, x)
+e = a["engines"][engine]
+assert e["macs"] == macs, (e["macs"], macs)
+assert e["busy"] > 0
+util = e["macs"] / (e["peak_macs_per_cycle"] * a["cycles"])
+assert abs(e["mac_utilization"] - util) < 1e-12, (e["mac_utilization"], util)
+assert a["energy_proxy"] > 0 and "not a measurement" in a["energy_proxy_formula"]
+assert eval(extra), extra
+PY
+  grep -qE "^ *activity \(RTL counters, [0-9]+ cycles\):" "$dir/out" || fail "$name: no activity table"
+}
+runs() {  # runs PTX: whether this configuration has the variant's engine
+  "$tcu" run --engine rtl --config "$config" --ptx "$1" --count 1 --jobs 1 >/dev/null 2>&1
+}
+
+k64=mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32
+sparse=mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32
+k32=mma.sync.aligned.m8n8k32.row.col.s32.u4.s4.s32
+e2m1=mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0
+f16=mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32
+f64=mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
+
+if runs "$k64"; then
+  "$tcu" gemm --engine rtl --config "$config" --ptx "$k64" --m 32 --n 16 --k 128 --warps 2 \
+    --report "$dir/gemm_k64.json" >"$dir/out" 2>&1 || fail "gemm int4"
+  check gemm_k64 int4 $((32 * 16 * 128))
+fi
+if runs "$sparse"; then
+  "$tcu" gemm --engine rtl --config "$config" --ptx "$sparse" --m 32 --n 16 --k 128 \
+    --report "$dir/gemm_sparse.json" >"$dir/out" 2>&1 || fail "gemm sparse"
+  check gemm_sparse int4 $((32 * 16 * 128 / 2))
+fi
+if runs "$f64"; then
+  "$tcu" run --engine rtl --config "$config" --ptx "$f64" --count 7 --jobs 1 \
+    --report "$dir/run_f64.json" >"$dir/out" 2>&1 || fail "run f64"
+  check run_f64 f64 $((7 * 8 * 8 * 4)) "e['stalled'] == 0"
+fi
+if runs "$k32"; then
+  "$tcu" run --engine rtl --config "$config" --ptx "$k32" --count 40 --backpressure 0.3 --jobs 1 \
+    --report "$dir/run_bp.json" >"$dir/out" 2>&1 || fail "run back-pressure"
+  check run_bp int4 $((40 * 8 * 8 * 32)) "e['stalled'] > 0"
+fi
+if runs "$e2m1"; then
+  "$tcu" run --engine rtl --config "$config" --ptx "$e2m1" --count 9 --jobs 2 \
+    --report "$dir/run_jobs.json" >"$dir/out" 2>&1 || fail "run --jobs 2"
+  check run_jobs e2m1 $((9 * 16 * 8 * 64))
+fi
+if runs "$f16"; then
+  "$tcu" run --engine rtl --config "$config" --ptx "$f16" --count 3 --jobs 1 \
+    --report "$dir/run_f16.json" >"$dir/out" 2>&1 || fail "run f16"
+  check run_f16 f16 $((3 * 4 * 8 * 8 * 4))
+fi
+[[ $failures -eq 0 ]] && echo "ok: activity counters of configuration $config"
+exit $((failures > 0))

@@ -1,0 +1,236 @@
+// The datapath's activity counters (rtl/tcu_activity.sv, read through
+// DatapathModel::activity) at every configuration of this build, against
+// figures the test derives itself: it drives the Verilated datapath from
+// plain C++, watches the handshakes, and counts each engine's busy and
+// stalled cycles from what it sees; MACs come from the instructions'
+// shapes (m*n*k, the 32 stored products per row for sparse).
+#include <algorithm>
+#include <array>
+#include <catch2/catch.hpp>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "datapath_configs.h"
+#include "datapath_model.h"
+#include "datapath_ports.h"
+#include "tcu/activity.h"
+#include "tcu/generator.h"
+#include "tcu/timing.h"
+
+namespace {
+
+using tcu::ActivityEngine;
+
+// One representative instruction per family.
+const char* const kVariants[] = {
+    "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32",
+    "mma.sync.aligned.m8n8k32.row.col.satfinite.s32.u4.s4.s32",
+    "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32",
+    "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32."
+    "ue8m0",
+    "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+    "mma.sync.aligned.m8n8k4.row.col.rz.f64.f64.f64.f64",
+};
+
+// Products an instruction issues, from its shape alone: every m x n x k
+// product (for each of m8n8k4 .f16's four quad pairs); a 2:4 sparse A keeps
+// 32 of each row's 64 k.
+uint64_t shape_macs(const tcu::Instr& instr) {
+  const int k = instr.sparse() ? instr.shape.k / 2 : instr.shape.k;
+  return uint64_t(instr.batches()) * instr.shape.m * instr.shape.n * k;
+}
+
+int engine_index(const tcu::Instr& instr) { return int(tcu::activity_engine(instr.family)); }
+
+// The datapath driven one cycle at a time, with the test's own account of
+// each engine's busy (an instruction of it in flight, or accepted in the
+// cycle) and stalled cycles (busy with out_valid held by out_ready low).
+class Driver {
+ public:
+  explicit Driver(const std::string& config)
+      : model_(tcu::make_datapath_model(config)), config_(tcu::datapath_config(config)) {
+    model_->set_in_valid(false);
+    model_->set_out_ready(true);
+    model_->set_reset(true);
+    for (int i = 0; i < 4; ++i) {
+      model_->rising_edge();
+      model_->falling_edge();
+    }
+    model_->set_reset(false);
+    model_->falling_edge();
+  }
+
+  // Runs `instrs` in order, each presented as soon as the previous one was
+  // accepted, with out_ready low at probability `backpressure`; then
+  // `extra` cycles with nothing to do. Returns the accept cycles.
+  std::vector<uint64_t> run(const std::vector<tcu::Instr>& instrs, double backpressure, int extra) {
+    std::vector<uint64_t> accepts;
+    size_t next = 0, done = 0;
+    std::bernoulli_distribution low(backpressure);
+    while (done < instrs.size()) {
+      REQUIRE(cycles_ < 1000000);
+      const bool present = next < instrs.size();
+      if (present) present_instr(instrs[next], uint32_t(next));
+      const bool ready = !low(rng_);
+      const bool accepted = step(present, ready, present ? engine_index(instrs[next]) : -1);
+      if (accepted) {
+        accepts.push_back(cycles_);
+        ++next;
+      }
+      if (fired_) ++done;
+    }
+    for (int i = 0; i < extra; ++i) step(false, true, -1);
+    return accepts;
+  }
+
+  tcu::Activity activity() const { return model_->activity(); }
+  const tcu::DatapathConfig& config() const { return config_; }
+  uint64_t cycles() const { return cycles_; }
+  uint64_t busy(int e) const { return busy_[size_t(e)]; }
+  uint64_t stalled(int e) const { return stalled_[size_t(e)]; }
+  uint64_t stall_cycles() const { return stall_cycles_; }
+
+ private:
+  void present_instr(const tcu::Instr& instr, uint32_t tag) {
+    const tcu::WarpOperands warp = tcu::generate_operands(instr, 3, tag);
+    tcu::DatapathInputs inputs;
+    tcu::pack_datapath_inputs(instr, tcu::gather_operands(instr, warp), tag, &inputs);
+    model_->set_instruction(inputs);
+  }
+
+  // One cycle: inputs settle, the test reads the handshakes, the rising
+  // edge. Returns whether the presented instruction was accepted.
+  bool step(bool valid, bool ready, int engine) {
+    model_->set_in_valid(valid);
+    model_->set_out_ready(ready);
+    model_->falling_edge();
+    const bool accepted = valid && model_->in_ready();
+    const bool out_valid = model_->out_valid();
+    fired_ = out_valid && ready;
+    const bool stall = out_valid && !ready;
+    stall_cycles_ += stall;
+    for (int e = 0; e < tcu::kActivityEngines; ++e) {
+      const bool busy = (in_flight_ > 0 && last_engine_ == e) || (accepted && engine == e);
+      busy_[size_t(e)] += busy;
+      stalled_[size_t(e)] += busy && stall;
+    }
+    model_->rising_edge();
+    ++cycles_;
+    in_flight_ += int(accepted) - int(fired_);
+    if (accepted) last_engine_ = engine;
+    return accepted;
+  }
+
+  std::unique_ptr<tcu::DatapathModel> model_;
+  tcu::DatapathConfig config_;
+  std::mt19937_64 rng_{2027};
+  uint64_t cycles_ = 0, stall_cycles_ = 0;
+  int in_flight_ = 0, last_engine_ = -1;
+  bool fired_ = false;
+  std::array<uint64_t, tcu::kActivityEngines> busy_{}, stalled_{};
+};
+
+// Cycles an engine's clock keeps running after its last instruction left:
+// the longest unit latency of the configuration's engines, plus two.
+uint64_t linger(const tcu::DatapathConfig& config) {
+  int longest = 0;
+  for (tcu::Family family :
+       {tcu::Family::kInt4Dense, tcu::Family::kE2m1, tcu::Family::kF16, tcu::Family::kF64})
+    if (!tcu::disabled_by(config, family))
+      longest = std::max(longest, tcu::unit_latency(config, family));
+  return uint64_t(longest) + 2;
+}
+
+void check_partition(const Driver& d) {
+  const tcu::Activity a = d.activity();
+  REQUIRE(a.cycles == d.cycles());
+  for (int e = 0; e < tcu::kActivityEngines; ++e) {
+    INFO("engine " << tcu::to_string(ActivityEngine(e)));
+    const tcu::EngineActivity& x = a.engines[size_t(e)];
+    CHECK(x.busy + x.idle + x.gated == a.cycles);
+    CHECK(x.busy == d.busy(e));
+    CHECK(x.stalled == d.stalled(e));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tcu::DatapathConfig's defaults are the RTL's", "[rtl][activity]") {
+  CHECK(tcu::rtl_default_datapath_config() == tcu::DatapathConfig{});
+}
+
+TEST_CASE("activity: N back-to-back instructions of one variant", "[rtl][activity]") {
+  for (const auto& [name, config] : tcu::datapath_configs()) {
+    for (const char* ptx : kVariants) {
+      const tcu::Instr instr = tcu::parse_ptx(ptx);
+      if (tcu::disabled_by(config, instr.family)) continue;
+      INFO("configuration " << name << ", " << ptx);
+      Driver d(name);
+      constexpr int kCount = 6;
+      const std::vector<tcu::Instr> instrs(kCount, instr);
+      const std::vector<uint64_t> accepts = d.run(instrs, 0, 200);
+      check_partition(d);
+
+      const tcu::Activity a = d.activity();
+      const int mine = engine_index(instr);
+      const tcu::EngineActivity& x = a.engines[size_t(mine)];
+      CHECK(x.macs == kCount * shape_macs(instr));
+      CHECK(x.stalled == 0);
+      // Back to back: accepted an occupancy apart, busy from the first
+      // accept through the last D.
+      const uint64_t occupancy = uint64_t(tcu::datapath_occupancy(config, instr));
+      const uint64_t latency = uint64_t(tcu::datapath_latency(config, instr));
+      for (size_t i = 1; i < accepts.size(); ++i) CHECK(accepts[i] - accepts[i - 1] == occupancy);
+      CHECK(x.busy == (kCount - 1) * occupancy + latency + 1);
+      // Gated before the first accept (clocks start off after reset) and
+      // once the linger after the last D ran out.
+      CHECK(x.idle == linger(config));
+      CHECK(x.gated == a.cycles - x.busy - x.idle);
+      CHECK(tcu::mac_utilization(a, config, ActivityEngine(mine)) > 0);
+      // The engines that never ran: every cycle gated.
+      for (int e = 0; e < tcu::kActivityEngines; ++e) {
+        if (e == mine) continue;
+        INFO("idle engine " << tcu::to_string(ActivityEngine(e)));
+        const tcu::EngineActivity& y = a.engines[size_t(e)];
+        CHECK(y.gated == a.cycles);
+        CHECK(y.busy == 0);
+        CHECK(y.idle == 0);
+        CHECK(y.macs == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("activity: a back-pressured mix of every engine", "[rtl][activity]") {
+  for (const auto& [name, config] : tcu::datapath_configs()) {
+    INFO("configuration " << name);
+    std::vector<tcu::Instr> variants;
+    for (const char* ptx : kVariants) {
+      const tcu::Instr instr = tcu::parse_ptx(ptx);
+      if (!tcu::disabled_by(config, instr.family)) variants.push_back(instr);
+    }
+    std::mt19937_64 rng(41);
+    std::vector<tcu::Instr> instrs;
+    std::array<uint64_t, tcu::kActivityEngines> want_macs{};
+    for (int i = 0; i < 60; ++i) {
+      const tcu::Instr& instr = variants[rng() % variants.size()];
+      instrs.push_back(instr);
+      want_macs[size_t(engine_index(instr))] += shape_macs(instr);
+    }
+    Driver d(name);
+    d.run(instrs, 0.4, 50);
+    check_partition(d);
+    const tcu::Activity a = d.activity();
+    uint64_t stalled = 0;
+    for (int e = 0; e < tcu::kActivityEngines; ++e) {
+      INFO("engine " << tcu::to_string(ActivityEngine(e)));
+      CHECK(a.engines[size_t(e)].macs == want_macs[size_t(e)]);
+      stalled += a.engines[size_t(e)].stalled;
+    }
+    // Every stalled cycle has an instruction in flight on one engine.
+    CHECK(d.stall_cycles() > 0);
+    CHECK(stalled == d.stall_cycles());
+  }
+}
