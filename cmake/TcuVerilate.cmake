@@ -15,19 +15,28 @@ set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
     CACHE STRING "Verilator options for every model")
 
 if(NOT TARGET tcu_verilated_runtime)
-  add_library(tcu_verilated_runtime STATIC
-    ${VERILATOR_ROOT}/include/verilated.cpp
-    ${VERILATOR_ROOT}/include/verilated_threads.cpp
-    ${VERILATOR_ROOT}/include/verilated_fst_c.cpp)
-  target_include_directories(tcu_verilated_runtime SYSTEM PUBLIC
-    ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
-  target_compile_definitions(tcu_verilated_runtime PUBLIC
-    VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
-  target_compile_options(tcu_verilated_runtime PRIVATE -O2 -w)
   find_package(Threads REQUIRED)
   find_package(ZLIB REQUIRED)
-  target_link_libraries(tcu_verilated_runtime PUBLIC ZLIB::ZLIB Threads::Threads)
-  set_target_properties(tcu_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(TCU_VERILATED_RUNTIME_LIBRARY)
+    # Another build's runtime (tcu explore's point builds).
+    add_library(tcu_verilated_runtime STATIC IMPORTED)
+    set_target_properties(tcu_verilated_runtime PROPERTIES
+      IMPORTED_LOCATION ${TCU_VERILATED_RUNTIME_LIBRARY})
+    set(usage INTERFACE)
+  else()
+    add_library(tcu_verilated_runtime STATIC
+      ${VERILATOR_ROOT}/include/verilated.cpp
+      ${VERILATOR_ROOT}/include/verilated_threads.cpp
+      ${VERILATOR_ROOT}/include/verilated_fst_c.cpp)
+    target_compile_options(tcu_verilated_runtime PRIVATE -O2 -w)
+    set_target_properties(tcu_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    set(usage PUBLIC)
+  endif()
+  target_include_directories(tcu_verilated_runtime SYSTEM ${usage}
+    ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+  target_compile_definitions(tcu_verilated_runtime ${usage}
+    VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
+  target_link_libraries(tcu_verilated_runtime ${usage} ZLIB::ZLIB Threads::Threads)
 endif()
 
 # tcu_verilate(<library> TOP <module> PREFIX <class> SOURCES <.sv...>
@@ -39,13 +48,27 @@ function(tcu_verilate lib)
   if(ARG_TRACE)
     set(trace TRACE_FST)
   endif()
-  verilate(${lib} ${trace}
-    SOURCES ${ARG_SOURCES}
-    TOP_MODULE ${ARG_TOP}
-    PREFIX ${ARG_PREFIX}
-    VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS}
-    OPT_FAST ${TCU_VERILATED_OPT_FAST}
-    OPT_SLOW ${TCU_VERILATED_OPT_SLOW})
+  if(TCU_VERILATED_UNITY)
+    # One translation unit at -O1 (tcu explore's point builds): a small
+    # model compiles several times faster than as ~50 files that each parse
+    # Verilator's headers, and a sweep's workloads are short. (Per-file
+    # optimization flags would keep the files out of the unity build.)
+    verilate(${lib} ${trace}
+      SOURCES ${ARG_SOURCES}
+      TOP_MODULE ${ARG_TOP}
+      PREFIX ${ARG_PREFIX}
+      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS})
+    target_compile_options(${lib} PRIVATE -O1)
+    set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
+  else()
+    verilate(${lib} ${trace}
+      SOURCES ${ARG_SOURCES}
+      TOP_MODULE ${ARG_TOP}
+      PREFIX ${ARG_PREFIX}
+      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS}
+      OPT_FAST ${TCU_VERILATED_OPT_FAST}
+      OPT_SLOW ${TCU_VERILATED_OPT_SLOW})
+  endif()
   # The runtime sources verilate() added: tcu_verilated_runtime has them.
   get_target_property(sources ${lib} SOURCES)
   list(FILTER sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")

@@ -9,11 +9,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "datapath_configs.h"  // generated: the compiled configurations
 #include "datapath_ports.h"
 #include "tcu/activity.h"
+#include "tcu/timing.h"
 
 namespace tcu {
 
@@ -57,5 +58,18 @@ class DatapathModel {
 // Throws std::invalid_argument for a configuration that is not compiled in.
 std::unique_ptr<DatapathModel> make_datapath_model(const std::string& config);
 const DatapathConfig& datapath_config(const std::string& config);
+
+// Defined by the generated datapath_factory.cpp (rtl/CMakeLists.txt), the one
+// source that depends on which configurations were Verilated: every other
+// object is the same for any set of configurations, so `tcu explore` links
+// them into a tool for one more configuration without compiling them again.
+//
+// The configurations compiled in: every DatapathConfig field set by name,
+// from TCU_CONFIG_<name> or, for a parameter it leaves out, the RTL default.
+const std::vector<std::pair<std::string, DatapathConfig>>& datapath_configs();
+// The parameters' defaults as rtl/tcu_datapath.sv declares them.
+DatapathConfig rtl_default_datapath_config();
+// "name: Param=value ...; ..." for `tcu --version` and the reports.
+const char* datapath_configurations_text();
 
 }  // namespace tcu

@@ -304,10 +304,38 @@ def log_excerpt(log: Path, lines: int = 6) -> str:
 
 
 @dataclass
+class Base:
+    """A build of this project whose configuration-independent objects and
+    libraries every point's tool links (cmake/TcuExplorePoint.cmake), so a
+    point compiles only its Verilated model."""
+    directory: Path
+    settings: dict[str, str]
+
+    @staticmethod
+    def find(directory: str | None) -> "Base | None":
+        if not directory:
+            return None
+        path = Path(directory).resolve()
+        text_file = path / "tcu-explore-base.cmake"
+        if not text_file.exists():
+            raise UsageError(f"--base {directory}: no tcu-explore-base.cmake there (a build of "
+                             "this project with the RTL; or leave --base out to build each point "
+                             "in full)")
+        settings = dict(re.findall(r'^set\((\w+) "([^"]*)"\)', text_file.read_text(), re.M))
+        return Base(path, settings)
+
+    def configure_args(self) -> list[str]:
+        return [f"-DTCU_EXPLORE_BASE={self.directory}",
+                f"-DCMAKE_CXX_COMPILER={self.settings.get('TCU_BASE_CXX_COMPILER', 'c++')}",
+                f"-DCMAKE_BUILD_TYPE={self.settings.get('TCU_BASE_BUILD_TYPE', 'Release')}"]
+
+
+@dataclass
 class Build:
     key: str
     directory: Path
     params: dict[str, int]
+    base: Base | None = None
     seconds: float = 0.0
     cached: bool = False
     error: str = ""
@@ -330,9 +358,13 @@ def build_model(build: Build, jobs: int) -> None:
         if not (build.directory / "build.ninja").exists():
             assignments = ";".join(f"{k}={v}" for k, v in build.params.items())
             command = ["cmake", "-S", str(SOURCE_DIR), "-B", str(build.directory), "-G", "Ninja",
-                       "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
-                       "-DTCU_BUILD_PYTHON=OFF", f"-DTCU_CONFIGS={CONFIG_NAME}",
+                       f"-DTCU_CONFIGS={CONFIG_NAME}",
                        f"-DTCU_CONFIG_{CONFIG_NAME}={assignments}"]
+            if build.base:
+                command += build.base.configure_args()
+            else:
+                command += ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
+                            "-DTCU_BUILD_PYTHON=OFF"]
             if run_logged(command, log) != 0:
                 build.error = f"cmake configure failed (see {log})"
                 build.seconds = time.monotonic() - start
@@ -380,6 +412,9 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         with open(result) as f:
             row = next(csv.DictReader(f))
         synth.figures = {k: row[k] for k in ("cells", "flip_flops", "transistors", "logic_depth")}
+        # stat -tech cmos leaves flip-flops out ("221570+"): the column is a
+        # number, and its meaning is stated in the README.
+        synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
         if not synth.cached:
             synth.figures["synth_s"] = row["seconds"]
     synth.seconds = time.monotonic() - start
@@ -687,6 +722,7 @@ def command_sweep(args) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     build_jobs = args.build_jobs or max(1, (os.cpu_count() or 1) // jobs)
 
+    base = Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
     fingerprint = rtl_fingerprint()
     verilator = tool_version(["verilator", "--version"])
     yosys = tool_version(["yosys", "-V"])
@@ -696,8 +732,9 @@ def command_sweep(args) -> int:
     point_synth: dict[int, Synthesis] = {}
     for i in selected:
         params = {name: int(points[i][name]) for name in rtl}
-        key = content_key("model", params, fingerprint, verilator)
-        build = builds.setdefault(key, Build(key, cache / "models" / key, params))
+        key = content_key("model", params, fingerprint,
+                          verilator + (f" base {base.directory}" if base else ""))
+        build = builds.setdefault(key, Build(key, cache / "models" / key, params, base))
         point_build[i] = build
         if not args.no_synth:
             skey = content_key("synth", params, fingerprint, yosys)
@@ -706,6 +743,16 @@ def command_sweep(args) -> int:
     print(f"explore: {len(points)} point(s) in the sweep, {len(selected)} in shard "
           f"{shard_index}/{shard_count}; {len(builds)} model(s), {len(synths)} synthesis run(s); "
           f"cache {cache}", file=sys.stderr)
+    if base and builds:
+        # The base's objects must be those of this source tree.
+        log = out / "base-build.log"
+        log.write_text("")
+        print(f"explore: bringing the base build {base.directory} up to date", file=sys.stderr)
+        if run_logged(["cmake", "--build", str(base.directory), "--target", "tcu", "-j",
+                       str(os.cpu_count() or 1)], log) != 0:
+            print(f"{log_excerpt(log)}\nexplore: the base build failed (see {log})",
+                  file=sys.stderr)
+            return EXIT_FAIL
     progress = Progress(len(builds) + len(selected) + len(synths))
     results: dict[int, dict] = {}
 
@@ -885,6 +932,9 @@ def main(argv: list[str]) -> int:
         parser.add_argument("--out", default="explore-out", help="output folder")
         parser.add_argument("--cache", help="model and synthesis cache "
                             "(default $TCU_EXPLORE_CACHE or build/explore-cache)")
+        parser.add_argument("--base", help="build whose libraries the points link, so a point "
+                            "compiles only its model (default: $TCU_EXPLORE_BASE, which tcu "
+                            "explore sets to its own build; '' builds each point in full)")
         parser.add_argument("-j", "--jobs", type=int, default=0,
                             help="points built, run and synthesized at once (default: all cores)")
         parser.add_argument("--build-jobs", type=int, default=0,

@@ -28,6 +28,10 @@ int launch_explore(const std::string& program_name, const std::vector<std::strin
     return kExitUsage;
   }
   setenv("TCU_EXPLORE_PROG", (program_name + " explore").c_str(), 1);
+#ifdef TCU_HAVE_RTL
+  // The build whose libraries each point's tool links (tools/explore.py).
+  setenv("TCU_EXPLORE_BASE", TCU_BINARY_DIR, 0);
+#endif
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(python.c_str()));
   argv.push_back(const_cast<char*>(script.c_str()));

@@ -37,7 +37,7 @@ nlohmann::ordered_json version_json() {
   if (info.have_rtl) {
     version["verilator"] = info.verilator_version;
     version["systemc"] = systemc_version();
-    version["configurations"] = info.configurations;
+    version["configurations"] = rtl_configurations();
   }
   return version;
 }

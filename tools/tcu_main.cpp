@@ -23,7 +23,7 @@
 #ifdef TCU_HAVE_RTL
 #include <systemc>
 
-#include "datapath_configs.h"
+#include "datapath_model.h"
 #include "rtl_engine.h"
 #endif
 
@@ -191,7 +191,7 @@ void print_version() {
     std::cout << "engines: golden, rtl\n"
               << "Verilator " << info.verilator_version << "\n"
               << "SystemC " << tcu::systemc_version() << "\n"
-              << "RTL configurations: " << info.configurations << "\n";
+              << "RTL configurations: " << tcu::rtl_configurations() << "\n";
   } else {
     std::cout << "engines: golden (built without the RTL: -DTCU_BUILD_RTL=OFF)\n";
   }
@@ -652,6 +652,7 @@ __attribute__((constructor(101))) static void quiet_systemc(int argc, char** arg
 // libsystemc defines main() and calls sc_main().
 int sc_main(int argc, char** argv) {
   tcu::set_systemc_version(sc_core::sc_release());
+  tcu::set_rtl_configurations(tcu::datapath_configurations_text());
   return tcu_main(argc, argv);
 }
 #else

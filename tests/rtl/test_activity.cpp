@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "datapath_configs.h"
 #include "datapath_model.h"
 #include "datapath_ports.h"
 #include "tcu/activity.h"
