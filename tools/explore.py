@@ -667,10 +667,10 @@ class Progress:
                   flush=True)
 
 
-def default_cache() -> Path:
+def default_cache(base: "Base | None") -> Path:
     if os.environ.get("TCU_EXPLORE_CACHE"):
         return Path(os.environ["TCU_EXPLORE_CACHE"])
-    return SOURCE_DIR / "build" / "explore-cache"
+    return (base.directory if base else SOURCE_DIR / "build") / "explore-cache"
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -718,11 +718,11 @@ def command_sweep(args) -> int:
     selected = [i for i in range(len(points)) if i % shard_count == shard_index]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    cache = Path(args.cache).resolve() if args.cache else default_cache()
+    base = Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
+    cache = Path(args.cache).resolve() if args.cache else default_cache(base)
     jobs = args.jobs or os.cpu_count() or 1
     build_jobs = args.build_jobs or max(1, (os.cpu_count() or 1) // jobs)
 
-    base = Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
     fingerprint = rtl_fingerprint()
     verilator = tool_version(["verilator", "--version"])
     yosys = tool_version(["yosys", "-V"])
@@ -930,8 +930,8 @@ def main(argv: list[str]) -> int:
                             help="mix workload: COUNT instructions of every variant at random")
         parser.add_argument("--seed", type=int, help="random seed of the workload (default 1)")
         parser.add_argument("--out", default="explore-out", help="output folder")
-        parser.add_argument("--cache", help="model and synthesis cache "
-                            "(default $TCU_EXPLORE_CACHE or build/explore-cache)")
+        parser.add_argument("--cache", help="model and synthesis cache (default "
+                            "$TCU_EXPLORE_CACHE, or explore-cache in the base build)")
         parser.add_argument("--base", help="build whose libraries the points link, so a point "
                             "compiles only its model (default: $TCU_EXPLORE_BASE, which tcu "
                             "explore sets to its own build; '' builds each point in full)")
