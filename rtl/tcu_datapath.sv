@@ -441,15 +441,69 @@ module tcu_datapath #(
       end
     end
 
-    // Sparse metadata: only with the sparse operand mux.
-    if (SPARSE_ON) begin : g_meta
-      logic [MetaW-1:0] i4_meta_q;
-      always_ff @(posedge clk_i4) begin
-        if (i4_start) begin
+    // The sparse operand path (SparseEnable), in a clock domain of its own:
+    // its copy of B, the metadata, a group counter and each unit's metadata
+    // and B column muxes and tcu_sparse_mux run on clk_sp, which ticks only
+    // from a sparse instruction's accept through its last issued group.
+    // Dense instructions thus never switch it (in silicon) nor evaluate it
+    // (in Verilator, which runs logic only when the clock of its inputs
+    // ticks). Its sequencer starts with the int4 one and steps with it
+    // (same groups, same stall), so in every sparse issue cycle
+    // sp_grp_q == i4_grp_q.
+    if (SPARSE_ON) begin : g_sp
+      logic                         clk_sp, sp_start, sp_busy, sp_issue, sp_done;
+      logic [GrpW-1:0]              sp_grp_q;
+      logic [BW-1:0]                sp_b_q;
+      logic [MetaW-1:0]             i4_meta_q;
+      logic [INT4_UNITS*I4L*I4-1:0] b_sparse;  // unit u's B at [u*128 +: 128]
+
+      assign sp_start = i4_start && in_sparse;
+      tcu_clock_gate u_gate_sp (.clk_i, .en_i(sp_start || sp_busy), .clk_o(clk_sp));
+
+      tcu_slice_seq #(
+        .GrpW(GrpW)
+      ) u_sp_seq (
+        .clk_i  (clk_sp),
+        .rst_ni (rst_ni),
+        .en_i   (!stall),
+        .start_i(sp_start),
+        .last_i (SPARSE_LAST),
+        .busy_o (sp_busy),
+        .grp_o  (sp_grp_q),
+        .issue_o(sp_issue),
+        .done_o (sp_done)
+      );
+
+      always_ff @(posedge clk_sp) begin
+        if (sp_start) begin
+          sp_b_q    <= in_b_i;
           i4_meta_q <= in_meta_i;
         end
       end
-    end else begin : g_no_meta
+
+      for (genvar u = 0; u < INT4_UNITS; u++) begin : g_unit
+        // Sparse: element = slice = group * units + u.
+        logic [15:0]       elem;
+        logic [B4ColW-1:0] b_col;
+        logic [N*4-1:0]    meta;
+        assign elem = 16'(sp_grp_q) * 16'(INT4_UNITS) + 16'(u);
+        tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
+          .data_i(i4_meta_q), .sel_i(elem[6:3]), .data_o(meta));
+        tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
+          .data_i(sp_b_q), .sel_i(elem[2:0]), .data_o(b_col));
+        tcu_sparse_mux u_sparse_mux (
+          .meta_i(meta),
+          .b_i   (b_col),
+          .b_o   (b_sparse[u*I4L*I4 +: I4L*I4])
+        );
+
+        logic unused_elem;
+        assign unused_elem = ^elem[15:7];
+      end
+
+      logic unused_seq;
+      assign unused_seq = ^{sp_issue, sp_done};
+    end else begin : g_no_sp
       logic unused_meta;
       assign unused_meta = ^in_meta_i;
     end
@@ -504,16 +558,7 @@ module tcu_datapath #(
       assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
 
       if (SPARSE_ON) begin : g_sparse
-        logic [N*4-1:0]    meta;
-        logic [I4L*I4-1:0] b_sparse;
-        tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
-          .data_i(g_meta.i4_meta_q), .sel_i(row), .data_o(meta));
-        tcu_sparse_mux u_sparse_mux (
-          .meta_i(meta),
-          .b_i   (b_col),
-          .b_o   (b_sparse)
-        );
-        assign b_in = i4_sparse_q ? b_sparse : b_dense;
+        assign b_in = i4_sparse_q ? g_sp.b_sparse[u*I4L*I4 +: I4L*I4] : b_dense;
       end else begin : g_dense
         assign b_in = b_dense;
       end
