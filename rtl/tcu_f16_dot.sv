@@ -37,13 +37,13 @@ module tcu_f16_dot #(
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
-  input  logic                      en_i,
-  input  logic                      valid_i,
-  input  logic [DotK*HalfWidth-1:0] a_i,
-  input  logic [DotK*HalfWidth-1:0] b_i,
-  input  logic [Width-1:0]          c_i,
-  input  logic                      c_f16_i,
-  input  logic                      d_f16_i,
+  input  logic                      en_i /* verilator public_flat_rd */,
+  input  logic                      valid_i /* verilator public_flat_rd */,
+  input  logic [DotK*HalfWidth-1:0] a_i /* verilator public_flat_rd */,
+  input  logic [DotK*HalfWidth-1:0] b_i /* verilator public_flat_rd */,
+  input  logic [Width-1:0]          c_i /* verilator public_flat_rd */,
+  input  logic                      c_f16_i /* verilator public_flat_rd */,
+  input  logic                      d_f16_i /* verilator public_flat_rd */,
   output logic                      valid_o,
   output logic [Width-1:0]          d_o
 );
