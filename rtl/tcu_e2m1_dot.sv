@@ -95,33 +95,6 @@ module tcu_e2m1_dot #(
   // no branches; a 3-input lookup in gates).
   localparam logic [8*HalvesW-1:0] HALVES = {4'd12, 4'd8, 4'd6, 4'd4, 4'd3, 4'd2, 4'd1, 4'd0};
 
-  // A scale byte: {nan, significand in eighths (4 bits), exponent (ExpW)}.
-  localparam int unsigned ScaleDecW = 1 + 4 + ExpW;
-  function automatic logic [ScaleDecW-1:0] scale_decode(logic [ScaleW-1:0] raw, logic ue4m3);
-    logic                   nan;
-    logic [3:0]             eighths;
-    logic signed [ExpW-1:0] exp;
-    if (!ue4m3) begin
-      nan     = raw == E8M0_NAN;
-      eighths = 4'd8;
-      exp     = ExpW'(raw) - ExpW'(Bias);
-    end else begin
-      // ue4m3 through abs(): bit 7 ignored; exponent bias 7, 3 fraction bits.
-      nan = raw[ScaleW-2:0] == E4M3_NAN;
-      if (raw[6:3] != 4'd0) begin
-        eighths = {1'b1, raw[2:0]};
-        exp     = ExpW'(raw[6:3]) - ExpW'(7);
-      end else if (raw[2:0] != 3'd0) begin
-        eighths = {1'b0, raw[2:0]};
-        exp     = SUB_EXP;
-      end else begin
-        eighths = 4'd0;
-        exp     = ZERO_EXP;
-      end
-    end
-    scale_decode = {nan, eighths, exp};
-  endfunction
-
   // ---------------------------------------------------------------------------
   // Layer 0: group dot products, scale decode, C unpack
   // ---------------------------------------------------------------------------
@@ -147,20 +120,46 @@ module tcu_e2m1_dot #(
       end
     end
 
-    // 2X: group g is in block g/2; 4X: block g.
-    logic [ScaleW-1:0]    sa_raw, sb_raw;
-    logic [ScaleDecW-1:0] sa, sb;
-    assign sa_raw = scale_4x_i ? scale_a_i[g*ScaleW +: ScaleW] : scale_a_i[(g/2)*ScaleW +: ScaleW];
-    assign sb_raw = scale_4x_i ? scale_b_i[g*ScaleW +: ScaleW] : scale_b_i[(g/2)*ScaleW +: ScaleW];
-    assign sa     = scale_decode(sa_raw, scale_4x_i);
-    assign sb     = scale_decode(sb_raw, scale_4x_i);
+    // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
+    // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.
+    logic [1:0]        nan;
+    logic [7:0]        eighths;
+    logic [2*ExpW-1:0] exp;
+    for (genvar s = 0; s < 2; s++) begin : g_scale
+      logic [ScaleW-1:0] raw;
+      if (s == 0) begin : g_a
+        assign raw = scale_4x_i ? scale_a_i[g*ScaleW +: ScaleW] : scale_a_i[(g/2)*ScaleW +: ScaleW];
+      end else begin : g_b
+        assign raw = scale_4x_i ? scale_b_i[g*ScaleW +: ScaleW] : scale_b_i[(g/2)*ScaleW +: ScaleW];
+      end
+      always_comb begin
+        if (!scale_4x_i) begin
+          nan[s]              = raw == E8M0_NAN;
+          eighths[4*s +: 4]   = 4'd8;
+          exp[ExpW*s +: ExpW] = ExpW'(raw) - ExpW'(Bias);
+        end else begin
+          // ue4m3 through abs(): bit 7 ignored; exponent bias 7, 3 fraction bits.
+          nan[s] = raw[ScaleW-2:0] == E4M3_NAN;
+          if (raw[6:3] != 4'd0) begin
+            eighths[4*s +: 4]   = {1'b1, raw[2:0]};
+            exp[ExpW*s +: ExpW] = ExpW'(raw[6:3]) - ExpW'(7);
+          end else if (raw[2:0] != 3'd0) begin
+            eighths[4*s +: 4]   = {1'b0, raw[2:0]};
+            exp[ExpW*s +: ExpW] = SUB_EXP;
+          end else begin
+            eighths[4*s +: 4]   = 4'd0;
+            exp[ExpW*s +: ExpW] = ZERO_EXP;
+          end
+        end
+      end
+    end
 
     assign l0_q[g*QW +: QW]             = q;
-    assign l0_sprod[g*SprodW +: SprodW] = sa[ExpW +: 4] * sb[ExpW +: 4];
-    assign l0_texp[g*ExpW +: ExpW]      = sa[ExpW-1:0] + sb[ExpW-1:0];
+    assign l0_sprod[g*SprodW +: SprodW] = eighths[3:0] * eighths[7:4];
+    assign l0_texp[g*ExpW +: ExpW]      = exp[ExpW-1:0] + exp[2*ExpW-1:ExpW];
     // Every block in use is some group's (2X: 0 and 1; 4X: 0..3), so the
     // groups' scales are the NaN check.
-    assign l0_group_nan[g]              = sa[ScaleDecW-1] | sb[ScaleDecW-1];
+    assign l0_group_nan[g]              = |nan;
   end
 
   // C: sign, significand (hidden bit for normals), exponent (-126 for
