@@ -37,7 +37,7 @@ module tcu_e2m1_dot #(
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
-  input  logic                     en_i /* verilator public_flat_rd */,
+  input  logic                     en_i,
   input  logic                     valid_i /* verilator public_flat_rd */,
   input  logic                     scale_4x_i /* verilator public_flat_rd */,
   input  logic [K*CodeW-1:0]       a_i /* verilator public_flat_rd */,
@@ -107,16 +107,17 @@ module tcu_e2m1_dot #(
   logic [Groups-1:0]        l0_group_nan;
 
   for (genvar g = 0; g < Groups; g++) begin : g_group
+    // Each product is added or subtracted as its sign says, written as a
+    // conditional negation (x ^ -s) + s: no data-dependent branch in the
+    // simulator's code.
     logic signed [QW-1:0] q;
     always_comb begin
       q = '0;
       for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
-        logic [CodeW-2:0]     code_a, code_b;
-        logic [2*HalvesW-1:0] mag;
-        code_a = a_i[i*CodeW +: CodeW-1];
-        code_b = b_i[i*CodeW +: CodeW-1];
-        mag    = HALVES[code_a*HalvesW +: HalvesW] * HALVES[code_b*HalvesW +: HalvesW];
-        q      = (a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]) ? q - QW'(mag) : q + QW'(mag);
+        q = q + ((QW'(HALVES[a_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW] *
+                      HALVES[b_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW]) ^
+                  {QW{a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]}}) +
+                 {{(QW - 1){1'b0}}, a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]});
       end
     end
 
@@ -264,11 +265,7 @@ module tcu_e2m1_dot #(
     for (int unsigned g = 0; g < Groups; g++) begin
       logic [TermAlW-1:0] t_al;
       t_al = {l2_term_mag[g*TermW +: TermW], {(TermAlW - TermW){1'b0}}} >> l2_term_dist[g*ExpW +: ExpW];
-      if (l2_term_sign[g]) begin
-        sum = sum - SumW'(t_al);
-      end else begin
-        sum = sum + SumW'(t_al);
-      end
+      sum = sum + ((SumW'(t_al) ^ {SumW{l2_term_sign[g]}}) + SumW'(l2_term_sign[g]));
     end
   end
 

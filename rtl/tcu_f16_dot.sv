@@ -37,7 +37,7 @@ module tcu_f16_dot #(
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
-  input  logic                      en_i /* verilator public_flat_rd */,
+  input  logic                      en_i,
   input  logic                      valid_i /* verilator public_flat_rd */,
   input  logic [DotK*HalfWidth-1:0] a_i /* verilator public_flat_rd */,
   input  logic [DotK*HalfWidth-1:0] b_i /* verilator public_flat_rd */,

@@ -44,11 +44,13 @@
 //   - Each stage is a task without arguments or locals over the module's
 //     stage variables (s1_*, c1_*, s2_*, c2_*, s3_*): tasks with arguments or
 //     locals get per-instance temporaries in the Verilated code, and with
-//     them per-instance code. The inputs are marked public_flat_rd, so the
-//     simulator reads them from the instance instead of substituting the
+//     them per-instance code. The data inputs are marked public_flat_rd, so
+//     the simulator reads them from the instance instead of substituting the
 //     driving expression into the unit's code. Together these let every
 //     instance of one parameter set share one copy of the code (hundreds of
-//     FMAs run from the instruction cache).
+//     FMAs run from the instruction cache). en_i is not marked: the units
+//     of an engine share one enable, so substituting it keeps the code
+//     shared and saves copying it into every FMA at every evaluation.
 //   - Every window value of FP32 fits a 64-bit word, and the leading-zero
 //     count is a binary search over 64-bit words (no loops).
 module tcu_fma #(
@@ -60,7 +62,7 @@ module tcu_fma #(
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic                en_i     /* verilator public_flat_rd */,
+  input  logic                en_i,
   input  logic                valid_i  /* verilator public_flat_rd */,
   input  logic [Width-1:0]    a_i      /* verilator public_flat_rd */,
   input  logic [Width-1:0]    b_i      /* verilator public_flat_rd */,
