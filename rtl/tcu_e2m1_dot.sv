@@ -27,6 +27,13 @@
 // floor((l+1)S/4) - floor(lS/4)). valid_o and d_o follow valid_i exactly
 // Stages cycles later, counting only cycles with en_i high; en_i low holds
 // every register.
+//
+// Simulation speed (as in tcu_fma; synthesis sees the same logic): each
+// layer is a task without arguments or locals over module-level variables,
+// run inside the always_ff of the first register after it, under that
+// register's load enable, so an idle or stalled unit evaluates nothing; the
+// data inputs are public_flat_rd, so all instances share one copy of the
+// Verilated code.
 module tcu_e2m1_dot #(
   parameter int unsigned  Stages = 2,
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
@@ -38,13 +45,13 @@ module tcu_e2m1_dot #(
   input  logic                     clk_i,
   input  logic                     rst_ni,
   input  logic                     en_i,
-  input  logic                     valid_i,
-  input  logic                     scale_4x_i,
-  input  logic [K*CodeW-1:0]       a_i,
-  input  logic [K*CodeW-1:0]       b_i,
-  input  logic [Blocks*ScaleW-1:0] scale_a_i,
-  input  logic [Blocks*ScaleW-1:0] scale_b_i,
-  input  logic [Width-1:0]         c_i,
+  input  logic                     valid_i /* verilator public_flat_rd */,
+  input  logic                     scale_4x_i /* verilator public_flat_rd */,
+  input  logic [K*CodeW-1:0]       a_i /* verilator public_flat_rd */,
+  input  logic [K*CodeW-1:0]       b_i /* verilator public_flat_rd */,
+  input  logic [Blocks*ScaleW-1:0] scale_a_i /* verilator public_flat_rd */,
+  input  logic [Blocks*ScaleW-1:0] scale_b_i /* verilator public_flat_rd */,
+  input  logic [Width-1:0]         c_i /* verilator public_flat_rd */,
   output logic                     valid_o,
   output logic [Width-1:0]         d_o
 );
@@ -77,7 +84,6 @@ module tcu_e2m1_dot #(
   // The exact sum of four aligned terms and C.
   localparam int unsigned SumW     = TermAlW + 4;
   localparam int unsigned MagW     = SumW - 1;
-  localparam int unsigned LzW      = $clog2(MagW);
 
   localparam logic signed [ExpW-1:0] ZERO_EXP  = ExpW'(-126);  // MMA-Sim's zero
   localparam logic signed [ExpW-1:0] SUB_EXP   = ExpW'(-6);    // ue4m3 subnormal
@@ -90,173 +96,136 @@ module tcu_e2m1_dot #(
   // ---------------------------------------------------------------------------
   // Helpers
   // ---------------------------------------------------------------------------
-  // e2m1 magnitude in halves: 0, 0.5, 1, 1.5, 2, 3, 4, 6.
-  function automatic logic [HalvesW-1:0] e2m1_halves(logic [CodeW-2:0] mag);
-    unique case (mag)
-      3'd0:    e2m1_halves = 4'd0;
-      3'd1:    e2m1_halves = 4'd1;
-      3'd2:    e2m1_halves = 4'd2;
-      3'd3:    e2m1_halves = 4'd3;
-      3'd4:    e2m1_halves = 4'd4;
-      3'd5:    e2m1_halves = 4'd6;
-      3'd6:    e2m1_halves = 4'd8;
-      3'd7:    e2m1_halves = 4'd12;
-      default: e2m1_halves = 4'd0;
-    endcase
-  endfunction
+  // e2m1 magnitude in halves (0, 0.5, 1, 1.5, 2, 3, 4, 6 for codes 0..7), one
+  // nibble per code: a constant indexed by the code (a shift in simulation,
+  // no branches; a 3-input lookup in gates).
+  localparam logic [8*HalvesW-1:0] HALVES = {4'd12, 4'd8, 4'd6, 4'd4, 4'd3, 4'd2, 4'd1, 4'd0};
 
-  // A scale byte: {nan, significand in eighths (4 bits), exponent (ExpW)}.
-  localparam int unsigned ScaleDecW = 1 + 4 + ExpW;
-  function automatic logic [ScaleDecW-1:0] scale_decode(logic [ScaleW-1:0] raw, logic ue4m3);
-    logic                   nan;
-    logic [3:0]             eighths;
-    logic signed [ExpW-1:0] exp;
-    if (!ue4m3) begin
-      nan     = raw == E8M0_NAN;
-      eighths = 4'd8;
-      exp     = ExpW'(raw) - ExpW'(Bias);
-    end else begin
-      // ue4m3 through abs(): bit 7 ignored; exponent bias 7, 3 fraction bits.
-      nan = raw[ScaleW-2:0] == E4M3_NAN;
-      if (raw[6:3] != 4'd0) begin
-        eighths = {1'b1, raw[2:0]};
-        exp     = ExpW'(raw[6:3]) - ExpW'(7);
-      end else if (raw[2:0] != 3'd0) begin
-        eighths = {1'b0, raw[2:0]};
-        exp     = SUB_EXP;
-      end else begin
-        eighths = 4'd0;
-        exp     = ZERO_EXP;
-      end
-    end
-    scale_decode = {nan, eighths, exp};
-  endfunction
-
-  // ---------------------------------------------------------------------------
-  // Layer 0: group dot products, scale decode, C unpack
-  // ---------------------------------------------------------------------------
+  // Each layer's packed output, and its input (the previous layer's output,
+  // registered or not).
   localparam int unsigned L0W = Groups * (QW + SprodW + ExpW) + 1 + CSigW + ExpW + 2;
-  logic [L0W-1:0] l0_d;
+  localparam int unsigned L1W = Groups * (1 + TermW + ExpW) + 1 + CSigW + ExpW + ExpW + 2;
+  localparam int unsigned L2W = SumW + ExpW + 1 + 2;
+  logic [L0W-1:0]   l0_out, l1_in;
+  logic [L1W-1:0]   l1_out, l2_in;
+  logic [L2W-1:0]   l2_out, l3_in;
+  logic [Width-1:0] l3_out;
 
+  // The layer variables are combinational temporaries: each is written with
+  // blocking assignments by the one block that runs its layer (the always_ff
+  // of the first register after it, or the always_comb for Stages = 0).
+  /* verilator lint_off BLKSEQ */
+
+  // ---------------------------------------------------------------------------
+  // Layer 0: group dot products, scale decode, C unpack (inputs -> l0_out)
+  // ---------------------------------------------------------------------------
   logic [Groups*QW-1:0]     l0_q;
   logic [Groups*SprodW-1:0] l0_sprod;
   logic [Groups*ExpW-1:0]   l0_texp;
-  logic [Groups-1:0]        l0_group_nan;
+  logic                     l0_nan;
+  logic [ScaleW-1:0]        l0_raw;
+  logic [1:0]               l0_snan;
+  logic [7:0]               l0_eighths;
+  logic [2*ExpW-1:0]        l0_sexp;
+  logic                     l0_c_nan, l0_c_inf;
+  logic [CSigW-1:0]         l0_c_mag;
+  logic signed [ExpW-1:0]   l0_c_exp;
 
-  for (genvar g = 0; g < Groups; g++) begin : g_group
-    logic signed [QW-1:0] q;
-    always_comb begin
-      q = '0;
+  task automatic layer0();
+    l0_nan = 1'b0;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      // The group's exact dot product in quarters. Each product is added or
+      // subtracted as its sign says, written as a conditional negation
+      // (x ^ -s) + s: no data-dependent branch in the simulator's code.
+      l0_q[g*QW +: QW] = '0;
       for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
-        logic [2*HalvesW-1:0] mag;
-        mag = e2m1_halves(a_i[i*CodeW +: CodeW-1]) * e2m1_halves(b_i[i*CodeW +: CodeW-1]);
-        if (a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]) begin
-          q = q - QW'(mag);
+        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] +
+            ((QW'(HALVES[a_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW] *
+                  HALVES[b_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW]) ^
+              {QW{a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]}}) +
+             {{(QW - 1){1'b0}}, a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]});
+      end
+      // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
+      // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.
+      for (int unsigned sc = 0; sc < 2; sc++) begin
+        l0_raw = (sc == 0) ? (scale_4x_i ? scale_a_i[g*ScaleW +: ScaleW]
+                                         : scale_a_i[(g/2)*ScaleW +: ScaleW])
+                           : (scale_4x_i ? scale_b_i[g*ScaleW +: ScaleW]
+                                         : scale_b_i[(g/2)*ScaleW +: ScaleW]);
+        if (!scale_4x_i) begin
+          l0_snan[sc]              = l0_raw == E8M0_NAN;
+          l0_eighths[4*sc +: 4]    = 4'd8;
+          l0_sexp[ExpW*sc +: ExpW] = ExpW'(l0_raw) - ExpW'(Bias);
         end else begin
-          q = q + QW'(mag);
+          // ue4m3 through abs(): bit 7 ignored; exponent bias 7, 3 fraction bits.
+          l0_snan[sc] = l0_raw[ScaleW-2:0] == E4M3_NAN;
+          if (l0_raw[6:3] != 4'd0) begin
+            l0_eighths[4*sc +: 4]    = {1'b1, l0_raw[2:0]};
+            l0_sexp[ExpW*sc +: ExpW] = ExpW'(l0_raw[6:3]) - ExpW'(7);
+          end else if (l0_raw[2:0] != 3'd0) begin
+            l0_eighths[4*sc +: 4]    = {1'b0, l0_raw[2:0]};
+            l0_sexp[ExpW*sc +: ExpW] = SUB_EXP;
+          end else begin
+            l0_eighths[4*sc +: 4]    = 4'd0;
+            l0_sexp[ExpW*sc +: ExpW] = ZERO_EXP;
+          end
         end
       end
+      l0_sprod[g*SprodW +: SprodW] = l0_eighths[3:0] * l0_eighths[7:4];
+      l0_texp[g*ExpW +: ExpW]      = l0_sexp[ExpW-1:0] + l0_sexp[2*ExpW-1:ExpW];
+      // Every block in use is some group's (2X: 0 and 1; 4X: 0..3), so the
+      // groups' scales are the NaN check.
+      l0_nan = l0_nan | (|l0_snan);
     end
 
-    // 2X: group g is in block g/2; 4X: block g.
-    logic [ScaleW-1:0]    sa_raw, sb_raw;
-    logic [ScaleDecW-1:0] sa, sb;
-    assign sa_raw = scale_4x_i ? scale_a_i[g*ScaleW +: ScaleW] : scale_a_i[(g/2)*ScaleW +: ScaleW];
-    assign sb_raw = scale_4x_i ? scale_b_i[g*ScaleW +: ScaleW] : scale_b_i[(g/2)*ScaleW +: ScaleW];
-    assign sa     = scale_decode(sa_raw, scale_4x_i);
-    assign sb     = scale_decode(sb_raw, scale_4x_i);
+    // C: sign, significand (hidden bit for normals), exponent (-126 for
+    // subnormals and zero).
+    l0_c_inf = c_i[Width-2:Man] == '1 && c_i[Man-1:0] == '0;
+    l0_c_nan = c_i[Width-2:Man] == '1 && c_i[Man-1:0] != '0;
+    l0_c_mag = {c_i[Width-2:Man] != '0, c_i[Man-1:0]};
+    l0_c_exp = c_i[Width-2:Man] == '0 ? ZERO_EXP : ExpW'(c_i[Width-2:Man]) - ExpW'(Bias);
 
-    assign l0_q[g*QW +: QW]             = q;
-    assign l0_sprod[g*SprodW +: SprodW] = sa[ExpW +: 4] * sb[ExpW +: 4];
-    assign l0_texp[g*ExpW +: ExpW]      = sa[ExpW-1:0] + sb[ExpW-1:0];
-    // Every block in use is some group's (2X: 0 and 1; 4X: 0..3), so the
-    // groups' scales are the NaN check.
-    assign l0_group_nan[g]              = sa[ScaleDecW-1] | sb[ScaleDecW-1];
-  end
-
-  // C: sign, significand (hidden bit for normals), exponent (-126 for
-  // subnormals and zero).
-  logic                   c_sign, c_nan, c_inf;
-  logic [CSigW-1:0]       c_mag;
-  logic signed [ExpW-1:0] c_exp;
-  assign c_sign = c_i[Width-1];
-  assign c_inf  = c_i[Width-2:Man] == '1 && c_i[Man-1:0] == '0;
-  assign c_nan  = c_i[Width-2:Man] == '1 && c_i[Man-1:0] != '0;
-  assign c_mag  = {c_i[Width-2:Man] != '0, c_i[Man-1:0]};
-  assign c_exp  = c_i[Width-2:Man] == '0 ? ZERO_EXP : ExpW'(c_i[Width-2:Man]) - ExpW'(Bias);
-
-  assign l0_d = {l0_q, l0_sprod, l0_texp, c_sign, c_mag, c_exp, c_nan | (|l0_group_nan), c_inf};
-
-  logic [L0W-1:0] l0;
-  logic           l0_valid;
-  tcu_pipe_reg #(
-    .Width(L0W),
-    .Depth(((1 * Stages) / 4) - 0)
-  ) u_reg0 (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .en_i   (en_i),
-    .valid_i(valid_i),
-    .data_i (l0_d),
-    .valid_o(l0_valid),
-    .data_o (l0)
-  );
+    l0_out = {l0_q, l0_sprod, l0_texp, c_i[Width-1], l0_c_mag, l0_c_exp, l0_c_nan | l0_nan,
+              l0_c_inf};
+  endtask
 
   // ---------------------------------------------------------------------------
-  // Layer 1: group terms, the alignment exponent and distances
+  // Layer 1: group terms, the alignment exponent and distances (l1_in -> l1_out)
   // ---------------------------------------------------------------------------
   logic [Groups*QW-1:0]     l1_q;
   logic [Groups*SprodW-1:0] l1_sprod;
   logic [Groups*ExpW-1:0]   l1_texp;
   logic                     l1_c_sign, l1_nan, l1_inf;
   logic [CSigW-1:0]         l1_c_mag;
-  logic signed [ExpW-1:0]   l1_c_exp;
-  assign {l1_q, l1_sprod, l1_texp, l1_c_sign, l1_c_mag, l1_c_exp, l1_nan, l1_inf} = l0;
+  logic signed [ExpW-1:0]   l1_c_exp, l1_max_exp;
+  logic signed [QW-1:0]     l1_qg;
+  logic [QW-2:0]            l1_qmag;
+  logic [Groups-1:0]        l1_term_sign;
+  logic [Groups*TermW-1:0]  l1_term_mag;
+  logic [Groups*ExpW-1:0]   l1_term_dist;
 
-  logic signed [ExpW-1:0] max_exp;
-  always_comb begin
-    max_exp = l1_c_exp;
+  task automatic layer1();
+    {l1_q, l1_sprod, l1_texp, l1_c_sign, l1_c_mag, l1_c_exp, l1_nan, l1_inf} = l1_in;
+    l1_max_exp = l1_c_exp;
     for (int unsigned g = 0; g < Groups; g++) begin
-      if ($signed(l1_texp[g*ExpW +: ExpW]) > max_exp) begin
-        max_exp = l1_texp[g*ExpW +: ExpW];
+      if ($signed(l1_texp[g*ExpW +: ExpW]) > l1_max_exp) begin
+        l1_max_exp = l1_texp[g*ExpW +: ExpW];
       end
     end
-  end
-
-  localparam int unsigned L1W = Groups * (1 + TermW + ExpW) + 1 + CSigW + ExpW + ExpW + 2;
-  logic [Groups-1:0]       l1_term_sign;
-  logic [Groups*TermW-1:0] l1_term_mag;
-  logic [Groups*ExpW-1:0]  l1_term_dist;
-  for (genvar g = 0; g < Groups; g++) begin : g_term
-    logic signed [QW-1:0] q;
-    logic [QW-2:0]        q_mag;
-    assign q     = l1_q[g*QW +: QW];
-    assign q_mag = q[QW-1] ? (QW-1)'(-q) : q[QW-2:0];
-    assign l1_term_sign[g]               = q[QW-1];
-    assign l1_term_mag[g*TermW +: TermW] = TermW'(q_mag) * TermW'(l1_sprod[g*SprodW +: SprodW]);
-    assign l1_term_dist[g*ExpW +: ExpW]  = max_exp - l1_texp[g*ExpW +: ExpW];
-  end
-
-  logic [L1W-1:0] l1_d, l1;
-  logic           l1_valid;
-  assign l1_d = {l1_term_sign, l1_term_mag, l1_term_dist, l1_c_sign, l1_c_mag,
-                 ExpW'(max_exp - l1_c_exp), max_exp, l1_nan, l1_inf};
-
-  tcu_pipe_reg #(
-    .Width(L1W),
-    .Depth(((2 * Stages) / 4) - ((1 * Stages) / 4))
-  ) u_reg1 (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .en_i   (en_i),
-    .valid_i(l0_valid),
-    .data_i (l1_d),
-    .valid_o(l1_valid),
-    .data_o (l1)
-  );
+    for (int unsigned g = 0; g < Groups; g++) begin
+      l1_qg                         = l1_q[g*QW +: QW];
+      l1_qmag                       = l1_qg[QW-1] ? (QW-1)'(-l1_qg) : l1_qg[QW-2:0];
+      l1_term_sign[g]               = l1_qg[QW-1];
+      l1_term_mag[g*TermW +: TermW] = TermW'(l1_qmag) * TermW'(l1_sprod[g*SprodW +: SprodW]);
+      l1_term_dist[g*ExpW +: ExpW]  = l1_max_exp - l1_texp[g*ExpW +: ExpW];
+    end
+    l1_out = {l1_term_sign, l1_term_mag, l1_term_dist, l1_c_sign, l1_c_mag,
+              ExpW'(l1_max_exp - l1_c_exp), l1_max_exp, l1_nan, l1_inf};
+  endtask
 
   // ---------------------------------------------------------------------------
   // Layer 2: alignment (truncating toward zero) and the exact sum
+  // (l2_in -> l2_out)
   // ---------------------------------------------------------------------------
   logic [Groups-1:0]       l2_term_sign;
   logic [Groups*TermW-1:0] l2_term_mag;
@@ -265,117 +234,220 @@ module tcu_e2m1_dot #(
   logic [CSigW-1:0]        l2_c_mag;
   logic [ExpW-1:0]         l2_c_dist;
   logic [ExpW-1:0]         l2_max_exp;
-  assign {l2_term_sign, l2_term_mag, l2_term_dist, l2_c_sign, l2_c_mag, l2_c_dist, l2_max_exp,
-          l2_nan, l2_inf} = l1;
+  logic [CAlW-1:0]         l2_c_al;
+  logic [TermAlW-1:0]      l2_t_al;
+  logic signed [SumW-1:0]  l2_sum;
 
-  logic signed [SumW-1:0] sum;
-  always_comb begin
-    logic [CAlW-1:0] c_al;
-    c_al = {l2_c_mag, {(CAlW - CSigW){1'b0}}} >> l2_c_dist;
-    sum  = l2_c_sign ? -(SumW'(c_al)) : SumW'(c_al);
+  task automatic layer2();
+    {l2_term_sign, l2_term_mag, l2_term_dist, l2_c_sign, l2_c_mag, l2_c_dist, l2_max_exp, l2_nan,
+     l2_inf} = l2_in;
+    l2_c_al = {l2_c_mag, {(CAlW - CSigW){1'b0}}} >> l2_c_dist;
+    l2_sum  = l2_c_sign ? -(SumW'(l2_c_al)) : SumW'(l2_c_al);
     for (int unsigned g = 0; g < Groups; g++) begin
-      logic [TermAlW-1:0] t_al;
-      t_al = {l2_term_mag[g*TermW +: TermW], {(TermAlW - TermW){1'b0}}} >> l2_term_dist[g*ExpW +: ExpW];
-      if (l2_term_sign[g]) begin
-        sum = sum - SumW'(t_al);
-      end else begin
-        sum = sum + SumW'(t_al);
-      end
+      l2_t_al = {l2_term_mag[g*TermW +: TermW], {(TermAlW - TermW){1'b0}}} >>
+                l2_term_dist[g*ExpW +: ExpW];
+      l2_sum  = l2_sum + ((SumW'(l2_t_al) ^ {SumW{l2_term_sign[g]}}) + SumW'(l2_term_sign[g]));
     end
-  end
-
-  localparam int unsigned L2W = SumW + ExpW + 1 + 2;
-  logic [L2W-1:0] l2_d, l2;
-  logic           l2_valid;
-  assign l2_d = {sum, l2_max_exp, l2_c_sign, l2_nan, l2_inf};
-
-  tcu_pipe_reg #(
-    .Width(L2W),
-    .Depth(((3 * Stages) / 4) - ((2 * Stages) / 4))
-  ) u_reg2 (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .en_i   (en_i),
-    .valid_i(l1_valid),
-    .data_i (l2_d),
-    .valid_o(l2_valid),
-    .data_o (l2)
-  );
+    l2_out = {l2_sum, l2_max_exp, l2_c_sign, l2_nan, l2_inf};
+  endtask
 
   // ---------------------------------------------------------------------------
-  // Layer 3: truncation to f32 (golden fixed_to_f32_rz)
+  // Layer 3: truncation to f32 (golden fixed_to_f32_rz) (l3_in -> l3_out)
   // ---------------------------------------------------------------------------
   logic signed [SumW-1:0] l3_sum;
-  logic signed [ExpW-1:0] l3_max_exp;
-  logic                   l3_c_sign, l3_nan, l3_inf;
-  assign {l3_sum, l3_max_exp, l3_c_sign, l3_nan, l3_inf} = l2;
+  logic signed [ExpW-1:0] l3_max_exp, l3_res_exp, l3_sub_shift;
+  logic                   l3_c_sign, l3_nan, l3_inf, l3_sign;
+  logic [MagW-1:0]        l3_mag;
+  logic [Man-1:0]         l3_frac;
+  logic [63:0]            l3_probe;
+  logic [5:0]             l3_lz;
+  logic [Man-1:0]         l3_sub_units;
 
-  logic [MagW-1:0] mag;
-  logic            sign;
-  assign sign = l3_sum[SumW-1];
-  assign mag  = sign ? MagW'(-l3_sum) : l3_sum[MagW-1:0];
+  task automatic layer3();
+    {l3_sum, l3_max_exp, l3_c_sign, l3_nan, l3_inf} = l3_in;
+    l3_sign = l3_sum[SumW-1];
+    l3_mag  = l3_sign ? MagW'(-l3_sum) : l3_sum[MagW-1:0];
 
-  // Leading zeros of the magnitude (MagW when zero).
-  logic [LzW:0]            lz;
-  logic [$clog2(MagW+1)-1:0] lz_count;
-  tcu_lzc #(
-    .Width(MagW)
-  ) u_lzc (
-    .data_i (mag),
-    .count_o(lz_count)
-  );
-  assign lz = (LzW + 1)'(lz_count);
+    // Leading zeros of the magnitude (MagW when zero: ones below it), a
+    // six-step binary search.
+    l3_probe = {l3_mag, {(64 - MagW){1'b1}}};
+    l3_lz[5] = l3_probe[63:32] == '0;
+    l3_probe = l3_lz[5] ? l3_probe << 32 : l3_probe;
+    l3_lz[4] = l3_probe[63:48] == '0;
+    l3_probe = l3_lz[4] ? l3_probe << 16 : l3_probe;
+    l3_lz[3] = l3_probe[63:56] == '0;
+    l3_probe = l3_lz[3] ? l3_probe << 8 : l3_probe;
+    l3_lz[2] = l3_probe[63:60] == '0;
+    l3_probe = l3_lz[2] ? l3_probe << 4 : l3_probe;
+    l3_lz[1] = l3_probe[63:62] == '0;
+    l3_probe = l3_lz[1] ? l3_probe << 2 : l3_probe;
+    l3_lz[0] = !l3_probe[63];
 
-  // The value is mag * 2^(max_exp - 35); its leading one is at exponent
-  // e = max_exp - 35 + (MagW - 1 - lz).
-  logic signed [ExpW-1:0] res_exp;
-  assign res_exp = l3_max_exp - ExpW'(WinFrac) + ExpW'(MagW - 1) - ExpW'(lz);
+    // The value is mag * 2^(max_exp - 35); its leading one is at exponent
+    // e = max_exp - 35 + (MagW - 1 - lz). Normalised: the leading one at the
+    // top, the f32 fraction below it.
+    l3_res_exp = l3_max_exp - ExpW'(WinFrac) + ExpW'(MagW - 1) - ExpW'(l3_lz);
+    l3_frac    = Man'((l3_mag << l3_lz) >> (MagW - 1 - Man));
 
-  // Normalised: the leading one at the top, the f32 fraction below it.
-  logic [MagW-1:0] norm;
-  logic [Man-1:0]  frac;
-  assign norm = mag << lz;
-  assign frac = norm[MagW-2 -: Man];
+    // Subnormal: mag in units of 2^-149 is mag * 2^(max_exp - 35 + 149).
+    l3_sub_shift = l3_max_exp - ExpW'(WinFrac) + ExpW'(Bias - 1 + Man);
+    l3_sub_units = l3_sub_shift[ExpW-1] ? Man'(l3_mag >> (-l3_sub_shift))
+                                        : Man'(l3_mag << l3_sub_shift);
 
-  logic unused_norm;
-  assign unused_norm = ^{norm[MagW-1], norm[MagW-Man-2:0]};
-
-  // Subnormal: mag in units of 2^-149 is mag * 2^(max_exp - 35 + 149).
-  logic signed [ExpW-1:0] sub_shift;
-  logic [Man-1:0]         sub_units;
-  assign sub_shift = l3_max_exp - ExpW'(WinFrac) + ExpW'(Bias - 1 + Man);
-  assign sub_units = sub_shift[ExpW-1] ? Man'(mag >> (-sub_shift)) : Man'(mag << sub_shift);
-
-  logic [Width-1:0] result;
-  always_comb begin
     if (l3_nan) begin
-      result = tcu_pkg::F32_CANONICAL_NAN;
+      l3_out = tcu_pkg::F32_CANONICAL_NAN;
     end else if (l3_inf) begin
-      result = {l3_c_sign, POS_INF[Width-2:0]};
-    end else if (mag == '0) begin
-      result = '0;
-    end else if (res_exp > EXP_MAX) begin
-      result = {sign, POS_INF[Width-2:0]};
-    end else if (res_exp >= EXP_MIN) begin
-      result = {sign, ExpF'(res_exp + EXP_MAX), frac};
-    end else if (sub_units == '0) begin
-      result = '0;
+      l3_out = {l3_c_sign, POS_INF[Width-2:0]};
+    end else if (l3_mag == '0) begin
+      l3_out = '0;
+    end else if (l3_res_exp > EXP_MAX) begin
+      l3_out = {l3_sign, POS_INF[Width-2:0]};
+    end else if (l3_res_exp >= EXP_MIN) begin
+      l3_out = {l3_sign, ExpF'(l3_res_exp + EXP_MAX), l3_frac};
+    end else if (l3_sub_units == '0) begin
+      l3_out = '0;
     end else begin
-      result = {sign, {ExpF{1'b0}}, sub_units};
+      l3_out = {l3_sign, {ExpF{1'b0}}, l3_sub_units};
     end
-  end
+  endtask
 
-  tcu_pipe_reg #(
-    .Width(Width),
-    .Depth(Stages - ((3 * Stages) / 4))
-  ) u_reg3 (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .en_i   (en_i),
-    .valid_i(l2_valid),
-    .data_i (result),
-    .valid_o(valid_o),
-    .data_o (d_o)
-  );
+  // ---------------------------------------------------------------------------
+  // Registers, and the blocks that run the layers
+  // ---------------------------------------------------------------------------
+  // Registers after layer l (D<l>), and the first layer the block of that
+  // boundary's first register runs (F<l>: the one after the last registered
+  // boundary before it).
+  localparam int unsigned D0 = (1 * Stages) / 4;
+  localparam int unsigned D1 = (2 * Stages) / 4 - (1 * Stages) / 4;
+  localparam int unsigned D2 = (3 * Stages) / 4 - (2 * Stages) / 4;
+  localparam int unsigned D3 = Stages - (3 * Stages) / 4;
+  localparam int unsigned F1 = (D0 > 0) ? 1 : 0;
+  localparam int unsigned F2 = (D1 > 0) ? 2 : F1;
+  localparam int unsigned F3 = (D2 > 0) ? 3 : F2;
+
+  // Boundary l's output (the registered value, or unused) and valid bit
+  // (the input valid when the boundary has no register).
+  logic [L0W-1:0]   bnd0;
+  logic [L1W-1:0]   bnd1;
+  logic [L2W-1:0]   bnd2;
+  logic             bv0, bv1, bv2;
+
+  if (Stages == 0) begin : g_comb
+    always_comb begin
+      layer0();
+      l1_in = l0_out;
+      layer1();
+      l2_in = l1_out;
+      layer2();
+      l3_in = l2_out;
+      layer3();
+    end
+    assign {bnd0, bnd1, bnd2} = '0;
+    assign {bv0, bv1, bv2}    = '0;
+    assign valid_o = valid_i;
+    assign d_o     = l3_out;
+
+    // No registers: the clock, reset and enable go unused.
+    logic unused_ctrl;
+    assign unused_ctrl = ^{clk_i, rst_ni, en_i, bnd0, bnd1, bnd2, bv0, bv1, bv2};
+  end else begin : g_pipe
+    // ---- boundary 0 ---------------------------------------------------------
+    if (D0 > 0) begin : g_b0
+      logic           v_q;
+      logic [L0W-1:0] d_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) v_q <= 1'b0;
+        else if (en_i) v_q <= valid_i;
+      end
+      always_ff @(posedge clk_i) begin
+        if (en_i && valid_i) begin
+          layer0();
+          d_q <= l0_out;
+        end
+      end
+      tcu_pipe_reg #(.Width(L0W), .Depth(D0 - 1)) u_more (
+        .clk_i, .rst_ni, .en_i, .valid_i(v_q), .data_i(d_q), .valid_o(bv0), .data_o(bnd0));
+    end else begin : g_b0_none
+      assign bv0  = valid_i;
+      assign bnd0 = '0;
+    end
+
+    // ---- boundary 1 ---------------------------------------------------------
+    if (D1 > 0) begin : g_b1
+      logic           v_q;
+      logic [L1W-1:0] d_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) v_q <= 1'b0;
+        else if (en_i) v_q <= bv0;
+      end
+      always_ff @(posedge clk_i) begin
+        if (en_i && bv0) begin
+          if (F1 == 0) layer0();
+          l1_in = (F1 == 1) ? bnd0 : l0_out;
+          layer1();
+          d_q <= l1_out;
+        end
+      end
+      tcu_pipe_reg #(.Width(L1W), .Depth(D1 - 1)) u_more (
+        .clk_i, .rst_ni, .en_i, .valid_i(v_q), .data_i(d_q), .valid_o(bv1), .data_o(bnd1));
+    end else begin : g_b1_none
+      assign bv1  = bv0;
+      assign bnd1 = '0;
+    end
+
+    // ---- boundary 2 ---------------------------------------------------------
+    if (D2 > 0) begin : g_b2
+      logic           v_q;
+      logic [L2W-1:0] d_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) v_q <= 1'b0;
+        else if (en_i) v_q <= bv1;
+      end
+      always_ff @(posedge clk_i) begin
+        if (en_i && bv1) begin
+          if (F2 == 0) layer0();
+          if (F2 <= 1) begin
+            l1_in = (F2 == 1) ? bnd0 : l0_out;
+            layer1();
+          end
+          l2_in = (F2 == 2) ? bnd1 : l1_out;
+          layer2();
+          d_q <= l2_out;
+        end
+      end
+      tcu_pipe_reg #(.Width(L2W), .Depth(D2 - 1)) u_more (
+        .clk_i, .rst_ni, .en_i, .valid_i(v_q), .data_i(d_q), .valid_o(bv2), .data_o(bnd2));
+    end else begin : g_b2_none
+      assign bv2  = bv1;
+      assign bnd2 = '0;
+    end
+
+    // ---- boundary 3: the output (D3 >= 1 for Stages >= 1) -------------------
+    logic             v3_q;
+    logic [Width-1:0] d3_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v3_q <= 1'b0;
+      else if (en_i) v3_q <= bv2;
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i && bv2) begin
+        if (F3 == 0) layer0();
+        if (F3 <= 1) begin
+          l1_in = (F3 == 1) ? bnd0 : l0_out;
+          layer1();
+        end
+        if (F3 <= 2) begin
+          l2_in = (F3 == 2) ? bnd1 : l1_out;
+          layer2();
+        end
+        l3_in = (F3 == 3) ? bnd2 : l2_out;
+        layer3();
+        d3_q <= l3_out;
+      end
+    end
+    tcu_pipe_reg #(.Width(Width), .Depth(D3 - 1)) u_more3 (
+      .clk_i, .rst_ni, .en_i, .valid_i(v3_q), .data_i(d3_q), .valid_o(valid_o), .data_o(d_o));
+  end
+  /* verilator lint_on BLKSEQ */
 
 endmodule

@@ -38,12 +38,12 @@ module tcu_f16_dot #(
   input  logic                      clk_i,
   input  logic                      rst_ni,
   input  logic                      en_i,
-  input  logic                      valid_i,
-  input  logic [DotK*HalfWidth-1:0] a_i,
-  input  logic [DotK*HalfWidth-1:0] b_i,
-  input  logic [Width-1:0]          c_i,
-  input  logic                      c_f16_i,
-  input  logic                      d_f16_i,
+  input  logic                      valid_i /* verilator public_flat_rd */,
+  input  logic [DotK*HalfWidth-1:0] a_i /* verilator public_flat_rd */,
+  input  logic [DotK*HalfWidth-1:0] b_i /* verilator public_flat_rd */,
+  input  logic [Width-1:0]          c_i /* verilator public_flat_rd */,
+  input  logic                      c_f16_i /* verilator public_flat_rd */,
+  input  logic                      d_f16_i /* verilator public_flat_rd */,
   output logic                      valid_o,
   output logic [Width-1:0]          d_o
 );
@@ -71,70 +71,62 @@ module tcu_f16_dot #(
   localparam logic [Width-1:0] ONE      = {1'b0, SExp'(SBias), {SMan{1'b0}}};
   localparam logic [CodeW-1:0] HALF_INF_CODE = CodeW'({{HExp{1'b1}}, {HMan{1'b0}}});
 
-  // Exact f16 -> f32 (golden f16_to_f32).
-  function automatic logic [Width-1:0] widen(logic [HalfWidth-1:0] h);
+  // Exact f16 -> f32 conversions (golden f16_to_f32), one per use, in
+  // generate blocks rather than a function (a function's inlined temporaries
+  // would give every instance its own copy of the simulation code):
+  // widen_out[w] = f32(widen_in[w]).
+  localparam int unsigned W_C = 0, W_A0 = 1, W_B0 = 2, W_A2 = 3, W_B2 = 4, W_L2A = 5,
+                          W_L2B = 6, W_L3A = 7, W_L3B = 8, W_L4A = 9, W_L4B = 10;
+  localparam int unsigned NumWiden = 11;
+  // (split_var: the simulator keeps each use's slice a signal of its own,
+  // else a level's input would seem to depend on the level after it.)
+  logic [NumWiden*HalfWidth-1:0] widen_in  /* verilator split_var */;
+  logic [NumWiden*Width-1:0]     widen_out /* verilator split_var */;
+
+  for (genvar w = 0; w < NumWiden; w++) begin : g_widen
     logic            sign;
     logic [HExp-1:0] exp;
     logic [HMan-1:0] man;
+    logic [15:0]     probe;
     logic [HLzW-1:0] lz;
-    {sign, exp, man} = h;
-    lz = '0;
-    for (int unsigned i = 0; i < HMan; i++) begin
-      if (man[i]) lz = HLzW'(HMan - 1 - i);
+    assign {sign, exp, man} = widen_in[w*HalfWidth +: HalfWidth];
+    // Leading zeros of a subnormal's fraction, a four-step binary search
+    // (ones below it, so a zero fraction counts HMan).
+    always_comb begin
+      probe = {man, {(16 - HMan){1'b1}}};
+      lz[3] = probe[15:8] == '0;
+      probe = lz[3] ? probe << 8 : probe;
+      lz[2] = probe[15:12] == '0;
+      probe = lz[2] ? probe << 4 : probe;
+      lz[1] = probe[15:14] == '0;
+      probe = lz[1] ? probe << 2 : probe;
+      lz[0] = !probe[15];
     end
-    if (&exp) begin
-      widen = {sign, {SExp{1'b1}}, man, {(SMan - HMan){1'b0}}};
-    end else if (exp != '0) begin
-      widen = {sign, SExp'(exp) + SExp'(SBias - HBias), man, {(SMan - HMan){1'b0}}};
-    end else if (man == '0) begin
-      widen = {sign, {(Width - 1){1'b0}}};
-    end else begin
-      // Subnormal: normalise, the leading one becomes the hidden bit.
-      widen = {sign, SExp'(SBias - HBias) - SExp'(lz), man << (lz + 1'b1),
-               {(SMan - HMan){1'b0}}};
+    always_comb begin
+      if (&exp) begin
+        widen_out[w*Width +: Width] = {sign, {SExp{1'b1}}, man, {(SMan - HMan){1'b0}}};
+      end else if (exp != '0) begin
+        widen_out[w*Width +: Width] = {sign, SExp'(exp) + SExp'(SBias - HBias), man,
+                                       {(SMan - HMan){1'b0}}};
+      end else if (man == '0) begin
+        widen_out[w*Width +: Width] = {sign, {(Width - 1){1'b0}}};
+      end else begin
+        // Subnormal: normalise, the leading one becomes the hidden bit.
+        widen_out[w*Width +: Width] = {sign, SExp'(SBias - HBias) - SExp'(lz),
+                                       man << (lz + 1'b1), {(SMan - HMan){1'b0}}};
+      end
     end
-  endfunction
-
-  // f32 -> f16, round to nearest even, subnormals kept, overflow to Inf, NaN
-  // to the canonical NaN (golden f32_to_f16_rn, plus its NaN rule).
-  function automatic logic [HalfWidth-1:0] narrow(logic [Width-1:0] f);
-    logic                   sign, is_norm, guard, sticky;
-    logic [SExp-1:0]        exp, exp1;
-    logic [SMan-1:0]        man;
-    logic [DropW-1:0]       drop;
-    logic [ExtW-1:0]        ext;
-    logic [HMan:0]          kept;
-    logic [CodeW-1:0]       code;
-    {sign, exp, man} = f;
-    exp1    = (exp == '0) ? SExp'(1) : exp;
-    is_norm = exp1 >= SExp'(MinNormExp);
-    if (is_norm) begin
-      drop = DropW'(DropNorm);
-    end else if (exp1 <= SExp'(MinNormExp + DropNorm - DropMax)) begin
-      drop = DropW'(DropMax);
-    end else begin
-      drop = DropW'(SExp'(MinNormExp + DropNorm) - exp1);
-    end
-    // drop >= DropNorm: the top DropNorm bits of the shift are always zero.
-    ext    = ExtW'({exp != '0, man, {(SMan + 3){1'b0}}} >> drop);
-    kept   = ext[ExtW-1 -: HMan+1];
-    guard  = ext[SMan+2];
-    sticky = |ext[SMan+1:0];
-    code   = (is_norm ? CodeW'({exp1 - SExp'(MinNormExp), {HMan{1'b0}}}) : '0) + CodeW'(kept) +
-             CodeW'(guard && (sticky || kept[0]));
-    if (&exp) begin
-      narrow = (man != '0) ? tcu_pkg::F16_CANONICAL_NAN : {sign, {HExp{1'b1}}, {HMan{1'b0}}};
-    end else if (code >= HALF_INF_CODE) begin
-      narrow = {sign, {HExp{1'b1}}, {HMan{1'b0}}};
-    end else begin
-      narrow = {sign, code[HalfWidth-2:0]};
-    end
-  endfunction
+  end
 
   logic [Width-1:0] c32;
-  assign c32 = c_f16_i ? widen(c_i[HalfWidth-1:0]) : c_i;
+  assign widen_in[W_C*HalfWidth +: HalfWidth] = c_i[HalfWidth-1:0];
+  assign c32 = c_f16_i ? widen_out[W_C*Width +: Width] : c_i;
 
   // ---- level 1: U1 = a0*b0 (+-0), X1 = a2*b2 (f16 D only) ------------------
+  assign widen_in[W_A0*HalfWidth +: HalfWidth] = a_i[0 +: HalfWidth];
+  assign widen_in[W_B0*HalfWidth +: HalfWidth] = b_i[0 +: HalfWidth];
+  assign widen_in[W_A2*HalfWidth +: HalfWidth] = a_i[2*HalfWidth +: HalfWidth];
+  assign widen_in[W_B2*HalfWidth +: HalfWidth] = b_i[2*HalfWidth +: HalfWidth];
   localparam int unsigned Aux1W = 1 + Width + 6 * HalfWidth;
   logic             u1_valid;
   logic [Width-1:0] u1_result, x1_result;
@@ -151,8 +143,8 @@ module tcu_f16_dot #(
     .rst_ni  (rst_ni),
     .en_i    (en_i),
     .valid_i (valid_i),
-    .a_i     (widen(a_i[0 +: HalfWidth])),
-    .b_i     (widen(b_i[0 +: HalfWidth])),
+    .a_i     (widen_out[W_A0*Width +: Width]),
+    .b_i     (widen_out[W_B0*Width +: Width]),
     .c_i     (d_f16_i ? NEG_ZERO : POS_ZERO),
     .rnd_i   (tcu_pkg::RNE),
     .aux_i   ({d_f16_i, c32, a_i[DotK*HalfWidth-1:HalfWidth], b_i[DotK*HalfWidth-1:HalfWidth]}),
@@ -171,8 +163,8 @@ module tcu_f16_dot #(
     .rst_ni  (rst_ni),
     .en_i    (en_i),
     .valid_i (valid_i && d_f16_i),
-    .a_i     (widen(a_i[2*HalfWidth +: HalfWidth])),
-    .b_i     (widen(b_i[2*HalfWidth +: HalfWidth])),
+    .a_i     (widen_out[W_A2*Width +: Width]),
+    .b_i     (widen_out[W_B2*Width +: Width]),
     .c_i     (NEG_ZERO),
     .rnd_i   (tcu_pkg::RNE),
     .aux_i   (1'b0),
@@ -186,6 +178,8 @@ module tcu_f16_dot #(
   logic [Width-1:0]     l2_c;
   logic [HalfWidth-1:0] l2_a1, l2_a2, l2_a3, l2_b1, l2_b2, l2_b3;
   assign {l2_d16, l2_c, l2_a3, l2_a2, l2_a1, l2_b3, l2_b2, l2_b1} = aux1;
+  assign widen_in[W_L2A*HalfWidth +: HalfWidth] = l2_a1;
+  assign widen_in[W_L2B*HalfWidth +: HalfWidth] = l2_b1;
 
   localparam int unsigned Aux2W = 1 + Width + 4 * HalfWidth + Width;
   logic             u2_valid;
@@ -202,8 +196,8 @@ module tcu_f16_dot #(
     .rst_ni  (rst_ni),
     .en_i    (en_i),
     .valid_i (u1_valid),
-    .a_i     (widen(l2_a1)),
-    .b_i     (widen(l2_b1)),
+    .a_i     (widen_out[W_L2A*Width +: Width]),
+    .b_i     (widen_out[W_L2B*Width +: Width]),
     .c_i     (u1_result),
     .rnd_i   (tcu_pkg::RNE),
     .aux_i   ({l2_d16, l2_c, l2_a2, l2_a3, l2_b2, l2_b3, x1_result}),
@@ -217,6 +211,8 @@ module tcu_f16_dot #(
   logic [Width-1:0]     l3_c, l3_q2;
   logic [HalfWidth-1:0] l3_a2, l3_a3, l3_b2, l3_b3;
   assign {l3_d16, l3_c, l3_a2, l3_a3, l3_b2, l3_b3, l3_q2} = aux2;
+  assign widen_in[W_L3A*HalfWidth +: HalfWidth] = l3_d16 ? l3_a3 : l3_a2;
+  assign widen_in[W_L3B*HalfWidth +: HalfWidth] = l3_d16 ? l3_b3 : l3_b2;
 
   localparam int unsigned Aux3W = 1 + Width + 2 * HalfWidth + Width;
   logic             u3_valid;
@@ -233,8 +229,8 @@ module tcu_f16_dot #(
     .rst_ni  (rst_ni),
     .en_i    (en_i),
     .valid_i (u2_valid),
-    .a_i     (widen(l3_d16 ? l3_a3 : l3_a2)),
-    .b_i     (widen(l3_d16 ? l3_b3 : l3_b2)),
+    .a_i     (widen_out[W_L3A*Width +: Width]),
+    .b_i     (widen_out[W_L3B*Width +: Width]),
     .c_i     (l3_d16 ? l3_q2 : u2_result),
     .rnd_i   (tcu_pkg::RNE),
     .aux_i   ({l3_d16, l3_c, l3_a3, l3_b3, u2_result}),  // U2 is p01 for f16 D
@@ -248,6 +244,8 @@ module tcu_f16_dot #(
   logic [Width-1:0]     l4_c, l4_p01;
   logic [HalfWidth-1:0] l4_a3, l4_b3;
   assign {l4_d16, l4_c, l4_a3, l4_b3, l4_p01} = aux3;
+  assign widen_in[W_L4A*HalfWidth +: HalfWidth] = l4_a3;
+  assign widen_in[W_L4B*HalfWidth +: HalfWidth] = l4_b3;
 
   localparam int unsigned Aux4W = 1 + Width + Width;
   logic             u4_valid;
@@ -264,8 +262,8 @@ module tcu_f16_dot #(
     .rst_ni  (rst_ni),
     .en_i    (en_i),
     .valid_i (u3_valid),
-    .a_i     (l4_d16 ? l4_c : widen(l4_a3)),
-    .b_i     (l4_d16 ? ONE : widen(l4_b3)),
+    .a_i     (l4_d16 ? l4_c : widen_out[W_L4A*Width +: Width]),
+    .b_i     (l4_d16 ? ONE : widen_out[W_L4B*Width +: Width]),
     .c_i     (l4_d16 ? l4_p01 : u3_result),
     .rnd_i   (tcu_pkg::RNE),
     .aux_i   ({l4_d16, l4_c, u3_result}),  // U3 is p23 for f16 D
@@ -302,6 +300,43 @@ module tcu_f16_dot #(
     .aux_o   (d16)
   );
 
-  assign d_o = d16 ? {{(Width - HalfWidth){1'b0}}, narrow(u5_result)} : u5_result;
+  // f32 -> f16, round to nearest even, subnormals kept, overflow to Inf, NaN
+  // to the canonical NaN (golden f32_to_f16_rn, plus its NaN rule).
+  logic [HalfWidth-1:0] d_half;
+  always_comb begin : p_narrow
+    logic             sign, is_norm, guard, sticky;
+    logic [SExp-1:0]  exp, exp1;
+    logic [SMan-1:0]  man;
+    logic [DropW-1:0] drop;
+    logic [ExtW-1:0]  ext;
+    logic [HMan:0]    kept;
+    logic [CodeW-1:0] code;
+    {sign, exp, man} = u5_result;
+    exp1    = (exp == '0) ? SExp'(1) : exp;
+    is_norm = exp1 >= SExp'(MinNormExp);
+    if (is_norm) begin
+      drop = DropW'(DropNorm);
+    end else if (exp1 <= SExp'(MinNormExp + DropNorm - DropMax)) begin
+      drop = DropW'(DropMax);
+    end else begin
+      drop = DropW'(SExp'(MinNormExp + DropNorm) - exp1);
+    end
+    // drop >= DropNorm: the top DropNorm bits of the shift are always zero.
+    ext    = ExtW'({exp != '0, man, {(SMan + 3){1'b0}}} >> drop);
+    kept   = ext[ExtW-1 -: HMan+1];
+    guard  = ext[SMan+2];
+    sticky = |ext[SMan+1:0];
+    code   = (is_norm ? CodeW'({exp1 - SExp'(MinNormExp), {HMan{1'b0}}}) : '0) + CodeW'(kept) +
+             CodeW'(guard && (sticky || kept[0]));
+    if (&exp) begin
+      d_half = (man != '0) ? tcu_pkg::F16_CANONICAL_NAN : {sign, {HExp{1'b1}}, {HMan{1'b0}}};
+    end else if (code >= HALF_INF_CODE) begin
+      d_half = {sign, {HExp{1'b1}}, {HMan{1'b0}}};
+    end else begin
+      d_half = {sign, code[HalfWidth-2:0]};
+    end
+  end
+
+  assign d_o = d16 ? {{(Width - HalfWidth){1'b0}}, d_half} : u5_result;
 
 endmodule

@@ -15,11 +15,11 @@ module tcu_f64_dot #(
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  input  logic                  valid_i,
-  input  logic [DotK*Width-1:0] a_i,
-  input  logic [DotK*Width-1:0] b_i,
-  input  logic [Width-1:0]      c_i,
-  input  tcu_pkg::roundmode_e   rnd_i,
+  input  logic                  valid_i /* verilator public_flat_rd */,
+  input  logic [DotK*Width-1:0] a_i /* verilator public_flat_rd */,
+  input  logic [DotK*Width-1:0] b_i /* verilator public_flat_rd */,
+  input  logic [Width-1:0]      c_i /* verilator public_flat_rd */,
+  input  tcu_pkg::roundmode_e   rnd_i /* verilator public_flat_rd */,
   output logic                  valid_o,
   output logic [Width-1:0]      d_o
 );

@@ -96,6 +96,29 @@ package tcu_pkg;
     FAM_E2M1        = 3'd4
   } family_e;
 
+  // ---------------------------------------------------------------------------
+  // Leading-zero count of a 64-bit word (64 when zero): a six-step binary
+  // search, each step a compare and a conditional shift. Shared by tcu_lzc and
+  // the units that count leading zeros inside a pipeline stage's function.
+  // ---------------------------------------------------------------------------
+  function automatic logic [6:0] lzc64(logic [63:0] x);
+    logic [63:0] v;
+    logic [5:0]  n;
+    v    = x;
+    n[5] = v[63:32] == '0;
+    v    = n[5] ? v << 32 : v;
+    n[4] = v[63:48] == '0;
+    v    = n[4] ? v << 16 : v;
+    n[3] = v[63:56] == '0;
+    v    = n[3] ? v << 8 : v;
+    n[2] = v[63:60] == '0;
+    v    = n[2] ? v << 4 : v;
+    n[1] = v[63:62] == '0;
+    v    = n[1] ? v << 2 : v;
+    n[0] = !v[63];
+    lzc64 = (x == '0) ? 7'd64 : {1'b0, n};
+  endfunction
+
   // NaN encodings the silicon produces.
   localparam logic [31:0] F32_CANONICAL_NAN = 32'h7fff_ffff;
   localparam logic [15:0] F16_CANONICAL_NAN = 16'h7fff;

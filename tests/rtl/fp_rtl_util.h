@@ -345,7 +345,14 @@ class UnitBench {
     model_->rst_ni = 1;
     model_->eval();
   }
-  ~UnitBench() { model_->final(); }
+  ~UnitBench() {
+    // The model tears its scopes (public signals) down through the thread's
+    // current context: make it this model's own, since another bench may
+    // have been built (and destroyed) since this one.
+    Verilated::threadContextp(ctx_.get());
+    model_->final();
+    model_.reset();
+  }
 
   void cycle(bool en, const std::optional<In>& in) {
     std::optional<Expect> now;

@@ -65,7 +65,14 @@ class FmaBench {
     model_->rst_ni = 1;
     model_->eval();
   }
-  ~FmaBench() { model_->final(); }
+  ~FmaBench() {
+    // The model tears its scopes (public signals) down through the thread's
+    // current context: make it this model's own, since another bench may
+    // have been built (and destroyed) since this one.
+    Verilated::threadContextp(ctx_.get());
+    model_->final();
+    model_.reset();
+  }
 
   // One clock cycle with `in` (or a bubble) on the inputs.
   void cycle(bool en, const std::optional<FmaIn>& in) {
