@@ -40,6 +40,7 @@ module tcu_frag_layout (
   output logic        hit_o,
   output logic [8:0]  lo_pos_o,
   output logic [8:0]  hi_pos_o,
+  output logic        split_o,        // hi_pos_o = lo_pos_o + 4 (else + 1)
   output logic [31:0] word_o
 );
 
@@ -80,11 +81,22 @@ module tcu_frag_layout (
   end
 
   // Scales: the register shifted down by the byte selector, masked to the
-  // instruction's blocks (2X: two bytes, 4X: four).
-  logic [31:0] blocks_mask, scale_a_word, scale_b_word;
-  assign blocks_mask  = scale_4x_i ? 32'hffff_ffff : 32'h0000_ffff;
-  assign scale_a_word = (word_i >> {byte_id_a_i, 3'b000}) & blocks_mask;
-  assign scale_b_word = (word_i >> {byte_id_b_i, 3'b000}) & blocks_mask;
+  // instruction's blocks (2X: two bytes, 4X: four). A four-way choice
+  // rather than a shifter (Yosys's share pass stalls on many shifters).
+  logic [31:0] blocks_mask, scale_word;
+  logic [1:0]  scale_byte_id;
+  logic [31:0] scale_shifted;
+  assign blocks_mask   = scale_4x_i ? 32'hffff_ffff : 32'h0000_ffff;
+  assign scale_byte_id = op_i == OP_SCALE_A ? byte_id_a_i : byte_id_b_i;
+  always_comb begin
+    unique case (scale_byte_id)
+      2'd0:    scale_shifted = word_i;
+      2'd1:    scale_shifted = {8'h00, word_i[31:8]};
+      2'd2:    scale_shifted = {16'h0000, word_i[31:16]};
+      default: scale_shifted = {24'h00_0000, word_i[31:24]};
+    endcase
+  end
+  assign scale_word    = scale_shifted & blocks_mask;
 
   // Positions in 32-bit words (aligned cases) or 16-bit halves (f16 halves).
   logic [7:0] word_pos;   // 32-bit word index on the port
@@ -197,14 +209,14 @@ module tcu_frag_layout (
         if (fam_e2m1 && t[1] == thread_id_a_i) begin
           regs     = 4'd1;
           word_pos = {4'b0000, t[0], g};
-          word_o   = scale_a_word;
+          word_o   = scale_word;
         end
       end
       OP_SCALE_B: begin
         if (fam_e2m1 && t == thread_id_b_i) begin
           regs     = 4'd1;
           word_pos = {5'b00000, g};
-          word_o   = scale_b_word;
+          word_o   = scale_word;
         end
       end
       default: ;
@@ -212,6 +224,7 @@ module tcu_frag_layout (
   end
 
   assign hit_o    = {1'b0, reg_i} < regs;
+  assign split_o  = split;
   assign lo_pos_o = halves ? {1'b0, half_pos} : {word_pos, 1'b0};
   assign hi_pos_o = halves ? {1'b0, half_pos + (split ? 8'd4 : 8'd1)} : {word_pos, 1'b1};
 

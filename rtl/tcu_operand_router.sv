@@ -228,7 +228,7 @@ module tcu_operand_router #(
   logic [8:0]  slot_hi_pos [WordsPerCycle];
   logic [15:0] slot_lo     [WordsPerCycle];
   logic [15:0] slot_hi     [WordsPerCycle];
-  logic [WordsPerCycle-1:0] wr_a, wr_b, wr_c, wr_meta, wr_sa, wr_sb;
+  logic [WordsPerCycle-1:0] slot_split, wr_a, wr_b, wr_c, wr_meta, wr_sa, wr_sb;
 
   for (genvar s = 0; s < WordsPerCycle; s++) begin : g_slot
     logic        wr;
@@ -253,6 +253,7 @@ module tcu_operand_router #(
       .hit_o        (slot_hit[s]),
       .lo_pos_o     (slot_lo_pos[s]),
       .hi_pos_o     (slot_hi_pos[s]),
+      .split_o      (slot_split[s]),
       .word_o       (placed)
     );
     assign slot_lo[s]  = placed[15:0];
@@ -275,116 +276,135 @@ module tcu_operand_router #(
   logic [255:0]  sb_q, sb_d;
 
 `ifdef SYNTHESIS
-  // Port widths in 16-bit halves (A, B) and 32-bit words.
-  localparam int unsigned A_HALVES   = 4096 / 16;
-  localparam int unsigned B_HALVES   = 2048 / 16;
-  localparam int unsigned C_WORDS    = 8192 / 32;
-  localparam int unsigned META_WORDS = 512 / 32;
-  localparam int unsigned SA_WORDS   = 512 / 32;
-  localparam int unsigned SB_WORDS   = 256 / 32;
+  // Per position, an AND-OR over the slots: slot s writes position p when
+  // its row select (p's high bits, decoded once per slot) and its column
+  // select (p's low three bits) are both high.
+  //
+  // A and B (16-bit halves): a word's lo half lands at L, its hi half at
+  // L + 1 (L even) or, split (f16 A .col, B .row), at L + 4 (L[2] = 0).
+  // Half h is written by the slot with L = h & ~1, or h & ~4 when split;
+  // which of the word's halves it takes depends only on h[2], h[0] and
+  // split, so each slot offers four values, one per class {h[2], h[0]}:
+  // 00 lo, 11 hi, 01 (h[0]) hi or, split, lo, 10 (h[2]) lo or, split, hi.
+  logic [32*WordsPerCycle-1:0] a_row_sel, c_row_sel;
+  logic [16*WordsPerCycle-1:0] b_row_sel;
+  logic [8*WordsPerCycle-1:0]  a_col_sel, b_col_sel, c_col_sel;
+  logic [64*WordsPerCycle-1:0] ab_class;
+  logic [16*WordsPerCycle-1:0] meta_sel, sa_sel;
+  logic [8*WordsPerCycle-1:0]  sb_sel;
 
-  // Per position: an AND-OR over the slots that write it. The lo and hi
-  // halves of an A or B word may each land on any half-word; C, metadata
-  // and scale words land whole, on word lo_pos / 2 of their port.
-  for (genvar h = 0; h < A_HALVES; h++) begin : g_a
+  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_sel
+    logic [7:0] a_pos, c_pos;
+    logic [6:0] b_pos;
+    logic       split, unused_pos;
+    assign a_pos      = slot_lo_pos[s][7:0];
+    assign b_pos      = slot_lo_pos[s][6:0];
+    assign c_pos      = slot_lo_pos[s][8:1];
+    assign split      = slot_split[s];
+    assign unused_pos = ^slot_hi_pos[s];  // implied by lo_pos and split
+    for (genvar r = 0; r < 32; r++) begin : g_row32
+      assign a_row_sel[32*s + r] = wr_a[s] && a_pos[7:3] == 5'(r);
+      assign c_row_sel[32*s + r] = wr_c[s] && c_pos[7:3] == 5'(r);
+    end
+    for (genvar r = 0; r < 16; r++) begin : g_row16
+      assign b_row_sel[16*s + r] = wr_b[s] && b_pos[6:3] == 4'(r);
+      assign meta_sel[16*s + r]  = wr_meta[s] && c_pos[3:0] == 4'(r);
+      assign sa_sel[16*s + r]    = wr_sa[s] && c_pos[3:0] == 4'(r);
+    end
+    for (genvar j = 0; j < 8; j++) begin : g_col
+      localparam logic [2:0] NOT_SPLIT = 3'(j & 6);  // j & ~1
+      localparam logic [2:0] SPLIT     = 3'(j & 3);  // j & ~4
+      assign a_col_sel[8*s + j] = a_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign b_col_sel[8*s + j] = b_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign c_col_sel[8*s + j] = c_pos[2:0] == 3'(j);
+      assign sb_sel[8*s + j]    = wr_sb[s] && c_pos[2:0] == 3'(j);
+    end
+    assign ab_class[64*s +: 64] = {slot_hi[s], split ? slot_hi[s] : slot_lo[s],
+                                   split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
+  end
+
+  for (genvar h = 0; h < 256; h++) begin : g_a
+    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
     logic        hit;
     logic [15:0] val;
     always_comb begin
       hit = 1'b0;
       val = '0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_a[s] && slot_lo_pos[s] == 9'(h)) begin
-          hit = 1'b1;
-          val = val | slot_lo[s];
-        end
-        if (wr_a[s] && slot_hi_pos[s] == 9'(h)) begin
-          hit = 1'b1;
-          val = val | slot_hi[s];
-        end
+        hit = hit | (a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]);
+        val = val | ({16{a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]}} &
+                     ab_class[64*s + 16*CLASS +: 16]);
       end
     end
     assign a_d[16*h +: 16] = hit ? val : take_start ? '0 : a_q[16*h +: 16];
   end
-  for (genvar h = 0; h < B_HALVES; h++) begin : g_b
+  for (genvar h = 0; h < 128; h++) begin : g_b
+    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
     logic        hit;
     logic [15:0] val;
     always_comb begin
       hit = 1'b0;
       val = '0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_b[s] && slot_lo_pos[s] == 9'(h)) begin
-          hit = 1'b1;
-          val = val | slot_lo[s];
-        end
-        if (wr_b[s] && slot_hi_pos[s] == 9'(h)) begin
-          hit = 1'b1;
-          val = val | slot_hi[s];
-        end
+        hit = hit | (b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]);
+        val = val | ({16{b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]}} &
+                     ab_class[64*s + 16*CLASS +: 16]);
       end
     end
     assign b_d[16*h +: 16] = hit ? val : take_start ? '0 : b_q[16*h +: 16];
   end
-  for (genvar w = 0; w < C_WORDS; w++) begin : g_c
+  // C, metadata and scales: whole words, at word lo_pos / 2 of the port.
+  for (genvar w = 0; w < 256; w++) begin : g_c
     logic        hit;
     logic [31:0] val;
     always_comb begin
       hit = 1'b0;
       val = '0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_c[s] && slot_lo_pos[s][8:1] == 8'(w)) begin
-          hit = 1'b1;
-          val = val | {slot_hi[s], slot_lo[s]};
-        end
+        hit = hit | (c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]);
+        val = val | ({32{c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]}} &
+                     {slot_hi[s], slot_lo[s]});
       end
     end
     assign c_d[32*w +: 32] = hit ? val : take_start ? '0 : c_q[32*w +: 32];
   end
-  for (genvar w = 0; w < META_WORDS; w++) begin : g_meta
-    logic        hit;
-    logic [31:0] val;
+  for (genvar w = 0; w < 16; w++) begin : g_meta_sa
+    logic        meta_hit, sa_hit;
+    logic [31:0] meta_val, sa_val;
     always_comb begin
-      hit = 1'b0;
-      val = '0;
+      meta_hit = 1'b0;
+      meta_val = '0;
+      sa_hit   = 1'b0;
+      sa_val   = '0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_meta[s] && slot_lo_pos[s][4:1] == 4'(w)) begin
-          hit = 1'b1;
-          val = val | {slot_hi[s], slot_lo[s]};
-        end
+        meta_hit = meta_hit | meta_sel[16*s + w];
+        meta_val = meta_val | ({32{meta_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
+        sa_hit   = sa_hit | sa_sel[16*s + w];
+        sa_val   = sa_val | ({32{sa_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
       end
     end
-    assign meta_d[32*w +: 32] = hit ? val : take_start ? '0 : meta_q[32*w +: 32];
+    assign meta_d[32*w +: 32] = meta_hit ? meta_val : take_start ? '0 : meta_q[32*w +: 32];
+    assign sa_d[32*w +: 32]   = sa_hit ? sa_val : take_start ? '0 : sa_q[32*w +: 32];
   end
-  for (genvar w = 0; w < SA_WORDS; w++) begin : g_sa
+  for (genvar w = 0; w < 8; w++) begin : g_sb
     logic        hit;
     logic [31:0] val;
     always_comb begin
       hit = 1'b0;
       val = '0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_sa[s] && slot_lo_pos[s][4:1] == 4'(w)) begin
-          hit = 1'b1;
-          val = val | {slot_hi[s], slot_lo[s]};
-        end
-      end
-    end
-    assign sa_d[32*w +: 32] = hit ? val : take_start ? '0 : sa_q[32*w +: 32];
-  end
-  for (genvar w = 0; w < SB_WORDS; w++) begin : g_sb
-    logic        hit;
-    logic [31:0] val;
-    always_comb begin
-      hit = 1'b0;
-      val = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_sb[s] && slot_lo_pos[s][3:1] == 3'(w)) begin
-          hit = 1'b1;
-          val = val | {slot_hi[s], slot_lo[s]};
-        end
+        hit = hit | sb_sel[8*s + w];
+        val = val | ({32{sb_sel[8*s + w]}} & {slot_hi[s], slot_lo[s]});
       end
     end
     assign sb_d[32*w +: 32] = hit ? val : take_start ? '0 : sb_q[32*w +: 32];
   end
 `else
+  // Simulation: each slot's word written at its place by indexed
+  // part-selects (hi_pos gives the hi half's place directly).
+  logic unused_slot_split;
+  assign unused_slot_split = ^slot_split;
+
   always_comb begin
     a_d    = take_start ? '0 : a_q;
     b_d    = take_start ? '0 : b_q;
@@ -492,7 +512,7 @@ module tcu_operand_router #(
 
   for (genvar s = 0; s < DWordsPerCycle; s++) begin : g_wb
     logic [9:0]  idx;
-    logic        hit, unused_lo_half;
+    logic        hit, unused_lo_half, unused_split;
     logic [8:0]  lo_pos, unused_hi_pos;
     logic [31:0] unused_word;
     assign idx            = base_q + 10'(s);
@@ -516,6 +536,7 @@ module tcu_operand_router #(
       .hit_o        (hit),
       .lo_pos_o     (lo_pos),
       .hi_pos_o     (unused_hi_pos),
+      .split_o      (unused_split),
       .word_o       (unused_word)
     );
     tcu_word_mux #(
