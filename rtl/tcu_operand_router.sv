@@ -24,10 +24,10 @@
 // lane i % 32, so a beat of 32 words writes one register of every lane.
 // wb_last_o marks the last beat.
 //
-// Timing (cycle 0 is the cycle of in_start_i; n = ceil(W / WordsPerCycle)
-// beats for W words sent at the full rate, W = timing.h source_words()
-// when every lane's metadata and scale words are sent, as the front-end
-// counts them):
+// Timing (cycle 0 is the cycle the start is taken; n = ceil(N /
+// WordsPerCycle) beats for N words sent at the full rate, N = timing.h
+// source_words() when every lane's metadata and scale words are sent, as
+// the front-end counts them):
 //   GatherBypass = 1: dp_valid_o rises in the last beat's cycle n - 1 (the
 //     last words reach dp_*_o combinationally through the network), so the
 //     datapath's accepting edge ends cycle n - 1: operand delivery takes
@@ -53,11 +53,11 @@
 //
 // Area: the gather network lets any of WordsPerCycle slots write any
 // position, so every bit of the 15,616-bit operand buffer selects among
-// WordsPerCycle slots (A and B, where f16 halves land apart, among twice
-// that); each scatter slot selects one of D's 256 words (tcu_word_mux).
-// Simulation sees per-slot indexed part-select writes (at most 64 loop
-// iterations), synthesis per-position AND-OR networks (SYNTHESIS), the same
-// function. Nothing changes while no beat and no D arrive.
+// WordsPerCycle slots; each scatter slot selects one of D's 256 words
+// (tcu_word_mux). Simulation sees per-slot indexed part-select writes (at
+// most 64 loop iterations), synthesis per-position AND-OR networks
+// (SYNTHESIS), the same function (both are tested). Yosys figures are in
+// docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = 32,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = 32,   // scatter: D words a cycle (1..64)
@@ -156,7 +156,7 @@ module tcu_operand_router #(
   // byte_id_b, thread_id_b, tag}.
   localparam int unsigned DescW = 3 + 4 + 2 + 5 + 1 + 2 + 1 + 2 + 2 + 16;
 
-  logic [DescW-1:0] desc_in, desc_q, desc_cur, desc_dp;
+  logic [DescW-1:0] desc_in, desc_q, desc_cur;
   logic             take_start, beat, full_q, collect_q, dp_fire;
 
   assign desc_in = {in_family_i, in_a_signed_i, in_b_signed_i, in_satfinite_i, in_k32_i,
@@ -180,9 +180,9 @@ module tcu_operand_router #(
     end else begin
       collect_q <= beat && !in_last_i;
       if (beat && in_last_i) begin
-        // Complete; with the bypass handed over at once if dp_ready_i (a
-        // start and last together in a handover cycle waits: full_q showed
-        // the previous operands in this cycle).
+        // Complete. With the bypass handed over at once when dp_ready_i,
+        // unless the start's own beat is the last (then the operands show
+        // from the next cycle, as without the bypass).
         full_q <= !(GatherBypass && collect_q && dp_ready_i);
       end else if (dp_fire) begin
         full_q <= 1'b0;
@@ -197,16 +197,15 @@ module tcu_operand_router #(
   end
 
   // The descriptor the words of this cycle are placed by; the datapath sees
-  // the registered one (the bypass applies only to a beat after the start's).
+  // the registered one (the bypass applies only to beats after the start's).
   assign desc_cur = take_start ? desc_in : desc_q;
-  assign desc_dp  = desc_q;
 
   assign {dp_family_o, dp_a_signed_o, dp_b_signed_o, dp_satfinite_o, dp_k32_o, dp_rnd_o} =
-         desc_dp[DescW-1 -: 9];
-  assign dp_c_f16_o    = desc_dp[DescW-12];
-  assign dp_d_f16_o    = desc_dp[DescW-13];
-  assign dp_scale_4x_o = desc_dp[DescW-14];
-  assign dp_tag_o      = desc_dp[15:0];
+         desc_q[DescW-1 -: 9];
+  assign dp_c_f16_o    = desc_q[DescW-12];
+  assign dp_d_f16_o    = desc_q[DescW-13];
+  assign dp_scale_4x_o = desc_q[DescW-14];
+  assign dp_tag_o      = desc_q[15:0];
 
   logic [2:0] cur_family;
   logic       cur_k32, cur_a_row, cur_b_row, cur_c_f16, cur_scale_4x, cur_sparsity;
@@ -581,7 +580,7 @@ module tcu_operand_router #(
   end
   always_ff @(posedge clk_i) begin
     if (dp_valid_o && !dp_ready_i) begin
-      chk_desc_q <= desc_dp;
+      chk_desc_q <= desc_q;
       chk_ops_q  <= chk_ops;
     end
     if (wb_valid_o && !wb_ready_i) begin
@@ -591,7 +590,7 @@ module tcu_operand_router #(
   always_ff @(posedge clk_i) begin
     if (chk_live_q) begin
       if (chk_dp_held_q) begin
-        assert (dp_valid_o && desc_dp == chk_desc_q && chk_ops == chk_ops_q)
+        assert (dp_valid_o && desc_q == chk_desc_q && chk_ops == chk_ops_q)
           else $error("dp_valid_o or the operands changed while dp_ready_i was low");
       end
       if (chk_wb_held_q) begin
