@@ -18,8 +18,9 @@
 //    ceil(dest_words / DW) beats, the terms of timing.h's
 //    instruction_latency.
 //
-// Three models (router_units.cmake): W = 8 / DW = 8 with the bypass,
-// W = 32 / DW = 64 without, and W = 3 / DW = 5 Verilated with SYNTHESIS
+// Four models (router_units.cmake): W = 8 / DW = 8 with the bypass,
+// W = 32 / DW = 64 without, W = 64 / DW = 1 (the ends of the ranges) with,
+// and W = 3 / DW = 5 Verilated with SYNTHESIS
 // defined, which simulates the description Yosys synthesizes (per-position
 // AND-OR networks, tcu_word_mux trees).
 #include <algorithm>
@@ -36,6 +37,7 @@
 
 #include "Vtcu_operand_router_w32.h"
 #include "Vtcu_operand_router_w3_synth.h"
+#include "Vtcu_operand_router_w64.h"
 #include "Vtcu_operand_router_w8.h"
 #include "datapath_ports.h"
 #include "tcu/generator.h"
@@ -582,6 +584,10 @@ TEST_CASE("tcu_operand_router, 8 words a cycle, bypass", "[rtl][router]") {
 
 TEST_CASE("tcu_operand_router, 32 words a cycle, 64 D words, registered", "[rtl][router]") {
   run_all<Vtcu_operand_router_w32, 32, 64, false>("W32");
+}
+
+TEST_CASE("tcu_operand_router, 64 words a cycle, 1 D word", "[rtl][router]") {
+  run_all<Vtcu_operand_router_w64, 64, 1, true>("W64");
 }
 
 TEST_CASE("tcu_operand_router, 3 and 5 words a cycle, the synthesized description",
