@@ -1,0 +1,606 @@
+// The operand routing network between a warp's register file and the
+// datapath (docs/ARCHITECTURE.md, "Operand routing network").
+//
+// Gather: an instruction starts with in_start_i and its descriptor; in that
+// cycle and the following ones up to WordsPerCycle 32-bit register words
+// arrive, in any order, each tagged with its operand (tcu::Operand order:
+// 0 A, 1 B, 2 C, 4 metadata, 5 scale_a, 6 scale_b), lane and register index
+// within that lane's fragment (in 32-bit words: f64 register r is words 2r
+// and 2r+1). tcu_frag_layout computes from the tag where the word's
+// elements go on the datapath's matrix-order ports, and the word is written
+// there; a word that holds no element (a register past the fragment,
+// metadata and scale lanes the selectors skip, an operand the family does
+// not have) is ignored. in_last_i marks the instruction's last beat. The
+// assembled operands and the descriptor are then presented with dp_valid_o
+// until dp_ready_i, exactly as rtl/tcu_datapath.sv takes them on its in_*
+// ports (systemc/datapath_ports.cpp, pack_datapath_inputs): port bits that
+// no word writes are zero.
+//
+// Scatter: a D taken from the datapath (d_valid_i/d_ready_o, out_d_o's
+// packing, with the descriptor of that D: family, k32, D type .f16) leaves
+// as lane-order register words, DWordsPerCycle a beat (wb_valid_o/
+// wb_ready_i), each tagged with its lane and register (32-bit words, as
+// above), register-major: word i of the instruction is register i / 32 of
+// lane i % 32, so a beat of 32 words writes one register of every lane.
+// wb_last_o marks the last beat.
+//
+// Timing (cycle 0 is the cycle the start is taken; n = ceil(N /
+// WordsPerCycle) beats for N words sent at the full rate, N = timing.h
+// source_words() when every lane's metadata and scale words are sent, as
+// the front-end counts them):
+//   GatherBypass = 1: dp_valid_o rises in the last beat's cycle n - 1 (the
+//     last words reach dp_*_o combinationally through the network), so the
+//     datapath's accepting edge ends cycle n - 1: operand delivery takes
+//     ceil(source_words / WordsPerCycle) cycles, the front-end model's
+//     ceil(source_words / rf_regs_per_cycle) (timing.h instruction_latency)
+//     with rf_regs_per_cycle = WordsPerCycle.
+//   GatherBypass = 0: dp_*_o come from registers only; dp_valid_o rises in
+//     cycle n, one cycle more than instruction_latency counts.
+//   The next in_start_i is taken in the cycle the operands are handed over
+//   (in_start_ready_o = idle, or operands valid and dp_ready_i): one buffer,
+//   so collection of the next instruction does not overlap a wait for
+//   dp_ready_i (the SystemC front-end model collects ahead).
+// Scatter: D is taken at the edge ending the cycle of d_valid_i && d_ready_o
+// (cycle h), into a buffer; beats follow in cycles h+1 .. h+m at full rate,
+// m = ceil(dest_words / DWordsPerCycle) (timing.h dest_words), which is
+// the front-end model's write-back of ceil(dest_words / rf_regs_per_cycle)
+// cycles starting the cycle after the handshake. d_ready_o is high while
+// the buffer is empty and in the cycle its last beat leaves, so D after D
+// leaves back to back; a D that arrives earlier waits in the datapath (the
+// model's write-back queue has no bound).
+// So with GatherBypass = 1 and WordsPerCycle = DWordsPerCycle =
+// rf_regs_per_cycle, an isolated instruction takes instruction_latency().
+//
+// Area: the gather network lets any of WordsPerCycle slots write any
+// position, so every bit of the 15,616-bit operand buffer selects among
+// WordsPerCycle slots; each scatter slot selects one of D's 256 words
+// (tcu_word_mux). Simulation sees per-slot indexed part-select writes (at
+// most 64 loop iterations), synthesis per-position AND-OR networks
+// (SYNTHESIS), the same function (both are tested). Yosys figures are in
+// docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
+module tcu_operand_router #(
+  parameter int unsigned WordsPerCycle  = 32,   // gather: register words a cycle (1..64)
+  parameter int unsigned DWordsPerCycle = 32,   // scatter: D words a cycle (1..64)
+  parameter bit          GatherBypass   = 1'b1  // last beat straight through to dp_*_o
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // ---- gather: the instruction --------------------------------------------
+  input  logic                          in_start_i,
+  output logic                          in_start_ready_o,
+  input  logic [2:0]                    in_family_i,       // tcu_pkg::family_e
+  input  logic                          in_a_signed_i,
+  input  logic                          in_b_signed_i,
+  input  logic                          in_satfinite_i,
+  input  logic                          in_k32_i,
+  input  logic [1:0]                    in_rnd_i,
+  input  logic                          in_a_row_i,        // f16: A .row (else .col)
+  input  logic                          in_b_row_i,        // f16: B .row (else .col)
+  input  logic                          in_c_f16_i,
+  input  logic                          in_d_f16_i,
+  input  logic                          in_scale_4x_i,
+  input  logic                          in_sparsity_i,     // mma.sp sparsity selector
+  input  logic [1:0]                    in_byte_id_a_i,    // e2m1 scale selectors
+  input  logic                          in_thread_id_a_i,
+  input  logic [1:0]                    in_byte_id_b_i,
+  input  logic [1:0]                    in_thread_id_b_i,
+  input  logic [15:0]                   in_tag_i,
+  // ---- gather: register words (slot s at [s*width +: width]) --------------
+  input  logic [WordsPerCycle-1:0]      in_word_valid_i,
+  input  logic [3*WordsPerCycle-1:0]    in_word_op_i,
+  input  logic [5*WordsPerCycle-1:0]    in_word_lane_i,
+  input  logic [3*WordsPerCycle-1:0]    in_word_reg_i,
+  input  logic [32*WordsPerCycle-1:0]   in_word_data_i,
+  input  logic                          in_last_i,
+  // ---- to tcu_datapath's in_* ports ---------------------------------------
+  output logic                          dp_valid_o,
+  input  logic                          dp_ready_i,
+  output logic [2:0]                    dp_family_o,
+  output logic                          dp_a_signed_o,
+  output logic                          dp_b_signed_o,
+  output logic                          dp_satfinite_o,
+  output logic                          dp_k32_o,
+  output logic [1:0]                    dp_rnd_o,
+  output logic                          dp_c_f16_o,
+  output logic                          dp_d_f16_o,
+  output logic                          dp_scale_4x_o,
+  output logic [15:0]                   dp_tag_o,
+  output logic [4095:0]                 dp_a_o,
+  output logic [2047:0]                 dp_b_o,
+  output logic [8191:0]                 dp_c_o,
+  output logic [511:0]                  dp_meta_o,
+  output logic [511:0]                  dp_scale_a_o,
+  output logic [255:0]                  dp_scale_b_o,
+  // ---- scatter: from tcu_datapath's out_* ports, with D's descriptor ------
+  input  logic                          d_valid_i,
+  output logic                          d_ready_o,
+  input  logic [15:0]                   d_tag_i,
+  input  logic [8191:0]                 d_i,
+  input  logic [2:0]                    d_family_i,
+  input  logic                          d_k32_i,
+  input  logic                          d_f16_i,           // f16 family: D is .f16
+  // ---- scatter: destination register words ---------------------------------
+  output logic                          wb_valid_o,
+  input  logic                          wb_ready_i,
+  output logic                          wb_last_o,
+  output logic [15:0]                   wb_tag_o,
+  output logic [DWordsPerCycle-1:0]     wb_word_valid_o,
+  output logic [5*DWordsPerCycle-1:0]   wb_word_lane_o,
+  output logic [3*DWordsPerCycle-1:0]   wb_word_reg_o,
+  output logic [32*DWordsPerCycle-1:0]  wb_word_data_o
+);
+
+  if (WordsPerCycle < 1 || WordsPerCycle > 64) begin : g_bad_words
+    $fatal(1, "WordsPerCycle must be 1..64, is %0d", WordsPerCycle);
+  end
+  if (DWordsPerCycle < 1 || DWordsPerCycle > 64) begin : g_bad_d_words
+    $fatal(1, "DWordsPerCycle must be 1..64, is %0d", DWordsPerCycle);
+  end
+
+  // Operand codes (tcu::Operand; tcu_frag_layout).
+  localparam logic [2:0] OP_A       = 3'd0;
+  localparam logic [2:0] OP_B       = 3'd1;
+  localparam logic [2:0] OP_C       = 3'd2;
+  localparam logic [2:0] OP_D       = 3'd3;
+  localparam logic [2:0] OP_META    = 3'd4;
+  localparam logic [2:0] OP_SCALE_A = 3'd5;
+  localparam logic [2:0] OP_SCALE_B = 3'd6;
+
+  localparam int unsigned D_WORDS = 8192 / 32;  // out_d_o
+
+  // ===========================================================================
+  // Gather
+  // ===========================================================================
+  // Descriptor: {family, a_signed, b_signed, satfinite, k32, rnd, a_row,
+  // b_row, c_f16, d_f16, scale_4x, sparsity, byte_id_a, thread_id_a,
+  // byte_id_b, thread_id_b, tag}.
+  localparam int unsigned DescW = 3 + 4 + 2 + 5 + 1 + 2 + 1 + 2 + 2 + 16;
+
+  logic [DescW-1:0] desc_in, desc_q, desc_cur;
+  logic             take_start, beat, full_q, collect_q, dp_fire;
+
+  assign desc_in = {in_family_i, in_a_signed_i, in_b_signed_i, in_satfinite_i, in_k32_i,
+                    in_rnd_i, in_a_row_i, in_b_row_i, in_c_f16_i, in_d_f16_i, in_scale_4x_i,
+                    in_sparsity_i, in_byte_id_a_i, in_thread_id_a_i, in_byte_id_b_i,
+                    in_thread_id_b_i, in_tag_i};
+
+  // One operand buffer: a start is taken when it is empty, or in the cycle
+  // its operands are handed over. Beats are taken with the start and while
+  // collecting.
+  assign in_start_ready_o = !collect_q && (!full_q || dp_ready_i);
+  assign take_start       = in_start_i && in_start_ready_o;
+  assign beat             = take_start || collect_q;
+  assign dp_valid_o       = full_q || (GatherBypass && collect_q && in_last_i);
+  assign dp_fire          = dp_valid_o && dp_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      collect_q <= 1'b0;
+      full_q    <= 1'b0;
+    end else begin
+      collect_q <= beat && !in_last_i;
+      if (beat && in_last_i) begin
+        // Complete. With the bypass handed over at once when dp_ready_i,
+        // unless the start's own beat is the last (then the operands show
+        // from the next cycle, as without the bypass).
+        full_q <= !(GatherBypass && collect_q && dp_ready_i);
+      end else if (dp_fire) begin
+        full_q <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (take_start) begin
+      desc_q <= desc_in;
+    end
+  end
+
+  // The descriptor the words of this cycle are placed by; the datapath sees
+  // the registered one (the bypass applies only to beats after the start's).
+  assign desc_cur = take_start ? desc_in : desc_q;
+
+  assign {dp_family_o, dp_a_signed_o, dp_b_signed_o, dp_satfinite_o, dp_k32_o, dp_rnd_o} =
+         desc_q[DescW-1 -: 9];
+  assign dp_c_f16_o    = desc_q[DescW-12];
+  assign dp_d_f16_o    = desc_q[DescW-13];
+  assign dp_scale_4x_o = desc_q[DescW-14];
+  assign dp_tag_o      = desc_q[15:0];
+
+  logic [2:0] cur_family;
+  logic       cur_k32, cur_a_row, cur_b_row, cur_c_f16, cur_scale_4x, cur_sparsity;
+  logic [1:0] cur_byte_id_a, cur_byte_id_b, cur_thread_id_b;
+  logic       cur_thread_id_a;
+  assign cur_family   = desc_cur[DescW-1 -: 3];
+  assign cur_k32      = desc_cur[DescW-7];
+  assign cur_a_row    = desc_cur[DescW-10];
+  assign cur_b_row    = desc_cur[DescW-11];
+  assign cur_c_f16    = desc_cur[DescW-12];
+  assign cur_scale_4x = desc_cur[DescW-14];
+  assign {cur_sparsity, cur_byte_id_a, cur_thread_id_a, cur_byte_id_b, cur_thread_id_b} =
+         desc_cur[23:16];
+
+  // Each slot's word through the layout formulas.
+  logic [2:0]  slot_op     [WordsPerCycle];
+  logic        slot_hit    [WordsPerCycle];
+  logic [8:0]  slot_lo_pos [WordsPerCycle];
+  logic [8:0]  slot_hi_pos [WordsPerCycle];
+  logic [15:0] slot_lo     [WordsPerCycle];
+  logic [15:0] slot_hi     [WordsPerCycle];
+  logic [WordsPerCycle-1:0] slot_split, wr_a, wr_b, wr_c, wr_meta, wr_sa, wr_sb;
+
+  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_slot
+    logic        wr;
+    logic [31:0] placed;
+    assign slot_op[s] = in_word_op_i[3*s +: 3];
+    tcu_frag_layout u_layout (
+      .family_i     (cur_family),
+      .k32_i        (cur_k32),
+      .a_row_i      (cur_a_row),
+      .b_row_i      (cur_b_row),
+      .acc_f16_i    (cur_c_f16),
+      .scale_4x_i   (cur_scale_4x),
+      .sparsity_i   (cur_sparsity),
+      .byte_id_a_i  (cur_byte_id_a),
+      .thread_id_a_i(cur_thread_id_a),
+      .byte_id_b_i  (cur_byte_id_b),
+      .thread_id_b_i(cur_thread_id_b),
+      .op_i         (slot_op[s]),
+      .lane_i       (in_word_lane_i[5*s +: 5]),
+      .reg_i        (in_word_reg_i[3*s +: 3]),
+      .word_i       (in_word_data_i[32*s +: 32]),
+      .hit_o        (slot_hit[s]),
+      .lo_pos_o     (slot_lo_pos[s]),
+      .hi_pos_o     (slot_hi_pos[s]),
+      .split_o      (slot_split[s]),
+      .word_o       (placed)
+    );
+    assign slot_lo[s]  = placed[15:0];
+    assign slot_hi[s]  = placed[31:16];
+    assign wr          = beat && in_word_valid_i[s] && slot_hit[s];
+    assign wr_a[s]     = wr && slot_op[s] == OP_A;
+    assign wr_b[s]     = wr && slot_op[s] == OP_B;
+    assign wr_c[s]     = wr && slot_op[s] == OP_C;
+    assign wr_meta[s]  = wr && slot_op[s] == OP_META;
+    assign wr_sa[s]    = wr && slot_op[s] == OP_SCALE_A;
+    assign wr_sb[s]    = wr && slot_op[s] == OP_SCALE_B;
+  end
+
+  // The operand buffer and its next state: cleared by a start, then each
+  // word written at its place.
+  logic [4095:0] a_q, a_d;
+  logic [2047:0] b_q, b_d;
+  logic [8191:0] c_q, c_d;
+  logic [511:0]  meta_q, meta_d, sa_q, sa_d;
+  logic [255:0]  sb_q, sb_d;
+
+`ifdef SYNTHESIS
+  // Per position, an AND-OR over the slots: slot s writes position p when
+  // its row select (p's high bits, decoded once per slot) and its column
+  // select (p's low three bits) are both high.
+  //
+  // A and B (16-bit halves): a word's lo half lands at L, its hi half at
+  // L + 1 (L even) or, split (f16 A .col, B .row), at L + 4 (L[2] = 0).
+  // Half h is written by the slot with L = h & ~1, or h & ~4 when split;
+  // which of the word's halves it takes depends only on h[2], h[0] and
+  // split, so each slot offers four values, one per class {h[2], h[0]}:
+  // 00 lo, 11 hi, 01 (h[0]) hi or, split, lo, 10 (h[2]) lo or, split, hi.
+  logic [32*WordsPerCycle-1:0] a_row_sel, c_row_sel;
+  logic [16*WordsPerCycle-1:0] b_row_sel;
+  logic [8*WordsPerCycle-1:0]  a_col_sel, b_col_sel, c_col_sel;
+  logic [64*WordsPerCycle-1:0] ab_class;
+  logic [16*WordsPerCycle-1:0] meta_sel, sa_sel;
+  logic [8*WordsPerCycle-1:0]  sb_sel;
+
+  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_sel
+    logic [7:0] a_pos, c_pos;
+    logic [6:0] b_pos;
+    logic       split, unused_pos;
+    assign a_pos      = slot_lo_pos[s][7:0];
+    assign b_pos      = slot_lo_pos[s][6:0];
+    assign c_pos      = slot_lo_pos[s][8:1];
+    assign split      = slot_split[s];
+    assign unused_pos = ^slot_hi_pos[s];  // implied by lo_pos and split
+    for (genvar r = 0; r < 32; r++) begin : g_row32
+      assign a_row_sel[32*s + r] = wr_a[s] && a_pos[7:3] == 5'(r);
+      assign c_row_sel[32*s + r] = wr_c[s] && c_pos[7:3] == 5'(r);
+    end
+    for (genvar r = 0; r < 16; r++) begin : g_row16
+      assign b_row_sel[16*s + r] = wr_b[s] && b_pos[6:3] == 4'(r);
+      assign meta_sel[16*s + r]  = wr_meta[s] && c_pos[3:0] == 4'(r);
+      assign sa_sel[16*s + r]    = wr_sa[s] && c_pos[3:0] == 4'(r);
+    end
+    for (genvar j = 0; j < 8; j++) begin : g_col
+      localparam logic [2:0] NOT_SPLIT = 3'(j & 6);  // j & ~1
+      localparam logic [2:0] SPLIT     = 3'(j & 3);  // j & ~4
+      assign a_col_sel[8*s + j] = a_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign b_col_sel[8*s + j] = b_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign c_col_sel[8*s + j] = c_pos[2:0] == 3'(j);
+      assign sb_sel[8*s + j]    = wr_sb[s] && c_pos[2:0] == 3'(j);
+    end
+    assign ab_class[64*s +: 64] = {slot_hi[s], split ? slot_hi[s] : slot_lo[s],
+                                   split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
+  end
+
+  for (genvar h = 0; h < 256; h++) begin : g_a
+    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
+    logic        hit;
+    logic [15:0] val;
+    always_comb begin
+      hit = 1'b0;
+      val = '0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        hit = hit | (a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]);
+        val = val | ({16{a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]}} &
+                     ab_class[64*s + 16*CLASS +: 16]);
+      end
+    end
+    assign a_d[16*h +: 16] = hit ? val : take_start ? '0 : a_q[16*h +: 16];
+  end
+  for (genvar h = 0; h < 128; h++) begin : g_b
+    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
+    logic        hit;
+    logic [15:0] val;
+    always_comb begin
+      hit = 1'b0;
+      val = '0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        hit = hit | (b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]);
+        val = val | ({16{b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]}} &
+                     ab_class[64*s + 16*CLASS +: 16]);
+      end
+    end
+    assign b_d[16*h +: 16] = hit ? val : take_start ? '0 : b_q[16*h +: 16];
+  end
+  // C, metadata and scales: whole words, at word lo_pos / 2 of the port.
+  for (genvar w = 0; w < 256; w++) begin : g_c
+    logic        hit;
+    logic [31:0] val;
+    always_comb begin
+      hit = 1'b0;
+      val = '0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        hit = hit | (c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]);
+        val = val | ({32{c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]}} &
+                     {slot_hi[s], slot_lo[s]});
+      end
+    end
+    assign c_d[32*w +: 32] = hit ? val : take_start ? '0 : c_q[32*w +: 32];
+  end
+  for (genvar w = 0; w < 16; w++) begin : g_meta_sa
+    logic        meta_hit, sa_hit;
+    logic [31:0] meta_val, sa_val;
+    always_comb begin
+      meta_hit = 1'b0;
+      meta_val = '0;
+      sa_hit   = 1'b0;
+      sa_val   = '0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        meta_hit = meta_hit | meta_sel[16*s + w];
+        meta_val = meta_val | ({32{meta_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
+        sa_hit   = sa_hit | sa_sel[16*s + w];
+        sa_val   = sa_val | ({32{sa_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
+      end
+    end
+    assign meta_d[32*w +: 32] = meta_hit ? meta_val : take_start ? '0 : meta_q[32*w +: 32];
+    assign sa_d[32*w +: 32]   = sa_hit ? sa_val : take_start ? '0 : sa_q[32*w +: 32];
+  end
+  for (genvar w = 0; w < 8; w++) begin : g_sb
+    logic        hit;
+    logic [31:0] val;
+    always_comb begin
+      hit = 1'b0;
+      val = '0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        hit = hit | sb_sel[8*s + w];
+        val = val | ({32{sb_sel[8*s + w]}} & {slot_hi[s], slot_lo[s]});
+      end
+    end
+    assign sb_d[32*w +: 32] = hit ? val : take_start ? '0 : sb_q[32*w +: 32];
+  end
+`else
+  // Simulation: each slot's word written at its place by indexed
+  // part-selects (hi_pos gives the hi half's place directly).
+  logic unused_slot_split;
+  assign unused_slot_split = ^slot_split;
+
+  always_comb begin
+    a_d    = take_start ? '0 : a_q;
+    b_d    = take_start ? '0 : b_q;
+    c_d    = take_start ? '0 : c_q;
+    meta_d = take_start ? '0 : meta_q;
+    sa_d   = take_start ? '0 : sa_q;
+    sb_d   = take_start ? '0 : sb_q;
+    for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+      if (wr_a[s]) begin
+        a_d[{slot_lo_pos[s][7:0], 4'h0} +: 16] = slot_lo[s];
+        a_d[{slot_hi_pos[s][7:0], 4'h0} +: 16] = slot_hi[s];
+      end
+      if (wr_b[s]) begin
+        b_d[{slot_lo_pos[s][6:0], 4'h0} +: 16] = slot_lo[s];
+        b_d[{slot_hi_pos[s][6:0], 4'h0} +: 16] = slot_hi[s];
+      end
+      if (wr_c[s]) begin
+        c_d[{slot_lo_pos[s][8:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_meta[s]) begin
+        meta_d[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_sa[s]) begin
+        sa_d[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_sb[s]) begin
+        sb_d[{slot_lo_pos[s][3:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+      end
+    end
+  end
+`endif
+
+  always_ff @(posedge clk_i) begin
+    if (beat) begin
+      a_q    <= a_d;
+      b_q    <= b_d;
+      c_q    <= c_d;
+      meta_q <= meta_d;
+      sa_q   <= sa_d;
+      sb_q   <= sb_d;
+    end
+  end
+
+  // With the bypass, the last beat's words go straight to the datapath;
+  // once complete, the buffer holds them.
+  logic show_next;
+  assign show_next    = GatherBypass && collect_q;
+  assign dp_a_o       = show_next ? a_d : a_q;
+  assign dp_b_o       = show_next ? b_d : b_q;
+  assign dp_c_o       = show_next ? c_d : c_q;
+  assign dp_meta_o    = show_next ? meta_d : meta_q;
+  assign dp_scale_a_o = show_next ? sa_d : sa_q;
+  assign dp_scale_b_o = show_next ? sb_d : sb_q;
+
+  // ===========================================================================
+  // Scatter
+  // ===========================================================================
+  logic          busy_q, wb_fire, take_d;
+  logic [9:0]    base_q, d_words;
+  logic [8191:0] dbuf_q;
+  logic [2:0]    dfam_q;
+  logic          dk32_q, df16_q;
+  logic [15:0]   dtag_q;
+
+  // 32-bit D words of the instruction: 32 lanes times its D registers.
+  always_comb begin
+    unique case (dfam_q)
+      tcu_pkg::FAM_F16:         d_words = df16_q ? 10'd128 : 10'd256;
+      tcu_pkg::FAM_F64:         d_words = 10'd128;  // two 64-bit registers
+      tcu_pkg::FAM_INT4_SPARSE: d_words = 10'd128;
+      tcu_pkg::FAM_E2M1:        d_words = 10'd128;
+      default:                  d_words = dk32_q ? 10'd64 : 10'd128;  // FAM_INT4
+    endcase
+  end
+
+  assign wb_valid_o = busy_q;
+  assign wb_last_o  = base_q + 10'(DWordsPerCycle) >= d_words;
+  assign wb_tag_o   = dtag_q;
+  assign wb_fire    = busy_q && wb_ready_i;
+  assign d_ready_o  = !busy_q || (wb_fire && wb_last_o);
+  assign take_d     = d_valid_i && d_ready_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      base_q <= '0;
+    end else if (take_d) begin
+      busy_q <= 1'b1;
+      base_q <= '0;
+    end else if (wb_fire) begin
+      busy_q <= !wb_last_o;
+      base_q <= base_q + 10'(DWordsPerCycle);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (take_d) begin
+      dbuf_q <= d_i;
+      dfam_q <= d_family_i;
+      dk32_q <= d_k32_i;
+      df16_q <= d_f16_i;
+      dtag_q <= d_tag_i;
+    end
+  end
+
+  for (genvar s = 0; s < DWordsPerCycle; s++) begin : g_wb
+    logic [9:0]  idx;
+    logic        hit, unused_lo_half, unused_split;
+    logic [8:0]  lo_pos, unused_hi_pos;
+    logic [31:0] unused_word;
+    assign idx            = base_q + 10'(s);
+    assign unused_lo_half = lo_pos[0];  // D words are whole words
+    tcu_frag_layout u_layout (
+      .family_i     (dfam_q),
+      .k32_i        (dk32_q),
+      .a_row_i      (1'b0),
+      .b_row_i      (1'b0),
+      .acc_f16_i    (df16_q),
+      .scale_4x_i   (1'b0),
+      .sparsity_i   (1'b0),
+      .byte_id_a_i  (2'd0),
+      .thread_id_a_i(1'b0),
+      .byte_id_b_i  (2'd0),
+      .thread_id_b_i(2'd0),
+      .op_i         (OP_D),
+      .lane_i       (idx[4:0]),
+      .reg_i        (idx[7:5]),
+      .word_i       (32'd0),
+      .hit_o        (hit),
+      .lo_pos_o     (lo_pos),
+      .hi_pos_o     (unused_hi_pos),
+      .split_o      (unused_split),
+      .word_o       (unused_word)
+    );
+    tcu_word_mux #(
+      .Width(32),
+      .Words(D_WORDS)
+    ) u_mux (
+      .data_i(dbuf_q),
+      .sel_i (lo_pos[8:1]),
+      .data_o(wb_word_data_o[32*s +: 32])
+    );
+    assign wb_word_valid_o[s]         = busy_q && hit && idx < d_words;
+    assign wb_word_lane_o[5*s +: 5]   = idx[4:0];
+    assign wb_word_reg_o[3*s +: 3]    = idx[7:5];
+  end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------------------
+  // Protocol assertions (compiled with --assert): what dp_* and wb_* present
+  // holds while valid is high and ready low.
+  // ---------------------------------------------------------------------------
+  localparam int unsigned WbW = 16 + 1 + DWordsPerCycle * (1 + 5 + 3 + 32);
+  logic             chk_live_q, chk_dp_held_q, chk_wb_held_q;
+  logic [DescW-1:0] chk_desc_q;
+  logic [15615:0]   chk_ops_q;
+  logic [WbW-1:0]   chk_wb_q;
+  logic [15615:0]   chk_ops;
+  logic [WbW-1:0]   chk_wb;
+  assign chk_ops = {dp_a_o, dp_b_o, dp_c_o, dp_meta_o, dp_scale_a_o, dp_scale_b_o};
+  assign chk_wb  = {wb_tag_o, wb_last_o, wb_word_valid_o, wb_word_lane_o, wb_word_reg_o,
+                    wb_word_data_o};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_live_q    <= 1'b0;
+      chk_dp_held_q <= 1'b0;
+      chk_wb_held_q <= 1'b0;
+    end else begin
+      chk_live_q    <= 1'b1;
+      chk_dp_held_q <= dp_valid_o && !dp_ready_i;
+      chk_wb_held_q <= wb_valid_o && !wb_ready_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (dp_valid_o && !dp_ready_i) begin
+      chk_desc_q <= desc_q;
+      chk_ops_q  <= chk_ops;
+    end
+    if (wb_valid_o && !wb_ready_i) begin
+      chk_wb_q <= chk_wb;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (chk_live_q) begin
+      if (chk_dp_held_q) begin
+        assert (dp_valid_o && desc_q == chk_desc_q && chk_ops == chk_ops_q)
+          else $error("dp_valid_o or the operands changed while dp_ready_i was low");
+      end
+      if (chk_wb_held_q) begin
+        assert (wb_valid_o && chk_wb == chk_wb_q)
+          else $error("wb_valid_o or a write-back word changed while wb_ready_i was low");
+      end
+      assert (!(collect_q && full_q))
+        else $error("collecting into a buffer that holds operands");
+    end
+  end
+`endif
+
+endmodule

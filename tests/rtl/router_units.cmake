@@ -1,0 +1,40 @@
+# Verilator unit test of the operand routing network (rtl/tcu_operand_router.sv
+# with tcu_frag_layout.sv and tcu_word_mux.sv), checked against the golden
+# model's fragment layouts and the datapath's port packing
+# (systemc/datapath_ports.cpp). Included by tests/CMakeLists.txt.
+# Four models, each a static library with its own PREFIX, one executable:
+#   w8         WordsPerCycle = 8,  DWordsPerCycle = 8,  GatherBypass = 1
+#   w32        WordsPerCycle = 32, DWordsPerCycle = 64, GatherBypass = 0
+#   w64        WordsPerCycle = 64, DWordsPerCycle = 1,  GatherBypass = 1 (the
+#              ends of the parameters' ranges)
+#   w3_synth   WordsPerCycle = 3,  DWordsPerCycle = 5,  GatherBypass = 1, with
+#              SYNTHESIS defined: the description Yosys reads (AND-OR
+#              networks per position, tcu_word_mux trees) simulated as well.
+# All with --assert (the router's protocol assertions).
+include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
+
+set(TCU_ROUTER_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
+set(TCU_ROUTER_SOURCES
+  ${TCU_ROUTER_RTL_DIR}/tcu_pkg.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)
+
+# tcu_router_model(<prefix> <verilator args...>)
+function(tcu_router_model prefix)
+  tcu_verilate(${prefix} TOP tcu_operand_router PREFIX ${prefix} SOURCES ${TCU_ROUTER_SOURCES}
+    ARGS ${TCU_ROUTER_RTL_DIR}/lint.vlt --assert ${ARGN})
+endfunction()
+
+tcu_router_model(Vtcu_operand_router_w8 -GWordsPerCycle=8 -GDWordsPerCycle=8 -GGatherBypass=1'b1)
+tcu_router_model(Vtcu_operand_router_w32 -GWordsPerCycle=32 -GDWordsPerCycle=64
+  -GGatherBypass=1'b0)
+tcu_router_model(Vtcu_operand_router_w64 -GWordsPerCycle=64 -GDWordsPerCycle=1
+  -GGatherBypass=1'b1)
+tcu_router_model(Vtcu_operand_router_w3_synth -GWordsPerCycle=3 -GDWordsPerCycle=5
+  -GGatherBypass=1'b1 +define+SYNTHESIS)
+
+add_executable(test_operand_router ${CMAKE_CURRENT_LIST_DIR}/test_operand_router.cpp)
+target_link_libraries(test_operand_router PRIVATE tcu_catch_main Vtcu_operand_router_w8
+  Vtcu_operand_router_w32 Vtcu_operand_router_w64 Vtcu_operand_router_w3_synth tcu_datapath_ports Catch2::Catch2)
+add_test(NAME test_operand_router COMMAND test_operand_router)
