@@ -538,12 +538,21 @@ def write_plots(rows: list[dict], axes: list[str], out: Path, title: str) -> lis
     good = [r for r in rows if number(r.get(area_key)) and number(r.get("macs_per_cycle"))]
     fig, ax = plt.subplots(figsize=(8, 5.5))
     if good:
-        xs = [number(r[area_key]) for r in good]
-        ys = [number(r["macs_per_cycle"]) for r in good]
-        ax.scatter(xs, ys, color="tab:blue", label="points", zorder=2)
-        for r, x, y in zip(good, xs, ys):
-            ax.annotate(label(r, axes), (x, y), textcoords="offset points", xytext=(4, 4),
-                        fontsize=7)
+        # Colour by the first axis that is a run parameter (points of one
+        # model share an area), else one colour; label the front only.
+        colour_axis = next((a for a in axes if a in RUN_PARAMETERS), None)
+        groups: dict[str, list[dict]] = {}
+        for r in good:
+            groups.setdefault(f"{colour_axis}={r[colour_axis]}" if colour_axis else "points",
+                              []).append(r)
+        for name, members in groups.items():
+            ax.scatter([number(r[area_key]) for r in members],
+                       [number(r["macs_per_cycle"]) for r in members], label=name, zorder=2)
+        for r in good:
+            if int(r["point"]) in front:
+                ax.annotate(label(r, [a for a in axes if a != colour_axis]),
+                            (number(r[area_key]), number(r["macs_per_cycle"])),
+                            textcoords="offset points", xytext=(-8, 8), ha="right", fontsize=8)
         pf = sorted((number(r[area_key]), number(r["macs_per_cycle"])) for r in good
                     if int(r["point"]) in front)
         if pf:
