@@ -29,6 +29,9 @@
 // c_i[15:0] when c_f16_i, else f32. An f16 D takes an f16 C (.f16 D with .f32
 // C is not a legal m8n8k4 form). An f16 D is returned in d_o[15:0], upper
 // bits zero. en_i low holds every register.
+//
+// The data inputs are public_flat_rd and the unit uses no functions, so all
+// instances share one copy of the Verilated code (see tcu_fma).
 module tcu_f16_dot #(
   parameter int unsigned  FmaStages = 2,
   localparam int unsigned DotK      = 4,  // k of m8n8k4

@@ -7,6 +7,9 @@
 // Operands are flat: a_k = a_i[k*Width +: Width], b_k = b_i[k*Width +: Width].
 // valid_o and d_o appear exactly 4 * FmaStages cycles after valid_i, counting
 // cycles with en_i high; en_i low holds every register.
+//
+// The data inputs are public_flat_rd and the unit uses no functions, so all
+// instances share one copy of the Verilated code (see tcu_fma).
 module tcu_f64_dot #(
   parameter int unsigned  FmaStages = 2,
   localparam int unsigned DotK      = 4,  // k of m8n8k4

@@ -18,15 +18,16 @@
 //
 // Datapath (P = precision = ManBits + 1), one fixed-point window of
 // MagW = 2P + 4 bits (52 for FP32, 110 for FP64), bit 0 a sticky bit:
-//   stage 1: classify, P x P multiply, align. Of the product (window bits
-//            [2P+2:3] unshifted) and the addend ([2P+2:P+3] unshifted), the
-//            one with the smaller exponent is shifted down against the
-//            other, its bits shifted below bit 1 ORed into bit 0. The
-//            product loses bits only when the addend's exponent is 4 or more
-//            above the product's, where the product is below half the
-//            addend: the result then keeps P+1 bits above bit 0 (or, for an
-//            addend at the smallest exponent, rounds at the addend's last
-//            place), so the sticky bit never reaches the rounding;
+//   stage 1: classify, P x P multiply, align. Unshifted, the product's field
+//            is window bits [2P+2:3] and the addend's [2P+2:P+3]. When the
+//            addend's exponent exceeds the product's by d >= 1, the product
+//            is shifted down by d - 1; otherwise the addend by 1 - d. Bits
+//            shifted below bit 1 are ORed into bit 0 (a sticky bit). The
+//            product loses bits only for d >= 4, where it is below half the
+//            addend, so the result's guard bit stays above bit 0 (for an
+//            addend at the smallest exponent, the rounding point is the
+//            addend's last place, above it too) and the sticky bit never
+//            reaches the rounding;
 //   stage 2: add or subtract, absolute value, leading-zero count, the
 //            normalisation shift (capped so subnormal results stay on the
 //            2^(1-bias) grid);

@@ -15,7 +15,7 @@ function(tcu_fp_model prefix top sources)
     ARGS ${TCU_FP_RTL_DIR}/lint.vlt ${ARGN})
 endfunction()
 
-set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_lzc.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
+set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
 
 # tcu_fma: FP64 with the DMMA NaN rules, combinational; FP32 with canonical
 # NaNs, three registers. Format is an enum parameter; Verilator 5.006 takes

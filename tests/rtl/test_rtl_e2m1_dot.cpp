@@ -1,4 +1,4 @@
-// rtl/tcu_e2m1_dot.sv at Stages = 2 and 0, bit-exact against the golden
+// rtl/tcu_e2m1_dot.sv at Stages = 2, 0 and 8, bit-exact against the golden
 // e2m1_dot (model/src/e2m1.cpp): random operands biased toward the corners
 // the numerics have (window truncation, cancellation, zero terms that set the
 // alignment, overflow, subnormal results, NaN scales and C), with random
@@ -15,6 +15,7 @@
 
 #include "Vtcu_e2m1_dot_s0.h"
 #include "Vtcu_e2m1_dot_s2.h"
+#include "Vtcu_e2m1_dot_s8.h"
 #include "int_rtl_util.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
@@ -280,4 +281,9 @@ TEST_CASE("tcu_e2m1_dot Stages=2 matches e2m1_dot", "[rtl][e2m1]") {
 
 TEST_CASE("tcu_e2m1_dot Stages=0 matches e2m1_dot", "[rtl][e2m1]") {
   check_unit<Vtcu_e2m1_dot_s0>(0, 22);
+}
+
+// Two registers after every layer: the second of each is a tcu_pipe_reg.
+TEST_CASE("tcu_e2m1_dot Stages=8 matches e2m1_dot", "[rtl][e2m1]") {
+  check_unit<Vtcu_e2m1_dot_s8>(8, 23);
 }
