@@ -277,7 +277,9 @@ module tcu_operand_router #(
 `ifdef SYNTHESIS
   // Per position, an AND-OR over the slots: slot s writes position p when
   // its row select (p's high bits, decoded once per slot) and its column
-  // select (p's low three bits) are both high.
+  // select (p's low three bits) are both high. The OR is a reduction, which
+  // Yosys maps to a balanced tree (a chain written as a loop stays a chain:
+  // logic depth grew by one a slot).
   //
   // A and B (16-bit halves): a word's lo half lands at L, its hi half at
   // L + 1 (L even) or, split (f16 A .col, B .row), at L + 4 (L[2] = 0).
@@ -322,81 +324,81 @@ module tcu_operand_router #(
                                    split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
   end
 
+  // The slots' values bit-major, so that each position's bit is one OR
+  // reduction (a balanced tree) over the slots: ab_t[(class*16+b)*W + s] is
+  // bit b of slot s's class value, word_t[b*W + s] bit b of its word.
+  localparam int unsigned W = WordsPerCycle;
+  logic [64*W-1:0] ab_t;
+  logic [32*W-1:0] word_t;
+  for (genvar s = 0; s < W; s++) begin : g_transpose
+    for (genvar b = 0; b < 64; b++) begin : g_ab
+      assign ab_t[b*W + s] = ab_class[64*s + b];
+    end
+    for (genvar b = 0; b < 32; b++) begin : g_word
+      assign word_t[b*W + s] = b < 16 ? slot_lo[s][b%16] : slot_hi[s][b%16];
+    end
+  end
+
   for (genvar h = 0; h < 256; h++) begin : g_a
     localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic        hit;
-    logic [15:0] val;
-    always_comb begin
-      hit = 1'b0;
-      val = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        hit = hit | (a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]);
-        val = val | ({16{a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8]}} &
-                     ab_class[64*s + 16*CLASS +: 16]);
-      end
+    logic [W-1:0]  sel;
+    logic [15:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8];
     end
-    assign a_d[16*h +: 16] = hit ? val : take_start ? '0 : a_q[16*h +: 16];
+    for (genvar b = 0; b < 16; b++) begin : g_bit
+      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
+    end
+    assign a_d[16*h +: 16] = |sel ? val : take_start ? '0 : a_q[16*h +: 16];
   end
   for (genvar h = 0; h < 128; h++) begin : g_b
     localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic        hit;
-    logic [15:0] val;
-    always_comb begin
-      hit = 1'b0;
-      val = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        hit = hit | (b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]);
-        val = val | ({16{b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8]}} &
-                     ab_class[64*s + 16*CLASS +: 16]);
-      end
+    logic [W-1:0]  sel;
+    logic [15:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8];
     end
-    assign b_d[16*h +: 16] = hit ? val : take_start ? '0 : b_q[16*h +: 16];
+    for (genvar b = 0; b < 16; b++) begin : g_bit
+      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
+    end
+    assign b_d[16*h +: 16] = |sel ? val : take_start ? '0 : b_q[16*h +: 16];
   end
   // C, metadata and scales: whole words, at word lo_pos / 2 of the port.
   for (genvar w = 0; w < 256; w++) begin : g_c
-    logic        hit;
-    logic [31:0] val;
-    always_comb begin
-      hit = 1'b0;
-      val = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        hit = hit | (c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]);
-        val = val | ({32{c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8]}} &
-                     {slot_hi[s], slot_lo[s]});
-      end
+    logic [W-1:0]  sel;
+    logic [31:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8];
     end
-    assign c_d[32*w +: 32] = hit ? val : take_start ? '0 : c_q[32*w +: 32];
+    for (genvar b = 0; b < 32; b++) begin : g_bit
+      assign val[b] = |(sel & word_t[b*W +: W]);
+    end
+    assign c_d[32*w +: 32] = |sel ? val : take_start ? '0 : c_q[32*w +: 32];
   end
   for (genvar w = 0; w < 16; w++) begin : g_meta_sa
-    logic        meta_hit, sa_hit;
-    logic [31:0] meta_val, sa_val;
-    always_comb begin
-      meta_hit = 1'b0;
-      meta_val = '0;
-      sa_hit   = 1'b0;
-      sa_val   = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        meta_hit = meta_hit | meta_sel[16*s + w];
-        meta_val = meta_val | ({32{meta_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
-        sa_hit   = sa_hit | sa_sel[16*s + w];
-        sa_val   = sa_val | ({32{sa_sel[16*s + w]}} & {slot_hi[s], slot_lo[s]});
-      end
+    logic [W-1:0]  meta_sel_w, sa_sel_w;
+    logic [31:0]   meta_val, sa_val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign meta_sel_w[s] = meta_sel[16*s + w];
+      assign sa_sel_w[s]   = sa_sel[16*s + w];
     end
-    assign meta_d[32*w +: 32] = meta_hit ? meta_val : take_start ? '0 : meta_q[32*w +: 32];
-    assign sa_d[32*w +: 32]   = sa_hit ? sa_val : take_start ? '0 : sa_q[32*w +: 32];
+    for (genvar b = 0; b < 32; b++) begin : g_bit
+      assign meta_val[b] = |(meta_sel_w & word_t[b*W +: W]);
+      assign sa_val[b]   = |(sa_sel_w & word_t[b*W +: W]);
+    end
+    assign meta_d[32*w +: 32] = |meta_sel_w ? meta_val : take_start ? '0 : meta_q[32*w +: 32];
+    assign sa_d[32*w +: 32]   = |sa_sel_w ? sa_val : take_start ? '0 : sa_q[32*w +: 32];
   end
   for (genvar w = 0; w < 8; w++) begin : g_sb
-    logic        hit;
-    logic [31:0] val;
-    always_comb begin
-      hit = 1'b0;
-      val = '0;
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        hit = hit | sb_sel[8*s + w];
-        val = val | ({32{sb_sel[8*s + w]}} & {slot_hi[s], slot_lo[s]});
-      end
+    logic [W-1:0]  sel;
+    logic [31:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = sb_sel[8*s + w];
     end
-    assign sb_d[32*w +: 32] = hit ? val : take_start ? '0 : sb_q[32*w +: 32];
+    for (genvar b = 0; b < 32; b++) begin : g_bit
+      assign val[b] = |(sel & word_t[b*W +: W]);
+    end
+    assign sb_d[32*w +: 32] = |sel ? val : take_start ? '0 : sb_q[32*w +: 32];
   end
 `else
   // Simulation: each slot's word written at its place by indexed
