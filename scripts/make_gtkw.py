@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Writes the GTKWave save files in tb/gtkwave/, one per instruction family:
-the handshake, the first lanes' registers, the operand register, the slice
-sequencer and the family's engine (issue, unit valids, results), D, and the
-engine's activity counters."""
+the handshakes (start, router to datapath, D, write-back), the router's
+register-word ports (lane-order words in, D words out), the operand
+register, the slice sequencer and the family's engine (issue, unit valids,
+results), D, and the engine's activity counters. The word ports' widths are
+the default configuration's (WordsPerCycle = DWordsPerCycle = 32)."""
 from pathlib import Path
 
 TOP = "TOP.tcu_sim_top"  # the Verilated model's root, then the Verilog top
-DP = f"{TOP}.u_datapath"
+DP = f"{TOP}.u_core.u_datapath"
+WORDS = 32  # WordsPerCycle and DWordsPerCycle of the default configuration
 # Per family: the engine's signal prefix, its operand register and D buffer
 # widths (A, B, C, D), its pipeline signals, and its activity counters' name.
 # An engine's logic sits in its generate block (g_<prefix>, there when the
@@ -58,14 +61,18 @@ def main():
         lines = [f"[*] GTKWave save file for the {family} family; written by scripts/make_gtkw.py",
                  "[timestart] 0", "[size] 1600 900", "[sst_width] 260", "[signals_width] 300",
                  "[sst_expanded] 1", "*-14.0 0 -1"]
-        lines += group("handshake", [f"{TOP}.clk_i", f"{TOP}.rst_ni", f"{TOP}.in_valid_i",
-                                     f"{TOP}.in_ready_o", f"{TOP}.in_family_i[2:0]",
-                                     f"{TOP}.in_tag_i[15:0]", f"{TOP}.out_valid_o",
-                                     f"{TOP}.out_ready_i", f"{TOP}.out_tag_o[15:0]"])
-        lanes = []
-        for lane in range(4):
-            lanes += [f"{TOP}.g_lane[{lane}].src[511:0]", f"{TOP}.g_lane[{lane}].dst[255:0]"]
-        lines += group("lane fragments (lanes 0-3)", lanes)
+        lines += group("handshakes", [
+            f"{TOP}.clk_i", f"{TOP}.rst_ni", f"{TOP}.in_start_i", f"{TOP}.in_start_ready_o",
+            f"{TOP}.in_family_i[2:0]", f"{TOP}.in_tag_i[15:0]", f"{TOP}.in_last_i",
+            f"{TOP}.obs_dp_valid_o", f"{TOP}.obs_dp_ready_o", f"{TOP}.obs_dp_tag_o[15:0]",
+            f"{TOP}.obs_d_valid_o", f"{TOP}.obs_d_ready_o", f"{TOP}.obs_d_tag_o[15:0]",
+            f"{TOP}.wb_valid_o", f"{TOP}.wb_ready_i", f"{TOP}.wb_last_o", f"{TOP}.wb_tag_o[15:0]"])
+        lines += group("register words (lane order)", [
+            f"{TOP}.in_word_valid_i[{WORDS - 1}:0]", f"{TOP}.in_word_op_i[{3 * WORDS - 1}:0]",
+            f"{TOP}.in_word_lane_i[{5 * WORDS - 1}:0]", f"{TOP}.in_word_reg_i[{3 * WORDS - 1}:0]",
+            f"{TOP}.in_word_data_i[{32 * WORDS - 1}:0]",
+            f"{TOP}.wb_word_valid_o[{WORDS - 1}:0]", f"{TOP}.wb_word_lane_o[{5 * WORDS - 1}:0]",
+            f"{TOP}.wb_word_reg_o[{3 * WORDS - 1}:0]", f"{TOP}.wb_word_data_o[{32 * WORDS - 1}:0]"])
         lines += group(f"{family} operand register",
                        [f"{DP}.accept"] + [engine_signal(p, s) for s in
                                            (f"{p}_tag_q[15:0]", f"{p}_a_q[{aw - 1}:0]",
@@ -77,7 +84,7 @@ def main():
         lines += group(f"{family} engine (pipeline, accumulators)",
                        [engine_signal(p, s) for s in engine])
         lines += group("D", [engine_signal(p, f"{p}_own_q"),
-                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{TOP}.out_d_o[8191:0]"])
+                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{TOP}.obs_d_o[8191:0]"])
         lines += group(f"{counters} activity counters",
                        [f"{TOP}.act_cycles_o[47:0]"] +
                        [f"{TOP}.act_{counters}_{k}_o[47:0]"

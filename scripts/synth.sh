@@ -11,9 +11,12 @@
 #   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [unit...]
 #
 # Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
-# runs at its defaults, and tcu_datapath at one dot unit per engine (the
-# default instantiates hundreds of FMAs); each --params gives one run of
-# every unit at those parameters (repeat it for a sweep), e.g.
+# runs at its defaults, tcu_datapath at one dot unit per engine (the default
+# instantiates hundreds of FMAs), and tcu_core (operand router and datapath)
+# at one dot unit per engine and one word a cycle each way; each --params
+# gives one run of every unit at those parameters (repeat it for a sweep).
+# tcu_core is followed by a run of tcu_operand_router alone at the core's
+# router parameters (row "tcu_core.router"), its share of the core, e.g.
 #   scripts/synth.sh --params "Int4MacsPerCycle=64 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4" tcu_datapath
 #   scripts/synth.sh --params Stages=1 --params Stages=2 --params Stages=3 tcu_int4_dot
 # --csv FILE writes the table as CSV as well. Logs and statistics go to
@@ -26,6 +29,7 @@ out=${SYNTH_DIR:-build/synth}
 # The top at one dot unit per engine (int4 32 MACs, e2m1 64, f16 and f64 4
 # FMAs), default pipeline depths.
 DATAPATH_PARAMS="Int4MacsPerCycle=32 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4"
+CORE_PARAMS="$DATAPATH_PARAMS WordsPerCycle=1 DWordsPerCycle=1"
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 fail_usage() {
@@ -111,7 +115,7 @@ status=0
 printf '%-22s %10s %10s %12s %6s %8s  %s\n' unit cells flip-flops transistors depth seconds \
   parameters
 run() {
-  local top=$1 params=$2 chparam="" p name
+  local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   [ -n "$chparam" ] && chparam="chparam$chparam $top;"
   name=$top
@@ -138,25 +142,39 @@ run() {
   fi
   local seconds=$(($(date +%s) - start))
   if [ "$result" = ok ]; then
-    printf '%-22s %10s %10s %12s %6s %8s  %s\n' "$top" "$cells" "$ffs" "$transistors" "$depth" \
+    printf '%-22s %10s %10s %12s %6s %8s  %s\n' "$label" "$cells" "$ffs" "$transistors" "$depth" \
       "$seconds" "${params:-defaults}"
   else
-    printf '%-22s %10s  %s  %s\n' "$top" FAILED "$result" "${params:-defaults}"
+    printf '%-22s %10s  %s  %s\n' "$label" FAILED "$result" "${params:-defaults}"
     status=1
   fi
   if [ -n "$csv" ]; then
-    printf '%s,"%s",%s,%s,%s,%s,%s,%s\n' "$top" "${params:-defaults}" "$cells" "$ffs" \
+    printf '%s,"%s",%s,%s,%s,%s,%s,%s\n' "$label" "${params:-defaults}" "$cells" "$ffs" \
       "$transistors" "$depth" "$seconds" "${result%% (*}" >>"$csv"
   fi
 }
 
+# tcu_core's router parameters, for its separate router run.
+router_params() {
+  local p out=""
+  for p in $1; do
+    case ${p%%=*} in WordsPerCycle | DWordsPerCycle | GatherBypass) out+=" $p" ;; esac
+  done
+  echo "${out# }"
+}
+run_top() {
+  run "$1" "$2"
+  [ "$1" = tcu_core ] && run tcu_operand_router "$(router_params "$2")" tcu_core.router
+  return 0
+}
 for top in "${tops[@]}"; do
   if [ ${#param_sets[@]} -eq 0 ]; then
     params=""
     [ "$top" = tcu_datapath ] && params=$DATAPATH_PARAMS
-    run "$top" "$params"
+    [ "$top" = tcu_core ] && params=$CORE_PARAMS
+    run_top "$top" "$params"
   else
-    for params in "${param_sets[@]}"; do run "$top" "$params"; done
+    for params in "${param_sets[@]}"; do run_top "$top" "$params"; done
   fi
 done
 exit $status

@@ -16,7 +16,7 @@ case $family in
   *) echo "unknown family '$family'" >&2; exit 2 ;;
 esac
 fst=build/wave-$family.fst
-build/tcu run --ptx "$ptx" --count 3 --rf-bandwidth 4096 --trace "$fst" >/dev/null
+build/tcu run --ptx "$ptx" --count 3 --trace "$fst" >/dev/null
 
 display=:$((90 + RANDOM % 100))
 Xvfb "$display" -screen 0 1600x900x24 >/dev/null 2>&1 &

@@ -10,4 +10,33 @@ const DatapathConfig& datapath_config(const std::string& config) {
   throw std::invalid_argument("unknown datapath configuration '" + config + "'");
 }
 
+CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle) {
+  return {core_descriptor(instr, warp.selectors, tag), collect_beats(instr, warp, per_cycle)};
+}
+
+int CoreFeeder::sample() {
+  if (!offered_) return 0;
+  // A start waits for in_start_ready; the beats after it are always taken.
+  if (beat_ == 0 && !model_.in_start_ready()) return 0;
+  const bool last = ++beat_ == queue_.front()->beats.size();
+  if (last) {
+    queue_.pop_front();
+    beat_ = 0;
+  }
+  return last ? 2 : 1;
+}
+
+void CoreFeeder::drive() {
+  offered_ = !queue_.empty();
+  model_.set_start(offered_ && beat_ == 0);
+  if (!offered_) {
+    model_.set_words(nullptr, 0, false);
+    return;
+  }
+  const CoreInstr& instr = *queue_.front();
+  if (beat_ == 0) model_.set_descriptor(instr.descriptor);
+  const std::vector<RegWord>& beat = instr.beats[beat_];
+  model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == instr.beats.size());
+}
+
 }  // namespace tcu

@@ -1,44 +1,64 @@
-// The Verilated datapath (tb/tcu_sim_top.sv around rtl/tcu_datapath.sv) as a
-// plain C++ object clocked by its caller, one configuration per compiled
-// model. No SystemC here: the warp front-end (warp_frontend.h) clocks it
-// from its one SystemC process, and `tcu bench` drives it directly to
-// measure the raw datapath.
+// The Verilated core (tb/tcu_sim_top.sv around rtl/tcu_core.sv: the operand
+// router and the datapath) as a plain C++ object clocked by its caller, one
+// configuration per compiled model. No SystemC here: the warp front-end
+// (warp_frontend.h) clocks it from its one SystemC process, and `tcu bench`
+// and the RTL tests drive it directly (CoreFeeder).
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core_words.h"
 #include "datapath_ports.h"
 #include "tcu/activity.h"
 #include "tcu/timing.h"
 
 namespace tcu {
 
+// A destination word on the core's wb_* ports.
+struct WbWord {
+  int lane = 0, reg = 0;
+  uint32_t data = 0;
+};
+
 class DatapathModel {
  public:
   virtual ~DatapathModel() = default;
   virtual std::string config() const = 0;
+  virtual int words_per_cycle() const = 0;    // WordsPerCycle: word slots of a beat
+  virtual int d_words_per_cycle() const = 0;  // DWordsPerCycle
 
   // Inputs; they take effect at the next falling_edge() (combinational
   // outputs) and rising_edge() (registers).
   virtual void set_reset(bool active) = 0;
-  virtual void set_instruction(const DatapathInputs& inputs) = 0;
-  virtual void set_in_valid(bool valid) = 0;
-  virtual void set_out_ready(bool ready) = 0;
-  // The waveform-only lane view; each write is captured at the next rising
-  // edge. Calling these costs nothing when no trace is open.
-  virtual void show_lane_src(const std::array<uint32_t, kLaneSrcWords>& words) = 0;
-  virtual void show_lane_dst(const std::array<uint32_t, kLaneDstWords>& words) = 0;
+  virtual void set_start(bool start) = 0;
+  virtual void set_descriptor(const CoreDescriptor& descriptor) = 0;
+  // A beat: `count` words (at most words_per_cycle()) in slots 0..count-1,
+  // the other slots empty; `last`: the instruction's last beat.
+  virtual void set_words(const RegWord* words, int count, bool last) = 0;
+  virtual void set_wb_ready(bool ready) = 0;
 
   // Outputs as they stand before the next rising edge.
-  virtual bool in_ready() const = 0;
-  virtual bool out_valid() const = 0;
-  virtual uint32_t out_tag() const = 0;
-  virtual const uint32_t* out_d() const = 0;  // kDatapathDWords words
+  virtual bool in_start_ready() const = 0;
+  virtual bool wb_valid() const = 0;
+  virtual bool wb_last() const = 0;
+  virtual uint32_t wb_tag() const = 0;
+  // The beat's valid words; returns their number.
+  virtual int wb_words(WbWord* out) const = 0;
+  // Observation of the router-datapath handshakes (tcu_sim_top's obs_*).
+  virtual bool dp_valid() const = 0;
+  virtual bool dp_ready() const = 0;
+  virtual uint32_t dp_tag() const = 0;
+  // What the router presents to the datapath (the descriptor and operands).
+  virtual void dp_inputs(DatapathInputs* inputs) const = 0;
+  virtual bool d_valid() const = 0;  // the datapath's out_valid_o
+  virtual bool d_ready() const = 0;  // its out_ready_i (the router's d_ready_o)
+  virtual uint32_t d_tag() const = 0;
+  virtual const uint32_t* d() const = 0;  // out_d_o, kDatapathDWords words
   // The activity counters (the act_*_o ports) since reset.
   virtual Activity activity() const = 0;
 
@@ -67,9 +87,39 @@ const DatapathConfig& datapath_config(const std::string& config);
 // The configurations compiled in: every DatapathConfig field set by name,
 // from TCU_CONFIG_<name> or, for a parameter it leaves out, the RTL default.
 const std::vector<std::pair<std::string, DatapathConfig>>& datapath_configs();
-// The parameters' defaults as rtl/tcu_datapath.sv declares them.
+// The parameters' defaults as rtl/tcu_core.sv declares them.
 DatapathConfig rtl_default_datapath_config();
 // "name: Param=value ...; ..." for `tcu --version` and the reports.
 const char* datapath_configurations_text();
+
+// An instruction ready to be fed: its descriptor and its beats of words.
+struct CoreInstr {
+  CoreDescriptor descriptor;
+  std::vector<std::vector<RegWord>> beats;
+};
+CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle);
+
+// Feeds queued instructions into the core at full rate (a beat a cycle, the
+// next start as soon as the router takes it) and writes D back with
+// wb_ready as set; for `tcu bench` and the RTL tests (the front-end has its
+// own, with the scoreboard). Per cycle: sample() before rising_edge(),
+// drive() after it.
+class CoreFeeder {
+ public:
+  explicit CoreFeeder(DatapathModel* model) : model_(*model) {}
+  // `instr` must stay alive until it has been taken.
+  void push(const CoreInstr* instr) { queue_.push_back(instr); }
+  bool idle() const { return queue_.empty(); }
+  // Whether the beat on the ports is taken at this edge (and the
+  // instruction's last: returns 2); 0 if none is.
+  int sample();
+  void drive();
+
+ private:
+  DatapathModel& model_;
+  std::deque<const CoreInstr*> queue_;
+  size_t beat_ = 0;
+  bool offered_ = false;
+};
 
 }  // namespace tcu

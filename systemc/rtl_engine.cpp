@@ -1,8 +1,8 @@
 // Top level in the order of Verilator's examples/make_tracing_sc: the clock,
 // the Verilated model and the front-end bound to the clock,
-// sc_start(SC_ZERO_TIME), then the trace, then the run. The model is
-// Verilated as plain C++ (--cc) and clocked from the front-end's process
-// (warp_frontend.h says why).
+// sc_start(SC_ZERO_TIME), then the trace, then the run. The model (the core:
+// operand router and datapath) is Verilated as plain C++ (--cc) and clocked
+// from the front-end's process (warp_frontend.h says why).
 #include "rtl_engine.h"
 
 #include <stdexcept>
@@ -21,16 +21,18 @@ class RtlEngine : public Engine {
         clock_("clk", 1, sc_core::SC_NS, 0.5, 0, sc_core::SC_NS, true),
         model_(make_datapath_model(options.config)),
         front_end_("warp_frontend", model_.get(), datapath_config(options.config), front_end,
-                   options.stimulus, !options.trace.empty()) {
+                   options.stimulus) {
     const std::string& trace = options.trace;
     front_end_.clk(clock_);
 
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     if (!trace.empty()) model_->open_trace(trace);
     // Reset for a few cycles, outside the front-end's clock (its cycle
-    // count starts after reset); D is always accepted (write-back queues it).
+    // count starts after reset).
     model_->set_reset(true);
-    model_->set_out_ready(true);
+    model_->set_start(false);
+    model_->set_words(nullptr, 0, false);
+    model_->set_wb_ready(true);
     for (int i = 0; i < 4; ++i) {
       model_->rising_edge();
       model_->falling_edge();
@@ -88,6 +90,7 @@ class RtlEngine : public Engine {
   uint64_t cycles() const override { return front_end_.cycle(); }
   std::optional<Activity> activity() const override { return model_->activity(); }
   void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
+  const std::string& config() const { return config_name_; }
   bool fault_injected() const { return front_end_.fault_injected(); }
   std::vector<std::string> take_errors() override { return front_end_.cosim().take_errors(); }
 
@@ -105,7 +108,8 @@ void set_rf_bandwidth(Engine& engine, int rf_regs_per_cycle) {
   auto* rtl = dynamic_cast<RtlEngine*>(&engine);
   if (!rtl) throw std::invalid_argument("set_rf_bandwidth: not an RTL engine");
   FrontEndConfig config;
-  config.rf_regs_per_cycle = rf_regs_per_cycle;
+  config.rf_regs_per_cycle =
+      rf_regs_per_cycle ? rf_regs_per_cycle : datapath_config(rtl->config()).words_per_cycle;
   rtl->set_front_end(config);
 }
 
@@ -115,9 +119,12 @@ bool fault_injected(const Engine& engine) {
 }
 
 std::unique_ptr<Engine> make_rtl_engine(const RtlOptions& options) {
+  const DatapathConfig& config = datapath_config(options.config);  // throws for an unknown name
   FrontEndConfig front_end;
-  front_end.rf_regs_per_cycle = options.rf_regs_per_cycle;
-  datapath_config(options.config);  // throws std::invalid_argument for an unknown name
+  front_end.rf_regs_per_cycle =
+      options.rf_regs_per_cycle ? options.rf_regs_per_cycle : config.words_per_cycle;
+  if (const std::string why = rf_bandwidth_error(config, front_end); !why.empty())
+    throw std::invalid_argument(why);
   return std::make_unique<RtlEngine>(options, front_end);
 }
 

@@ -6,10 +6,12 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "datapath_model.h"
 
@@ -18,8 +20,12 @@ namespace tcu {
 template <class Top>
 class VerilatedDatapath : public DatapathModel {
  public:
-  explicit VerilatedDatapath(std::string config)
-      : config_(std::move(config)), context_(new VerilatedContext), top_(new Top(context_.get())) {
+  VerilatedDatapath(std::string config, const DatapathConfig& params)
+      : config_(std::move(config)),
+        words_(params.words_per_cycle),
+        d_words_(params.d_words_per_cycle),
+        context_(new VerilatedContext),
+        top_(new Top(context_.get())) {
     top_->clk_i = 0;
     top_->rst_ni = 1;
     top_->eval();
@@ -36,43 +42,98 @@ class VerilatedDatapath : public DatapathModel {
   }
 
   std::string config() const override { return config_; }
+  int words_per_cycle() const override { return words_; }
+  int d_words_per_cycle() const override { return d_words_; }
 
   void set_reset(bool active) override { top_->rst_ni = !active; }
-  void set_instruction(const DatapathInputs& in) override {
+  void set_start(bool start) override { top_->in_start_i = start; }
+  void set_descriptor(const CoreDescriptor& in) override {
     top_->in_family_i = in.family;
     top_->in_a_signed_i = in.a_signed;
     top_->in_b_signed_i = in.b_signed;
     top_->in_satfinite_i = in.satfinite;
     top_->in_k32_i = in.k32;
     top_->in_rnd_i = in.rounding;
+    top_->in_a_row_i = in.a_row;
+    top_->in_b_row_i = in.b_row;
     top_->in_c_f16_i = in.c_f16;
     top_->in_d_f16_i = in.d_f16;
     top_->in_scale_4x_i = in.scale_4x;
+    top_->in_sparsity_i = in.sparsity;
+    top_->in_byte_id_a_i = in.byte_id_a;
+    top_->in_thread_id_a_i = in.thread_id_a;
+    top_->in_byte_id_b_i = in.byte_id_b;
+    top_->in_thread_id_b_i = in.thread_id_b;
     top_->in_tag_i = in.tag;
-    copy(in.a, top_->in_a_i);
-    copy(in.b, top_->in_b_i);
-    copy(in.c, top_->in_c_i);
-    copy(in.meta, top_->in_meta_i);
-    copy(in.scale_a, top_->in_scale_a_i);
-    copy(in.scale_b, top_->in_scale_b_i);
   }
-  void set_in_valid(bool valid) override { top_->in_valid_i = valid; }
-  void set_out_ready(bool ready) override { top_->out_ready_i = ready; }
-  void show_lane_src(const std::array<uint32_t, kLaneSrcWords>& words) override {
-    if (!trace_) return;
-    copy(words, top_->lane_src_i);
-    top_->lane_src_we_i = 1;
+  void set_words(const RegWord* words, int count, bool last) override {
+    if (count > words_)
+      throw std::logic_error("set_words: " + std::to_string(count) + " words, more than the " +
+                             std::to_string(words_) + " slots");
+    Bits<2> valid;
+    Bits<6> op, reg;
+    Bits<10> lane;
+    for (int s = 0; s < count; ++s) {
+      valid.put(s, 1, 1);
+      op.put(3 * s, 3, words[s].operand);
+      lane.put(5 * s, 5, words[s].lane);
+      reg.put(3 * s, 3, words[s].reg);
+      data_[size_t(s)] = words[s].data;
+    }
+    store(top_->in_word_valid_i, valid.w.data());
+    store(top_->in_word_op_i, op.w.data());
+    store(top_->in_word_lane_i, lane.w.data());
+    store(top_->in_word_reg_i, reg.w.data());
+    if (count) store(top_->in_word_data_i, data_.data());
+    top_->in_last_i = last;
   }
-  void show_lane_dst(const std::array<uint32_t, kLaneDstWords>& words) override {
-    if (!trace_) return;
-    copy(words, top_->lane_dst_i);
-    top_->lane_dst_we_i = 1;
-  }
+  void set_wb_ready(bool ready) override { top_->wb_ready_i = ready; }
 
-  bool in_ready() const override { return top_->in_ready_o; }
-  bool out_valid() const override { return top_->out_valid_o; }
-  uint32_t out_tag() const override { return top_->out_tag_o; }
-  const uint32_t* out_d() const override { return top_->out_d_o.data(); }
+  bool in_start_ready() const override { return top_->in_start_ready_o; }
+  bool wb_valid() const override { return top_->wb_valid_o; }
+  bool wb_last() const override { return top_->wb_last_o; }
+  uint32_t wb_tag() const override { return top_->wb_tag_o; }
+  int wb_words(WbWord* out) const override {
+    Bits<2> valid;
+    Bits<6> reg;
+    Bits<10> lane;
+    std::array<uint32_t, 64> data;
+    load(top_->wb_word_valid_o, valid.w.data());
+    load(top_->wb_word_lane_o, lane.w.data());
+    load(top_->wb_word_reg_o, reg.w.data());
+    load(top_->wb_word_data_o, data.data());
+    int n = 0;
+    for (int s = 0; s < d_words_; ++s)
+      if (valid.get(s, 1))
+        out[n++] = {int(lane.get(5 * s, 5)), int(reg.get(3 * s, 3)), data[size_t(s)]};
+    return n;
+  }
+  bool dp_valid() const override { return top_->obs_dp_valid_o; }
+  bool dp_ready() const override { return top_->obs_dp_ready_o; }
+  uint32_t dp_tag() const override { return top_->obs_dp_tag_o; }
+  void dp_inputs(DatapathInputs* in) const override {
+    const uint32_t flags = top_->obs_dp_flags_o;
+    in->family = top_->obs_dp_family_o;
+    in->a_signed = flags >> 8 & 1;
+    in->b_signed = flags >> 7 & 1;
+    in->satfinite = flags >> 6 & 1;
+    in->k32 = flags >> 5 & 1;
+    in->rounding = flags >> 3 & 3;
+    in->c_f16 = flags >> 2 & 1;
+    in->d_f16 = flags >> 1 & 1;
+    in->scale_4x = flags & 1;
+    in->tag = top_->obs_dp_tag_o;
+    copy(top_->obs_dp_a_o, &in->a);
+    copy(top_->obs_dp_b_o, &in->b);
+    copy(top_->obs_dp_c_o, &in->c);
+    copy(top_->obs_dp_meta_o, &in->meta);
+    copy(top_->obs_dp_scale_a_o, &in->scale_a);
+    copy(top_->obs_dp_scale_b_o, &in->scale_b);
+  }
+  bool d_valid() const override { return top_->obs_d_valid_o; }
+  bool d_ready() const override { return top_->obs_d_ready_o; }
+  uint32_t d_tag() const override { return top_->obs_d_tag_o; }
+  const uint32_t* d() const override { return top_->obs_d_o.data(); }
   Activity activity() const override {
     Activity a;
     a.cycles = top_->act_cycles_o;
@@ -94,9 +155,6 @@ class VerilatedDatapath : public DatapathModel {
     top_->clk_i = 1;
     top_->eval();
     if (trace_) trace_->dump(cycle_ * 1000);
-    // The lane view strobes last one edge.
-    top_->lane_src_we_i = 0;
-    top_->lane_dst_we_i = 0;
   }
   void falling_edge() override {
     top_->clk_i = 0;
@@ -113,13 +171,48 @@ class VerilatedDatapath : public DatapathModel {
   }
 
  private:
+  // A port's bits as 32-bit words, whatever C++ type Verilator gave it (its
+  // width depends on WordsPerCycle).
+  template <size_t N>
+  struct Bits {
+    std::array<uint32_t, N> w{};
+    void put(int lsb, int width, uint32_t v) {
+      const uint64_t field = uint64_t(v & ((1u << width) - 1)) << (lsb % 32);
+      w[size_t(lsb / 32)] |= uint32_t(field);
+      if (lsb % 32 + width > 32) w[size_t(lsb / 32) + 1] |= uint32_t(field >> 32);
+    }
+    uint32_t get(int lsb, int width) const {
+      uint64_t v = w[size_t(lsb / 32)] >> (lsb % 32);
+      if (lsb % 32 + width > 32) v |= uint64_t(w[size_t(lsb / 32) + 1]) << (32 - lsb % 32);
+      return uint32_t(v) & ((1u << width) - 1);
+    }
+  };
+  template <class Port>
+  static void store(Port& port, const uint32_t* words) {
+    if constexpr (std::is_integral_v<Port>) {
+      port = Port(sizeof(Port) > 4 ? words[0] | uint64_t(words[1]) << 32 : words[0]);
+    } else {
+      std::memcpy(port.data(), words, sizeof(port));
+    }
+  }
+  template <class Port>
+  static void load(const Port& port, uint32_t* words) {
+    if constexpr (std::is_integral_v<Port>) {
+      words[0] = uint32_t(uint64_t(port));
+      if (sizeof(Port) > 4) words[1] = uint32_t(uint64_t(port) >> 32);
+    } else {
+      std::memcpy(words, port.data(), sizeof(port));
+    }
+  }
   template <size_t N, class Wide>
-  static void copy(const std::array<uint32_t, N>& from, Wide& to) {
-    static_assert(sizeof(to) == N * sizeof(uint32_t), "port width");
-    std::memcpy(to.data(), from.data(), sizeof(to));
+  static void copy(const Wide& from, std::array<uint32_t, N>* to) {
+    static_assert(sizeof(from) == N * sizeof(uint32_t), "port width");
+    std::memcpy(to->data(), from.data(), sizeof(from));
   }
 
   std::string config_;
+  int words_, d_words_;
+  std::array<uint32_t, 64> data_{};
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedFstC> trace_;

@@ -1,18 +1,24 @@
 #include "warp_frontend.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <stdexcept>
 
 namespace tcu {
 namespace {
 
-void append_words(const Fragment& f, int lane, int reg_bits, std::vector<uint32_t>* out) {
-  // A lane's registers as 32-bit words (a 64-bit register is two).
-  if (f.regs.empty()) return;
-  for (int r = 0; r < f.regs_per_lane; ++r) {
-    const uint64_t v = f.at(lane, r);
-    out->push_back(uint32_t(v));
-    if (reg_bits == 64) out->push_back(uint32_t(v >> 32));
-  }
+std::string hex(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", v);
+  return text;
+}
+
+// The first differing word of a port, or -1.
+template <size_t N>
+int first_difference(const std::array<uint32_t, N>& a, const std::array<uint32_t, N>& b) {
+  for (size_t i = 0; i < N; ++i)
+    if (a[i] != b[i]) return int(i);
+  return -1;
 }
 
 }  // namespace
@@ -44,18 +50,25 @@ const char* to_string(Fault fault) {
 
 WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
                            const DatapathConfig& datapath, const FrontEndConfig& front_end,
-                           const Stimulus& stimulus, bool drive_lane_view)
+                           const Stimulus& stimulus)
     : sc_module(name),
       model_(*model),
       datapath_(datapath),
       front_end_(front_end),
       stimulus_(stimulus),
       backpressure_rng_(stimulus.seed),
-      cosim_(datapath, front_end),
-      drive_lane_view_(drive_lane_view) {
+      cosim_(datapath, front_end) {
+  set_front_end(front_end);
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
+}
+
+void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
+  if (const std::string why = rf_bandwidth_error(datapath_, config); !why.empty())
+    throw std::invalid_argument(why);
+  front_end_ = config;
+  cosim_.set_front_end(config);
 }
 
 void WarpFrontEnd::issue(IssueRequest request) {
@@ -71,200 +84,272 @@ bool WarpFrontEnd::idle() const { return in_flight_ == 0; }
 
 std::vector<std::string> WarpFrontEnd::unfinished() const {
   std::vector<std::string> names;
-  for (const WritingBack& wb : write_back_) names.push_back(cosim_.case_name(wb.tag));
-  for (const InDatapath& f : in_datapath_) names.push_back(f.name);
+  if (write_back_) names.push_back(cosim_.case_name(write_back_->tag));
+  for (const auto* queue : {&in_datapath_, &collected_})
+    for (const Flight& f : *queue) names.push_back(f.request.name);
   if (collecting_) names.push_back(collecting_->request.name);
   for (const IssueRequest& r : pending_) names.push_back(r.name);
   return names;
 }
 
-void WarpFrontEnd::drive_inputs(uint64_t tag, const IssueRequest& r) {
-  pack_datapath_inputs(r.instr, gather_operands(r.instr, r.operands), uint32_t(tag), &inputs_);
-  if (fault_due(Fault::kMeta) && r.instr.sparse()) {
-    inputs_.meta[0] ^= 0xf;  // row 0, chunk 0: the other two of the four
+void WarpFrontEnd::start_collection() {
+  Flight f;
+  f.tag = next_tag_++;
+  f.request = std::move(pending_.front());
+  pending_.pop_front();
+  f.isolated = in_flight_ == pending_.size() + 1;
+  const Instr& instr = f.request.instr;
+  f.beats = collect_beats(instr, f.request.operands, front_end_.rf_regs_per_cycle);
+  if (fault_due(Fault::kMeta) && instr.sparse()) {
+    // After validation: the router takes whatever the registers hold.
+    for (std::vector<RegWord>& beat : f.beats)
+      for (RegWord& w : beat)
+        if (Operand(w.operand) == Operand::kMeta) w.data ^= 0xf;
     fault_done_ = true;
   }
-  model_.set_instruction(inputs_);
-  if (drive_lane_view_) show_lanes(r.instr, r.operands);
+  cosim_.issue(f.tag, instr, f.request.operands, f.request.name, cycle_);
+  collecting_ = std::move(f);
+  beat_ = 0;
 }
 
-void WarpFrontEnd::show_lanes(const Instr& instr, const WarpOperands& w) {
-  const int reg_bits_a = fragment_layout(instr, Operand::kA).reg_bits();
-  std::array<uint32_t, kLaneSrcWords> view{};
-  for (int lane = 0; lane < kLanes; ++lane) {
-    std::vector<uint32_t> words;
-    append_words(w.a, lane, reg_bits_a, &words);
-    append_words(w.b, lane, reg_bits_a, &words);
-    append_words(w.c, lane, reg_bits_a, &words);
-    append_words(w.e, lane, 32, &words);
-    append_words(w.scale_a, lane, 32, &words);
-    append_words(w.scale_b, lane, 32, &words);
-    for (size_t i = 0; i < words.size() && i < 16; ++i) view[lane * 16 + i] = words[i];
+void WarpFrontEnd::drive_collection() {
+  offered_ = collecting_.has_value();
+  model_.set_start(offered_ && beat_ == 0);
+  if (!offered_) {
+    model_.set_words(nullptr, 0, false);
+    return;
   }
-  model_.show_lane_src(view);
+  const Flight& f = *collecting_;
+  if (beat_ == 0)
+    model_.set_descriptor(
+        core_descriptor(f.request.instr, f.request.operands.selectors, uint32_t(f.tag)));
+  const std::vector<RegWord>& beat = f.beats[beat_];
+  model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == f.beats.size());
 }
 
-void WarpFrontEnd::show_lanes(const Instr& instr, const Fragment& d) {
-  const int reg_bits = fragment_layout(instr, Operand::kD).reg_bits();
-  std::array<uint32_t, kLaneDstWords> view{};
-  for (int lane = 0; lane < kLanes; ++lane) {
-    std::vector<uint32_t> words;
-    append_words(d, lane, reg_bits, &words);
-    for (size_t i = 0; i < words.size() && i < 8; ++i) view[lane * 8 + i] = words[i];
+void WarpFrontEnd::check_handover(const Flight& f) {
+  if (model_.dp_tag() != (f.tag & 0xffff)) {
+    cosim_.violation(f.tag, cycle_,
+                     "the router handed the datapath tag " + std::to_string(model_.dp_tag()) +
+                         ", expected " + std::to_string(f.tag & 0xffff) + " (issue order)");
+    return;
   }
-  model_.show_lane_dst(view);
+  // The golden layout tables check the router's placement.
+  const Instr& instr = f.request.instr;
+  pack_datapath_inputs(instr, gather_operands(instr, f.request.operands), uint32_t(f.tag),
+                       &expected_);
+  model_.dp_inputs(&got_);
+  const DatapathInputs &e = expected_, &g = got_;
+  if (e.family != g.family || e.a_signed != g.a_signed || e.b_signed != g.b_signed ||
+      e.satfinite != g.satfinite || e.k32 != g.k32 || e.rounding != g.rounding ||
+      e.c_f16 != g.c_f16 || e.d_f16 != g.d_f16 || e.scale_4x != g.scale_4x) {
+    cosim_.violation(f.tag, cycle_, "the router handed the datapath a wrong descriptor");
+    return;
+  }
+  struct Port {
+    const char* name;
+    int word;
+    uint32_t want, got;
+  };
+  std::vector<Port> bad;
+  auto check = [&](const char* name, const auto& want, const auto& got) {
+    if (const int w = first_difference(want, got); w >= 0)
+      bad.push_back({name, w, want[size_t(w)], got[size_t(w)]});
+  };
+  check("a", e.a, g.a);
+  check("b", e.b, g.b);
+  check("c", e.c, g.c);
+  check("meta", e.meta, g.meta);
+  check("scale_a", e.scale_a, g.scale_a);
+  check("scale_b", e.scale_b, g.scale_b);
+  if (!bad.empty())
+    cosim_.violation(f.tag, cycle_,
+                     std::string("the router placed operand ") + bad[0].name + " wrongly: in_" +
+                         bad[0].name + "_i word " + std::to_string(bad[0].word) + " is " +
+                         hex(bad[0].got) + ", the layout tables say " + hex(bad[0].want));
 }
 
-void WarpFrontEnd::check_output(bool delivered, uint32_t out_tag, const Instr* instr,
-                                uint64_t tag) {
-  const uint32_t* d = model_.out_d();
+void WarpFrontEnd::check_output(bool taken, const Flight* f) {
+  const uint32_t* d = model_.d();
   if (held_) {
-    const bool same = model_.out_valid() && out_tag == held_tag_ &&
+    const bool same = model_.d_valid() && model_.d_tag() == held_tag_ &&
                       std::equal(held_d_.begin(), held_d_.end(), d);
     if (!same)
       cosim_.violation(held_full_tag_, cycle_,
                        "out_valid, out_tag or out_d changed while out_ready was low");
   }
-  if (delivered && instr) {
-    const int d_words = int(fragment_layout(*instr, Operand::kD).elem_count()) *
-                        elem_bits(instr->d_type) / 32;
-    for (int w = d_words; w < kDatapathDWords; ++w)
-      if (d[w] != 0) {
-        cosim_.violation(tag, cycle_,
-                         "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
-                             " are set, above the instruction's D");
-        break;
-      }
+  if (!taken) return;
+  if (!f || model_.d_tag() != (f->tag & 0xffff)) {
+    cosim_.violation(f ? f->tag : 0, cycle_,
+                     "the datapath returned tag " + std::to_string(model_.d_tag()) +
+                         (f ? ", expected " + std::to_string(f->tag & 0xffff) + " (issue order)"
+                            : ", which is not in flight"));
+    return;
   }
+  const int d_words = int(fragment_layout(f->request.instr, Operand::kD).elem_count()) *
+                      elem_bits(f->request.instr.d_type) / 32;
+  for (int w = d_words; w < kDatapathDWords; ++w)
+    if (d[w] != 0) {
+      cosim_.violation(f->tag, cycle_,
+                       "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
+                           " are set, above the instruction's D");
+      break;
+    }
 }
 
-void WarpFrontEnd::take_result(uint64_t tag, const Matrix& d) {
-  auto it = std::find_if(in_datapath_.begin(), in_datapath_.end(),
-                         [&](const InDatapath& f) { return f.tag == tag; });
-  const Instr instr = it->instr;
-  in_datapath_.erase(it);
-  cosim_.datapath_result(tag, cycle_);
-  write_back_.push_back(
-      {tag, instr, fragment_layout(instr, Operand::kD).scatter(d), dest_words(instr)});
+void WarpFrontEnd::take_beat() {
+  if (!write_back_) {
+    cosim_.violation(0, cycle_, "a write-back beat with no D in the router");
+    return;
+  }
+  WritingBack& wb = *write_back_;
+  if (model_.wb_tag() != (wb.tag & 0xffff))
+    cosim_.violation(wb.tag, cycle_,
+                     "write-back of tag " + std::to_string(model_.wb_tag()) + ", expected " +
+                         std::to_string(wb.tag & 0xffff));
+  const int n = model_.wb_words(wb_words_.data());
+  if (fault_due(Fault::kLaneSwap))
+    for (int i = 1; i < n; ++i)
+      if (wb_words_[size_t(i)].data != wb_words_[0].data &&
+          wb_words_[size_t(i)].lane != wb_words_[0].lane) {
+        std::swap(wb_words_[0].lane, wb_words_[size_t(i)].lane);
+        fault_done_ = true;
+        break;
+      }
+  if (fault_due(Fault::kDBit) && n > 0) {
+    wb_words_[0].data ^= 1;
+    fault_done_ = true;
+  }
+  const int lane_words = wb.d.regs_per_lane * wb.reg_bits / 32;
+  for (int i = 0; i < n; ++i) {
+    const WbWord& w = wb_words_[size_t(i)];
+    const size_t at = size_t(w.lane * lane_words + w.reg);
+    if (w.reg >= lane_words || !write_word(&wb.d, wb.reg_bits, w.lane, w.reg, w.data)) {
+      cosim_.violation(wb.tag, cycle_,
+                       "write-back of lane " + std::to_string(w.lane) + " word " +
+                           std::to_string(w.reg) + ", outside the D fragment");
+    } else if (wb.written[at]) {
+      cosim_.violation(wb.tag, cycle_,
+                       "write-back of lane " + std::to_string(w.lane) + " word " +
+                           std::to_string(w.reg) + " twice");
+    } else {
+      wb.written[at] = true;
+      ++wb.words;
+    }
+  }
+  if (!model_.wb_last()) return;
+  const int want = dest_words(wb.instr);
+  if (wb.words != want)
+    cosim_.violation(wb.tag, cycle_,
+                     "write-back ended after " + std::to_string(wb.words) + " of " +
+                         std::to_string(want) + " D words");
+  cosim_.retire(wb.tag, wb.d, cycle_, wb.isolated, uint64_t(wb.stalls));
+  results_.push_back(std::move(wb.d));
+  write_back_.reset();
+  --in_flight_;
+}
+
+void WarpFrontEnd::set_wb_ready() {
+  // The beat now on wb_* (if any): the register file writes its words at
+  // rf_regs_per_cycle a cycle, so with fewer than DWordsPerCycle a beat
+  // waits ceil(words / rf) - 1 cycles before it is taken.
+  const bool beat = model_.wb_valid();
+  if (!beat) pace_armed_ = false;
+  if (beat && !pace_armed_) {
+    pace_armed_ = true;
+    pace_left_ = 0;
+    if (front_end_.rf_regs_per_cycle < model_.d_words_per_cycle()) {
+      const int words = model_.wb_words(wb_words_.data());
+      pace_left_ = (words + front_end_.rf_regs_per_cycle - 1) / front_end_.rf_regs_per_cycle - 1;
+    }
+  }
+  wb_stalled_ = false;
+  if (beat && pace_left_ > 0) {
+    --pace_left_;
+    wb_ready_ = false;
+  } else if (beat && fault_due(Fault::kLate) && write_back_) {
+    wb_ready_ = false;  // a beat a cycle late that no back-pressure explains
+    fault_done_ = true;
+  } else {
+    wb_ready_ = true;
+    if (stimulus_.backpressure > 0) {
+      wb_ready_ =
+          std::uniform_real_distribution<double>(0, 1)(backpressure_rng_) >= stimulus_.backpressure;
+      wb_stalled_ = !wb_ready_;
+    }
+  }
+  if (wb_ready_) pace_armed_ = false;  // the next beat is a new one
+  model_.set_wb_ready(wb_ready_);
 }
 
 void WarpFrontEnd::tick() {
   ++cycle_;
-  const int bandwidth = front_end_.rf_regs_per_cycle;
 
-  // The handshakes as the datapath sees them at this rising edge.
-  const bool accepted = presented_tag_ && model_.in_ready();
-  const bool out_valid = model_.out_valid();
-  const bool delivered = out_valid && out_ready_;
-  const uint32_t out_tag = model_.out_tag();
-  const InDatapath* leaving = nullptr;
-  if (out_valid)
-    for (const InDatapath& f : in_datapath_)
-      if ((f.tag & 0xffff) == out_tag) {
-        leaving = &f;
-        break;
+  // ---- the handshakes of the cycle that ends at this rising edge ----------
+  const bool beat_taken = offered_ && (beat_ > 0 || model_.in_start_ready());
+  // With the bypass the router offers the operands in the last beat's cycle.
+  if (beat_taken && ++beat_ == collecting_->beats.size()) {
+    collected_.push_back(std::move(*collecting_));
+    collecting_.reset();
+  }
+  // Router -> datapath: the operands, checked against the layout tables.
+  if (model_.dp_valid()) {
+    if (collected_.empty()) {
+      cosim_.violation(0, cycle_, "the router offers the datapath an instruction not collected");
+    } else {
+      Flight& f = collected_.front();
+      if (!f.offered_seen) {
+        f.offered_seen = true;
+        f.offered = cycle_;
       }
-  check_output(delivered, out_tag, leaving ? &leaving->instr : nullptr,
-               leaving ? leaving->tag : 0);
-  std::optional<std::pair<uint64_t, Matrix>> result;
-  if (delivered && leaving)
-    result.emplace(leaving->tag, unpack_datapath_d(leaving->instr, model_.out_d()));
-  if (delivered && !leaving)
-    cosim_.violation(0, cycle_,
-                     "the datapath returned tag " + std::to_string(out_tag) +
-                         ", which is not in flight");
-  held_ = out_valid && !out_ready_;
+      if (model_.dp_ready()) {
+        check_handover(f);
+        cosim_.datapath_accept(f.tag, cycle_, f.offered);
+        last_accept_ = cycle_;
+        in_datapath_.push_back(std::move(f));
+        collected_.pop_front();
+      }
+    }
+  }
+  // Datapath -> router: D.
+  const bool d_taken = model_.d_valid() && model_.d_ready();
+  const Flight* leaving = in_datapath_.empty() ? nullptr : &in_datapath_.front();
+  check_output(d_taken, leaving);
+  held_ = model_.d_valid() && !model_.d_ready();
   if (held_) {
     cosim_.datapath_stall();
-    held_tag_ = out_tag;
+    held_tag_ = model_.d_tag();
     held_full_tag_ = leaving ? leaving->tag : 0;
-    std::copy(model_.out_d(), model_.out_d() + kDatapathDWords, held_d_.begin());
+    std::copy(model_.d(), model_.d() + kDatapathDWords, held_d_.begin());
   }
+  // Router -> lanes: a beat of D words (the D before the one taken now).
+  if (model_.wb_valid()) {
+    if (wb_ready_)
+      take_beat();
+    else if (wb_stalled_ && write_back_)
+      ++write_back_->stalls;
+  }
+  if (d_taken && leaving) {
+    cosim_.datapath_result(leaving->tag, cycle_);
+    WritingBack wb;
+    wb.tag = leaving->tag;
+    wb.instr = leaving->request.instr;
+    wb.isolated = leaving->isolated;
+    const FragmentLayout& layout = fragment_layout(wb.instr, Operand::kD);
+    wb.reg_bits = layout.reg_bits();
+    wb.d.regs_per_lane = layout.regs_per_lane();
+    wb.d.regs.assign(size_t(kLanes * layout.regs_per_lane()), 0);
+    wb.written.assign(size_t(kLanes * layout.regs_per_lane() * wb.reg_bits / 32), false);
+    write_back_ = std::move(wb);
+    in_datapath_.pop_front();
+  }
+
   model_.rising_edge();
 
-  if (accepted) {
-    cosim_.datapath_accept(*presented_tag_, cycle_, presented_since_ <= last_accept_);
-    last_accept_ = cycle_;
-    presented_tag_.reset();
-    model_.set_in_valid(false);
-  }
-
-  // D leaves the datapath into the write-back queue (a late one first).
-  if (late_) {
-    take_result(late_->first, late_->second);
-    late_.reset();
-  }
-  if (result) {
-    if (fault_due(Fault::kLate)) {
-      late_ = std::move(result);
-      fault_done_ = true;
-    } else {
-      take_result(result->first, result->second);
-    }
-  }
-
-  // Write-back: one instruction at a time at the register file's bandwidth.
-  if (!write_back_.empty()) {
-    WritingBack& wb = write_back_.front();
-    wb.words_left -= bandwidth;
-    if (wb.words_left <= 0) {
-      const auto found = std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag);
-      const bool isolated = found != isolated_tags_.end();
-      if (isolated) isolated_tags_.erase(found);
-      if (fault_due(Fault::kDBit)) {
-        wb.d.at(0, 0) ^= 1;
-        fault_done_ = true;
-      }
-      if (fault_due(Fault::kLaneSwap)) {
-        for (int lane = 1; lane < kLanes; ++lane) {
-          bool differ = false;
-          for (int reg = 0; reg < wb.d.regs_per_lane; ++reg)
-            differ |= wb.d.at(0, reg) != wb.d.at(lane, reg);
-          if (!differ) continue;
-          for (int reg = 0; reg < wb.d.regs_per_lane; ++reg)
-            std::swap(wb.d.at(0, reg), wb.d.at(lane, reg));
-          fault_done_ = true;
-          break;
-        }
-      }
-      if (drive_lane_view_) show_lanes(wb.instr, wb.d);
-      cosim_.retire(wb.tag, wb.d, cycle_, isolated);
-      results_.push_back(std::move(wb.d));
-      write_back_.pop_front();
-      --in_flight_;
-    }
-  }
-
-  // Operand collection: the next request's registers are read at the
-  // register file's bandwidth, starting in the cycle it arrives.
-  if (!collecting_ && !pending_.empty()) {
-    const bool isolated = in_flight_ == pending_.size() && !presented_tag_;
-    collecting_ = Collecting{next_tag_++, std::move(pending_.front()), 0};
-    pending_.pop_front();
-    collecting_->words_left = source_words(collecting_->request.instr);
-    cosim_.issue(collecting_->tag, collecting_->request.instr, collecting_->request.operands,
-                 collecting_->request.name, cycle_ - 1);
-    if (isolated) isolated_tags_.push_back(collecting_->tag);
-  }
-  if (collecting_) {
-    if (collecting_->words_left > 0) collecting_->words_left -= bandwidth;
-    if (collecting_->words_left <= 0 && !presented_tag_) {
-      drive_inputs(collecting_->tag, collecting_->request);
-      model_.set_in_valid(true);
-      presented_tag_ = collecting_->tag;
-      presented_since_ = cycle_;
-      in_datapath_.push_back(
-          {collecting_->tag, collecting_->request.instr, collecting_->request.name});
-      collecting_.reset();
-    }
-  }
-
-  // Back-pressure: out_ready for the next rising edge.
-  if (stimulus_.backpressure > 0) {
-    out_ready_ = std::uniform_real_distribution<double>(0, 1)(backpressure_rng_) >=
-                 stimulus_.backpressure;
-    model_.set_out_ready(out_ready_);
-  }
+  // ---- the front-end's inputs for the next cycle --------------------------
+  if (!collecting_ && !pending_.empty()) start_collection();
+  drive_collection();
+  set_wb_ready();
   model_.falling_edge();
   if (pause_when_idle_ && idle()) sc_core::sc_pause();
 }

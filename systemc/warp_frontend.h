@@ -1,18 +1,24 @@
-// The warp front-end: 32 lanes of registers, operand collection at the
-// register file's bandwidth, issue into the Verilated datapath, collection
-// of D and write-back into the lanes' destination registers. Every step is
-// reported to the golden model's Cosim, which checks it.
+// The warp front-end: 32 lanes of registers and an operand collector that
+// reads them at the register file's bandwidth into the Verilated core
+// (rtl/tcu_core.sv): lane-order register words, which the core's operand
+// router places in matrix order itself; D comes back as lane-order words,
+// which the front-end writes into the lanes' destination registers. Every
+// step is reported to the golden model's Cosim, which checks it.
 //
 // One SystemC process, on the clock's rising edge, does a whole cycle: it
-// samples the datapath's outputs, clocks the Verilated model's rising edge,
-// runs the front-end's logic on what it sampled, sets the datapath's inputs
+// samples the core's outputs, clocks the Verilated model's rising edge,
+// runs the front-end's logic on what it sampled, sets the core's inputs
 // and clocks the falling edge, so the model sees exactly what it would see
 // from signals, without a wide sc_signal or a delta cycle per port.
 //
-// Beyond the Cosim's checks the front-end checks the output protocol itself:
-// out_valid, out_tag and out_d hold while out_ready is low, and D's bits
-// above the instruction's D are zero. It can hold out_ready low at random
-// (back-pressure) and inject one fault, to show that the checks fire.
+// The scoreboard: the golden model's D against the words written back
+// (Cosim), the operands the router hands the datapath against
+// pack_datapath_inputs (the golden layout tables) at every datapath
+// handshake, and the output protocol: the datapath's out_valid, out_tag and
+// out_d hold while the router does not take D, and D's bits above the
+// instruction's D are zero; every D word is written back once. It can hold
+// wb_ready low at random (back-pressure) and inject one fault, to show that
+// the checks fire.
 #pragma once
 
 #include <array>
@@ -36,17 +42,17 @@ namespace tcu {
 // check must catch (`tcu run --inject-fault`).
 enum class Fault {
   kNone,
-  kDBit,      // flip one bit of D on write-back
-  kLate,      // take one D from the datapath a cycle late
-  kLaneSwap,  // swap two lanes' D registers on write-back
-  kMeta,      // corrupt one sparse metadata nibble after validation
+  kDBit,      // flip one bit of a D word on write-back
+  kLate,      // hold one write-back beat a cycle, unaccounted
+  kLaneSwap,  // swap two lanes' words of a write-back beat
+  kMeta,      // corrupt the sparse metadata words after validation
 };
 // "d-bit", "late", "lane-swap", "meta" (and "none"); false if unknown.
 bool parse_fault(const std::string& name, Fault* fault);
 const char* to_string(Fault fault);
 
 struct Stimulus {
-  double backpressure = 0;  // probability that out_ready is low in a cycle
+  double backpressure = 0;  // probability that wb_ready is low in a cycle
   uint64_t seed = 1;        // of the back-pressure pattern
   Fault fault = Fault::kNone;
 };
@@ -61,9 +67,8 @@ SC_MODULE(WarpFrontEnd) {
   SC_HAS_PROCESS(WarpFrontEnd);
   sc_core::sc_in<bool> clk{"clk"};
 
-  WarpFrontEnd(sc_core::sc_module_name name, DatapathModel * model,
-               const DatapathConfig& datapath, const FrontEndConfig& front_end,
-               const Stimulus& stimulus, bool drive_lane_view);
+  WarpFrontEnd(sc_core::sc_module_name name, DatapathModel * model, const DatapathConfig& datapath,
+               const FrontEndConfig& front_end, const Stimulus& stimulus);
 
   // Queues an instruction; its D lands in results() in issue order.
   void issue(IssueRequest request);
@@ -71,11 +76,9 @@ SC_MODULE(WarpFrontEnd) {
   // When set, the process calls sc_pause() once the front-end is idle, so
   // sc_start() returns as soon as the queued work is done.
   void pause_when_idle(bool pause) { pause_when_idle_ = pause; }
-  // Between runs (idle): a new register-file bandwidth.
-  void set_front_end(const FrontEndConfig& config) {
-    front_end_ = config;
-    cosim_.set_front_end(config);
-  }
+  // Between runs (idle): a new register-file bandwidth (at most the
+  // router's WordsPerCycle: throws std::invalid_argument).
+  void set_front_end(const FrontEndConfig& config);
   std::vector<Fragment>& results() { return results_; }
   uint64_t cycle() const { return cycle_; }
   Cosim& cosim() { return cosim_; }
@@ -85,60 +88,65 @@ SC_MODULE(WarpFrontEnd) {
   bool fault_injected() const { return fault_done_; }
 
  private:
-  struct Collecting {
+  // An instruction from its start to its retirement, in issue order.
+  struct Flight {
     uint64_t tag;
     IssueRequest request;
-    int words_left;
+    std::vector<std::vector<RegWord>> beats;
+    uint64_t offered = 0;  // the edge the router's dp_valid was first seen
+    bool offered_seen = false;
+    bool isolated = false;  // nothing else in flight when it issued
   };
   struct WritingBack {
     uint64_t tag;
     Instr instr;
     Fragment d;
-    int words_left;
-  };
-  struct InDatapath {
-    uint64_t tag;
-    Instr instr;
-    std::string name;
+    int words = 0, stalls = 0, reg_bits = 32;
+    bool isolated = false;
+    std::vector<bool> written;  // per 32-bit word, lane-major
   };
   void tick();
-  void take_result(uint64_t tag, const Matrix& d);
-  void check_output(bool delivered, uint32_t out_tag, const Instr* instr, uint64_t tag);
-  void drive_inputs(uint64_t tag, const IssueRequest& request);
-  void show_lanes(const Instr& instr, const WarpOperands& operands);
-  void show_lanes(const Instr& instr, const Fragment& d);
+  void start_collection();
+  void drive_collection();
+  void check_handover(const Flight& f);
+  void check_output(bool taken, const Flight* f);
+  void take_beat();
+  void set_wb_ready();
   bool fault_due(Fault kind) const { return stimulus_.fault == kind && !fault_done_; }
 
   DatapathModel& model_;
-  DatapathInputs inputs_;
   bool pause_when_idle_ = false;
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
   Stimulus stimulus_;
   std::mt19937_64 backpressure_rng_;
-  bool out_ready_ = true;  // what the datapath sees until the next falling edge
+  bool wb_ready_ = true;     // what the core sees until the next falling edge
+  bool wb_stalled_ = false;  // wb_ready_ is low by back-pressure (not the fault)
   Cosim cosim_;
-  bool drive_lane_view_;
   uint64_t cycle_ = 0;
   uint64_t next_tag_ = 0;
   std::deque<IssueRequest> pending_;
-  std::optional<Collecting> collecting_;
-  // The request presented to the datapath, waiting for in_ready.
-  std::optional<uint64_t> presented_tag_;
-  uint64_t presented_since_ = 0;
+  // Being collected (the beat `beat_` on the ports); collected, waiting for
+  // the datapath; in the datapath; D being written back.
+  std::optional<Flight> collecting_;
+  size_t beat_ = 0;
+  bool offered_ = false;
+  std::deque<Flight> collected_;
+  std::deque<Flight> in_datapath_;
+  std::optional<WritingBack> write_back_;
   uint64_t last_accept_ = 0;
-  std::deque<WritingBack> write_back_;
-  std::vector<InDatapath> in_datapath_;  // accepted, D not yet out
-  std::vector<uint64_t> isolated_tags_;
   std::vector<Fragment> results_;
   size_t in_flight_ = 0;
-  // The output held at the last edge with out_ready low, to check it holds.
+  // The datapath's output held at the last edge with out_ready low, to
+  // check it holds.
   bool held_ = false;
   uint32_t held_tag_ = 0;
   uint64_t held_full_tag_ = 0;
   std::array<uint32_t, kDatapathDWords> held_d_{};
-  // A D taken a cycle late (Fault::kLate).
-  std::optional<std::pair<uint64_t, Matrix>> late_;
+  DatapathInputs expected_, got_;
+  std::array<WbWord, 64> wb_words_{};
+  int pace_left_ = 0;  // cycles the register file still writes the beat on wb_*
+  bool pace_armed_ = false;
   bool fault_done_ = false;
 };
 

@@ -1,98 +1,126 @@
-// Simulation top: the datapath plus a view of the warp's lane registers, so
-// a waveform shows the fragments the SystemC front-end gathers and the D
-// registers it scatters back. Not synthesized.
+// Simulation top: tcu_core (the operand routing network and the datapath),
+// driven by the SystemC warp front-end with lane-order register words and
+// writing lane-order D words back. Beside the core's ports it shows, for the
+// front-end's scoreboard and for waveforms, the handshakes between the router
+// and the datapath and what crosses them (obs_*): the matrix-order operands
+// the router hands over and the D it takes. Not synthesized.
 module tcu_sim_top #(
-  parameter int Int4MacsPerCycle = 1024,
-  parameter int E2m1MacsPerCycle = 1024,
-  parameter int F16FmasPerCycle  = 256,
-  parameter int F64FmasPerCycle  = 16,
-  parameter int IntStages        = 2,
-  parameter int E2m1Stages       = 2,
-  parameter int FmaStages        = 2,
-  parameter bit Int4Enable       = 1'b1,
-  parameter bit SparseEnable     = 1'b1,
-  parameter bit E2m1Enable       = 1'b1,
-  parameter bit F16Enable        = 1'b1,
-  parameter bit F64Enable        = 1'b1
+  parameter int unsigned Int4MacsPerCycle = 1024,
+  parameter int unsigned E2m1MacsPerCycle = 1024,
+  parameter int unsigned F16FmasPerCycle  = 256,
+  parameter int unsigned F64FmasPerCycle  = 16,
+  parameter int unsigned IntStages        = 2,
+  parameter int unsigned E2m1Stages       = 2,
+  parameter int unsigned FmaStages        = 2,
+  parameter bit          Int4Enable       = 1'b1,
+  parameter bit          SparseEnable     = 1'b1,
+  parameter bit          E2m1Enable       = 1'b1,
+  parameter bit          F16Enable        = 1'b1,
+  parameter bit          F64Enable        = 1'b1,
+  parameter int unsigned WordsPerCycle    = 32,
+  parameter int unsigned DWordsPerCycle   = 32,
+  parameter bit          GatherBypass     = 1'b1
 ) (
-  input  logic          clk_i,
-  input  logic          rst_ni,
-  input  logic          in_valid_i,
-  output logic          in_ready_o,
-  input  logic [2:0]    in_family_i,
-  input  logic          in_a_signed_i,
-  input  logic          in_b_signed_i,
-  input  logic          in_satfinite_i,
-  input  logic          in_k32_i,
-  input  logic [1:0]    in_rnd_i,
-  input  logic          in_c_f16_i,
-  input  logic          in_d_f16_i,
-  input  logic          in_scale_4x_i,
-  input  logic [15:0]   in_tag_i,
-  input  logic [4095:0] in_a_i,
-  input  logic [2047:0] in_b_i,
-  input  logic [8191:0] in_c_i,
-  input  logic [511:0]  in_meta_i,
-  input  logic [511:0]  in_scale_a_i,
-  input  logic [255:0]  in_scale_b_i,
-  output logic          out_valid_o,
-  input  logic          out_ready_i,
-  output logic [15:0]   out_tag_o,
-  output logic [8191:0] out_d_o,
-  // The datapath's activity counters (rtl/tcu_activity.sv)
-  output logic [47:0]   act_cycles_o,
-  output logic [47:0]   act_int4_busy_o,
-  output logic [47:0]   act_int4_idle_o,
-  output logic [47:0]   act_int4_stalled_o,
-  output logic [47:0]   act_int4_gated_o,
-  output logic [47:0]   act_int4_macs_o,
-  output logic [47:0]   act_e2m1_busy_o,
-  output logic [47:0]   act_e2m1_idle_o,
-  output logic [47:0]   act_e2m1_stalled_o,
-  output logic [47:0]   act_e2m1_gated_o,
-  output logic [47:0]   act_e2m1_macs_o,
-  output logic [47:0]   act_f16_busy_o,
-  output logic [47:0]   act_f16_idle_o,
-  output logic [47:0]   act_f16_stalled_o,
-  output logic [47:0]   act_f16_gated_o,
-  output logic [47:0]   act_f16_macs_o,
-  output logic [47:0]   act_f64_busy_o,
-  output logic [47:0]   act_f64_idle_o,
-  output logic [47:0]   act_f64_stalled_o,
-  output logic [47:0]   act_f64_gated_o,
-  output logic [47:0]   act_f64_macs_o,
-  // Lane register view, for waveforms: lane l's source word w at
-  // lane_src_i[(l*16+w)*32 +: 32], destination word w at
-  // lane_dst_i[(l*8+w)*32 +: 32], captured at a clock edge with its write
-  // strobe high. The view registers sit behind their own clock gate, so a
-  // run that never writes them (no trace) never evaluates them.
-  input  logic           lane_src_we_i,
-  input  logic [16383:0] lane_src_i,
-  input  logic           lane_dst_we_i,
-  input  logic [8191:0]  lane_dst_i
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // ---- an instruction: its start and descriptor ---------------------------
+  input  logic                          in_start_i,
+  output logic                          in_start_ready_o,
+  input  logic [2:0]                    in_family_i,
+  input  logic                          in_a_signed_i,
+  input  logic                          in_b_signed_i,
+  input  logic                          in_satfinite_i,
+  input  logic                          in_k32_i,
+  input  logic [1:0]                    in_rnd_i,
+  input  logic                          in_a_row_i,
+  input  logic                          in_b_row_i,
+  input  logic                          in_c_f16_i,
+  input  logic                          in_d_f16_i,
+  input  logic                          in_scale_4x_i,
+  input  logic                          in_sparsity_i,
+  input  logic [1:0]                    in_byte_id_a_i,
+  input  logic                          in_thread_id_a_i,
+  input  logic [1:0]                    in_byte_id_b_i,
+  input  logic [1:0]                    in_thread_id_b_i,
+  input  logic [15:0]                   in_tag_i,
+  // ---- its source register words (slot s at [s*width +: width]) ----------
+  input  logic [WordsPerCycle-1:0]      in_word_valid_i,
+  input  logic [3*WordsPerCycle-1:0]    in_word_op_i,
+  input  logic [5*WordsPerCycle-1:0]    in_word_lane_i,
+  input  logic [3*WordsPerCycle-1:0]    in_word_reg_i,
+  input  logic [32*WordsPerCycle-1:0]   in_word_data_i,
+  input  logic                          in_last_i,
+  // ---- destination register words -----------------------------------------
+  output logic                          wb_valid_o,
+  input  logic                          wb_ready_i,
+  output logic                          wb_last_o,
+  output logic [15:0]                   wb_tag_o,
+  output logic [DWordsPerCycle-1:0]     wb_word_valid_o,
+  output logic [5*DWordsPerCycle-1:0]   wb_word_lane_o,
+  output logic [3*DWordsPerCycle-1:0]   wb_word_reg_o,
+  output logic [32*DWordsPerCycle-1:0]  wb_word_data_o,
+  // ---- the datapath's activity counters (rtl/tcu_activity.sv) -------------
+  output logic [47:0]                   act_cycles_o,
+  output logic [47:0]                   act_int4_busy_o,
+  output logic [47:0]                   act_int4_idle_o,
+  output logic [47:0]                   act_int4_stalled_o,
+  output logic [47:0]                   act_int4_gated_o,
+  output logic [47:0]                   act_int4_macs_o,
+  output logic [47:0]                   act_e2m1_busy_o,
+  output logic [47:0]                   act_e2m1_idle_o,
+  output logic [47:0]                   act_e2m1_stalled_o,
+  output logic [47:0]                   act_e2m1_gated_o,
+  output logic [47:0]                   act_e2m1_macs_o,
+  output logic [47:0]                   act_f16_busy_o,
+  output logic [47:0]                   act_f16_idle_o,
+  output logic [47:0]                   act_f16_stalled_o,
+  output logic [47:0]                   act_f16_gated_o,
+  output logic [47:0]                   act_f16_macs_o,
+  output logic [47:0]                   act_f64_busy_o,
+  output logic [47:0]                   act_f64_idle_o,
+  output logic [47:0]                   act_f64_stalled_o,
+  output logic [47:0]                   act_f64_gated_o,
+  output logic [47:0]                   act_f64_macs_o,
+  // ---- observation: router -> datapath (at the datapath's input) -----------
+  output logic                          obs_dp_valid_o,
+  output logic                          obs_dp_ready_o,
+  output logic [2:0]                    obs_dp_family_o,
+  output logic [8:0]                    obs_dp_flags_o,  // {a_signed, b_signed, satfinite, k32, rnd, c_f16, d_f16, scale_4x}
+  output logic [15:0]                   obs_dp_tag_o,
+  output logic [4095:0]                 obs_dp_a_o,
+  output logic [2047:0]                 obs_dp_b_o,
+  output logic [8191:0]                 obs_dp_c_o,
+  output logic [511:0]                  obs_dp_meta_o,
+  output logic [511:0]                  obs_dp_scale_a_o,
+  output logic [255:0]                  obs_dp_scale_b_o,
+  // ---- observation: datapath -> router (D) --------------------------------
+  output logic                          obs_d_valid_o,
+  output logic                          obs_d_ready_o,
+  output logic [15:0]                   obs_d_tag_o,
+  output logic [8191:0]                 obs_d_o
 );
 
-  logic clk_view;
-  tcu_clock_gate u_view_gate (.clk_i, .en_i(lane_src_we_i | lane_dst_we_i), .clk_o(clk_view));
+  // The core's internal nets, by hierarchical reference: the core itself
+  // has no such ports.
+  assign obs_dp_valid_o   = u_core.dp_valid;
+  assign obs_dp_ready_o   = u_core.rt_dp_ready;
+  assign obs_dp_family_o  = u_core.dp_family;
+  assign obs_dp_flags_o   = {u_core.dp_a_signed, u_core.dp_b_signed, u_core.dp_satfinite,
+                             u_core.dp_k32, u_core.dp_rnd, u_core.dp_c_f16, u_core.dp_d_f16,
+                             u_core.dp_scale_4x};
+  assign obs_dp_tag_o     = u_core.dp_tag;
+  assign obs_dp_a_o       = u_core.dp_a;
+  assign obs_dp_b_o       = u_core.dp_b;
+  assign obs_dp_c_o       = u_core.dp_c;
+  assign obs_dp_meta_o    = u_core.dp_meta;
+  assign obs_dp_scale_a_o = u_core.dp_scale_a;
+  assign obs_dp_scale_b_o = u_core.dp_scale_b;
+  assign obs_d_valid_o    = u_core.d_valid;
+  assign obs_d_ready_o    = u_core.d_ready;
+  assign obs_d_tag_o      = u_core.d_tag;
+  assign obs_d_o          = u_core.d;
 
-  // One scope per lane (g_lane[l].src / .dst) so a waveform viewer lists the
-  // lanes' registers one by one.
-  for (genvar l = 0; l < 32; l++) begin : g_lane
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [15:0][31:0] src;
-    logic [7:0][31:0]  dst;
-    /* verilator lint_on UNUSEDSIGNAL */
-    always_ff @(posedge clk_view) begin
-      if (lane_src_we_i) begin
-        src <= lane_src_i[l*512 +: 512];
-      end
-      if (lane_dst_we_i) begin
-        dst <= lane_dst_i[l*256 +: 256];
-      end
-    end
-  end
-
-  tcu_datapath #(
+  tcu_core #(
     .Int4MacsPerCycle(Int4MacsPerCycle),
     .E2m1MacsPerCycle(E2m1MacsPerCycle),
     .F16FmasPerCycle (F16FmasPerCycle),
@@ -104,32 +132,46 @@ module tcu_sim_top #(
     .SparseEnable    (SparseEnable),
     .E2m1Enable      (E2m1Enable),
     .F16Enable       (F16Enable),
-    .F64Enable       (F64Enable)
-  ) u_datapath (
+    .F64Enable       (F64Enable),
+    .WordsPerCycle   (WordsPerCycle),
+    .DWordsPerCycle  (DWordsPerCycle),
+    .GatherBypass    (GatherBypass)
+  ) u_core (
     .clk_i,
     .rst_ni,
-    .in_valid_i,
-    .in_ready_o,
+    .in_start_i,
+    .in_start_ready_o,
     .in_family_i,
     .in_a_signed_i,
     .in_b_signed_i,
     .in_satfinite_i,
     .in_k32_i,
     .in_rnd_i,
+    .in_a_row_i,
+    .in_b_row_i,
     .in_c_f16_i,
     .in_d_f16_i,
     .in_scale_4x_i,
+    .in_sparsity_i,
+    .in_byte_id_a_i,
+    .in_thread_id_a_i,
+    .in_byte_id_b_i,
+    .in_thread_id_b_i,
     .in_tag_i,
-    .in_a_i,
-    .in_b_i,
-    .in_c_i,
-    .in_meta_i,
-    .in_scale_a_i,
-    .in_scale_b_i,
-    .out_valid_o,
-    .out_ready_i,
-    .out_tag_o,
-    .out_d_o,
+    .in_word_valid_i,
+    .in_word_op_i,
+    .in_word_lane_i,
+    .in_word_reg_i,
+    .in_word_data_i,
+    .in_last_i,
+    .wb_valid_o,
+    .wb_ready_i,
+    .wb_last_o,
+    .wb_tag_o,
+    .wb_word_valid_o,
+    .wb_word_lane_o,
+    .wb_word_reg_o,
+    .wb_word_data_o,
     .act_cycles_o,
     .act_int4_busy_o,
     .act_int4_idle_o,

@@ -26,7 +26,7 @@ TEST_CASE("cosim accepts an instruction timed by the formula") {
   const uint64_t out = accept + tcu::datapath_latency(r.dp, kInt4);
   const uint64_t retire = out + (tcu::dest_words(kInt4) + n - 1) / n;
   r.cosim.issue(1, kInt4, r.ops, "c0", 100);
-  r.cosim.datapath_accept(1, accept, false);
+  r.cosim.datapath_accept(1, accept, accept);
   r.cosim.datapath_result(1, out);
   r.cosim.retire(1, tcu::golden_execute(kInt4, r.ops), retire, true);
   CHECK(r.cosim.errors() == 0);
@@ -36,7 +36,7 @@ TEST_CASE("cosim accepts an instruction timed by the formula") {
 TEST_CASE("cosim flags a wrong register with its lane, register and cycle") {
   Run r;
   r.cosim.issue(7, kInt4, r.ops, "case-x", 0);
-  r.cosim.datapath_accept(7, 10, false);
+  r.cosim.datapath_accept(7, 10, 10);
   r.cosim.datapath_result(7, 10 + tcu::datapath_latency(r.dp, kInt4));
   tcu::Fragment d = tcu::golden_execute(kInt4, r.ops);
   d.at(13, 2) ^= 1;
@@ -52,8 +52,9 @@ TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
   const auto ops2 = tcu::generate_operands(kInt4, 1, 1);
   r.cosim.issue(1, kInt4, r.ops, "a", 0);
   r.cosim.issue(2, kInt4, ops2, "b", 0);
-  r.cosim.datapath_accept(1, 10, false);
-  r.cosim.datapath_accept(2, 10 + tcu::datapath_occupancy(r.dp, kInt4) + 1, true);  // one late
+  r.cosim.datapath_accept(1, 10, 10);
+  // Offered while the first was accepted, taken one cycle late.
+  r.cosim.datapath_accept(2, 10 + tcu::datapath_occupancy(r.dp, kInt4) + 1, 10);
   r.cosim.datapath_result(1, 10 + tcu::datapath_latency(r.dp, kInt4) - 1);          // one early
   const auto errors = r.cosim.take_errors();
   REQUIRE(errors.size() == 2);
@@ -68,18 +69,18 @@ TEST_CASE("cosim counts stalled cycles into latency and accept interval") {
   const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
   r.cosim.issue(1, kInt4, r.ops, "a", 0);
   r.cosim.issue(2, kInt4, ops2, "b", 0);
-  r.cosim.datapath_accept(1, 10, false);
+  r.cosim.datapath_accept(1, 10, 10);
   r.cosim.datapath_stall();
   r.cosim.datapath_stall();
-  r.cosim.datapath_accept(2, 10 + occupancy + 2, true);
+  r.cosim.datapath_accept(2, 10 + occupancy + 2, 10);
   r.cosim.datapath_result(1, 10 + latency + 2);
   CHECK(r.cosim.errors() == 0);
   // Without the stalls the same cycles are wrong.
   Run q;
   q.cosim.issue(1, kInt4, q.ops, "a", 0);
   q.cosim.issue(2, kInt4, ops2, "b", 0);
-  q.cosim.datapath_accept(1, 10, false);
-  q.cosim.datapath_accept(2, 10 + occupancy + 2, true);
+  q.cosim.datapath_accept(1, 10, 10);
+  q.cosim.datapath_accept(2, 10 + occupancy + 2, 10);
   q.cosim.datapath_result(1, 10 + latency + 2);
   CHECK(q.cosim.errors() == 2);
 }
@@ -93,13 +94,54 @@ TEST_CASE("cosim checks the drain rule on an engine change") {
   r.cosim.issue(1, kInt4, r.ops, "a", 0);
   r.cosim.issue(2, f64, tcu::generate_operands(f64, 1, 0), "b", 0);
   r.cosim.issue(3, sparse, tcu::generate_operands(sparse, 1, 0), "c", 0);
-  r.cosim.datapath_accept(1, 10, false);
-  r.cosim.datapath_accept(2, 10 + latency, true);  // drained: int4's D leaves
+  r.cosim.datapath_accept(1, 10, 10);
+  r.cosim.datapath_accept(2, 10 + latency, 12);  // drained: int4's D leaves
   const uint64_t f64_latency = tcu::datapath_latency(r.dp, f64);
-  r.cosim.datapath_accept(3, 10 + latency + f64_latency + 1, true);  // one late
+  // Offered when the f64 instruction could first have drained: one late.
+  r.cosim.datapath_accept(3, 10 + latency + f64_latency + 1, 10 + latency + f64_latency);
   const auto errors = r.cosim.take_errors();
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("case c") && Catch::Contains("the drain rule"));
+}
+
+TEST_CASE("cosim checks no interval when the operands came after the datapath was ready") {
+  Run r;
+  const auto ops2 = tcu::generate_operands(kInt4, 1, 1);
+  const uint64_t occupancy = tcu::datapath_occupancy(r.dp, kInt4);
+  r.cosim.issue(1, kInt4, r.ops, "a", 0);
+  r.cosim.issue(2, kInt4, ops2, "b", 0);
+  r.cosim.datapath_accept(1, 10, 10);
+  // Offered one cycle after the datapath could take it: collection decided.
+  r.cosim.datapath_accept(2, 10 + occupancy + 5, 10 + occupancy + 1);
+  CHECK(r.cosim.errors() == 0);
+  // Offered in time, the same interval is wrong.
+  Run q;
+  q.cosim.issue(1, kInt4, q.ops, "a", 0);
+  q.cosim.issue(2, kInt4, ops2, "b", 0);
+  q.cosim.datapath_accept(1, 10, 10);
+  q.cosim.datapath_accept(2, 10 + occupancy + 5, 10 + occupancy);
+  CHECK(q.cosim.errors() == 1);
+}
+
+TEST_CASE("cosim counts write-back stalls into an isolated instruction's latency") {
+  Run r;
+  const int n = r.fe.rf_regs_per_cycle;
+  const uint64_t accept = 100 + (tcu::source_words(kInt4) + n - 1) / n;
+  const uint64_t out = accept + tcu::datapath_latency(r.dp, kInt4);
+  const uint64_t retire = out + (tcu::dest_words(kInt4) + n - 1) / n + 3;
+  r.cosim.issue(1, kInt4, r.ops, "c0", 100);
+  r.cosim.datapath_accept(1, accept, accept);
+  r.cosim.datapath_result(1, out);
+  r.cosim.retire(1, tcu::golden_execute(kInt4, r.ops), retire, true, 3);
+  CHECK(r.cosim.errors() == 0);
+  Run q;
+  q.cosim.issue(1, kInt4, q.ops, "c0", 100);
+  q.cosim.datapath_accept(1, accept, accept);
+  q.cosim.datapath_result(1, out);
+  q.cosim.retire(1, tcu::golden_execute(kInt4, q.ops), retire, true, 2);
+  const auto errors = q.cosim.take_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("instruction latency"));
 }
 
 TEST_CASE("cosim reports a front-end violation with the case") {

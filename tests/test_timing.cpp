@@ -45,8 +45,36 @@ TEST_CASE("front-end register traffic") {
   CHECK(tcu::source_words(sp) == 32 * (2 + 2 + 4 + 1));
   tcu::FrontEndConfig fe;
   fe.rf_regs_per_cycle = 64;
-  const tcu::DatapathConfig dp;
+  tcu::DatapathConfig dp;
+  dp.words_per_cycle = 64;
+  dp.d_words_per_cycle = 64;
   CHECK(tcu::instruction_latency(dp, fe, int4) == 5 + (1 + 8 + 2) + 2);
+  // Without the router's bypass, operands reach the datapath a cycle later.
+  dp.gather_bypass = false;
+  CHECK(tcu::instruction_latency(dp, fe, int4) == 6 + (1 + 8 + 2) + 2);
+}
+
+TEST_CASE("collection and write-back through the operand router") {
+  const auto int4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  tcu::DatapathConfig dp;  // 32 words a cycle each way
+  tcu::FrontEndConfig fe;
+  fe.rf_regs_per_cycle = 8;
+  // 320 source words at 8 a cycle; 4 beats of 32 D words, 4 cycles each.
+  CHECK(tcu::collection_cycles(dp, fe, int4) == 40);
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 16);
+  // 24 a cycle: beats of 32 take two cycles each.
+  fe.rf_regs_per_cycle = 24;
+  CHECK(tcu::collection_cycles(dp, fe, int4) == 14);
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 8);
+  // D in beats of 48: 48, 48, 32 words, at 32 a cycle: 2 + 2 + 1.
+  dp.d_words_per_cycle = 48;
+  fe.rf_regs_per_cycle = 32;
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 5);
+  // More than the router takes is refused, naming its width.
+  fe.rf_regs_per_cycle = 33;
+  CHECK_THAT(tcu::rf_bandwidth_error(dp, fe), Catch::Contains("WordsPerCycle=32"));
+  fe.rf_regs_per_cycle = 32;
+  CHECK(tcu::rf_bandwidth_error(dp, fe).empty());
 }
 
 TEST_CASE("issued MACs: m*n*k per instruction, the 32 stored products per row for sparse") {

@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parents[1]
-DATAPATH_SV = SOURCE_DIR / "rtl" / "tcu_datapath.sv"
+CORE_SV = SOURCE_DIR / "rtl" / "tcu_core.sv"
+# The operand router's parameters (the rest of tcu_core's are the datapath's).
+ROUTER_PARAMETERS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 CONFIG_NAME = "explore"  # the one configuration a point's build Verilates
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -49,11 +51,12 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 # Parameters of the run, not of the RTL: changing them needs no rebuild and
 # no synthesis.
 RUN_PARAMETERS = {
-    "rf_bandwidth": (int, "32-bit lane registers the front-end reads or writes per cycle"),
+    "rf_bandwidth": (int, "32-bit lane registers the front-end reads or writes per cycle "
+                     "(default: the point's WordsPerCycle; at most that)"),
     "warps": (int, "warps sharing the unit (gemm workloads)"),
     "backpressure": (float, "probability that out_ready is low in a cycle"),
 }
-RUN_DEFAULTS = {"rf_bandwidth": 32, "warps": 1, "backpressure": 0.0}
+RUN_DEFAULTS = {"rf_bandwidth": 0, "warps": 1, "backpressure": 0.0}  # 0: WordsPerCycle
 
 
 class UsageError(Exception):
@@ -61,8 +64,8 @@ class UsageError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# The RTL's parameters, read from the datapath's parameter list (stated once,
-# in rtl/tcu_datapath.sv).
+# The RTL's parameters, read from the core's parameter list (stated once, in
+# rtl/tcu_core.sv: the datapath's and the operand router's).
 # ---------------------------------------------------------------------------
 PARAM_RE = re.compile(
     r"^\s*parameter\s+(?:int\s+unsigned|int|bit)\s+([A-Z][A-Za-z0-9]*)\s*=\s*([0-9']+[bdh]?[0-9a-fA-F]*)",
@@ -77,11 +80,11 @@ def verilog_int(text: str) -> int:
 
 
 def rtl_parameters() -> dict[str, int]:
-    text = DATAPATH_SV.read_text()
-    header = text[text.find("module tcu_datapath"):].split(");", 1)[0]
+    text = CORE_SV.read_text()
+    header = text[text.find("module tcu_core"):].split(");", 1)[0]
     params = {name: verilog_int(value) for name, value in PARAM_RE.findall(header)}
     if not params:
-        raise SystemExit(f"explore: no parameters found in {DATAPATH_SV}")
+        raise SystemExit(f"explore: no parameters found in {CORE_SV}")
     return params
 
 
@@ -152,7 +155,7 @@ def convert(name: str, value, where: str, rtl: dict[str, int]):
 def check_name(name: str, where: str, rtl: dict[str, int]) -> None:
     if name not in rtl and name not in RUN_PARAMETERS:
         raise UsageError(f"{where}: unknown parameter '{name}' (RTL parameters of "
-                         f"rtl/tcu_datapath.sv: {', '.join(rtl)}; run parameters: "
+                         f"rtl/tcu_core.sv: {', '.join(rtl)}; run parameters: "
                          f"{', '.join(RUN_PARAMETERS)})")
 
 
@@ -384,6 +387,7 @@ class Synthesis:
     key: str
     directory: Path
     params: dict[str, int]
+    top: str = "tcu_datapath"  # or tcu_operand_router: figures prefixed router_
     seconds: float = 0.0
     cached: bool = False
     error: str = ""
@@ -400,7 +404,7 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             partial = synth.directory / "synth.partial.csv"
             env = dict(os.environ, SYNTH_DIR=str(synth.directory))
             status = run_logged([str(SOURCE_DIR / "scripts" / "synth.sh"), "--params", params,
-                                 "--csv", str(partial), "tcu_datapath"], log, env, timeout)
+                                 "--csv", str(partial), synth.top], log, env, timeout)
             if status != 0:
                 synth.error = ("synthesis timed out" if status == -1
                                else "synthesis failed") + f" (see {log})"
@@ -417,6 +421,8 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
         if not synth.cached:
             synth.figures["synth_s"] = row["seconds"]
+        if synth.top == "tcu_operand_router":
+            synth.figures = {f"router_{k}": v for k, v in synth.figures.items()}
     synth.seconds = time.monotonic() - start
 
 
@@ -492,7 +498,8 @@ def run_point(point: dict, build: Build, workload: Workload, directory: Path) ->
 # ---------------------------------------------------------------------------
 FIGURE_COLUMNS = ["instructions", "macs", "cycles", "peak_macs_per_cycle", "macs_per_cycle",
                   "mac_utilization", "cells", "flip_flops", "transistors", "logic_depth",
-                  "build_s", "run_s", "synth_s"]
+                  "router_cells", "router_flip_flops", "router_transistors", "router_logic_depth",
+                  "build_s", "run_s", "synth_s", "router_synth_s"]
 
 
 def number(text) -> float | None:
@@ -723,6 +730,13 @@ def command_sweep(args) -> int:
     defaults: dict[str, object] = dict(rtl)
     defaults.update(RUN_DEFAULTS)
     points = sweep.points(defaults)
+    for i, point in enumerate(points):
+        # The front-end reads at most the router's WordsPerCycle a cycle.
+        point["rf_bandwidth"] = point["rf_bandwidth"] or point["WordsPerCycle"]
+        if point["rf_bandwidth"] > point["WordsPerCycle"]:
+            raise UsageError(f"point {i}: rf_bandwidth={point['rf_bandwidth']} is more than its "
+                             f"WordsPerCycle={point['WordsPerCycle']} (the register words the "
+                             "operand router takes a cycle)")
     shard_index, shard_count = parse_shard(args.shard)
     selected = [i for i in range(len(points)) if i % shard_count == shard_index]
     out = Path(args.out)
@@ -738,7 +752,11 @@ def command_sweep(args) -> int:
     builds: dict[str, Build] = {}
     synths: dict[str, Synthesis] = {}
     point_build: dict[int, Build] = {}
-    point_synth: dict[int, Synthesis] = {}
+    point_synth: dict[int, list[Synthesis]] = {}
+    # The router is synthesized (its own run, cached by its parameters) when
+    # one of its parameters is an axis: at 32 words a cycle it takes Yosys a
+    # quarter of an hour.
+    synth_router = any(p in sweep.axes for p in ROUTER_PARAMETERS)
     for i in selected:
         params = {name: int(points[i][name]) for name in rtl}
         key = content_key("model", params, fingerprint,
@@ -746,8 +764,15 @@ def command_sweep(args) -> int:
         build = builds.setdefault(key, Build(key, cache / "models" / key, params, base))
         point_build[i] = build
         if not args.no_synth:
-            skey = content_key("synth", params, fingerprint, yosys)
-            point_synth[i] = synths.setdefault(skey, Synthesis(skey, cache / "synth" / skey, params))
+            dp_params = {k: v for k, v in params.items() if k not in ROUTER_PARAMETERS}
+            skey = content_key("synth", dp_params, fingerprint, yosys)
+            point_synth[i] = [synths.setdefault(skey, Synthesis(skey, cache / "synth" / skey,
+                                                                dp_params))]
+            if synth_router:
+                r_params = {k: params[k] for k in ROUTER_PARAMETERS}
+                rkey = content_key("synth-router", r_params, fingerprint, yosys)
+                point_synth[i].append(synths.setdefault(
+                    rkey, Synthesis(rkey, cache / "synth" / rkey, r_params, "tcu_operand_router")))
 
     print(f"explore: {len(points)} point(s) in the sweep, {len(selected)} in shard "
           f"{shard_index}/{shard_count}; {len(builds)} model(s), {len(synths)} synthesis run(s); "
@@ -812,8 +837,7 @@ def command_sweep(args) -> int:
         row.update(results.get(i, {}))
         build = point_build[i]
         row["build_s"] = round(build.seconds, 1)
-        synth = point_synth.get(i)
-        if synth is not None:
+        for synth in point_synth.get(i, []):
             row.update(synth.figures)
             if synth.error:
                 row["status"] = "; ".join(filter(None, [str(row.get("status", "")), synth.error]))
@@ -896,7 +920,8 @@ sweep file (TOML):
   [workload]              kind = "gemm" (ptx, m, n, k) or "mix" (count); seed
   [axes]                  NAME = [values...]   one axis per parameter
   [fixed]                 NAME = value         held at one value
-NAME is a parameter of rtl/tcu_datapath.sv (%s)
+NAME is a parameter of rtl/tcu_core.sv (%s; the operand router's
+WordsPerCycle, DWordsPerCycle and GatherBypass, as axes, add its own synthesis run)
 or a run parameter (rf_bandwidth, warps, backpressure). Points are the
 cartesian product of the axes, numbered in order; the command line's --axis,
 --set and workload options add to or override the file's.

@@ -456,8 +456,6 @@ std::vector<uint64_t> golden_chain_reference(const Problem& problem, const Tilin
 
 // ---- timing --------------------------------------------------------------------
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
 // Where the cycles of the GEMM go by timing.h's formula, summed over the
 // k-steps. Within a k-step the front-end collects an instruction's operands
 // while the datapath works on the previous one, so instructions are accepted
@@ -474,12 +472,11 @@ struct Estimate {
 
 Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
   const Instr& instr = options.instr;
-  const int bandwidth = options.front_end.rf_regs_per_cycle;
   Estimate e;
-  e.delivery_per_instr = ceil_div(source_words(instr), bandwidth);
+  e.delivery_per_instr = collection_cycles(options.datapath, options.front_end, instr);
   e.occupancy_per_instr = datapath_occupancy(options.datapath, instr);
   e.latency = datapath_latency(options.datapath, instr);
-  e.write_back = ceil_div(dest_words(instr), bandwidth);
+  e.write_back = write_back_cycles(options.datapath, options.front_end, instr);
   const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
   const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
   e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);

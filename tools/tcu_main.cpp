@@ -44,7 +44,8 @@ struct EngineOptions {
   std::string name = "golden";
   std::string config = "default";
   std::string trace;
-  int rf_regs_per_cycle = 32;
+  // 0 until check_engine_options: the configuration's WordsPerCycle.
+  int rf_regs_per_cycle = 0;
   // run only: out_ready held low with this probability each cycle (seeded
   // with --seed), and a fault to inject.
   std::string backpressure_text = "0";
@@ -83,9 +84,11 @@ void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_e
                               ->check(CLI::IsMember(config_names())));
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
-  opt->rtl_only.push_back(cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
-                                          "front-end register-file words per cycle (RTL)")
-                              ->check(CLI::Range(1, 4096)));
+  opt->rtl_only.push_back(
+      cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
+                      "front-end register-file words per cycle (RTL; default and at most the "
+                      "configuration's WordsPerCycle)")
+          ->check(CLI::Range(1, 4096)));
 }
 
 void add_report_options(CLI::App* cmd, ReportOptions* opt) {
@@ -95,8 +98,12 @@ void add_report_options(CLI::App* cmd, ReportOptions* opt) {
   cmd->add_option("--junit", opt->junit_path, "write a JUnit XML report, a test case per variant");
 }
 
-// Returns an exit code, or -1 if the engine options are usable.
-int check_engine_options(const EngineOptions& opt) {
+tcu::DatapathConfig engine_datapath(const EngineOptions& opt);
+
+// Returns an exit code, or -1 if the engine options are usable. Sets the
+// register-file bandwidth the options leave open to the router's
+// WordsPerCycle.
+int check_engine_options(EngineOptions& opt) {
   if (opt.name == "golden") {
     for (const CLI::Option* option : opt.rtl_only)
       if (option->count() > 0) {
@@ -112,6 +119,15 @@ int check_engine_options(const EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
+  const tcu::DatapathConfig dp = engine_datapath(opt);
+  if (opt.rf_regs_per_cycle == 0) opt.rf_regs_per_cycle = dp.words_per_cycle;
+  tcu::FrontEndConfig front_end;
+  front_end.rf_regs_per_cycle = opt.rf_regs_per_cycle;
+  if (const std::string why = tcu::rf_bandwidth_error(dp, front_end);
+      opt.name == "rtl" && !why.empty()) {
+    std::cerr << "error: " << why << " (configuration '" << opt.config << "')\n";
+    return tcu::kExitUsage;
+  }
   return -1;
 }
 
@@ -176,7 +192,10 @@ nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
                             {"SparseEnable", int(dp.sparse_enable)},
                             {"E2m1Enable", int(dp.e2m1_enable)},
                             {"F16Enable", int(dp.f16_enable)},
-                            {"F64Enable", int(dp.f64_enable)}};
+                            {"F64Enable", int(dp.f64_enable)},
+                            {"WordsPerCycle", dp.words_per_cycle},
+                            {"DWordsPerCycle", dp.d_words_per_cycle},
+                            {"GatherBypass", int(dp.gather_bypass)}};
     config["rf_bandwidth"] = opt.rf_regs_per_cycle;
     config["trace"] = opt.trace;
   }
@@ -229,7 +248,9 @@ void print_list(bool plain) {
     std::cout << " int4 " << config.int4_macs_per_cycle << ", e2m1 " << config.e2m1_macs_per_cycle
               << " MACs/cycle; f16 " << config.f16_fmas_per_cycle << ", f64 "
               << config.f64_fmas_per_cycle << " FMAs/cycle; stages int " << config.int_stages
-              << ", e2m1 " << config.e2m1_stages << ", fma " << config.fma_stages;
+              << ", e2m1 " << config.e2m1_stages << ", fma " << config.fma_stages
+              << "; operand router " << config.words_per_cycle << " words/cycle in, "
+              << config.d_words_per_cycle << " out" << (config.gather_bypass ? "" : ", no bypass");
     std::cout << (without.empty() ? "; every family" : "; without " + without) << "\n";
   }
 #endif

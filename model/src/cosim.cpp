@@ -30,16 +30,18 @@ int engine_of(Family family) {
 
 }  // namespace
 
-void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, bool waited) {
+void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
   InFlight& f = in_flight_.at(tag);
   f.accept_cycle = cycle;
   f.stalls_at_accept = stalls_;
-  if (waited && any_accept_) {
+  const bool same_engine = engine_of(last_accept_instr_.family) == engine_of(f.instr.family);
+  const uint64_t formula =
+      !any_accept_ ? 0
+                   : uint64_t(same_engine ? datapath_occupancy(datapath_, last_accept_instr_)
+                                          : datapath_latency(datapath_, last_accept_instr_));
+  if (any_accept_ && offered <= last_accept_cycle_ + formula) {
     const uint64_t interval = cycle - last_accept_cycle_;
     const uint64_t stalled = stalls_ - last_accept_stalls_;
-    const bool same_engine = engine_of(last_accept_instr_.family) == engine_of(f.instr.family);
-    const uint64_t formula = uint64_t(same_engine ? datapath_occupancy(datapath_, last_accept_instr_)
-                                                  : datapath_latency(datapath_, last_accept_instr_));
     if (interval != formula + stalled)
       error(f, cycle,
             "accepted " + std::to_string(interval) + " cycles after the previous instruction (" +
@@ -67,7 +69,8 @@ void Cosim::datapath_result(uint64_t tag, uint64_t cycle) {
               std::to_string(want) + (stalled ? " + " + std::to_string(stalled) + " stalled" : ""));
 }
 
-void Cosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated) {
+void Cosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
+                   uint64_t write_back_stalls) {
   auto it = in_flight_.find(tag);
   const InFlight& f = it->second;
   ++checked_;
@@ -85,9 +88,10 @@ void Cosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolate
   if (isolated) {
     const uint64_t latency = cycle - f.issue_cycle;
     const uint64_t want = uint64_t(instruction_latency(datapath_, front_end_, f.instr));
-    // Stalls hold the datapath only: those between accept and result.
+    // Stalls: those of the datapath between accept and result, and the
+    // write-back's beats held by back-pressure.
     const uint64_t stalled = f.result_cycle - f.accept_cycle -
-                             uint64_t(datapath_latency(datapath_, f.instr));
+                             uint64_t(datapath_latency(datapath_, f.instr)) + write_back_stalls;
     if (latency != want + stalled)
       error(f, cycle,
             "instruction latency " + std::to_string(latency) + " cycles; the formula says " +

@@ -1,5 +1,7 @@
 #include "tcu/timing.h"
 
+#include <algorithm>
+
 #include "tcu/layout.h"
 
 namespace tcu {
@@ -61,7 +63,8 @@ bool operator==(const DatapathConfig& a, const DatapathConfig& b) {
          a.e2m1_stages == b.e2m1_stages && a.fma_stages == b.fma_stages &&
          a.int4_enable == b.int4_enable && a.sparse_enable == b.sparse_enable &&
          a.e2m1_enable == b.e2m1_enable && a.f16_enable == b.f16_enable &&
-         a.f64_enable == b.f64_enable;
+         a.f64_enable == b.f64_enable && a.words_per_cycle == b.words_per_cycle &&
+         a.d_words_per_cycle == b.d_words_per_cycle && a.gather_bypass == b.gather_bypass;
 }
 
 std::string datapath_config_error(const DatapathConfig& c) {
@@ -100,6 +103,22 @@ std::string datapath_config_error(const DatapathConfig& c) {
                                      {"E2m1Stages", c.e2m1_stages},
                                      {"FmaStages", c.fma_stages}})
     if (value < 0) return std::string(param) + "=" + std::to_string(value) + ": negative";
+  for (const auto& [param, value] :
+       {std::pair{"WordsPerCycle", c.words_per_cycle}, {"DWordsPerCycle", c.d_words_per_cycle}})
+    if (value < 1 || value > 64)
+      return std::string(param) + "=" + std::to_string(value) +
+             ": must be 1..64 (register words the operand router moves a cycle)";
+  return "";
+}
+
+std::string rf_bandwidth_error(const DatapathConfig& dp, const FrontEndConfig& fe) {
+  if (fe.rf_regs_per_cycle < 1)
+    return "--rf-bandwidth " + std::to_string(fe.rf_regs_per_cycle) + ": expected >= 1";
+  if (fe.rf_regs_per_cycle > dp.words_per_cycle)
+    return "--rf-bandwidth " + std::to_string(fe.rf_regs_per_cycle) +
+           ": more than the operand router's WordsPerCycle=" + std::to_string(dp.words_per_cycle) +
+           " (the register words the core takes a cycle); use at most " +
+           std::to_string(dp.words_per_cycle) + " or a configuration with a wider router";
   return "";
 }
 
@@ -165,9 +184,21 @@ int source_words(const Instr& instr) {
 
 int dest_words(const Instr& instr) { return words(fragment_layout(instr, Operand::kD)); }
 
+int collection_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
+  const int per_beat = std::min(fe.rf_regs_per_cycle, dp.words_per_cycle);
+  return ceil_div(source_words(instr), per_beat) + (dp.gather_bypass ? 0 : 1);
+}
+
+int write_back_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
+  const int words = dest_words(instr), beat = dp.d_words_per_cycle;
+  const int full_beats = words / beat, rest = words % beat;
+  return full_beats * ceil_div(beat, fe.rf_regs_per_cycle) +
+         (rest ? ceil_div(rest, fe.rf_regs_per_cycle) : 0);
+}
+
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  return ceil_div(source_words(instr), fe.rf_regs_per_cycle) + datapath_latency(dp, instr) +
-         ceil_div(dest_words(instr), fe.rf_regs_per_cycle);
+  return collection_cycles(dp, fe, instr) + datapath_latency(dp, instr) +
+         write_back_cycles(dp, fe, instr);
 }
 
 }  // namespace tcu

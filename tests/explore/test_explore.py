@@ -21,11 +21,31 @@ def run_main(argv, capsys):
     return code, captured.out, captured.err
 
 
-def test_rtl_parameters_are_read_from_the_datapath():
+def test_rtl_parameters_are_read_from_the_core():
     params = explore.rtl_parameters()
     assert params["Int4MacsPerCycle"] == 1024
     assert params["IntStages"] == 2
     assert "F64FmasPerCycle" in params
+    # The operand router's.
+    assert params["WordsPerCycle"] == 32
+    assert params["DWordsPerCycle"] == 32
+    assert params["GatherBypass"] == 1
+
+
+def test_words_per_cycle_is_an_axis(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[axes]\nWordsPerCycle = [1, 4]\n[fixed]\nDWordsPerCycle = 4\n')
+    sweep = explore.Sweep()
+    explore.read_sweep_file(path, explore.rtl_parameters(), sweep)
+    assert sweep.axes == {"WordsPerCycle": [1, 4]}
+    assert sweep.fixed == {"DWordsPerCycle": 4}
+
+
+def test_rf_bandwidth_above_words_per_cycle_is_refused(tmp_path, capsys):
+    code, _, err = run_main(["--axis", "WordsPerCycle=4,8", "--set", "rf_bandwidth=8"] + GEMM +
+                            ["--cache", str(tmp_path / "c"), "--out", str(tmp_path / "o")], capsys)
+    assert code == explore.EXIT_USAGE
+    assert "point 0: rf_bandwidth=8 is more than its WordsPerCycle=4" in err
 
 
 def test_points_are_the_product_in_axis_order():

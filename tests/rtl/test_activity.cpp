@@ -1,9 +1,10 @@
 // The datapath's activity counters (rtl/tcu_activity.sv, read through
 // DatapathModel::activity) at every configuration of this build, against
-// figures the test derives itself: it drives the Verilated datapath from
-// plain C++, watches the handshakes, and counts each engine's busy and
-// stalled cycles from what it sees; MACs come from the instructions'
-// shapes (m*n*k, the 32 stored products per row for sparse).
+// figures the test derives itself: it feeds the Verilated core lane words
+// from plain C++ (CoreFeeder), watches the datapath's handshakes (the sim
+// top's obs_* ports), and counts each engine's busy and stalled cycles from
+// what it sees; MACs come from the instructions' shapes (m*n*k, the 32
+// stored products per row for sparse).
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -43,15 +44,20 @@ uint64_t shape_macs(const tcu::Instr& instr) {
 
 int engine_index(const tcu::Instr& instr) { return int(tcu::activity_engine(instr.family)); }
 
-// The datapath driven one cycle at a time, with the test's own account of
-// each engine's busy (an instruction of it in flight, or accepted in the
-// cycle) and stalled cycles (busy with out_valid held by out_ready low).
+// The core driven one cycle at a time, with the test's own account of each
+// engine's busy (an instruction of it in flight in the datapath, or
+// accepted in the cycle) and stalled cycles (busy with out_valid held by
+// out_ready low, which the router drives: low while it writes the previous
+// D back).
 class Driver {
  public:
   explicit Driver(const std::string& config)
-      : model_(tcu::make_datapath_model(config)), config_(tcu::datapath_config(config)) {
-    model_->set_in_valid(false);
-    model_->set_out_ready(true);
+      : model_(tcu::make_datapath_model(config)),
+        config_(tcu::datapath_config(config)),
+        feeder_(model_.get()) {
+    model_->set_start(false);
+    model_->set_words(nullptr, 0, false);
+    model_->set_wb_ready(true);
     model_->set_reset(true);
     for (int i = 0; i < 4; ++i) {
       model_->rising_edge();
@@ -61,26 +67,27 @@ class Driver {
     model_->falling_edge();
   }
 
-  // Runs `instrs` in order, each presented as soon as the previous one was
-  // accepted, with out_ready low at probability `backpressure`; then
-  // `extra` cycles with nothing to do. Returns the accept cycles.
+  // Runs `instrs` in order, their words fed at the router's full rate,
+  // with wb_ready low at probability `backpressure`; then `extra` cycles
+  // with nothing to do. Returns the datapath's accept cycles.
   std::vector<uint64_t> run(const std::vector<tcu::Instr>& instrs, double backpressure, int extra) {
     std::vector<uint64_t> accepts;
-    size_t next = 0, done = 0;
+    prepared_.clear();
+    prepared_.reserve(instrs.size());  // the feeder holds pointers
+    for (size_t i = 0; i < instrs.size(); ++i) {
+      const tcu::WarpOperands warp = tcu::generate_operands(instrs[i], 3, i);
+      prepared_.push_back(tcu::core_instr(instrs[i], warp, uint32_t(i), model_->words_per_cycle()));
+      feeder_.push(&prepared_.back());
+      engines_.push_back(engine_index(instrs[i]));
+    }
+    size_t done = 0;
     std::bernoulli_distribution low(backpressure);
     while (done < instrs.size()) {
       REQUIRE(cycles_ < 1000000);
-      const bool present = next < instrs.size();
-      if (present) present_instr(instrs[next], uint32_t(next));
-      const bool ready = !low(rng_);
-      const bool accepted = step(present, ready, present ? engine_index(instrs[next]) : -1);
-      if (accepted) {
-        accepts.push_back(cycles_);
-        ++next;
-      }
+      if (step(!low(rng_))) accepts.push_back(cycles_);
       if (fired_) ++done;
     }
-    for (int i = 0; i < extra; ++i) step(false, true, -1);
+    for (int i = 0; i < extra; ++i) step(true);
     return accepts;
   }
 
@@ -92,29 +99,24 @@ class Driver {
   uint64_t stall_cycles() const { return stall_cycles_; }
 
  private:
-  void present_instr(const tcu::Instr& instr, uint32_t tag) {
-    const tcu::WarpOperands warp = tcu::generate_operands(instr, 3, tag);
-    tcu::DatapathInputs inputs;
-    tcu::pack_datapath_inputs(instr, tcu::gather_operands(instr, warp), tag, &inputs);
-    model_->set_instruction(inputs);
-  }
-
   // One cycle: inputs settle, the test reads the handshakes, the rising
-  // edge. Returns whether the presented instruction was accepted.
-  bool step(bool valid, bool ready, int engine) {
-    model_->set_in_valid(valid);
-    model_->set_out_ready(ready);
+  // edge. Returns whether the datapath accepted an instruction.
+  bool step(bool wb_ready) {
+    feeder_.drive();
+    model_->set_wb_ready(wb_ready);
     model_->falling_edge();
-    const bool accepted = valid && model_->in_ready();
-    const bool out_valid = model_->out_valid();
-    fired_ = out_valid && ready;
-    const bool stall = out_valid && !ready;
+    const bool accepted = model_->dp_valid() && model_->dp_ready();
+    const int engine = accepted ? engines_[next_accept_++] : -1;
+    const bool out_valid = model_->d_valid();
+    fired_ = out_valid && model_->d_ready();
+    const bool stall = out_valid && !model_->d_ready();
     stall_cycles_ += stall;
     for (int e = 0; e < tcu::kActivityEngines; ++e) {
       const bool busy = (in_flight_ > 0 && last_engine_ == e) || (accepted && engine == e);
       busy_[size_t(e)] += busy;
       stalled_[size_t(e)] += busy && stall;
     }
+    feeder_.sample();
     model_->rising_edge();
     ++cycles_;
     in_flight_ += int(accepted) - int(fired_);
@@ -124,6 +126,10 @@ class Driver {
 
   std::unique_ptr<tcu::DatapathModel> model_;
   tcu::DatapathConfig config_;
+  tcu::CoreFeeder feeder_;
+  std::vector<tcu::CoreInstr> prepared_;
+  std::vector<int> engines_;
+  size_t next_accept_ = 0;
   std::mt19937_64 rng_{2027};
   uint64_t cycles_ = 0, stall_cycles_ = 0;
   int in_flight_ = 0, last_engine_ = -1;
@@ -177,12 +183,18 @@ TEST_CASE("activity: N back-to-back instructions of one variant", "[rtl][activit
       const tcu::EngineActivity& x = a.engines[size_t(mine)];
       CHECK(x.macs == kCount * shape_macs(instr));
       CHECK(x.stalled == 0);
-      // Back to back: accepted an occupancy apart, busy from the first
-      // accept through the last D.
+      // Back to back: accepted an occupancy apart, or the router's
+      // collection apart when that takes longer (its next instruction
+      // starts once the previous one's operands are handed over, or the
+      // cycle after they were handed over in their last beat); busy from
+      // the first accept through the last D.
       const uint64_t occupancy = uint64_t(tcu::datapath_occupancy(config, instr));
+      const uint64_t beats = uint64_t((tcu::source_words(instr) + config.words_per_cycle - 1) /
+                                      config.words_per_cycle);
+      const uint64_t interval = std::max(occupancy, beats);
       const uint64_t latency = uint64_t(tcu::datapath_latency(config, instr));
-      for (size_t i = 1; i < accepts.size(); ++i) CHECK(accepts[i] - accepts[i - 1] == occupancy);
-      CHECK(x.busy == (kCount - 1) * occupancy + latency + 1);
+      for (size_t i = 1; i < accepts.size(); ++i) CHECK(accepts[i] - accepts[i - 1] == interval);
+      CHECK(x.busy == (kCount - 1) * interval + latency + 1);
       // Gated before the first accept (clocks start off after reset) and
       // once the linger after the last D ran out.
       CHECK(x.idle == linger(config));

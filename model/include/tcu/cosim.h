@@ -24,12 +24,14 @@ class Cosim {
   // now. `case_name` identifies it in error messages.
   void issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
              const std::string& case_name, uint64_t cycle);
-  // The datapath accepted it (input handshake). `waited` says whether its
-  // operands were already waiting at the datapath's input when the previous
-  // instruction was accepted; the accept interval must then be the
-  // previous instruction's occupancy on the same engine, or its datapath
-  // latency on another (the drain rule), plus the stalled cycles between.
-  void datapath_accept(uint64_t tag, uint64_t cycle, bool waited);
+  // The datapath accepted it (input handshake) at edge `cycle`; its operands
+  // were first offered at edge `offered`. If that was no later than the
+  // earliest the formula lets the datapath take it (the previous accept
+  // plus the previous instruction's occupancy on the same engine, or its
+  // datapath latency on another: the drain rule), the datapath decided
+  // when: the accept interval must be that formula plus the stalled cycles
+  // between.
+  void datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered);
   // A clock edge at which the datapath held D (out_valid && !out_ready):
   // every register in the datapath held, so every latency grows by one.
   void datapath_stall() { ++stalls_; }
@@ -37,8 +39,10 @@ class Cosim {
   void datapath_result(uint64_t tag, uint64_t cycle);
   // Its D reached the lanes' registers. `isolated`: the front-end was empty
   // when it issued, so the whole latency must equal instruction_latency()
-  // plus the stalls while it was in the datapath.
-  void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated);
+  // plus the stalls while it was in the datapath and the
+  // `write_back_stalls` cycles its write-back was held by back-pressure.
+  void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
+              uint64_t write_back_stalls = 0);
   // A rule the front-end checks itself (output stability, D's unused bits)
   // was broken by the instruction with this tag.
   void violation(uint64_t tag, uint64_t cycle, const std::string& what);

@@ -9,9 +9,10 @@
 
 namespace tcu {
 
-// Datapath parameters; the same names as rtl/tcu_datapath.sv's parameters
-// (Int4MacsPerCycle is int4_macs_per_cycle), and the same defaults (a test
-// checks them against the RTL's).
+// The core's parameters (rtl/tcu_core.sv: the datapath's and the operand
+// router's); the same names as the RTL parameters (Int4MacsPerCycle is
+// int4_macs_per_cycle, DWordsPerCycle d_words_per_cycle), and the same
+// defaults (a test checks them against the RTL's).
 struct DatapathConfig {
   int int4_macs_per_cycle = 1024;  // s4/u4 (dense and sparse)
   int e2m1_macs_per_cycle = 1024;  // block-scaled e2m1
@@ -26,6 +27,12 @@ struct DatapathConfig {
   bool e2m1_enable = true;
   bool f16_enable = true;
   bool f64_enable = true;
+  // The operand router (rtl/tcu_operand_router.sv): register words it takes
+  // a cycle (1..64), D words it writes back a cycle (1..64), and whether the
+  // last beat's words reach the datapath in that beat's cycle.
+  int words_per_cycle = 32;
+  int d_words_per_cycle = 32;
+  bool gather_bypass = true;
 };
 bool operator==(const DatapathConfig& a, const DatapathConfig& b);
 
@@ -49,8 +56,14 @@ std::string disabled_error(const std::string& config_name, const DatapathConfig&
 
 // Front-end parameters (systemc/).
 struct FrontEndConfig {
-  int rf_regs_per_cycle = 32;  // lanes' 32-bit registers read or written per cycle
+  // Lanes' 32-bit registers read or written per cycle. The RTL engine
+  // refuses more than the router's WordsPerCycle (rf_bandwidth_error).
+  int rf_regs_per_cycle = 32;
 };
+// Why the front-end cannot read `fe.rf_regs_per_cycle` register words a
+// cycle into the core `dp` ("--rf-bandwidth 64: more than the operand
+// router's WordsPerCycle=32 ..."), or empty if it can.
+std::string rf_bandwidth_error(const DatapathConfig& dp, const FrontEndConfig& fe);
 
 // Dot-product units of a family: int4 units are 32 MACs wide, e2m1 units
 // compute a whole 64-long scaled dot, f16/f64 units chain four FMAs.
@@ -85,7 +98,17 @@ int datapath_latency(const DatapathConfig& config, const Instr& instr);
 // writes (D) for one instruction across the warp.
 int source_words(const Instr& instr);
 int dest_words(const Instr& instr);
-// Cycles from issue to the D registers written back, through the front-end.
+// Cycles from the first beat of an instruction's register words to the
+// cycle the datapath may take them: ceil(source_words / words a beat), the
+// words a beat min(rf_regs_per_cycle, WordsPerCycle); one more without the
+// router's bypass (GatherBypass=0).
+int collection_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
+// Cycles D's write-back takes after the router took D: beats of
+// DWordsPerCycle words (the last one the rest), each written into the
+// lanes' registers at rf_regs_per_cycle a cycle (ceil(beat / rf) cycles).
+int write_back_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
+// Cycles from issue to the D registers written back, through the front-end:
+// collection_cycles + datapath_latency + write_back_cycles.
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu

@@ -1,0 +1,107 @@
+#include "core_words.h"
+
+#include <algorithm>
+
+namespace tcu {
+namespace {
+
+const Fragment* fragment_of(const WarpOperands& warp, Operand op) {
+  switch (op) {
+    case Operand::kA:
+      return &warp.a;
+    case Operand::kB:
+      return &warp.b;
+    case Operand::kC:
+      return &warp.c;
+    case Operand::kMeta:
+      return &warp.e;
+    case Operand::kScaleA:
+      return &warp.scale_a;
+    case Operand::kScaleB:
+      return &warp.scale_b;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+CoreDescriptor core_descriptor(const Instr& in, const Selectors& sel, uint32_t tag) {
+  CoreDescriptor d;
+  d.family = uint32_t(in.family);
+  d.a_signed = in.a_type == ElemType::kS4;
+  d.b_signed = in.b_type == ElemType::kS4;
+  d.satfinite = in.satfinite;
+  d.k32 = in.shape.k == 32;
+  d.rounding = uint32_t(in.rounding);
+  d.a_row = in.a_layout == MatrixLayout::kRow;
+  d.b_row = in.b_layout == MatrixLayout::kRow;
+  d.c_f16 = in.c_type == ElemType::kF16;
+  d.d_f16 = in.d_type == ElemType::kF16;
+  d.scale_4x = in.scale_vec == ScaleVec::k4X;
+  d.sparsity = uint32_t(sel.sparsity);
+  d.byte_id_a = uint32_t(sel.byte_id_a);
+  d.thread_id_a = uint32_t(sel.thread_id_a);
+  d.byte_id_b = uint32_t(sel.byte_id_b);
+  d.thread_id_b = uint32_t(sel.thread_id_b);
+  d.tag = tag & 0xffff;
+  return d;
+}
+
+std::vector<std::vector<RegWord>> collect_words(const Instr& instr, int per_cycle) {
+  std::vector<Operand> operands = {Operand::kA, Operand::kB, Operand::kC};
+  if (instr.sparse()) operands.push_back(Operand::kMeta);
+  if (instr.block_scaled()) {
+    operands.push_back(Operand::kScaleA);
+    operands.push_back(Operand::kScaleB);
+  }
+  std::vector<RegWord> words;
+  for (Operand op : operands) {
+    int lane_words = 1;  // metadata and scales: one 32-bit register a lane
+    if (op == Operand::kA || op == Operand::kB || op == Operand::kC) {
+      const FragmentLayout& layout = fragment_layout(instr, op);
+      lane_words = layout.regs_per_lane() * layout.reg_bits() / 32;
+    }
+    for (int reg = 0; reg < lane_words; ++reg)
+      for (int lane = 0; lane < kLanes; ++lane)
+        words.push_back({uint8_t(op), uint8_t(lane), uint8_t(reg), 0});
+  }
+  std::vector<std::vector<RegWord>> beats;
+  for (size_t i = 0; i < words.size(); i += size_t(per_cycle))
+    beats.emplace_back(words.begin() + long(i),
+                       words.begin() + long(std::min(words.size(), i + size_t(per_cycle))));
+  return beats;
+}
+
+uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word) {
+  const Operand op = Operand(word.operand);
+  const Fragment* f = fragment_of(warp, op);
+  if (!f || f->regs.empty()) return 0;
+  const bool wide = (op == Operand::kA || op == Operand::kB || op == Operand::kC) &&
+                    fragment_layout(instr, op).reg_bits() == 64;
+  const int reg = wide ? word.reg / 2 : word.reg;
+  if (reg >= f->regs_per_lane) return 0;
+  const uint64_t v = f->at(word.lane, reg);
+  return uint32_t(wide && word.reg % 2 ? v >> 32 : v);
+}
+
+std::vector<std::vector<RegWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
+                                                int per_cycle) {
+  std::vector<std::vector<RegWord>> beats = collect_words(instr, per_cycle);
+  for (std::vector<RegWord>& beat : beats)
+    for (RegWord& w : beat) w.data = read_word(instr, warp, w);
+  return beats;
+}
+
+bool write_word(Fragment* d, int reg_bits, int lane, int reg, uint32_t data) {
+  const int r = reg_bits == 64 ? reg / 2 : reg;
+  if (lane < 0 || lane >= kLanes || r < 0 || r >= d->regs_per_lane) return false;
+  uint64_t& v = d->at(lane, r);
+  if (reg_bits == 64)
+    v = reg % 2 ? (v & 0xffffffffull) | (uint64_t(data) << 32) : (v & ~0xffffffffull) | data;
+  else
+    v = data;
+  return true;
+}
+
+}  // namespace tcu
