@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tcu/register_file.h"
+
 namespace tcu {
 namespace {
 
@@ -145,12 +147,12 @@ void WarpFrontEnd::take_result(uint64_t tag, const Matrix& d) {
   in_datapath_.erase(it);
   cosim_.datapath_result(tag, cycle_);
   write_back_.push_back(
-      {tag, instr, fragment_layout(instr, Operand::kD).scatter(d), dest_words(instr)});
+      {tag, instr, fragment_layout(instr, Operand::kD).scatter(d),
+       writeback_cycles(instr, front_end_)});
 }
 
 void WarpFrontEnd::tick() {
   ++cycle_;
-  const int bandwidth = front_end_.rf_regs_per_cycle;
 
   // The handshakes as the datapath sees them at this rising edge.
   const bool accepted = presented_tag_ && model_.in_ready();
@@ -203,11 +205,11 @@ void WarpFrontEnd::tick() {
     }
   }
 
-  // Write-back: one instruction at a time at the register file's bandwidth.
+  // Write-back: one instruction at a time, for the register file's
+  // writeback_cycles.
   if (!write_back_.empty()) {
     WritingBack& wb = write_back_.front();
-    wb.words_left -= bandwidth;
-    if (wb.words_left <= 0) {
+    if (--wb.cycles_left <= 0) {
       const auto found = std::find(isolated_tags_.begin(), isolated_tags_.end(), wb.tag);
       const bool isolated = found != isolated_tags_.end();
       if (isolated) isolated_tags_.erase(found);
@@ -235,20 +237,20 @@ void WarpFrontEnd::tick() {
     }
   }
 
-  // Operand collection: the next request's registers are read at the
-  // register file's bandwidth, starting in the cycle it arrives.
+  // Operand collection: the next request's registers are read for the
+  // register file's collect_cycles, starting in the cycle it arrives.
   if (!collecting_ && !pending_.empty()) {
     const bool isolated = in_flight_ == pending_.size() && !presented_tag_;
     collecting_ = Collecting{next_tag_++, std::move(pending_.front()), 0};
     pending_.pop_front();
-    collecting_->words_left = source_words(collecting_->request.instr);
+    collecting_->cycles_left = collect_cycles(collecting_->request.instr, front_end_);
     cosim_.issue(collecting_->tag, collecting_->request.instr, collecting_->request.operands,
                  collecting_->request.name, cycle_ - 1);
     if (isolated) isolated_tags_.push_back(collecting_->tag);
   }
   if (collecting_) {
-    if (collecting_->words_left > 0) collecting_->words_left -= bandwidth;
-    if (collecting_->words_left <= 0 && !presented_tag_) {
+    if (collecting_->cycles_left > 0) --collecting_->cycles_left;
+    if (collecting_->cycles_left <= 0 && !presented_tag_) {
       drive_inputs(collecting_->tag, collecting_->request);
       model_.set_in_valid(true);
       presented_tag_ = collecting_->tag;

@@ -88,13 +88,13 @@ SC_MODULE(WarpFrontEnd) {
   struct Collecting {
     uint64_t tag;
     IssueRequest request;
-    int words_left;
+    int cycles_left;
   };
   struct WritingBack {
     uint64_t tag;
     Instr instr;
     Fragment d;
-    int words_left;
+    int cycles_left;
   };
   struct InDatapath {
     uint64_t tag;

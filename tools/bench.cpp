@@ -65,8 +65,8 @@ struct Row {
   std::string family, ptx;
   double golden_ips = 0;
   double raw_cps = 0, raw_ips = 0, raw_macs = 0, raw_cpi = 0;
-  double stack_ips = 0, stack_cpi = 0;            // front-end at 32 words/cycle
-  double stack_fast_ips = 0, stack_fast_cpi = 0;  // operands in one cycle
+  double stack_ips = 0, stack_cpi = 0;            // front-end at BenchOptions::front_end
+  double stack_fast_ips = 0, stack_fast_cpi = 0;  // at 4096 words/cycle
   bool has_rtl = false;
   std::string no_rtl;  // why the RTL is not measured (its engine left out)
 };
@@ -145,6 +145,17 @@ std::string fmt(const char* format, double value) {
 
 int bench(const BenchOptions& opt, std::ostream& out) {
   std::vector<Row> rows;
+  FrontEndConfig fast_front_end = opt.front_end;
+  fast_front_end.rf_regs_per_cycle = kMaxRfRegsPerCycle;
+  // "32 register words/cycle", and the banks where they are not the defaults.
+  auto describe = [](const FrontEndConfig& fe) {
+    std::string text = std::to_string(fe.rf_regs_per_cycle) + " register words/cycle";
+    if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
+      text += ", " + std::to_string(fe.rf_banks) + " banks of " +
+              std::to_string(fe.rf_read_ports) + " read / " + std::to_string(fe.rf_write_ports) +
+              " write ports";
+    return text;
+  };
 #ifdef TCU_HAVE_RTL
   std::unique_ptr<DatapathModel> raw;
   std::unique_ptr<Engine> stack;
@@ -156,7 +167,7 @@ int bench(const BenchOptions& opt, std::ostream& out) {
       raw->falling_edge();
     }
     raw->set_reset(false);
-    stack = make_rtl_engine(opt.config, "", 32);
+    stack = make_rtl_engine(opt.config, "", opt.front_end);
   }
 #endif
   for (const BenchFamily& family : kFamilies) {
@@ -177,9 +188,9 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     if (opt.rtl && row.no_rtl.empty()) {
       row.has_rtl = true;
       measure_raw(*raw, instr, cases, opt.seconds, &row);
-      set_rf_bandwidth(*stack, 32);
+      set_front_end(*stack, opt.front_end);
       measure_stack(*stack, instr, cases, opt.seconds, &row.stack_ips, &row.stack_cpi);
-      set_rf_bandwidth(*stack, 4096);
+      set_front_end(*stack, fast_front_end);
       measure_stack(*stack, instr, cases, opt.seconds, &row.stack_fast_ips, &row.stack_fast_cpi);
     }
 #endif
@@ -190,6 +201,10 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     nlohmann::json doc;
     doc["version"] = version_string();
     doc["config"] = opt.config;
+    doc["front_end"] = {{"rf_bandwidth", opt.front_end.rf_regs_per_cycle},
+                        {"rf_banks", opt.front_end.rf_banks},
+                        {"rf_read_ports", opt.front_end.rf_read_ports},
+                        {"rf_write_ports", opt.front_end.rf_write_ports}};
     doc["seconds_per_measurement"] = opt.seconds;
     for (const Row& r : rows) {
       nlohmann::json j = {{"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
@@ -221,9 +236,12 @@ int bench(const BenchOptions& opt, std::ostream& out) {
         << fmt("%12.0f", r.raw_cps) << " cycles/s" << fmt("%10.3g", r.raw_macs) << " MAC/s"
         << fmt("%7.2f", r.raw_cpi) << " cycles/instr\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_ips) << " instr/s"
-        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (32 register words/cycle)\n";
+        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << describe(opt.front_end) << ")\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_fast_ips) << " instr/s"
-        << fmt("%31.2f", r.stack_fast_cpi) << " cycles/instr (operands in one cycle)\n";
+        << fmt("%31.2f", r.stack_fast_cpi) << " cycles/instr ("
+        << (fast_front_end == FrontEndConfig{kMaxRfRegsPerCycle} ? "operands in one cycle"
+                                                                 : describe(fast_front_end))
+        << ")\n";
     out << "  stack / raw datapath   " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_fast_ips / r.raw_ips : 0)
         << "  (same cycles per instruction)\n";
   }

@@ -11,6 +11,7 @@
 #include "exit_codes.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
+#include "tcu/register_file.h"
 
 namespace tcu {
 namespace {
@@ -456,8 +457,6 @@ std::vector<uint64_t> golden_chain_reference(const Problem& problem, const Tilin
 
 // ---- timing --------------------------------------------------------------------
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
 // Where the cycles of the GEMM go by timing.h's formula, summed over the
 // k-steps. Within a k-step the front-end collects an instruction's operands
 // while the datapath works on the previous one, so instructions are accepted
@@ -474,12 +473,11 @@ struct Estimate {
 
 Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
   const Instr& instr = options.instr;
-  const int bandwidth = options.front_end.rf_regs_per_cycle;
   Estimate e;
-  e.delivery_per_instr = ceil_div(source_words(instr), bandwidth);
+  e.delivery_per_instr = collect_cycles(instr, options.front_end);
   e.occupancy_per_instr = datapath_occupancy(options.datapath, instr);
   e.latency = datapath_latency(options.datapath, instr);
-  e.write_back = ceil_div(dest_words(instr), bandwidth);
+  e.write_back = writeback_cycles(instr, options.front_end);
   const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
   const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
   e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);
@@ -536,7 +534,8 @@ std::string gemm_options_error(const GemmOptions& options) {
   if (tiling.instructions() > kMaxInstructions)
     return "--m/--n/--k: " + std::to_string(tiling.instructions()) +
            " instructions, more than the limit of " + std::to_string(kMaxInstructions);
-  if (options.front_end.rf_regs_per_cycle < 1) return "--rf-bandwidth: expected >= 1";
+  if (const std::string why = front_end_config_error(options.front_end); !why.empty())
+    return "front-end: " + why;
   return "";
 }
 
@@ -654,8 +653,13 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                   percent(macs / (double(measured_cycles) * peak)).c_str(), peak);
     out << line;
   }
+  const FrontEndConfig& fe = options.front_end;
   out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
-      << options.front_end.rf_regs_per_cycle << " words/cycle):\n";
+      << fe.rf_regs_per_cycle << " words/cycle";
+  if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
+    out << ", " << fe.rf_banks << " banks of " << fe.rf_read_ports << " read / "
+        << fe.rf_write_ports << " write ports";
+  out << "):\n";
   auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
     std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,
                   static_cast<unsigned long long>(cycles), why.c_str());

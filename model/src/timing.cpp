@@ -1,6 +1,9 @@
 #include "tcu/timing.h"
 
+#include <tuple>
+
 #include "tcu/layout.h"
+#include "tcu/register_file.h"
 
 namespace tcu {
 namespace {
@@ -166,8 +169,24 @@ int source_words(const Instr& instr) {
 int dest_words(const Instr& instr) { return words(fragment_layout(instr, Operand::kD)); }
 
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  return ceil_div(source_words(instr), fe.rf_regs_per_cycle) + datapath_latency(dp, instr) +
-         ceil_div(dest_words(instr), fe.rf_regs_per_cycle);
+  return collect_cycles(instr, fe) + datapath_latency(dp, instr) + writeback_cycles(instr, fe);
+}
+
+bool operator==(const FrontEndConfig& a, const FrontEndConfig& b) {
+  return a.rf_regs_per_cycle == b.rf_regs_per_cycle && a.rf_banks == b.rf_banks &&
+         a.rf_read_ports == b.rf_read_ports && a.rf_write_ports == b.rf_write_ports;
+}
+
+std::string front_end_config_error(const FrontEndConfig& c) {
+  for (const auto& [param, value, max] : {std::tuple{"rf_regs_per_cycle", c.rf_regs_per_cycle,
+                                                     kMaxRfRegsPerCycle},
+                                          {"rf_banks", c.rf_banks, kMaxRfBanks},
+                                          {"rf_read_ports", c.rf_read_ports, kMaxRfPorts},
+                                          {"rf_write_ports", c.rf_write_ports, kMaxRfPorts}})
+    if (value < 1 || value > max)
+      return std::string(param) + "=" + std::to_string(value) + ": expected 1 .. " +
+             std::to_string(max);
+  return "";
 }
 
 }  // namespace tcu

@@ -47,10 +47,26 @@ const char* disabled_by(const DatapathConfig& config, Family family);
 std::string disabled_error(const std::string& config_name, const DatapathConfig& config,
                            const Instr& instr);
 
-// Front-end parameters (systemc/).
+// Front-end parameters (systemc/): the warp's register file and operand
+// collector (tcu/register_file.h). The defaults leave rf_regs_per_cycle the
+// only bound: 16 banks of one read and one write port serve every source
+// (at most 12) and destination (at most 8) register of an instruction in a
+// cycle.
 struct FrontEndConfig {
-  int rf_regs_per_cycle = 32;  // lanes' 32-bit registers read or written per cycle
+  int rf_regs_per_cycle = 32;  // lane words the collector moves per cycle
+  int rf_banks = 16;           // register i of an instruction is in bank i % rf_banks
+  int rf_read_ports = 1;       // reads of a bank per cycle, each a register of all 32 lanes
+  int rf_write_ports = 1;      // writes of a bank per cycle, likewise
 };
+bool operator==(const FrontEndConfig& a, const FrontEndConfig& b);
+// The parameters' ranges (the tcu options --rf-bandwidth, --rf-banks,
+// --rf-read-ports, --rf-write-ports check the same).
+inline constexpr int kMaxRfRegsPerCycle = 4096;
+inline constexpr int kMaxRfBanks = 1024;
+inline constexpr int kMaxRfPorts = 64;
+// Why `config` is not usable, naming the parameter and its value
+// ("rf_banks=0: expected 1 .. 1024"), or empty.
+std::string front_end_config_error(const FrontEndConfig& config);
 
 // Dot-product units of a family: int4 units are 32 MACs wide, e2m1 units
 // compute a whole 64-long scaled dot, f16/f64 units chain four FMAs.
@@ -85,7 +101,8 @@ int datapath_latency(const DatapathConfig& config, const Instr& instr);
 // writes (D) for one instruction across the warp.
 int source_words(const Instr& instr);
 int dest_words(const Instr& instr);
-// Cycles from issue to the D registers written back, through the front-end.
+// Cycles from issue to the D registers written back, through the front-end:
+// collect_cycles + datapath_latency + writeback_cycles (register_file.h).
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu
