@@ -14,7 +14,7 @@ struct RtlOptions {
   std::string config = "default";  // a name from datapath_configs()
   std::string trace;               // an FST file to write, or empty
   FrontEndConfig front_end;        // the register file
-  Stimulus stimulus;  // back-pressure and fault injection
+  Stimulus stimulus;               // back-pressure and fault injection
 };
 
 // Throws std::invalid_argument for an unknown configuration or a front-end

@@ -20,8 +20,8 @@ const tcu::Instr kInt4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.
 const tcu::Instr kSparse = parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
 const tcu::Instr kF64 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
 const tcu::Instr kF16F32 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
-const tcu::Instr kE2m1 = parse_ptx(
-    "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0");
+const tcu::Instr kE2m1 =
+    parse_ptx("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0");
 
 tcu::FrontEndConfig rf(int words, int banks, int read_ports, int write_ports = 1) {
   tcu::FrontEndConfig c;
@@ -46,8 +46,8 @@ int lane_words(const tcu::Instr& instr, Operand op) {
 std::set<Key> expected_words(const tcu::Instr& instr, const std::vector<Operand>& ops) {
   std::set<Key> words;
   for (Operand op : ops) {
-    const bool one_register = op == Operand::kMeta || op == Operand::kScaleA ||
-                              op == Operand::kScaleB;
+    const bool one_register =
+        op == Operand::kMeta || op == Operand::kScaleA || op == Operand::kScaleB;
     const int regs = one_register ? 1 : lane_words(instr, op);
     for (int lane = 0; lane < tcu::kLanes; ++lane)
       for (int reg = 0; reg < regs; ++reg) words.insert({int(op), lane, reg});
@@ -69,8 +69,8 @@ std::map<std::pair<int, int>, int> register_numbers(const tcu::Instr& instr,
   std::map<std::pair<int, int>, int> numbers;
   int next = 0;
   for (Operand op : ops) {
-    const bool one_register = op == Operand::kMeta || op == Operand::kScaleA ||
-                              op == Operand::kScaleB;
+    const bool one_register =
+        op == Operand::kMeta || op == Operand::kScaleA || op == Operand::kScaleB;
     const int regs = one_register ? 1 : lane_words(instr, op);
     for (int reg = 0; reg < regs; ++reg) numbers[{int(op), reg}] = next++;
   }
@@ -127,9 +127,8 @@ void check_collect(const tcu::Instr& instr, const tcu::FrontEndConfig& c) {
   }
   const int words = tcu::source_words(instr);
   // Neither bound can be beaten, and the schedule meets the larger.
-  const int want =
-      std::max(ceil_div(words, c.rf_regs_per_cycle), bank_bound(words / 32, c.rf_banks,
-                                                                 c.rf_read_ports));
+  const int want = std::max(ceil_div(words, c.rf_regs_per_cycle),
+                            bank_bound(words / 32, c.rf_banks, c.rf_read_ports));
   CHECK(int(schedule.size()) == want);
   CHECK(tcu::collect_cycles(instr, c) == want);
 }
@@ -147,9 +146,8 @@ void check_writeback(const tcu::Instr& instr, const tcu::FrontEndConfig& c) {
       CHECK(arrivals[k] <= last - int(k) / c.rf_write_ports);
   }
   const int words = tcu::dest_words(instr);
-  const int want =
-      std::max(ceil_div(words, c.rf_regs_per_cycle), bank_bound(words / 32, c.rf_banks,
-                                                                 c.rf_write_ports));
+  const int want = std::max(ceil_div(words, c.rf_regs_per_cycle),
+                            bank_bound(words / 32, c.rf_banks, c.rf_write_ports));
   CHECK(int(schedule.size()) == want);
   CHECK(tcu::writeback_cycles(instr, c) == want);
 }
@@ -158,14 +156,13 @@ void check_writeback(const tcu::Instr& instr, const tcu::FrontEndConfig& c) {
 
 TEST_CASE("register file schedules of every variant at several parameter sets") {
   const std::vector<tcu::FrontEndConfig> configs = {
-      tcu::FrontEndConfig{}, rf(1, 16, 1),    rf(7, 16, 1),    rf(4096, 16, 1),
-      rf(4096, 2, 1, 1),     rf(64, 2, 1, 1), rf(48, 2, 1, 1), rf(4096, 1, 1, 1),
+      tcu::FrontEndConfig{}, rf(1, 16, 1),    rf(7, 16, 1),     rf(4096, 16, 1),
+      rf(4096, 2, 1, 1),     rf(64, 2, 1, 1), rf(48, 2, 1, 1),  rf(4096, 1, 1, 1),
       rf(100, 3, 2, 3),      rf(33, 5, 1, 2), rf(4096, 4, 3, 2)};
   for (const tcu::Instr& instr : tcu::all_variants())
     for (const tcu::FrontEndConfig& c : configs) {
       INFO(instr.ptx() << " words " << c.rf_regs_per_cycle << " banks " << c.rf_banks
-                       << " read ports " << c.rf_read_ports << " write ports "
-                       << c.rf_write_ports);
+                       << " read ports " << c.rf_read_ports << " write ports " << c.rf_write_ports);
       check_collect(instr, c);
       check_writeback(instr, c);
     }
@@ -187,13 +184,13 @@ TEST_CASE("register file cycle counts, computed by hand") {
   CHECK(tcu::collect_cycles(kInt4, tcu::FrontEndConfig{}) == 10);
   CHECK(tcu::writeback_cycles(kInt4, tcu::FrontEndConfig{}) == 4);
   CHECK(tcu::collect_cycles(kInt4, rf(4096, 16, 1)) == 1);
-  CHECK(tcu::collect_cycles(kInt4, rf(4096, 2, 1)) == 5);   // 5 registers per bank
+  CHECK(tcu::collect_cycles(kInt4, rf(4096, 2, 1)) == 5);  // 5 registers per bank
   CHECK(tcu::writeback_cycles(kInt4, rf(4096, 2, 1, 1)) == 2);
-  CHECK(tcu::collect_cycles(kInt4, rf(4096, 3, 2)) == 2);   // bank 0: registers 0, 3, 6, 9
-  CHECK(tcu::collect_cycles(kInt4, rf(128, 4, 1)) == 3);    // 320/128 and 10 over 4 banks
-  CHECK(tcu::collect_cycles(kInt4, rf(48, 2, 1)) == 7);     // 320/48: the bandwidth binds
-  CHECK(tcu::collect_cycles(kInt4, rf(48, 1, 1)) == 10);    // one register read a cycle
-  CHECK(tcu::writeback_cycles(kInt4, rf(48, 1, 1, 2)) == 3);  // 128/48
+  CHECK(tcu::collect_cycles(kInt4, rf(4096, 3, 2)) == 2);       // bank 0: registers 0, 3, 6, 9
+  CHECK(tcu::collect_cycles(kInt4, rf(128, 4, 1)) == 3);        // 320/128 and 10 over 4 banks
+  CHECK(tcu::collect_cycles(kInt4, rf(48, 2, 1)) == 7);         // 320/48: the bandwidth binds
+  CHECK(tcu::collect_cycles(kInt4, rf(48, 1, 1)) == 10);        // one register read a cycle
+  CHECK(tcu::writeback_cycles(kInt4, rf(48, 1, 1, 2)) == 3);    // 128/48
   CHECK(tcu::writeback_cycles(kInt4, rf(4096, 1, 1, 3)) == 2);  // 4 writes, 3 a cycle
   // sparse: A 2, B 2, C 4, metadata 1.
   CHECK(tcu::collect_cycles(kSparse, rf(4096, 4, 1)) == 3);

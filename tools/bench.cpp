@@ -151,9 +151,9 @@ int bench(const BenchOptions& opt, std::ostream& out) {
   auto describe = [](const FrontEndConfig& fe) {
     std::string text = std::to_string(fe.rf_regs_per_cycle) + " register words/cycle";
     if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
-      text += ", " + std::to_string(fe.rf_banks) + " banks of " +
+      text += ", " + std::to_string(fe.rf_banks) + " bank(s) of " +
               std::to_string(fe.rf_read_ports) + " read / " + std::to_string(fe.rf_write_ports) +
-              " write ports";
+              " write port(s)";
     return text;
   };
 #ifdef TCU_HAVE_RTL

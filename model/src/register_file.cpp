@@ -23,7 +23,8 @@ void append_word(const std::vector<WarpRegister>& registers, int word,
 
 std::vector<WarpRegister> source_registers(const Instr& instr) {
   std::vector<WarpRegister> registers;
-  for (Operand op : {Operand::kA, Operand::kB, Operand::kC}) append_registers(instr, op, &registers);
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC})
+    append_registers(instr, op, &registers);
   if (instr.sparse()) registers.push_back({Operand::kMeta, 0});
   if (instr.block_scaled()) {
     registers.push_back({Operand::kScaleA, 0});
@@ -58,8 +59,8 @@ RegSchedule collect_schedule(const Instr& instr, const FrontEndConfig& rf) {
   int forwarded = 0;
   for (int cycle = 0; forwarded < total; ++cycle) {
     // Words of the registers read by the end of this cycle.
-    const long read = long(kLanes) * std::min<long>(long(cycle + 1) * reads_per_cycle,
-                                                    long(registers.size()));
+    const long read =
+        long(kLanes) * std::min<long>(long(cycle + 1) * reads_per_cycle, long(registers.size()));
     const int end = int(std::min<long>(read, long(forwarded) + rf.rf_regs_per_cycle));
     std::vector<RegWord>& words = schedule.emplace_back();
     for (; forwarded < end; ++forwarded) append_word(registers, forwarded, &words);

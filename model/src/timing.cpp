@@ -178,11 +178,11 @@ bool operator==(const FrontEndConfig& a, const FrontEndConfig& b) {
 }
 
 std::string front_end_config_error(const FrontEndConfig& c) {
-  for (const auto& [param, value, max] : {std::tuple{"rf_regs_per_cycle", c.rf_regs_per_cycle,
-                                                     kMaxRfRegsPerCycle},
-                                          {"rf_banks", c.rf_banks, kMaxRfBanks},
-                                          {"rf_read_ports", c.rf_read_ports, kMaxRfPorts},
-                                          {"rf_write_ports", c.rf_write_ports, kMaxRfPorts}})
+  for (const auto& [param, value, max] :
+       {std::tuple{"rf_regs_per_cycle", c.rf_regs_per_cycle, kMaxRfRegsPerCycle},
+        {"rf_banks", c.rf_banks, kMaxRfBanks},
+        {"rf_read_ports", c.rf_read_ports, kMaxRfPorts},
+        {"rf_write_ports", c.rf_write_ports, kMaxRfPorts}})
     if (value < 1 || value > max)
       return std::string(param) + "=" + std::to_string(value) + ": expected 1 .. " +
              std::to_string(max);
