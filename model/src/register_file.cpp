@@ -56,6 +56,7 @@ RegSchedule collect_schedule(const Instr& instr, const FrontEndConfig& rf) {
   const int total = int(registers.size()) * kLanes;
   const int reads_per_cycle = rf.rf_banks * rf.rf_read_ports;
   RegSchedule schedule;
+  schedule.reserve(size_t(collect_cycles(instr, rf)));
   int forwarded = 0;
   for (int cycle = 0; forwarded < total; ++cycle) {
     // Words of the registers read by the end of this cycle.
@@ -63,6 +64,7 @@ RegSchedule collect_schedule(const Instr& instr, const FrontEndConfig& rf) {
         long(kLanes) * std::min<long>(long(cycle + 1) * reads_per_cycle, long(registers.size()));
     const int end = int(std::min<long>(read, long(forwarded) + rf.rf_regs_per_cycle));
     std::vector<RegWord>& words = schedule.emplace_back();
+    words.reserve(size_t(end - forwarded));
     for (; forwarded < end; ++forwarded) append_word(registers, forwarded, &words);
   }
   return schedule;
@@ -72,8 +74,12 @@ RegSchedule writeback_schedule(const Instr& instr, const FrontEndConfig& rf) {
   const std::vector<WarpRegister> registers = dest_registers(instr);
   const int total = int(registers.size()) * kLanes;
   RegSchedule schedule(size_t(writeback_cycles(instr, rf)));
-  for (int word = 0; word < total; ++word)
-    append_word(registers, word, &schedule[size_t(word / rf.rf_regs_per_cycle)]);
+  for (int first = 0, cycle = 0; first < total; first += rf.rf_regs_per_cycle, ++cycle) {
+    const int end = std::min(total, first + rf.rf_regs_per_cycle);
+    std::vector<RegWord>& words = schedule[size_t(cycle)];
+    words.reserve(size_t(end - first));
+    for (int word = first; word < end; ++word) append_word(registers, word, &words);
+  }
   return schedule;
 }
 
