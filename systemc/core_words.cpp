@@ -48,33 +48,8 @@ CoreDescriptor core_descriptor(const Instr& in, const Selectors& sel, uint32_t t
   return d;
 }
 
-std::vector<std::vector<RegWord>> collect_words(const Instr& instr, int per_cycle) {
-  std::vector<Operand> operands = {Operand::kA, Operand::kB, Operand::kC};
-  if (instr.sparse()) operands.push_back(Operand::kMeta);
-  if (instr.block_scaled()) {
-    operands.push_back(Operand::kScaleA);
-    operands.push_back(Operand::kScaleB);
-  }
-  std::vector<RegWord> words;
-  for (Operand op : operands) {
-    int lane_words = 1;  // metadata and scales: one 32-bit register a lane
-    if (op == Operand::kA || op == Operand::kB || op == Operand::kC) {
-      const FragmentLayout& layout = fragment_layout(instr, op);
-      lane_words = layout.regs_per_lane() * layout.reg_bits() / 32;
-    }
-    for (int reg = 0; reg < lane_words; ++reg)
-      for (int lane = 0; lane < kLanes; ++lane)
-        words.push_back({uint8_t(op), uint8_t(lane), uint8_t(reg), 0});
-  }
-  std::vector<std::vector<RegWord>> beats;
-  for (size_t i = 0; i < words.size(); i += size_t(per_cycle))
-    beats.emplace_back(words.begin() + long(i),
-                       words.begin() + long(std::min(words.size(), i + size_t(per_cycle))));
-  return beats;
-}
-
 uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word) {
-  const Operand op = Operand(word.operand);
+  const Operand op = word.operand;
   const Fragment* f = fragment_of(warp, op);
   if (!f || f->regs.empty()) return 0;
   const bool wide = (op == Operand::kA || op == Operand::kB || op == Operand::kC) &&
@@ -85,11 +60,16 @@ uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& 
   return uint32_t(wide && word.reg % 2 ? v >> 32 : v);
 }
 
-std::vector<std::vector<RegWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
-                                                int per_cycle) {
-  std::vector<std::vector<RegWord>> beats = collect_words(instr, per_cycle);
-  for (std::vector<RegWord>& beat : beats)
-    for (RegWord& w : beat) w.data = read_word(instr, warp, w);
+std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
+                                                 const FrontEndConfig& front_end) {
+  const RegSchedule schedule = collect_schedule(instr, front_end);
+  std::vector<std::vector<LaneWord>> beats(schedule.size());
+  for (size_t c = 0; c < schedule.size(); ++c) {
+    beats[c].reserve(schedule[c].size());
+    for (const RegWord& w : schedule[c])
+      beats[c].push_back({uint8_t(w.operand), uint8_t(w.lane), uint8_t(w.reg),
+                          read_word(instr, warp, w)});
+  }
   return beats;
 }
 

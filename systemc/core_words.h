@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tcu/golden.h"
+#include "tcu/register_file.h"
 
 namespace tcu {
 
@@ -24,29 +25,24 @@ struct CoreDescriptor {
 };
 CoreDescriptor core_descriptor(const Instr& instr, const Selectors& selectors, uint32_t tag);
 
-// One 32-bit register word of a lane: operand (tcu::Operand's code: the
-// router's in_word_op_i), lane, and word index within the lane's fragment
-// (a 64-bit register r is words 2r, its low half, and 2r + 1).
-struct RegWord {
+// One 32-bit register word of a lane with its value, as the router's word
+// slots take it: operand (tcu::Operand's code: in_word_op_i), lane, and word
+// index within the lane's fragment (a 64-bit register r is words 2r, its
+// low half, and 2r + 1).
+struct LaneWord {
   uint8_t operand = 0, lane = 0, reg = 0;
   uint32_t data = 0;
 };
 
-// The register words the front-end reads for one instruction, cycle by
-// cycle, `per_cycle` a cycle: every lane's words of A, B, C, metadata,
-// scale_a and scale_b (those the instruction has; every lane's metadata and
-// scale register, as source_words() counts them), operand by operand, a
-// register of all 32 lanes after the other. Data is left zero.
-// (The one place that decides the read order: a register-file model with
-// banks replaces it.)
-std::vector<std::vector<RegWord>> collect_words(const Instr& instr, int per_cycle);
 // The word's value in the lanes' registers.
 uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word);
-// collect_words with the data read from `warp`.
-std::vector<std::vector<RegWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
-                                                int per_cycle);
+// The register file's collection schedule (register_file.h,
+// collect_schedule: the one place that decides which words move in which
+// cycle) with the data read from `warp`: a beat a cycle.
+std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
+                                                 const FrontEndConfig& front_end);
 
-// A destination word written back: lane, word index (as RegWord's) and value,
+// A destination word written back: lane, word index (as LaneWord's) and value,
 // into `d` (the instruction's D fragment). Returns false for a word outside
 // the fragment.
 bool write_word(Fragment* d, int reg_bits, int lane, int reg, uint32_t data);

@@ -11,7 +11,9 @@ const DatapathConfig& datapath_config(const std::string& config) {
 }
 
 CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle) {
-  return {core_descriptor(instr, warp.selectors, tag), collect_beats(instr, warp, per_cycle)};
+  FrontEndConfig front_end;
+  front_end.rf_regs_per_cycle = per_cycle;
+  return {core_descriptor(instr, warp.selectors, tag), collect_beats(instr, warp, front_end)};
 }
 
 int CoreFeeder::sample() {
@@ -35,7 +37,7 @@ void CoreFeeder::drive() {
   }
   const CoreInstr& instr = *queue_.front();
   if (beat_ == 0) model_.set_descriptor(instr.descriptor);
-  const std::vector<RegWord>& beat = instr.beats[beat_];
+  const std::vector<LaneWord>& beat = instr.beats[beat_];
   model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == instr.beats.size());
 }
 

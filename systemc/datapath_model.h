@@ -39,7 +39,7 @@ class DatapathModel {
   virtual void set_descriptor(const CoreDescriptor& descriptor) = 0;
   // A beat: `count` words (at most words_per_cycle()) in slots 0..count-1,
   // the other slots empty; `last`: the instruction's last beat.
-  virtual void set_words(const RegWord* words, int count, bool last) = 0;
+  virtual void set_words(const LaneWord* words, int count, bool last) = 0;
   virtual void set_wb_ready(bool ready) = 0;
 
   // Outputs as they stand before the next rising edge.
@@ -95,7 +95,7 @@ const char* datapath_configurations_text();
 // An instruction ready to be fed: its descriptor and its beats of words.
 struct CoreInstr {
   CoreDescriptor descriptor;
-  std::vector<std::vector<RegWord>> beats;
+  std::vector<std::vector<LaneWord>> beats;
 };
 CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle);
 

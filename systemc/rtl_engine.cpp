@@ -104,13 +104,12 @@ class RtlEngine : public Engine {
 
 }  // namespace
 
-void set_rf_bandwidth(Engine& engine, int rf_regs_per_cycle) {
+void set_front_end(Engine& engine, const FrontEndConfig& front_end) {
   auto* rtl = dynamic_cast<RtlEngine*>(&engine);
-  if (!rtl) throw std::invalid_argument("set_rf_bandwidth: not an RTL engine");
-  FrontEndConfig config;
-  config.rf_regs_per_cycle =
-      rf_regs_per_cycle ? rf_regs_per_cycle : datapath_config(rtl->config()).words_per_cycle;
-  rtl->set_front_end(config);
+  if (!rtl) throw std::invalid_argument("set_front_end: not an RTL engine");
+  if (const std::string why = front_end_config_error(front_end); !why.empty())
+    throw std::invalid_argument("front-end configuration: " + why);
+  rtl->set_front_end(front_end);  // checks rf_bandwidth_error
 }
 
 bool fault_injected(const Engine& engine) {
@@ -120,20 +119,19 @@ bool fault_injected(const Engine& engine) {
 
 std::unique_ptr<Engine> make_rtl_engine(const RtlOptions& options) {
   const DatapathConfig& config = datapath_config(options.config);  // throws for an unknown name
-  FrontEndConfig front_end;
-  front_end.rf_regs_per_cycle =
-      options.rf_regs_per_cycle ? options.rf_regs_per_cycle : config.words_per_cycle;
-  if (const std::string why = rf_bandwidth_error(config, front_end); !why.empty())
+  if (const std::string why = front_end_config_error(options.front_end); !why.empty())
+    throw std::invalid_argument("front-end configuration: " + why);
+  if (const std::string why = rf_bandwidth_error(config, options.front_end); !why.empty())
     throw std::invalid_argument(why);
-  return std::make_unique<RtlEngine>(options, front_end);
+  return std::make_unique<RtlEngine>(options, options.front_end);
 }
 
 std::unique_ptr<Engine> make_rtl_engine(const std::string& config, const std::string& trace,
-                                        int rf_regs_per_cycle) {
+                                        const FrontEndConfig& front_end) {
   RtlOptions options;
   options.config = config;
   options.trace = trace;
-  options.rf_regs_per_cycle = rf_regs_per_cycle;
+  options.front_end = front_end;
   return make_rtl_engine(options);
 }
 

@@ -66,7 +66,7 @@ class VerilatedDatapath : public DatapathModel {
     top_->in_thread_id_b_i = in.thread_id_b;
     top_->in_tag_i = in.tag;
   }
-  void set_words(const RegWord* words, int count, bool last) override {
+  void set_words(const LaneWord* words, int count, bool last) override {
     if (count > words_)
       throw std::logic_error("set_words: " + std::to_string(count) + " words, more than the " +
                              std::to_string(words_) + " slots");

@@ -84,7 +84,7 @@ bool WarpFrontEnd::idle() const { return in_flight_ == 0; }
 
 std::vector<std::string> WarpFrontEnd::unfinished() const {
   std::vector<std::string> names;
-  if (write_back_) names.push_back(cosim_.case_name(write_back_->tag));
+  for (const WritingBack& wb : write_backs_) names.push_back(cosim_.case_name(wb.tag));
   for (const auto* queue : {&in_datapath_, &collected_})
     for (const Flight& f : *queue) names.push_back(f.request.name);
   if (collecting_) names.push_back(collecting_->request.name);
@@ -99,11 +99,11 @@ void WarpFrontEnd::start_collection() {
   pending_.pop_front();
   f.isolated = in_flight_ == pending_.size() + 1;
   const Instr& instr = f.request.instr;
-  f.beats = collect_beats(instr, f.request.operands, front_end_.rf_regs_per_cycle);
+  f.beats = collect_beats(instr, f.request.operands, front_end_);
   if (fault_due(Fault::kMeta) && instr.sparse()) {
     // After validation: the router takes whatever the registers hold.
-    for (std::vector<RegWord>& beat : f.beats)
-      for (RegWord& w : beat)
+    for (std::vector<LaneWord>& beat : f.beats)
+      for (LaneWord& w : beat)
         if (Operand(w.operand) == Operand::kMeta) w.data ^= 0xf;
     fault_done_ = true;
   }
@@ -123,7 +123,7 @@ void WarpFrontEnd::drive_collection() {
   if (beat_ == 0)
     model_.set_descriptor(
         core_descriptor(f.request.instr, f.request.operands.selectors, uint32_t(f.tag)));
-  const std::vector<RegWord>& beat = f.beats[beat_];
+  const std::vector<LaneWord>& beat = f.beats[beat_];
   model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == f.beats.size());
 }
 
@@ -198,11 +198,11 @@ void WarpFrontEnd::check_output(bool taken, const Flight* f) {
 }
 
 void WarpFrontEnd::take_beat() {
-  if (!write_back_) {
+  if (write_backs_.empty()) {
     cosim_.violation(0, cycle_, "a write-back beat with no D in the router");
     return;
   }
-  WritingBack& wb = *write_back_;
+  WritingBack& wb = write_backs_.front();
   if (model_.wb_tag() != (wb.tag & 0xffff))
     cosim_.violation(wb.tag, cycle_,
                      "write-back of tag " + std::to_string(model_.wb_tag()) + ", expected " +
@@ -243,42 +243,45 @@ void WarpFrontEnd::take_beat() {
     cosim_.violation(wb.tag, cycle_,
                      "write-back ended after " + std::to_string(wb.words) + " of " +
                          std::to_string(want) + " D words");
+}
+
+void WarpFrontEnd::advance_write_back() {
+  // The front D wrote back in the cycle ending now: a cycle of its schedule
+  // ran, unless back-pressure held the beat it needed (counted as a stall)
+  // or its words fell behind the schedule (which nothing explains: the
+  // latency check then fails). It retires with its schedule's last cycle.
+  WritingBack& wb = write_backs_.front();
+  if (wb_stalled_)
+    ++wb.stalls;
+  else if (wb.words >= wb.due[wb.elapsed])
+    ++wb.elapsed;
+  if (wb.elapsed < wb.due.size()) return;
   cosim_.retire(wb.tag, wb.d, cycle_, wb.isolated, uint64_t(wb.stalls));
   results_.push_back(std::move(wb.d));
-  write_back_.reset();
+  write_backs_.pop_front();
   --in_flight_;
 }
 
 void WarpFrontEnd::set_wb_ready() {
-  // The beat now on wb_* (if any): the register file writes its words at
-  // rf_regs_per_cycle a cycle, so with fewer than DWordsPerCycle a beat
-  // waits ceil(words / rf) - 1 cycles before it is taken.
-  const bool beat = model_.wb_valid();
-  if (!beat) pace_armed_ = false;
-  if (beat && !pace_armed_) {
-    pace_armed_ = true;
-    pace_left_ = 0;
-    if (front_end_.rf_regs_per_cycle < model_.d_words_per_cycle()) {
-      const int words = model_.wb_words(wb_words_.data());
-      pace_left_ = (words + front_end_.rf_regs_per_cycle - 1) / front_end_.rf_regs_per_cycle - 1;
-    }
-  }
+  // The router's beat is taken when the register file's write-back schedule
+  // needs more words in the coming cycle than have arrived (a beat carries
+  // DWordsPerCycle, the schedule moves min(rf, DWordsPerCycle) a cycle).
+  wb_active_ = !write_backs_.empty();
   wb_stalled_ = false;
-  if (beat && pace_left_ > 0) {
-    --pace_left_;
-    wb_ready_ = false;
-  } else if (beat && fault_due(Fault::kLate) && write_back_) {
+  bool need = false;
+  if (wb_active_) {
+    const WritingBack& wb = write_backs_.front();
+    need = wb.words < wb.due[std::min(wb.elapsed, wb.due.size() - 1)];
+  }
+  wb_ready_ = need;
+  if (need && fault_due(Fault::kLate)) {
     wb_ready_ = false;  // a beat a cycle late that no back-pressure explains
     fault_done_ = true;
-  } else {
-    wb_ready_ = true;
-    if (stimulus_.backpressure > 0) {
-      wb_ready_ =
-          std::uniform_real_distribution<double>(0, 1)(backpressure_rng_) >= stimulus_.backpressure;
-      wb_stalled_ = !wb_ready_;
-    }
+  } else if (need && stimulus_.backpressure > 0) {
+    wb_ready_ =
+        std::uniform_real_distribution<double>(0, 1)(backpressure_rng_) >= stimulus_.backpressure;
+    wb_stalled_ = !wb_ready_;
   }
-  if (wb_ready_) pace_armed_ = false;  // the next beat is a new one
   model_.set_wb_ready(wb_ready_);
 }
 
@@ -322,13 +325,9 @@ void WarpFrontEnd::tick() {
     held_full_tag_ = leaving ? leaving->tag : 0;
     std::copy(model_.d(), model_.d() + kDatapathDWords, held_d_.begin());
   }
-  // Router -> lanes: a beat of D words (the D before the one taken now).
-  if (model_.wb_valid()) {
-    if (wb_ready_)
-      take_beat();
-    else if (wb_stalled_ && write_back_)
-      ++write_back_->stalls;
-  }
+  // Router -> lanes: a beat of D words (a D taken before now).
+  if (model_.wb_valid() && wb_ready_) take_beat();
+  if (wb_active_) advance_write_back();
   if (d_taken && leaving) {
     cosim_.datapath_result(leaving->tag, cycle_);
     WritingBack wb;
@@ -340,7 +339,11 @@ void WarpFrontEnd::tick() {
     wb.d.regs_per_lane = layout.regs_per_lane();
     wb.d.regs.assign(size_t(kLanes * layout.regs_per_lane()), 0);
     wb.written.assign(size_t(kLanes * layout.regs_per_lane() * wb.reg_bits / 32), false);
-    write_back_ = std::move(wb);
+    int arrived = 0;
+    for (const std::vector<RegWord>& cycle :
+         writeback_schedule(wb.instr, write_back_front_end(datapath_, front_end_)))
+      wb.due.push_back(arrived += int(cycle.size()));
+    write_backs_.push_back(std::move(wb));
     in_datapath_.pop_front();
   }
 

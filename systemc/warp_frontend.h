@@ -92,7 +92,7 @@ SC_MODULE(WarpFrontEnd) {
   struct Flight {
     uint64_t tag;
     IssueRequest request;
-    std::vector<std::vector<RegWord>> beats;
+    std::vector<std::vector<LaneWord>> beats;
     uint64_t offered = 0;  // the edge the router's dp_valid was first seen
     bool offered_seen = false;
     bool isolated = false;  // nothing else in flight when it issued
@@ -104,6 +104,11 @@ SC_MODULE(WarpFrontEnd) {
     int words = 0, stalls = 0, reg_bits = 32;
     bool isolated = false;
     std::vector<bool> written;  // per 32-bit word, lane-major
+    // The register file's write-back schedule (writeback_schedule): due[c]
+    // words must have arrived by the end of its cycle c; `elapsed` cycles
+    // of it have run (a cycle back-pressure holds does not count).
+    std::vector<int> due;
+    size_t elapsed = 0;
   };
   void tick();
   void start_collection();
@@ -111,6 +116,7 @@ SC_MODULE(WarpFrontEnd) {
   void check_handover(const Flight& f);
   void check_output(bool taken, const Flight* f);
   void take_beat();
+  void advance_write_back();
   void set_wb_ready();
   bool fault_due(Fault kind) const { return stimulus_.fault == kind && !fault_done_; }
 
@@ -120,8 +126,9 @@ SC_MODULE(WarpFrontEnd) {
   FrontEndConfig front_end_;
   Stimulus stimulus_;
   std::mt19937_64 backpressure_rng_;
-  bool wb_ready_ = true;     // what the core sees until the next falling edge
+  bool wb_ready_ = false;    // what the core sees until the next falling edge
   bool wb_stalled_ = false;  // wb_ready_ is low by back-pressure (not the fault)
+  bool wb_active_ = false;   // write_backs_.front() is writing in this cycle
   Cosim cosim_;
   uint64_t cycle_ = 0;
   uint64_t next_tag_ = 0;
@@ -133,7 +140,8 @@ SC_MODULE(WarpFrontEnd) {
   bool offered_ = false;
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;
-  std::optional<WritingBack> write_back_;
+  // D being written back, one at a time, in issue order (the front one).
+  std::deque<WritingBack> write_backs_;
   uint64_t last_accept_ = 0;
   std::vector<Fragment> results_;
   size_t in_flight_ = 0;
@@ -145,8 +153,6 @@ SC_MODULE(WarpFrontEnd) {
   std::array<uint32_t, kDatapathDWords> held_d_{};
   DatapathInputs expected_, got_;
   std::array<WbWord, 64> wb_words_{};
-  int pace_left_ = 0;  // cycles the register file still writes the beat on wb_*
-  bool pace_armed_ = false;
   bool fault_done_ = false;
 };
 

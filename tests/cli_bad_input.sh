@@ -74,6 +74,21 @@ if "$tcu" run --help >/dev/null 2>&1; then
   expect 2 "--rf-bandwidth applies to --engine rtl only" -- \
     "$tcu" run --engine golden --count 1 --rf-bandwidth 8
   expect 2 "--jobs" -- "$tcu" run --engine golden --count 1 --jobs 0
+  # The register file's options: ranges and numbers, in every subcommand.
+  expect 2 "--rf-banks applies to --engine rtl only" -- \
+    "$tcu" run --engine golden --count 1 --rf-banks 2
+  expect 2 "--rf-banks: Value 0 not in range 1 to 1024" -- "$tcu" run --count 1 --rf-banks 0
+  expect 2 "--rf-banks: Value 1025 not in range 1 to 1024" -- "$tcu" run --count 1 --rf-banks 1025
+  expect 2 "--rf-read-ports: Value -1 not in range 1 to 64" -- \
+    "$tcu" run --count 1 --rf-read-ports=-1
+  expect 2 "--rf-write-ports: Value two not in range 1 to 64" -- \
+    "$tcu" run --count 1 --rf-write-ports two
+  expect 2 "--rf-bandwidth: Value 0 not in range 1 to 4096" -- "$tcu" run --count 1 --rf-bandwidth 0
+  expect 2 "--rf-banks: Value 0 not in range" -- \
+    "$tcu" gemm --ptx mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 --m 8 --n 8 --k 32 --rf-banks 0
+  expect 2 "--rf-read-ports: Value x not in range" -- "$tcu" bench --golden-only --rf-read-ports x
+  expect 2 "--rf-write-ports: Value 0 not in range" -- \
+    "$tcu" replay --rf-write-ports 0 "$dir/good.jsonl"
   expect 2 "--backpressure 1.5: expected a probability P with 0 <= P < 1" -- \
     "$tcu" run --count 1 --backpressure 1.5
   expect 2 "--backpressure -0.1: expected a probability" -- "$tcu" run --count 1 --backpressure=-0.1

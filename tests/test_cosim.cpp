@@ -1,6 +1,7 @@
 // The scoreboard flags wrong results and wrong timing: feed it events as the
 // front-end would, once right and once wrong.
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "tcu/cosim.h"
 #include "tcu/generator.h"
@@ -33,6 +34,30 @@ TEST_CASE("cosim accepts an instruction timed by the formula") {
   CHECK(r.cosim.checked() == 1);
 }
 
+TEST_CASE("cosim times collection and write-back by the register file's banks") {
+  // 2 banks of one port: int4 m16n8k64's 10 source registers take 5 cycles,
+  // its 4 D registers 2, however wide the collector.
+  tcu::DatapathConfig dp;
+  tcu::FrontEndConfig fe;
+  fe.rf_regs_per_cycle = 4096;
+  fe.rf_banks = 2;
+  fe.rf_read_ports = 1;
+  fe.rf_write_ports = 1;
+  const tcu::WarpOperands ops = tcu::generate_operands(kInt4, 1, 0);
+  const tcu::Fragment d = tcu::golden_execute(kInt4, ops);
+  for (const auto& [collect, write_back, errors] :
+       {std::tuple{5, 2, 0}, {1, 1, 1}, {5, 1, 1}, {4, 2, 1}}) {
+    tcu::Cosim cosim(dp, fe);
+    const uint64_t out = 100 + collect + tcu::datapath_latency(dp, kInt4);
+    cosim.issue(1, kInt4, ops, "banked", 100);
+    cosim.datapath_accept(1, 100 + collect, false);
+    cosim.datapath_result(1, out);
+    cosim.retire(1, d, out + write_back, true);
+    INFO("collect " << collect << " write-back " << write_back);
+    CHECK(cosim.errors() == errors);
+  }
+}
+
 TEST_CASE("cosim flags a wrong register with its lane, register and cycle") {
   Run r;
   r.cosim.issue(7, kInt4, r.ops, "case-x", 0);
@@ -43,8 +68,7 @@ TEST_CASE("cosim flags a wrong register with its lane, register and cycle") {
   r.cosim.retire(7, d, 40, false);
   const auto errors = r.cosim.take_errors();
   REQUIRE(errors.size() == 1);
-  CHECK_THAT(errors[0], Catch::Contains("case case-x cycle 40") &&
-                            Catch::Contains("lane 13 d[2]"));
+  CHECK_THAT(errors[0], Catch::Contains("case case-x cycle 40") && Catch::Contains("lane 13 d[2]"));
 }
 
 TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
@@ -87,8 +111,7 @@ TEST_CASE("cosim counts stalled cycles into latency and accept interval") {
 
 TEST_CASE("cosim checks the drain rule on an engine change") {
   const tcu::Instr f64 = tcu::parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
-  const tcu::Instr sparse =
-      tcu::parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  const tcu::Instr sparse = tcu::parse_ptx("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
   Run r;
   const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
   r.cosim.issue(1, kInt4, r.ops, "a", 0);

@@ -150,6 +150,15 @@ std::string fmt(const char* format, double value) {
 
 int bench(const BenchOptions& opt, std::ostream& out) {
   std::vector<Row> rows;
+  // "32 register words/cycle", and the banks where they are not the defaults.
+  auto describe = [](const FrontEndConfig& fe) {
+    std::string text = std::to_string(fe.rf_regs_per_cycle) + " register words/cycle";
+    if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
+      text += ", " + std::to_string(fe.rf_banks) + " bank(s) of " +
+              std::to_string(fe.rf_read_ports) + " read / " + std::to_string(fe.rf_write_ports) +
+              " write port(s)";
+    return text;
+  };
 #ifdef TCU_HAVE_RTL
   std::unique_ptr<DatapathModel> raw;
   std::unique_ptr<Engine> stack;
@@ -161,7 +170,7 @@ int bench(const BenchOptions& opt, std::ostream& out) {
       raw->falling_edge();
     }
     raw->set_reset(false);
-    stack = make_rtl_engine(opt.config, "", 0);
+    stack = make_rtl_engine(opt.config, "", opt.front_end);
   }
 #endif
   for (const BenchFamily& family : kFamilies) {
@@ -193,6 +202,10 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     nlohmann::json doc;
     doc["version"] = version_string();
     doc["config"] = opt.config;
+    doc["front_end"] = {{"rf_bandwidth", opt.front_end.rf_regs_per_cycle},
+                        {"rf_banks", opt.front_end.rf_banks},
+                        {"rf_read_ports", opt.front_end.rf_read_ports},
+                        {"rf_write_ports", opt.front_end.rf_write_ports}};
     doc["seconds_per_measurement"] = opt.seconds;
     for (const Row& r : rows) {
       nlohmann::json j = {
@@ -224,8 +237,8 @@ int bench(const BenchOptions& opt, std::ostream& out) {
         << fmt("%12.0f", r.raw_cps) << " cycles/s" << fmt("%10.3g", r.raw_macs) << " MAC/s"
         << fmt("%7.2f", r.raw_cpi) << " cycles/instr\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_ips) << " instr/s"
-        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << r.words_per_cycle
-        << " register words/cycle)\n";
+        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << describe(opt.front_end)
+        << ")\n";
     out << "  stack / raw core       " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0)
         << "\n";
   }

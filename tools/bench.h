@@ -4,6 +4,8 @@
 #include <ostream>
 #include <string>
 
+#include "tcu/timing.h"
+
 namespace tcu {
 
 struct BenchOptions {
@@ -11,6 +13,9 @@ struct BenchOptions {
   double seconds = 1.0;            // wall time per measurement
   bool json = false;               // one JSON document instead of the table
   bool rtl = true;                 // measure the RTL (when built in)
+  // The co-verification stack's register file (rf_regs_per_cycle at most
+  // the configuration's WordsPerCycle; tcu bench defaults it to that).
+  FrontEndConfig front_end;
 };
 
 // Returns an ExitCode.

@@ -53,10 +53,21 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 RUN_PARAMETERS = {
     "rf_bandwidth": (int, "32-bit lane registers the front-end reads or writes per cycle "
                      "(default: the point's WordsPerCycle; at most that)"),
+    "rf_banks": (int, "register-file banks (register i of an instruction in bank i % banks)"),
+    "rf_read_ports": (int, "register reads per bank per cycle, 32 lanes each"),
+    "rf_write_ports": (int, "register writes per bank per cycle, 32 lanes each"),
     "warps": (int, "warps sharing the unit (gemm workloads)"),
     "backpressure": (float, "probability that out_ready is low in a cycle"),
 }
-RUN_DEFAULTS = {"rf_bandwidth": 0, "warps": 1, "backpressure": 0.0}  # 0: WordsPerCycle
+# rf_bandwidth 0: the point's WordsPerCycle.
+RUN_DEFAULTS = {"rf_bandwidth": 0, "rf_banks": 16, "rf_read_ports": 1, "rf_write_ports": 1,
+                "warps": 1, "backpressure": 0.0}
+# Integer run parameters: their range, and the tcu option that takes them
+# (model/include/tcu/timing.h states the register file's ranges).
+RUN_RANGES = {"rf_bandwidth": (1, 4096), "rf_banks": (1, 1024), "rf_read_ports": (1, 64),
+              "rf_write_ports": (1, 64), "warps": (1, None)}
+RUN_OPTIONS = {"rf_bandwidth": "--rf-bandwidth", "rf_banks": "--rf-banks",
+               "rf_read_ports": "--rf-read-ports", "rf_write_ports": "--rf-write-ports"}
 
 
 class UsageError(Exception):
@@ -147,8 +158,12 @@ def convert(name: str, value, where: str, rtl: dict[str, int]):
         raise UsageError(f"{where}: {name} must be an integer, not {value!r}")
     if name == "backpressure" and not 0 <= converted < 1:
         raise UsageError(f"{where}: backpressure must be in [0, 1), not {value!r}")
-    if name in ("rf_bandwidth", "warps") and converted < 1:
-        raise UsageError(f"{where}: {name} must be at least 1, not {value!r}")
+    if name in RUN_RANGES:
+        low, high = RUN_RANGES[name]
+        if converted < low:
+            raise UsageError(f"{where}: {name} must be at least {low}, not {value!r}")
+        if high is not None and converted > high:
+            raise UsageError(f"{where}: {name} must be at most {high}, not {value!r}")
     return converted
 
 
@@ -454,8 +469,9 @@ def run_point(point: dict, build: Build, workload: Workload, directory: Path) ->
     log = directory / "run.log"
     log.write_text("")
     common = ["--engine", "rtl", "--config", CONFIG_NAME, "--seed", str(workload.seed),
-              "--rf-bandwidth", str(point["rf_bandwidth"]),
               "--backpressure", repr(float(point["backpressure"])), "--report", str(report)]
+    for name, option in RUN_OPTIONS.items():
+        common += [option, str(point[name])]
     if workload.kind == "gemm":
         command = [str(build.tcu), "gemm", "--ptx", workload.ptx, "--m", str(workload.m),
                    "--n", str(workload.n), "--k", str(workload.k), "--warps",
@@ -529,7 +545,8 @@ def pareto_front(rows: list[dict]) -> set[int]:
 def label(row: dict, axes: list[str]) -> str:
     short = {"Int4MacsPerCycle": "int4", "E2m1MacsPerCycle": "e2m1", "F16FmasPerCycle": "f16",
              "F64FmasPerCycle": "f64", "IntStages": "ist", "E2m1Stages": "est",
-             "FmaStages": "fst", "rf_bandwidth": "rf", "warps": "w", "backpressure": "bp"}
+             "FmaStages": "fst", "rf_bandwidth": "rf", "rf_banks": "rfb", "rf_read_ports": "rfr",
+             "rf_write_ports": "rfw", "warps": "w", "backpressure": "bp"}
     return " ".join(f"{short.get(a, a)}={row[a]}" for a in axes)
 
 
@@ -922,7 +939,8 @@ sweep file (TOML):
   [fixed]                 NAME = value         held at one value
 NAME is a parameter of rtl/tcu_core.sv (%s; the operand router's
 WordsPerCycle, DWordsPerCycle and GatherBypass, as axes, add its own synthesis run)
-or a run parameter (rf_bandwidth, warps, backpressure). Points are the
+or a run parameter (rf_bandwidth, rf_banks, rf_read_ports, rf_write_ports,
+warps, backpressure). Points are the
 cartesian product of the axes, numbered in order; the command line's --axis,
 --set and workload options add to or override the file's.
 

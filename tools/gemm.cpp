@@ -11,6 +11,7 @@
 #include "exit_codes.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
+#include "tcu/register_file.h"
 
 namespace tcu {
 namespace {
@@ -533,7 +534,8 @@ std::string gemm_options_error(const GemmOptions& options) {
   if (tiling.instructions() > kMaxInstructions)
     return "--m/--n/--k: " + std::to_string(tiling.instructions()) +
            " instructions, more than the limit of " + std::to_string(kMaxInstructions);
-  if (options.front_end.rf_regs_per_cycle < 1) return "--rf-bandwidth: expected >= 1";
+  if (const std::string why = front_end_config_error(options.front_end); !why.empty())
+    return "front-end: " + why;
   return "";
 }
 
@@ -651,8 +653,13 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                   percent(macs / (double(measured_cycles) * peak)).c_str(), peak);
     out << line;
   }
+  const FrontEndConfig& fe = options.front_end;
   out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
-      << options.front_end.rf_regs_per_cycle << " words/cycle):\n";
+      << fe.rf_regs_per_cycle << " words/cycle";
+  if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
+    out << ", " << fe.rf_banks << " bank(s) of " << fe.rf_read_ports << " read / "
+        << fe.rf_write_ports << " write port(s)";
+  out << "):\n";
   auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
     std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,
                   static_cast<unsigned long long>(cycles), why.c_str());

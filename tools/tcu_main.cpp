@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "bench.h"
@@ -19,6 +20,7 @@
 #include "run.h"
 #include "tcu/engine.h"
 #include "tcu/instr.h"
+#include "tcu/timing.h"
 #include "version.h"
 #ifdef TCU_HAVE_RTL
 #include <systemc>
@@ -44,8 +46,10 @@ struct EngineOptions {
   std::string name = "golden";
   std::string config = "default";
   std::string trace;
-  // 0 until check_engine_options: the configuration's WordsPerCycle.
-  int rf_regs_per_cycle = 0;
+  // The register file (RTL); check_engine_options sets rf_regs_per_cycle,
+  // when --rf-bandwidth is not given, to the configuration's WordsPerCycle.
+  tcu::FrontEndConfig front_end;
+  CLI::Option* rf_bandwidth_option = nullptr;
   // run only: out_ready held low with this probability each cycle (seeded
   // with --seed), and a fault to inject.
   std::string backpressure_text = "0";
@@ -67,7 +71,7 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
     tcu::RtlOptions rtl;
     rtl.config = opt.config;
     rtl.trace = opt.trace;
-    rtl.rf_regs_per_cycle = opt.rf_regs_per_cycle;
+    rtl.front_end = opt.front_end;
     rtl.stimulus.backpressure = opt.backpressure;
     rtl.stimulus.seed = opt.seed;
     if (!opt.fault.empty()) tcu::parse_fault(opt.fault, &rtl.stimulus.fault);
@@ -77,6 +81,46 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
   return nullptr;
 }
 
+// The register file's options (tcu/register_file.h), appended to `added`;
+// returns --rf-bandwidth.
+CLI::Option* add_front_end_options(CLI::App* cmd, tcu::FrontEndConfig* fe,
+                                   std::vector<CLI::Option*>* added) {
+  CLI::Option* bandwidth = cmd->add_option("--rf-bandwidth", fe->rf_regs_per_cycle,
+                                   "register-file words the front-end moves per cycle (RTL; "
+                                   "default and at most the configuration's WordsPerCycle)")
+                              ->check(CLI::Range(1, tcu::kMaxRfRegsPerCycle));
+  added->push_back(bandwidth);
+  added->push_back(
+      cmd->add_option("--rf-banks", fe->rf_banks, "register-file banks; register i in bank i % B")
+          ->check(CLI::Range(1, tcu::kMaxRfBanks)));
+  added->push_back(cmd->add_option("--rf-read-ports", fe->rf_read_ports,
+                                   "register reads per bank per cycle, 32 lanes each")
+                       ->check(CLI::Range(1, tcu::kMaxRfPorts)));
+  added->push_back(cmd->add_option("--rf-write-ports", fe->rf_write_ports,
+                                   "register writes per bank per cycle, 32 lanes each")
+                       ->check(CLI::Range(1, tcu::kMaxRfPorts)));
+  return bandwidth;
+}
+
+// The options that repeat `fe` on a command line: --rf-bandwidth always, the
+// bank options where they differ from the defaults.
+std::vector<std::string> front_end_args(const tcu::FrontEndConfig& fe) {
+  std::vector<std::string> args = {"--rf-bandwidth", std::to_string(fe.rf_regs_per_cycle)};
+  const tcu::FrontEndConfig defaults;
+  for (auto [name, value, default_value] :
+       {std::tuple{"--rf-banks", fe.rf_banks, defaults.rf_banks},
+        {"--rf-read-ports", fe.rf_read_ports, defaults.rf_read_ports},
+        {"--rf-write-ports", fe.rf_write_ports, defaults.rf_write_ports}})
+    if (value != default_value) args.insert(args.end(), {name, std::to_string(value)});
+  return args;
+}
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string text;
+  for (const std::string& arg : args) text += " " + arg;
+  return text;
+}
+
 void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine) {
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
@@ -84,11 +128,7 @@ void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_e
                               ->check(CLI::IsMember(config_names())));
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
-  opt->rtl_only.push_back(
-      cmd->add_option("--rf-bandwidth", opt->rf_regs_per_cycle,
-                      "front-end register-file words per cycle (RTL; default and at most the "
-                      "configuration's WordsPerCycle)")
-          ->check(CLI::Range(1, 4096)));
+  opt->rf_bandwidth_option = add_front_end_options(cmd, &opt->front_end, &opt->rtl_only);
 }
 
 void add_report_options(CLI::App* cmd, ReportOptions* opt) {
@@ -120,10 +160,9 @@ int check_engine_options(EngineOptions& opt) {
   }
 #endif
   const tcu::DatapathConfig dp = engine_datapath(opt);
-  if (opt.rf_regs_per_cycle == 0) opt.rf_regs_per_cycle = dp.words_per_cycle;
-  tcu::FrontEndConfig front_end;
-  front_end.rf_regs_per_cycle = opt.rf_regs_per_cycle;
-  if (const std::string why = tcu::rf_bandwidth_error(dp, front_end);
+  if (opt.rf_bandwidth_option && opt.rf_bandwidth_option->count() == 0)
+    opt.front_end.rf_regs_per_cycle = dp.words_per_cycle;
+  if (const std::string why = tcu::rf_bandwidth_error(dp, opt.front_end);
       opt.name == "rtl" && !why.empty()) {
     std::cerr << "error: " << why << " (configuration '" << opt.config << "')\n";
     return tcu::kExitUsage;
@@ -196,7 +235,10 @@ nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
                             {"WordsPerCycle", dp.words_per_cycle},
                             {"DWordsPerCycle", dp.d_words_per_cycle},
                             {"GatherBypass", int(dp.gather_bypass)}};
-    config["rf_bandwidth"] = opt.rf_regs_per_cycle;
+    config["rf_bandwidth"] = opt.front_end.rf_regs_per_cycle;
+    config["rf_banks"] = opt.front_end.rf_banks;
+    config["rf_read_ports"] = opt.front_end.rf_read_ports;
+    config["rf_write_ports"] = opt.front_end.rf_write_ports;
     config["trace"] = opt.trace;
   }
   return config;
@@ -278,7 +320,7 @@ int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const
     std::cerr << "error: --ptx: " << e.what() << "\n";
     return tcu::kExitBadInstruction;
   }
-  options.front_end.rf_regs_per_cycle = engine_options.rf_regs_per_cycle;
+  options.front_end = engine_options.front_end;
   options.backpressure = engine_options.backpressure;
   options.datapath = engine_datapath(engine_options);
   if (const std::string why = refused_by_config(engine_options, options.instr); !why.empty()) {
@@ -405,6 +447,11 @@ int tcu_main(int argc, char** argv) {
   bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
       ->check(CLI::Range(0.01, 600.0));
   bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");
+  std::vector<CLI::Option*> bench_front_end_options;
+  add_front_end_options(bench_cmd, &bench_options.front_end, &bench_front_end_options);
+  bench_front_end_options.front()->description(
+      "register-file words per cycle of the stack (default and at most the configuration's "
+      "WordsPerCycle)");
   bool bench_golden_only = false;
   bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
 
@@ -473,6 +520,18 @@ int tcu_main(int argc, char** argv) {
   try {
     if (bench_cmd->parsed()) {
       bench_options.rtl = !bench_golden_only;
+#ifdef TCU_HAVE_RTL
+      if (bench_options.rtl) {
+        const tcu::DatapathConfig& dp = tcu::datapath_config(bench_options.config);
+        if (bench_front_end_options.front()->count() == 0)
+          bench_options.front_end.rf_regs_per_cycle = dp.words_per_cycle;
+        if (const std::string why = tcu::rf_bandwidth_error(dp, bench_options.front_end);
+            !why.empty()) {
+          std::cerr << "error: " << why << " (configuration '" << bench_options.config << "')\n";
+          return tcu::kExitUsage;
+        }
+      }
+#endif
       return tcu::bench(bench_options, std::cout);
     }
     if (gemm_cmd->parsed()) {
@@ -488,8 +547,8 @@ int tcu_main(int argc, char** argv) {
       if (int code = check_report_paths(replay_reports); code >= 0) return code;
       replay_options.rerun_prefix = program_name + " replay --engine " + replay_engine.name;
       if (replay_engine.name == "rtl")
-        replay_options.rerun_prefix += " --config " + replay_engine.config + " --rf-bandwidth " +
-                                       std::to_string(replay_engine.rf_regs_per_cycle);
+        replay_options.rerun_prefix +=
+            " --config " + replay_engine.config + joined(front_end_args(replay_engine.front_end));
       if (replay_engine.name == "rtl")
         replay_options.refuse = [&](const tcu::Instr& instr) {
           return refused_by_config(replay_engine, instr);
@@ -579,8 +638,7 @@ int tcu_main(int argc, char** argv) {
 
       std::string rerun = program_name + " run --engine " + run_engine.name;
       if (run_engine.name == "rtl") {
-        rerun += " --config " + run_engine.config + " --rf-bandwidth " +
-                 std::to_string(run_engine.rf_regs_per_cycle);
+        rerun += " --config " + run_engine.config + joined(front_end_args(run_engine.front_end));
         if (run_engine.backpressure > 0) rerun += " --backpressure " + run_engine.backpressure_text;
         if (!run_engine.fault.empty()) rerun += " --inject-fault " + run_engine.fault;
       }
@@ -607,10 +665,12 @@ int tcu_main(int argc, char** argv) {
       if (jobs > 1) {
         auto child_args = [&](const tcu::ChildShard& child) {
           std::vector<std::string> args = {"run", "--engine", run_engine.name};
-          if (run_engine.name == "rtl")
-            args.insert(args.end(), {"--config", run_engine.config, "--rf-bandwidth",
-                                     std::to_string(run_engine.rf_regs_per_cycle), "--backpressure",
+          if (run_engine.name == "rtl") {
+            args.insert(args.end(), {"--config", run_engine.config, "--backpressure",
                                      run_engine.backpressure_text});
+            const std::vector<std::string> fe = front_end_args(run_engine.front_end);
+            args.insert(args.end(), fe.begin(), fe.end());
+          }
           if (run_options.mix) args.push_back("--mix");
           for (const std::string& ptx : run_ptx) args.insert(args.end(), {"--ptx", ptx});
           args.insert(

@@ -1,8 +1,10 @@
 #include "tcu/timing.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "tcu/layout.h"
+#include "tcu/register_file.h"
 
 namespace tcu {
 namespace {
@@ -185,20 +187,41 @@ int source_words(const Instr& instr) {
 int dest_words(const Instr& instr) { return words(fragment_layout(instr, Operand::kD)); }
 
 int collection_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  const int per_beat = std::min(fe.rf_regs_per_cycle, dp.words_per_cycle);
-  return ceil_div(source_words(instr), per_beat) + (dp.gather_bypass ? 0 : 1);
+  FrontEndConfig at = fe;  // more than the router takes is refused (rf_bandwidth_error)
+  at.rf_regs_per_cycle = std::min(fe.rf_regs_per_cycle, dp.words_per_cycle);
+  return collect_cycles(instr, at) + (dp.gather_bypass ? 0 : 1);
+}
+
+FrontEndConfig write_back_front_end(const DatapathConfig& dp, const FrontEndConfig& fe) {
+  FrontEndConfig at = fe;
+  at.rf_regs_per_cycle = std::min(fe.rf_regs_per_cycle, dp.d_words_per_cycle);
+  return at;
 }
 
 int write_back_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  const int words = dest_words(instr), beat = dp.d_words_per_cycle;
-  const int full_beats = words / beat, rest = words % beat;
-  return full_beats * ceil_div(beat, fe.rf_regs_per_cycle) +
-         (rest ? ceil_div(rest, fe.rf_regs_per_cycle) : 0);
+  return writeback_cycles(instr, write_back_front_end(dp, fe));
 }
 
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
   return collection_cycles(dp, fe, instr) + datapath_latency(dp, instr) +
          write_back_cycles(dp, fe, instr);
+}
+
+bool operator==(const FrontEndConfig& a, const FrontEndConfig& b) {
+  return a.rf_regs_per_cycle == b.rf_regs_per_cycle && a.rf_banks == b.rf_banks &&
+         a.rf_read_ports == b.rf_read_ports && a.rf_write_ports == b.rf_write_ports;
+}
+
+std::string front_end_config_error(const FrontEndConfig& c) {
+  for (const auto& [param, value, max] :
+       {std::tuple{"rf_regs_per_cycle", c.rf_regs_per_cycle, kMaxRfRegsPerCycle},
+        {"rf_banks", c.rf_banks, kMaxRfBanks},
+        {"rf_read_ports", c.rf_read_ports, kMaxRfPorts},
+        {"rf_write_ports", c.rf_write_ports, kMaxRfPorts}})
+    if (value < 1 || value > max)
+      return std::string(param) + "=" + std::to_string(value) + ": expected 1 .. " +
+             std::to_string(max);
+  return "";
 }
 
 }  // namespace tcu

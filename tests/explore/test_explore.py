@@ -60,6 +60,47 @@ def test_points_are_the_product_in_axis_order():
     assert points[0]["FmaStages"] == rtl["FmaStages"]
 
 
+def test_register_file_axes_are_run_parameters(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[axes]\nrf_banks = [1, 2, 4]\nrf_read_ports = [1, 2]\n'
+                    '[fixed]\nrf_write_ports = 2\nrf_bandwidth = 4096\n')
+    sweep = explore.Sweep()
+    rtl = explore.rtl_parameters()
+    explore.read_sweep_file(path, rtl, sweep)
+    assert sweep.axes == {"rf_banks": [1, 2, 4], "rf_read_ports": [1, 2]}
+    points = sweep.points(dict(rtl, **explore.RUN_DEFAULTS))
+    assert [(p["rf_banks"], p["rf_read_ports"]) for p in points] == [
+        (1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (4, 2)]
+    assert all(p["rf_write_ports"] == 2 and p["rf_bandwidth"] == 4096 for p in points)
+    # The defaults leave the banks unbound (tcu/timing.h's FrontEndConfig).
+    assert (explore.RUN_DEFAULTS["rf_banks"], explore.RUN_DEFAULTS["rf_read_ports"],
+            explore.RUN_DEFAULTS["rf_write_ports"]) == (16, 1, 1)
+
+
+def test_run_point_passes_the_register_file_to_tcu(tmp_path):
+    # A stand-in tcu that records its command line and writes a gemm report.
+    fake = tmp_path / "tcu"
+    fake.write_text(f"""#!{sys.executable}
+import json, sys
+argv = sys.argv[1:]
+open({str(tmp_path / "argv.json")!r}, "w").write(json.dumps(argv))
+report = argv[argv.index("--report") + 1]
+open(report, "w").write(json.dumps({{"gemm": {{"instructions": 1, "macs": 8192, "cycles": 32,
+                                             "peak_macs_per_cycle": 1024}}}}))
+""")
+    fake.chmod(0o755)
+    build = explore.Build("k", tmp_path, {})
+    point = dict(explore.RUN_DEFAULTS, rf_bandwidth=64, rf_banks=2, rf_read_ports=1,
+                 rf_write_ports=3)
+    workload = explore.Workload(ptx=GEMM[1], m=16, n=8, k=64)
+    figures = explore.run_point(point, build, workload, tmp_path / "p0")
+    argv = json.loads((tmp_path / "argv.json").read_text())
+    pairs = dict(zip(argv, argv[1:]))
+    assert (pairs["--rf-bandwidth"], pairs["--rf-banks"], pairs["--rf-read-ports"],
+            pairs["--rf-write-ports"]) == ("64", "2", "1", "3")
+    assert figures["macs_per_cycle"] == 256.0 and "status" not in figures
+
+
 def test_sweep_file_is_read(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text('[workload]\nptx = "x"\nm = 16\nn = 8\nk = 64\n'
@@ -80,6 +121,11 @@ def test_sweep_file_is_read(tmp_path):
     ("[axes]\nIntStages = []\n", r"s\.toml:2: axes\.IntStages must be a non-empty list"),
     ("[axes]\nIntStages = [-1]\n", r"s\.toml:2: IntStages must be a non-negative integer"),
     ("[axes]\nrf_bandwidth = [0]\n", r"s\.toml:2: rf_bandwidth must be at least 1"),
+    ("[axes]\nrf_banks = [0]\n", r"s\.toml:2: rf_banks must be at least 1"),
+    ("[axes]\nrf_banks = [1025]\n", r"s\.toml:2: rf_banks must be at most 1024"),
+    ("[axes]\nrf_read_ports = [\"two\"]\n", r"s\.toml:2: rf_read_ports must be an integer"),
+    ("[fixed]\nrf_write_ports = -1\n", r"s\.toml:2: rf_write_ports must be at least 1"),
+    ("[axes]\nrf_write_ports = [1.5]\n", r"s\.toml:2: rf_write_ports must be an integer"),
     ("[axes]\nbackpressure = [1.5]\n", r"s\.toml:2: backpressure must be in \[0, 1\)"),
     ("[workload]\nshape = 3\n", r"s\.toml:2: unknown workload key 'shape'"),
     ("[workload]\nm = \"16\"\n", r"s\.toml:2: workload\.m must be an integer"),
@@ -102,6 +148,10 @@ def test_bad_sweep_files_name_file_line_and_reason(tmp_path, capsys, text, messa
     (["--axis", "IntStages=1,2", "--mix", "0"], "a mix workload needs --mix COUNT"),
     (GEMM, "no axes"),
     (["--axis", "IntStages=1", "--shard", "2/2"] + GEMM, "--shard 2/2: expected i/N"),
+    (["--axis", "rf_banks=2,0"] + GEMM, "rf_banks must be at least 1"),
+    (["--axis", "rf_read_ports=1,x"] + GEMM, "rf_read_ports must be an integer"),
+    (["--set", "rf_write_ports=65", "--axis", "IntStages=1"] + GEMM,
+     "rf_write_ports must be at most 64"),
     (["missing.toml", "--axis", "IntStages=1"] + GEMM, "missing.toml: cannot read"),
 ])
 def test_bad_command_lines_exit_2(tmp_path, capsys, argv, message):

@@ -54,12 +54,28 @@ const char* disabled_by(const DatapathConfig& config, Family family);
 std::string disabled_error(const std::string& config_name, const DatapathConfig& config,
                            const Instr& instr);
 
-// Front-end parameters (systemc/).
+// Front-end parameters (systemc/): the warp's register file and operand
+// collector (tcu/register_file.h). The defaults leave rf_regs_per_cycle the
+// only bound: 16 banks of one read and one write port serve every source
+// (at most 12) and destination (at most 8) register of an instruction in a
+// cycle.
 struct FrontEndConfig {
-  // Lanes' 32-bit registers read or written per cycle. The RTL engine
-  // refuses more than the router's WordsPerCycle (rf_bandwidth_error).
+  // Lane words the collector moves per cycle. The RTL engine refuses more
+  // than the router's WordsPerCycle (rf_bandwidth_error).
   int rf_regs_per_cycle = 32;
+  int rf_banks = 16;           // register i of an instruction is in bank i % rf_banks
+  int rf_read_ports = 1;       // reads of a bank per cycle, each a register of all 32 lanes
+  int rf_write_ports = 1;      // writes of a bank per cycle, likewise
 };
+bool operator==(const FrontEndConfig& a, const FrontEndConfig& b);
+// The parameters' ranges (the tcu options --rf-bandwidth, --rf-banks,
+// --rf-read-ports, --rf-write-ports check the same).
+inline constexpr int kMaxRfRegsPerCycle = 4096;
+inline constexpr int kMaxRfBanks = 1024;
+inline constexpr int kMaxRfPorts = 64;
+// Why `config` is not usable, naming the parameter and its value
+// ("rf_banks=0: expected 1 .. 1024"), or empty.
+std::string front_end_config_error(const FrontEndConfig& config);
 // Why the front-end cannot read `fe.rf_regs_per_cycle` register words a
 // cycle into the core `dp` ("--rf-bandwidth 64: more than the operand
 // router's WordsPerCycle=32 ..."), or empty if it can.
@@ -99,14 +115,18 @@ int datapath_latency(const DatapathConfig& config, const Instr& instr);
 int source_words(const Instr& instr);
 int dest_words(const Instr& instr);
 // Cycles from the first beat of an instruction's register words to the
-// cycle the datapath may take them: ceil(source_words / words a beat), the
-// words a beat min(rf_regs_per_cycle, WordsPerCycle); one more without the
-// router's bypass (GatherBypass=0).
+// cycle the datapath may take them: the register file's collect_cycles
+// (register_file.h) at rf_regs_per_cycle words a cycle, plus one without
+// the router's bypass (GatherBypass=0).
 int collection_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
-// Cycles D's write-back takes after the router took D: beats of
-// DWordsPerCycle words (the last one the rest), each written into the
-// lanes' registers at rf_regs_per_cycle a cycle (ceil(beat / rf) cycles).
+// Cycles D's write-back takes after the router took D: the register file's
+// writeback_cycles with the words arriving at min(rf_regs_per_cycle,
+// DWordsPerCycle) a cycle (the front-end takes a router beat of
+// DWordsPerCycle words whenever its write buffer needs more words).
 int write_back_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
+// The front-end configuration the write-back runs at: rf_regs_per_cycle
+// lowered to DWordsPerCycle.
+FrontEndConfig write_back_front_end(const DatapathConfig& dp, const FrontEndConfig& fe);
 // Cycles from issue to the D registers written back, through the front-end:
 // collection_cycles + datapath_latency + write_back_cycles.
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
