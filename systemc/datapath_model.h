@@ -66,6 +66,8 @@ class DatapathModel {
   // the outputs before the rising edge and changes inputs between the two.
   virtual void rising_edge() = 0;
   virtual void falling_edge() = 0;
+  // Settles inputs set between clock edges (no edge, no trace sample).
+  virtual void settle() = 0;
   uint64_t cycle() const { return cycle_; }
 
   // Starts an FST waveform (time in ns = cycle).

@@ -161,6 +161,7 @@ class VerilatedDatapath : public DatapathModel {
     top_->eval();
     if (trace_) trace_->dump(cycle_ * 1000 + 500);
   }
+  void settle() override { top_->eval(); }
 
   void open_trace(const std::string& path) override {
     context_->traceEverOn(true);

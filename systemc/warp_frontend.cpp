@@ -78,6 +78,13 @@ void WarpFrontEnd::issue(IssueRequest request) {
                                  param + "=0)");
   pending_.push_back(std::move(request));
   ++in_flight_;
+  // Into an idle collector, the first beat goes in the cycle the request
+  // arrives (the next edge takes it), as when the process starts it.
+  if (!collecting_) {
+    start_collection();
+    drive_collection();
+    model_.settle();
+  }
 }
 
 bool WarpFrontEnd::idle() const { return in_flight_ == 0; }

@@ -25,7 +25,7 @@ refused "Int4MacsPerCycle=96" "$where: Int4MacsPerCycle=96 gives 3 int4 units: a
 refused "F64FmasPerCycle=6;IntStages=1" "$where: F64FmasPerCycle=6: must be a positive multiple of 4"
 refused "E2m1MacsPerCycle=32" "$where: E2m1MacsPerCycle=32: must be a positive multiple of 64"
 refused "Int4Enable=0;E2m1Enable=0;F16Enable=0;F64Enable=0" "$where: Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0"
-refused "SparseEnable=2" "$where: SparseEnable=2: an enable is 0 or 1"
+refused "SparseEnable=2" "$where: SparseEnable=2: a bit parameter is 0 or 1"
 refused "Int4MacPerCycle=64" "$where: unknown parameter 'Int4MacPerCycle'"
 refused "FmaStages=two" "$where: FmaStages=two: not a non-negative integer"
 rm -rf "$bin"

@@ -36,10 +36,12 @@ TEST_CASE("cosim accepts an instruction timed by the formula") {
 
 TEST_CASE("cosim times collection and write-back by the register file's banks") {
   // 2 banks of one port: int4 m16n8k64's 10 source registers take 5 cycles,
-  // its 4 D registers 2, however wide the collector.
+  // its 4 D registers 2, at the router's widest (64 words, two registers).
   tcu::DatapathConfig dp;
+  dp.words_per_cycle = 64;
+  dp.d_words_per_cycle = 64;
   tcu::FrontEndConfig fe;
-  fe.rf_regs_per_cycle = 4096;
+  fe.rf_regs_per_cycle = 64;
   fe.rf_banks = 2;
   fe.rf_read_ports = 1;
   fe.rf_write_ports = 1;

@@ -255,9 +255,15 @@ TEST_CASE("write-back drains through the write ports after the words arrive") {
 }
 
 TEST_CASE("instruction latency adds the register file's cycles") {
-  const tcu::DatapathConfig dp;  // int4 m16n8k64: datapath latency 11
-  CHECK(tcu::instruction_latency(dp, rf(4096, 2, 1, 1), kInt4) == 5 + 11 + 2);
-  CHECK(tcu::instruction_latency(dp, rf(4096, 16, 1, 1), kInt4) == 1 + 11 + 1);
+  tcu::DatapathConfig dp;  // int4 m16n8k64: datapath latency 11
+  dp.words_per_cycle = 64;  // the router: two registers a cycle each way
+  dp.d_words_per_cycle = 64;
+  // 10 source registers: 5 cycles at 64 words, 10 from one bank of one
+  // port; 4 D registers: 2 cycles at 64 words, 4 through one write port.
+  CHECK(tcu::instruction_latency(dp, rf(64, 1, 1, 1), kInt4) == 10 + 11 + 4);
+  CHECK(tcu::instruction_latency(dp, rf(64, 16, 1, 1), kInt4) == 5 + 11 + 2);
+  // The router's 64 words a cycle bind a wider register file.
+  CHECK(tcu::instruction_latency(dp, rf(4096, 16, 1, 1), kInt4) == 5 + 11 + 2);
 }
 
 TEST_CASE("front-end configurations out of range are refused, naming the parameter") {

@@ -59,17 +59,21 @@ TEST_CASE("collection and write-back through the operand router") {
   tcu::DatapathConfig dp;  // 32 words a cycle each way
   tcu::FrontEndConfig fe;
   fe.rf_regs_per_cycle = 8;
-  // 320 source words at 8 a cycle; 4 beats of 32 D words, 4 cycles each.
+  // 320 source words at 8 a cycle; 128 D words at 8 a cycle.
   CHECK(tcu::collection_cycles(dp, fe, int4) == 40);
   CHECK(tcu::write_back_cycles(dp, fe, int4) == 16);
-  // 24 a cycle: beats of 32 take two cycles each.
+  // 24 a cycle: 320 / 24 = 13.3 and 128 / 24 = 5.3 (the front-end takes a
+  // 32-word beat whenever its write buffer runs short).
   fe.rf_regs_per_cycle = 24;
   CHECK(tcu::collection_cycles(dp, fe, int4) == 14);
-  CHECK(tcu::write_back_cycles(dp, fe, int4) == 8);
-  // D in beats of 48: 48, 48, 32 words, at 32 a cycle: 2 + 2 + 1.
-  dp.d_words_per_cycle = 48;
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 6);
+  // D in beats of 16 at 32 a cycle: the beats bind, 128 / 16.
+  dp.d_words_per_cycle = 16;
   fe.rf_regs_per_cycle = 32;
-  CHECK(tcu::write_back_cycles(dp, fe, int4) == 5);
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 8);
+  // Beats of 48 at 32 a cycle: the register file binds, 128 / 32.
+  dp.d_words_per_cycle = 48;
+  CHECK(tcu::write_back_cycles(dp, fe, int4) == 4);
   // More than the router takes is refused, naming its width.
   fe.rf_regs_per_cycle = 33;
   CHECK_THAT(tcu::rf_bandwidth_error(dp, fe), Catch::Contains("WordsPerCycle=32"));
