@@ -173,9 +173,10 @@ void WarpFrontEnd::tick() {
     cosim_.violation(0, cycle_,
                      "the datapath returned tag " + std::to_string(out_tag) +
                          ", which is not in flight");
+  // The Cosim's output model needs every edge with out_ready low.
+  if (!out_ready_) cosim_.datapath_backpressure(cycle_);
   held_ = out_valid && !out_ready_;
   if (held_) {
-    cosim_.datapath_stall();
     held_tag_ = out_tag;
     held_full_tag_ = leaving ? leaving->tag : 0;
     std::copy(model_.out_d(), model_.out_d() + kDatapathDWords, held_d_.begin());
