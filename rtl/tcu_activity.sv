@@ -2,14 +2,16 @@
 // cycle after reset counts into exactly one of busy, idle and gated:
 //
 //   busy     busy_i: an instruction of the engine is in flight (from the
-//            cycle of its accepting handshake to the cycle its D is handed
-//            over);
+//            cycle of its accepting handshake to the cycle its D leaves the
+//            datapath's pipelines: to the consumer, or into the output skid
+//            register);
 //   idle     not busy, but the engine's gated clock runs (clk_en_i: the
 //            linger after its last instruction, while valid bits drain);
 //   gated    the engine's clock is off.
 //
-// stalled counts the busy cycles in which the datapath is stalled (stall_i:
-// out_valid_o while out_ready_i is low), and macs the multiply-accumulates
+// stalled counts the busy cycles in which the datapath's pipelines hold
+// (stall_i: the output skid register is full and the next D waits behind
+// it; tcu_datapath, "Back-pressure"), and macs the multiply-accumulates
 // issued to the engine's units (macs_i per cycle). The counters only
 // observe: nothing in the datapath reads them.
 module tcu_activity #(

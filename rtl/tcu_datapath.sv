@@ -32,24 +32,33 @@
 //   + unit latency     the units' results (IntStages, E2m1Stages,
 //                      5 * FmaStages, 4 * FmaStages) are combined
 //                      (int4 halves and C) and written into the D buffer;
-//   cycle 1+occ+lat    out_valid_o with D and the tag (datapath_latency).
+//   cycle 1+occ+lat    out_valid_o with D and the tag (datapath_latency),
+//                      the D leaving the pipeline (to the consumer, or into
+//                      the output skid register if out_ready_i is low).
 // Each engine has its own operand register, sequencer and D buffer behind
 // its own gated clock (operand isolation: an idle engine does not switch).
 // The operand register is free again in the last issue cycle, so the next
 // instruction of the same engine is accepted occ cycles after the previous
 // one (fully pipelined), and its first results reach the D buffer in the
-// cycle the previous D is handed over.
+// cycle the previous D leaves the pipeline.
 //
 // Restrictions (docs/ARCHITECTURE.md, "Timing"):
 //   - An instruction for a different engine than the previous one (int4
 //     dense and sparse are one engine) is accepted only once the datapath
-//     has drained: no instruction in flight, or the last one handing its D
-//     over in that cycle. Engines differ in unit latency, so D would
-//     otherwise come out of order or collide in the D buffer.
-//   - While out_valid_o && !out_ready_i the whole datapath stalls (every
-//     register holds, in_ready_o is low); latencies then grow by the stalled
-//     cycles. in_ready_o therefore depends combinationally on out_ready_i,
-//     and on in_family_i (the engine check).
+//     has drained: no instruction in flight, or the last one's D leaving
+//     the pipeline in that cycle (to the consumer or into the skid).
+//     Engines differ in unit latency, so D would otherwise come out of
+//     order or collide in the D buffer.
+//   - Back-pressure: a D shown while out_ready_i is low moves into the
+//     output skid register, which shows it until the consumer takes it;
+//     the pipelines go on. They hold (every engine register, the sequencers
+//     and in_ready_o low) only in the cycles in which the skid is full and
+//     the next D waits at the pipeline's output; latencies and accept
+//     intervals grow by those held cycles, and a D's output handshake by
+//     its cycles in the skid. The pipelines' enable (pipe_en) and
+//     in_ready_o are functions of registers (and in_family_i, the engine
+//     check); out_ready_i drives only the skid's valid bit. Without
+//     back-pressure the skid stays empty and changes no timing.
 // Family codes outside tcu_pkg::family_e are treated as FAM_INT4.
 //
 // Activity counters (tcu_activity, one per engine, on the ungated clock;
@@ -306,20 +315,30 @@ module tcu_datapath #(
   // ---------------------------------------------------------------------------
   // Handshakes, stall, drain rule
   // ---------------------------------------------------------------------------
-  logic               stall, accept, out_fire;
+  // The pipelines (operand registers, sequencers, units, D buffers, the
+  // pipeline's D at the output) advance while pipe_en is high. A D that the
+  // consumer refuses goes into the output skid register (section "Sequencer
+  // status, D ownership and the output"), so the pipelines hold only while
+  // the skid is full and another D waits at the pipeline's output: pipe_en
+  // is a function of registers only, and out_ready_i reaches the skid's
+  // valid bit alone. An instruction leaves the engines when its D goes to
+  // the consumer or into the skid (pipe_take, also of registers only); the
+  // in-flight count and the drain rule count that, so in_ready_o does not
+  // depend on out_ready_i either.
+  logic               pipe_en, pipe_take, accept;
   logic               seq_busy, seq_done, seq_free, drained;
   engine_e            last_engine_q;
   logic [FlightW-1:0] in_flight_q;
-  logic               out_valid_q;
+  logic               pipe_valid_q, skid_valid_q;
   logic [3:0]         eng_busy, eng_en, eng_start, eng_seq_busy, eng_seq_done;
 
-  assign stall      = out_valid_q && !out_ready_i;
-  assign out_fire   = out_valid_q && out_ready_i;
+  assign pipe_en    = !(skid_valid_q && pipe_valid_q);
+  assign pipe_take  = pipe_valid_q && !skid_valid_q;
   assign seq_busy   = |eng_seq_busy;
   assign seq_done   = |eng_seq_done;
   assign seq_free   = !seq_busy || seq_done;
-  assign drained    = in_flight_q == '0 || (in_flight_q == FlightW'(1) && out_fire);
-  assign in_ready_o = !stall && seq_free && (in_engine == last_engine_q || drained);
+  assign drained    = in_flight_q == '0 || (in_flight_q == FlightW'(1) && pipe_take);
+  assign in_ready_o = pipe_en && seq_free && (in_engine == last_engine_q || drained);
   assign accept     = in_valid_i && in_ready_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -330,7 +349,7 @@ module tcu_datapath #(
       if (accept) begin
         last_engine_q <= in_engine;
       end
-      in_flight_q <= in_flight_q + FlightW'(accept) - FlightW'(out_fire);
+      in_flight_q <= in_flight_q + FlightW'(accept) - FlightW'(pipe_take);
     end
   end
 
@@ -418,7 +437,7 @@ module tcu_datapath #(
     ) u_i4_seq (
       .clk_i  (clk_i4),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .start_i(i4_start),
       .last_i (in_last_grp),
       .busy_o (i4_seq_busy),
@@ -465,7 +484,7 @@ module tcu_datapath #(
       ) u_sp_seq (
         .clk_i  (clk_sp),
         .rst_ni (rst_ni),
-        .en_i   (!stall),
+        .en_i   (pipe_en),
         .start_i(sp_start),
         .last_i (SPARSE_LAST),
         .busy_o (sp_busy),
@@ -568,7 +587,7 @@ module tcu_datapath #(
       ) u_dot (
         .clk_i     (clk_i4),
         .rst_ni    (rst_ni),
-        .en_i      (!stall),
+        .en_i      (pipe_en),
         .valid_i   (i4_issue && slice_ok),
         .a_signed_i(i4_a_signed_q),
         .b_signed_i(i4_b_signed_q),
@@ -591,7 +610,7 @@ module tcu_datapath #(
     ) u_i4_sb (
       .clk_i  (clk_i4),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .valid_i(i4_issue),
       .data_i (i4_sb_d),
       .valid_o(i4_sb_valid),
@@ -604,7 +623,7 @@ module tcu_datapath #(
     ) u_i4_c (
       .clk_i  (clk_i4),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .valid_i(i4_issue),
       .data_i (i4_c_slots),
       .valid_o(i4_c_valid),
@@ -625,7 +644,7 @@ module tcu_datapath #(
     if (INT4_UNITS == 1) begin : g_carry
       logic signed [DotW-1:0] carry_q;
       always_ff @(posedge clk_i4) begin
-        if (!stall && i4_valid[0] && !i4_grp[0]) begin
+        if (pipe_en && i4_valid[0] && !i4_grp[0]) begin
           carry_q <= i4_sum[0 +: DotW];
         end
       end
@@ -671,7 +690,7 @@ module tcu_datapath #(
                          : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS);
       assign d  = i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
       always_ff @(posedge clk_i4) begin
-        if (!stall) begin
+        if (pipe_en) begin
           if (wr) begin
             i4_dbuf[e*I32 +: I32] <= d;
           end else if (i4_sb_valid && i4_first) begin
@@ -686,9 +705,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_i4 or negedge rst_ni) begin
       if (!rst_ni) begin
         i4_own_q <= 1'b0;
-      end else if (!stall && i4_sb_valid && i4_last) begin
+      end else if (pipe_en && i4_sb_valid && i4_last) begin
         i4_own_q <= 1'b1;
-      end else if (out_fire) begin
+      end else if (pipe_take) begin
         i4_own_q <= 1'b0;
       end
     end
@@ -750,7 +769,7 @@ module tcu_datapath #(
     ) u_e2_seq (
       .clk_i  (clk_e2),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .start_i(e2_start),
       .last_i (in_last_grp),
       .busy_o (e2_seq_busy),
@@ -799,7 +818,7 @@ module tcu_datapath #(
       ) u_dot (
         .clk_i     (clk_e2),
         .rst_ni    (rst_ni),
-        .en_i      (!stall),
+        .en_i      (pipe_en),
         .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
         .scale_4x_i(e2_scale_4x_q),
         .a_i       (a_row),
@@ -821,7 +840,7 @@ module tcu_datapath #(
     ) u_e2_sb (
       .clk_i  (clk_e2),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .valid_i(e2_issue),
       .data_i ({e2_grp_q, e2_grp_q == '0, e2_done, e2_tag_q}),
       .valid_o(e2_sb_valid),
@@ -837,7 +856,7 @@ module tcu_datapath #(
       logic wr;
       assign wr = e2_valid[U] && e2_grp == GrpW'(e / E2M1_UNITS);
       always_ff @(posedge clk_e2) begin
-        if (!stall) begin
+        if (pipe_en) begin
           if (wr) begin
             e2_dbuf[e*F32 +: F32] <= e2_d[U*F32 +: F32];
           end else if (e2_sb_valid && e2_first) begin
@@ -850,9 +869,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_e2 or negedge rst_ni) begin
       if (!rst_ni) begin
         e2_own_q <= 1'b0;
-      end else if (!stall && e2_sb_valid && e2_last) begin
+      end else if (pipe_en && e2_sb_valid && e2_last) begin
         e2_own_q <= 1'b1;
-      end else if (out_fire) begin
+      end else if (pipe_take) begin
         e2_own_q <= 1'b0;
       end
     end
@@ -903,7 +922,7 @@ module tcu_datapath #(
     ) u_h_seq (
       .clk_i  (clk_h),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .start_i(h_start),
       .last_i (in_last_grp),
       .busy_o (h_seq_busy),
@@ -946,7 +965,7 @@ module tcu_datapath #(
       ) u_dot (
         .clk_i  (clk_h),
         .rst_ni (rst_ni),
-        .en_i   (!stall),
+        .en_i   (pipe_en),
         .valid_i(h_issue && elem < 16'(F16_SLICES)),
         .a_i    (a_row),
         .b_i    (b_col),
@@ -967,7 +986,7 @@ module tcu_datapath #(
     ) u_h_sb (
       .clk_i  (clk_h),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .valid_i(h_issue),
       .data_i ({h_grp_q, h_grp_q == '0, h_done, h_d_f16_q, h_tag_q}),
       .valid_o(h_sb_valid),
@@ -998,7 +1017,7 @@ module tcu_datapath #(
         assign wr16 = 1'b0;
       end
       always_ff @(posedge clk_h) begin
-        if (!stall) begin
+        if (pipe_en) begin
           if (wr32) begin
             h_dbuf[p*Piece +: Piece] <= h_d[(E32 % F16_UNITS)*F32 + P32*Piece +: Piece];
           end else if (wr16) begin
@@ -1013,9 +1032,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_h or negedge rst_ni) begin
       if (!rst_ni) begin
         h_own_q <= 1'b0;
-      end else if (!stall && h_sb_valid && h_last) begin
+      end else if (pipe_en && h_sb_valid && h_last) begin
         h_own_q <= 1'b1;
-      end else if (out_fire) begin
+      end else if (pipe_take) begin
         h_own_q <= 1'b0;
       end
     end
@@ -1066,7 +1085,7 @@ module tcu_datapath #(
     ) u_f_seq (
       .clk_i  (clk_f),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .start_i(f_start),
       .last_i (in_last_grp),
       .busy_o (f_seq_busy),
@@ -1103,7 +1122,7 @@ module tcu_datapath #(
       ) u_dot (
         .clk_i  (clk_f),
         .rst_ni (rst_ni),
-        .en_i   (!stall),
+        .en_i   (pipe_en),
         .valid_i(f_issue && elem < 16'(F64_SLICES)),
         .a_i    (a_row),
         .b_i    (b_col),
@@ -1123,7 +1142,7 @@ module tcu_datapath #(
     ) u_f_sb (
       .clk_i  (clk_f),
       .rst_ni (rst_ni),
-      .en_i   (!stall),
+      .en_i   (pipe_en),
       .valid_i(f_issue),
       .data_i ({f_grp_q, f_grp_q == '0, f_done, f_tag_q}),
       .valid_o(f_sb_valid),
@@ -1139,7 +1158,7 @@ module tcu_datapath #(
       logic wr;
       assign wr = f_valid[U] && f_grp == GrpW'(e / F64_UNITS);
       always_ff @(posedge clk_f) begin
-        if (!stall) begin
+        if (pipe_en) begin
           if (wr) begin
             f_dbuf[e*F64 +: F64] <= f_d[U*F64 +: F64];
           end else if (f_sb_valid && f_first) begin
@@ -1152,9 +1171,9 @@ module tcu_datapath #(
     always_ff @(posedge clk_f or negedge rst_ni) begin
       if (!rst_ni) begin
         f_own_q <= 1'b0;
-      end else if (!stall && f_sb_valid && f_last) begin
+      end else if (pipe_en && f_sb_valid && f_last) begin
         f_own_q <= 1'b1;
-      end else if (out_fire) begin
+      end else if (pipe_take) begin
         f_own_q <= 1'b0;
       end
     end
@@ -1190,51 +1209,77 @@ module tcu_datapath #(
   assign eng_seq_done = {e2_done, f_done, h_done, i4_done};
 
   // One engine delivers at a time (the drain rule). The engine whose last
-  // group arrived owns out_d_o until that D is handed over; the others show
-  // zeros, so out_d_o is the OR of the engines' buffers and D bits above the
-  // instruction's D are zero. Each owner bit (<engine>_own_q) lives in its
-  // engine's block, behind its engine's clock.
+  // group arrived owns the pipeline's D (pipe_d) until that D leaves
+  // (pipe_take); the others show zeros, so pipe_d is the OR of the engines'
+  // buffers and D bits above the instruction's D are zero. Each owner bit
+  // (<engine>_own_q) lives in its engine's block, behind its engine's clock.
   logic [3:0] eng_last;
   assign eng_last = {e2_sb_valid && e2_last, f_sb_valid && f_last, h_sb_valid && h_last,
                      i4_sb_valid && i4_last};
 
-  // At most one engine owns out_d_o (asserted below): a priority mux with
+  // At most one engine owns pipe_d (asserted below): a priority mux with
   // zeros elsewhere equals the OR of the masked buffers.
+  logic [CW-1:0] pipe_d;
   always_comb begin
-    out_d_o = '0;
+    pipe_d = '0;
     if (i4_own_q) begin
-      out_d_o[I4CW-1:0] = i4_dbuf;
+      pipe_d[I4CW-1:0] = i4_dbuf;
     end else if (e2_own_q) begin
-      out_d_o[E2CW-1:0] = e2_dbuf;
+      pipe_d[E2CW-1:0] = e2_dbuf;
     end else if (h_own_q) begin
-      out_d_o = h_dbuf;
+      pipe_d = h_dbuf;
     end else if (f_own_q) begin
-      out_d_o[FCW-1:0] = f_dbuf;
+      pipe_d[FCW-1:0] = f_dbuf;
     end
   end
 
   logic            arrive_last;
-  logic [TagW-1:0] arrive_tag, out_tag_q;
+  logic [TagW-1:0] arrive_tag, pipe_tag_q;
   assign arrive_last = |eng_last;
   assign arrive_tag  = ({TagW{i4_sb_valid}} & i4_tag) | ({TagW{e2_sb_valid}} & e2_tag) |
                        ({TagW{h_sb_valid}} & h_tag) | ({TagW{f_sb_valid}} & f_tag);
 
   always_ff @(posedge clk_i) begin
-    if (!stall && arrive_last) begin
-      out_tag_q <= arrive_tag;
+    if (pipe_en && arrive_last) begin
+      pipe_tag_q <= arrive_tag;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-    end else if (!stall) begin
-      out_valid_q <= arrive_last;
+      pipe_valid_q <= 1'b0;
+    end else if (pipe_en) begin
+      pipe_valid_q <= arrive_last;
     end
   end
 
-  assign out_valid_o = out_valid_q;
-  assign out_tag_o   = out_tag_q;
+  // Output skid register: it holds the D shown in a cycle whose output
+  // handshake does not happen (out_valid_o && !out_ready_i) until the
+  // consumer takes it, and the output shows it meanwhile. Its D and tag copy
+  // the pipeline's D in every cycle that D leaves (pipe_take, registers
+  // only), whether or not the consumer takes it there: one 8192-bit load per
+  // instruction buys that out_ready_i drives nothing but skid_valid_q.
+  logic [TagW-1:0] skid_tag_q;
+  logic [CW-1:0]   skid_d_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      skid_valid_q <= 1'b0;
+    end else begin
+      skid_valid_q <= out_valid_o && !out_ready_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (pipe_take) begin
+      skid_tag_q <= pipe_tag_q;
+      skid_d_q   <= pipe_d;
+    end
+  end
+
+  assign out_valid_o = skid_valid_q || pipe_valid_q;
+  assign out_tag_o   = skid_valid_q ? skid_tag_q : pipe_tag_q;
+  assign out_d_o     = skid_valid_q ? skid_d_q : pipe_d;
 
   // ---------------------------------------------------------------------------
   // Activity counters
@@ -1242,7 +1287,8 @@ module tcu_datapath #(
   // Per engine, each cycle is busy (an instruction of the engine in flight:
   // from its accept to its D's hand-over), idle (not busy, but the engine's
   // clock runs: the linger), or clock-gated; stalled counts the busy cycles
-  // with out_ready_i holding the datapath. MACs are the products issued to
+  // in which the pipelines hold (!pipe_en: the skid full and another D
+  // waiting behind it). MACs are the products issued to
   // the units (tcu::issued_macs). A disabled engine counts every cycle gated.
   logic [ActW-1:0] cycles_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1268,7 +1314,7 @@ module tcu_datapath #(
         .rst_ni,
         .busy_i   (eng_busy[e]),
         .clk_en_i (eng_en[e]),
-        .stall_i  (stall),
+        .stall_i  (!pipe_en),
         .macs_i   (eng_macs[e*MacsW +: MacsW]),
         .busy_o   (act_busy[e*ActW +: ActW]),
         .idle_o   (act_idle[e*ActW +: ActW]),
@@ -1313,25 +1359,33 @@ module tcu_datapath #(
   // ---------------------------------------------------------------------------
   // Protocol assertions (simulation; Verilator --assert)
   // ---------------------------------------------------------------------------
-  // The output holds while out_ready_i is low; at most one engine delivers
-  // or owns out_d_o at a time; the in-flight count never wraps. The held D
-  // is copied only in cycles that hold, so these cost nothing otherwise.
-  logic            chk_live_q, chk_held_q;
-  logic [TagW-1:0] chk_tag_q;
-  logic [CW-1:0]   chk_d_q;
+  // The output holds while out_ready_i is low; a D waiting behind a full
+  // skid holds in the pipeline (its valid bit, tag and D); at most one engine
+  // delivers or owns pipe_d at a time; the in-flight count never wraps. The
+  // held D is copied only in cycles that hold, so these cost nothing
+  // otherwise.
+  logic            chk_live_q, chk_held_q, chk_pipe_held_q;
+  logic [TagW-1:0] chk_tag_q, chk_pipe_tag_q;
+  logic [CW-1:0]   chk_d_q, chk_pipe_d_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      chk_live_q <= 1'b0;
-      chk_held_q <= 1'b0;
+      chk_live_q      <= 1'b0;
+      chk_held_q      <= 1'b0;
+      chk_pipe_held_q <= 1'b0;
     end else begin
-      chk_live_q <= 1'b1;
-      chk_held_q <= stall;
+      chk_live_q      <= 1'b1;
+      chk_held_q      <= out_valid_o && !out_ready_i;
+      chk_pipe_held_q <= !pipe_en;
     end
   end
   always_ff @(posedge clk_i) begin
-    if (stall) begin
+    if (out_valid_o && !out_ready_i) begin
       chk_tag_q <= out_tag_o;
       chk_d_q   <= out_d_o;
+    end
+    if (!pipe_en) begin
+      chk_pipe_tag_q <= pipe_tag_q;
+      chk_pipe_d_q   <= pipe_d;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -1340,13 +1394,17 @@ module tcu_datapath #(
         assert (out_valid_o && out_tag_o == chk_tag_q && out_d_o == chk_d_q)
           else $error("out_valid_o, out_tag_o or out_d_o changed while out_ready_i was low");
       end
+      if (chk_pipe_held_q) begin
+        assert (pipe_valid_q && pipe_tag_q == chk_pipe_tag_q && pipe_d == chk_pipe_d_q)
+          else $error("the D behind the full skid register changed while the pipelines held");
+      end
       assert ($onehot0(eng_last))
         else $error("two engines delivered a last group in one cycle");
       assert ($onehot0({i4_own_q, h_own_q, f_own_q, e2_own_q}))
-        else $error("two engines own out_d_o");
+        else $error("two engines own pipe_d");
       assert (!(accept && in_flight_q == '1))
         else $error("in-flight count overflows");
-      assert (!(out_valid_q && in_flight_q == '0))
+      assert (!(pipe_valid_q && in_flight_q == '0))
         else $error("a D is valid with no instruction in flight");
       // The C++ side refuses instructions for a disabled engine
       // (tcu::disabled_by); none may arrive here.

@@ -79,12 +79,13 @@ def main():
                                             f"{p}_b_q[{bw - 1}:0]", f"{p}_c_q[{cw - 1}:0]")])
         lines += group(f"{family} slice sequencer",
                        [engine_signal(p, f"{p}_seq_busy"), engine_signal(p, f"{p}_grp_q[3:0]"),
-                        engine_signal(p, f"{p}_issue"), f"{DP}.stall", f"{DP}.in_flight_q[4:0]",
+                        engine_signal(p, f"{p}_issue"), f"{DP}.pipe_en", f"{DP}.in_flight_q[4:0]",
                         f"{DP}.drained", f"{DP}.eng_en[3:0]"])
         lines += group(f"{family} engine (pipeline, accumulators)",
                        [engine_signal(p, s) for s in engine])
         lines += group("D", [engine_signal(p, f"{p}_own_q"),
-                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{TOP}.obs_d_o[8191:0]"])
+                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{DP}.pipe_valid_q",
+                             f"{DP}.skid_valid_q", f"{TOP}.obs_d_o[8191:0]"])
         lines += group(f"{counters} activity counters",
                        [f"{TOP}.act_cycles_o[47:0]"] +
                        [f"{TOP}.act_{counters}_{k}_o[47:0]"

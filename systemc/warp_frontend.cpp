@@ -296,6 +296,10 @@ void WarpFrontEnd::tick() {
   ++cycle_;
 
   // ---- the handshakes of the cycle that ends at this rising edge ----------
+  // The Cosim's output model needs every edge at which the router did not
+  // take D (the datapath's out_ready_i low), before this edge's accept and
+  // result.
+  if (!model_.d_ready()) cosim_.datapath_backpressure(cycle_);
   const bool beat_taken = offered_ && (beat_ > 0 || model_.in_start_ready());
   // With the bypass the router offers the operands in the last beat's cycle.
   if (beat_taken && ++beat_ == collecting_->beats.size()) {
@@ -327,7 +331,6 @@ void WarpFrontEnd::tick() {
   check_output(d_taken, leaving);
   held_ = model_.d_valid() && !model_.d_ready();
   if (held_) {
-    cosim_.datapath_stall();
     held_tag_ = model_.d_tag();
     held_full_tag_ = leaving ? leaving->tag : 0;
     std::copy(model_.d(), model_.d() + kDatapathDWords, held_d_.begin());

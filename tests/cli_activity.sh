@@ -66,7 +66,10 @@ if runs "$f64"; then
   check run_f64 f64 $((7 * 8 * 8 * 4)) "e['stalled'] == 0"
 fi
 if runs "$k32"; then
-  "$tcu" run --engine rtl --config "$config" --ptx "$k32" --count 40 --backpressure 0.3 --jobs 1 \
+  # The pipelines hold only while the output skid register is full and the
+  # next D waits: out_ready must stay low for about an occupancy (8 cycles
+  # at small), hence the strong back-pressure.
+  "$tcu" run --engine rtl --config "$config" --ptx "$k32" --count 40 --backpressure 0.8 --jobs 1 \
     --report "$dir/run_bp.json" >"$dir/out" 2>&1 || fail "run back-pressure"
   check run_bp int4 $((40 * 8 * 8 * 32)) "e['stalled'] > 0"
 fi

@@ -1,7 +1,9 @@
 // The scoreboard flags wrong results and wrong timing: feed it events as the
 // front-end would, once right and once wrong.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <tuple>
+#include <vector>
 
 #include "tcu/cosim.h"
 #include "tcu/generator.h"
@@ -52,7 +54,7 @@ TEST_CASE("cosim times collection and write-back by the register file's banks") 
     tcu::Cosim cosim(dp, fe);
     const uint64_t out = 100 + collect + tcu::datapath_latency(dp, kInt4);
     cosim.issue(1, kInt4, ops, "banked", 100);
-    cosim.datapath_accept(1, 100 + collect, false);
+    cosim.datapath_accept(1, 100 + collect, 100 + collect);
     cosim.datapath_result(1, out);
     cosim.retire(1, d, out + write_back, true);
     INFO("collect " << collect << " write-back " << write_back);
@@ -88,27 +90,148 @@ TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
   CHECK_THAT(errors[1], Catch::Contains("datapath latency 10 cycles; the formula says 11"));
 }
 
-TEST_CASE("cosim counts stalled cycles into latency and accept interval") {
+namespace {
+
+// Cycle-ordered calls as the front-end makes them: in each cycle the
+// back-pressure first (out_ready low at the cycles in `low`), then the
+// results and accepts listed for it.
+struct Event {
+  uint64_t cycle;
+  enum { kAccept, kWaitedAccept, kResult } kind;
+  uint64_t tag;
+};
+
+void play(Run& r, const std::vector<uint64_t>& low, const std::vector<Event>& events) {
+  uint64_t last = 0;
+  for (uint64_t c : low) last = std::max(last, c);
+  for (const Event& e : events) last = std::max(last, e.cycle);
+  for (uint64_t cycle = 0; cycle <= last; ++cycle) {
+    if (std::find(low.begin(), low.end(), cycle) != low.end()) r.cosim.datapath_backpressure(cycle);
+    for (const Event& e : events) {
+      if (e.cycle != cycle) continue;
+      if (e.kind == Event::kResult)
+        r.cosim.datapath_result(e.tag, cycle);
+      else
+        // A waited accept's operands were offered long before.
+        r.cosim.datapath_accept(e.tag, cycle, e.kind == Event::kWaitedAccept ? 0 : cycle);
+    }
+  }
+}
+
+std::vector<uint64_t> cycles(uint64_t from, uint64_t count) {
+  std::vector<uint64_t> c;
+  for (uint64_t i = 0; i < count; ++i) c.push_back(from + i);
+  return c;
+}
+
+void issue_int4(Run& r, int count) {
+  for (int i = 1; i <= count; ++i)
+    r.cosim.issue(uint64_t(i), kInt4, tcu::generate_operands(kInt4, 1, uint64_t(i)), "i", 0);
+}
+
+}  // namespace
+
+// Four int4 instructions back to back from cycle 10; the first D reaches
+// the output at `first_out`, where out_ready goes low for `low` cycles.
+TEST_CASE("cosim: a refused D waits in the skid register while the pipelines go on") {
   Run r;
-  const auto ops2 = tcu::generate_operands(kInt4, 1, 1);
   const uint64_t occupancy = tcu::datapath_occupancy(r.dp, kInt4);
   const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
-  r.cosim.issue(1, kInt4, r.ops, "a", 0);
-  r.cosim.issue(2, kInt4, ops2, "b", 0);
-  r.cosim.datapath_accept(1, 10, 10);
-  r.cosim.datapath_stall();
-  r.cosim.datapath_stall();
-  r.cosim.datapath_accept(2, 10 + occupancy + 2, 10);
-  r.cosim.datapath_result(1, 10 + latency + 2);
-  CHECK(r.cosim.errors() == 0);
-  // Without the stalls the same cycles are wrong.
+  REQUIRE(occupancy >= 2);
+  const uint64_t first_out = 10 + latency;
+  // Shorter than the occupancy: the skid is empty again before the next D
+  // arrives, so nothing holds; only the first D's handshake moves.
+  const uint64_t low = occupancy - 1;
+  const std::vector<Event> right = {
+      {10, Event::kAccept, 1},
+      {10 + occupancy, Event::kWaitedAccept, 2},
+      {10 + 2 * occupancy, Event::kWaitedAccept, 3},
+      {first_out + low, Event::kResult, 1},
+      {first_out + occupancy, Event::kResult, 2},
+  };
+  issue_int4(r, 3);
+  play(r, cycles(first_out, low), right);
+  CHECK(r.cosim.take_errors().empty());
+  // A datapath that stalled for the refused cycles (the old rule) fails.
   Run q;
-  q.cosim.issue(1, kInt4, q.ops, "a", 0);
-  q.cosim.issue(2, kInt4, ops2, "b", 0);
-  q.cosim.datapath_accept(1, 10, 10);
-  q.cosim.datapath_accept(2, 10 + occupancy + 2, 10);
-  q.cosim.datapath_result(1, 10 + latency + 2);
-  CHECK(q.cosim.errors() == 2);
+  issue_int4(q, 3);
+  play(q, cycles(first_out, low),
+       {{10, Event::kAccept, 1},
+        {10 + occupancy, Event::kWaitedAccept, 2},
+        {10 + 2 * occupancy + low, Event::kWaitedAccept, 3},
+        {first_out + low, Event::kResult, 1},
+        {first_out + occupancy + low, Event::kResult, 2}});
+  const auto errors = q.cosim.take_errors();
+  REQUIRE(errors.size() == 2);
+  CHECK_THAT(errors[0], Catch::Contains("case i") &&
+                            Catch::Contains("the formula says " + std::to_string(occupancy) +
+                                            " (its occupancy)") &&
+                            !Catch::Contains("held"));
+  CHECK_THAT(errors[1], Catch::Contains("datapath latency " + std::to_string(latency + low) +
+                                        " cycles; the formula says " + std::to_string(latency)) &&
+                            !Catch::Contains("held"));
+}
+
+TEST_CASE("cosim: with the skid register full the pipelines hold") {
+  const tcu::DatapathConfig dp;
+  const uint64_t occupancy = tcu::datapath_occupancy(dp, kInt4);
+  const uint64_t latency = tcu::datapath_latency(dp, kInt4);
+  REQUIRE(latency > occupancy);
+  const uint64_t first_out = 10 + latency;
+  // The first D waits in the skid from first_out to first_out + low; the
+  // second reaches the output at first_out + occupancy and holds there
+  // (with every pipeline) through the edge the skid empties: low -
+  // occupancy + 1 held edges. The third instruction, accepted before them,
+  // is held as long; the fourth's accept waits as long.
+  const uint64_t low = occupancy + 2;
+  const uint64_t held = low - occupancy + 1;
+  REQUIRE(10 + 2 * occupancy < first_out + occupancy);
+  auto events = [&](uint64_t off_by) {
+    return std::vector<Event>{
+        {10, Event::kAccept, 1},
+        {10 + occupancy, Event::kWaitedAccept, 2},
+        {10 + 2 * occupancy, Event::kWaitedAccept, 3},
+        {first_out + low, Event::kResult, 1},
+        {first_out + low + 1, Event::kResult, 2},
+        {10 + 3 * occupancy + held + off_by, Event::kWaitedAccept, 4},
+        {10 + 2 * occupancy + latency + held + off_by, Event::kResult, 3},
+    };
+  };
+  Run r;
+  issue_int4(r, 4);
+  play(r, cycles(first_out, low), events(0));
+  CHECK(r.cosim.take_errors().empty());
+  for (int64_t off_by : {-1, 1}) {
+    INFO("off by " << off_by);
+    Run q;
+    issue_int4(q, 4);
+    play(q, cycles(first_out, low), events(uint64_t(off_by)));
+    const auto errors = q.cosim.take_errors();
+    REQUIRE(errors.size() == 2);
+    CHECK_THAT(errors[0], Catch::Contains(" (its occupancy) + " + std::to_string(held) + " held"));
+    if (off_by > 0)
+      CHECK_THAT(errors[1], Catch::Contains("the formula says " + std::to_string(latency) + " + " +
+                                            std::to_string(held) + " held"));
+    else
+      CHECK_THAT(errors[1], Catch::Contains("not yet out of the pipelines"));
+  }
+}
+
+TEST_CASE("cosim: the drain rule counts a D that went into the skid register") {
+  const tcu::Instr f64 = tcu::parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
+  Run r;
+  const uint64_t latency = tcu::datapath_latency(r.dp, kInt4);
+  const uint64_t first_out = 10 + latency;
+  r.cosim.issue(1, kInt4, r.ops, "a", 0);
+  r.cosim.issue(2, f64, tcu::generate_operands(f64, 1, 0), "b", 0);
+  // int4's D is refused for 5 cycles; f64 is accepted as it leaves the
+  // pipeline, and its D follows its own latency.
+  play(r, cycles(first_out, 5),
+       {{10, Event::kAccept, 1},
+        {first_out, Event::kWaitedAccept, 2},
+        {first_out + 5, Event::kResult, 1},
+        {first_out + tcu::datapath_latency(r.dp, f64), Event::kResult, 2}});
+  CHECK(r.cosim.take_errors().empty());
 }
 
 TEST_CASE("cosim checks the drain rule on an engine change") {

@@ -1,5 +1,7 @@
 #include "tcu/cosim.h"
 
+#include <stdexcept>
+
 #include "tcu/vectors.h"
 
 namespace tcu {
@@ -30,10 +32,57 @@ int engine_of(Family family) {
 
 }  // namespace
 
+// The output model. At each rising edge the pipelines' oldest D is at
+// their output once its latency and the holds since its accept have passed;
+// the output shows the skid register's D if it holds one, else that D. The
+// pipelines hold while the skid is full and a D waits at their output; the
+// shown D is delivered if out_ready is high, else it is (or stays) in the
+// skid; the pipelines' D leaves them whenever the skid was empty.
+void Cosim::edge(uint64_t cycle, bool out_ready) {
+  const bool pipe_valid =
+      !pipe_.empty() &&
+      pipe_.front().due_unheld + (stalls_ - pipe_.front().stalls_at_accept) <= cycle;
+  const bool shown = skid_full_ || pipe_valid;
+  const uint64_t shown_tag = skid_full_ ? skid_tag_ : pipe_valid ? pipe_.front().tag : 0;
+  if (skid_full_ && pipe_valid) ++stalls_;
+  if (shown && out_ready) {
+    auto it = in_flight_.find(shown_tag);
+    if (it != in_flight_.end()) it->second.deliver_cycle = cycle;
+  }
+  if (pipe_valid && !skid_full_) {
+    auto it = in_flight_.find(pipe_.front().tag);
+    if (it != in_flight_.end()) it->second.take_cycle = cycle;
+    pipe_.pop_front();
+  }
+  skid_full_ = shown && !out_ready;
+  skid_tag_ = shown_tag;
+}
+
+void Cosim::advance(uint64_t cycle) {
+  for (; next_edge_ <= cycle; ++next_edge_) {
+    if (pipe_.empty() && !skid_full_) {
+      next_edge_ = cycle + 1;
+      return;
+    }
+    edge(next_edge_, true);
+  }
+}
+
+void Cosim::datapath_backpressure(uint64_t cycle) {
+  if (cycle < next_edge_)
+    throw std::logic_error("Cosim::datapath_backpressure: cycle " + std::to_string(cycle) +
+                           " is already modelled");
+  advance(cycle - 1);
+  edge(cycle, false);
+  next_edge_ = cycle + 1;
+}
+
 void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
+  advance(cycle);
   InFlight& f = in_flight_.at(tag);
   f.accept_cycle = cycle;
   f.stalls_at_accept = stalls_;
+  pipe_.push_back({tag, cycle + uint64_t(datapath_latency(datapath_, f.instr)), stalls_});
   const bool same_engine = engine_of(last_accept_instr_.family) == engine_of(f.instr.family);
   const uint64_t formula =
       !any_accept_ ? 0
@@ -41,13 +90,13 @@ void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
                                           : datapath_latency(datapath_, last_accept_instr_));
   if (any_accept_ && offered <= last_accept_cycle_ + formula) {
     const uint64_t interval = cycle - last_accept_cycle_;
-    const uint64_t stalled = stalls_ - last_accept_stalls_;
-    if (interval != formula + stalled)
+    const uint64_t held = stalls_ - last_accept_stalls_;
+    if (interval != formula + held)
       error(f, cycle,
             "accepted " + std::to_string(interval) + " cycles after the previous instruction (" +
                 last_accept_instr_.ptx() + "); the formula says " + std::to_string(formula) +
                 (same_engine ? " (its occupancy)" : " (its latency: the drain rule)") +
-                (stalled ? " + " + std::to_string(stalled) + " stalled" : ""));
+                (held ? " + " + std::to_string(held) + " held" : ""));
   }
   any_accept_ = true;
   last_accept_cycle_ = cycle;
@@ -55,18 +104,33 @@ void Cosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
   last_accept_instr_ = f.instr;
 }
 
+std::string Cosim::formula_text(const InFlight& f) const {
+  const uint64_t want = uint64_t(datapath_latency(datapath_, f.instr));
+  auto plus = [](uint64_t n, const char* what) {
+    return n ? " + " + std::to_string(n) + " " + what : std::string();
+  };
+  if (f.deliver_cycle)
+    return "the formula says " + std::to_string(want) +
+           plus(f.take_cycle - f.accept_cycle - want, "held") +
+           plus(f.deliver_cycle - f.take_cycle, "in the output skid register");
+  if (f.take_cycle)
+    return "the formula says " + std::to_string(want) +
+           plus(f.take_cycle - f.accept_cycle - want, "held") +
+           ", then the output skid register until out_ready";
+  return "the formula says " + std::to_string(want) +
+         plus(stalls_ - f.stalls_at_accept, "held so far") + ", not yet out of the pipelines";
+}
+
 void Cosim::datapath_result(uint64_t tag, uint64_t cycle) {
+  advance(cycle);
   auto it = in_flight_.find(tag);
   if (it == in_flight_.end()) return;  // the front-end reports an unknown tag
   InFlight& f = it->second;
   f.result_cycle = cycle;
-  const uint64_t latency = cycle - f.accept_cycle;
-  const uint64_t stalled = stalls_ - f.stalls_at_accept;
-  const uint64_t want = uint64_t(datapath_latency(datapath_, f.instr));
-  if (latency != want + stalled)
+  if (f.deliver_cycle != cycle)
     error(f, cycle,
-          "datapath latency " + std::to_string(latency) + " cycles; the formula says " +
-              std::to_string(want) + (stalled ? " + " + std::to_string(stalled) + " stalled" : ""));
+          "datapath latency " + std::to_string(cycle - f.accept_cycle) + " cycles; " +
+              formula_text(f));
 }
 
 void Cosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
@@ -88,15 +152,15 @@ void Cosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolate
   if (isolated) {
     const uint64_t latency = cycle - f.issue_cycle;
     const uint64_t want = uint64_t(instruction_latency(datapath_, front_end_, f.instr));
-    // Stalls: those of the datapath between accept and result, and the
-    // write-back's beats held by back-pressure.
-    const uint64_t stalled = f.result_cycle - f.accept_cycle -
+    // Back-pressure delays the datapath between accept and result, and
+    // holds the write-back's beats.
+    const uint64_t delayed = f.result_cycle - f.accept_cycle -
                              uint64_t(datapath_latency(datapath_, f.instr)) + write_back_stalls;
-    if (latency != want + stalled)
+    if (latency != want + delayed)
       error(f, cycle,
             "instruction latency " + std::to_string(latency) + " cycles; the formula says " +
                 std::to_string(want) +
-                (stalled ? " + " + std::to_string(stalled) + " stalled" : ""));
+                (delayed ? " + " + std::to_string(delayed) + " of back-pressure" : ""));
   }
   in_flight_.erase(it);
 }

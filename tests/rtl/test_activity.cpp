@@ -7,6 +7,7 @@
 // stored products per row for sparse).
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <random>
@@ -45,10 +46,15 @@ uint64_t shape_macs(const tcu::Instr& instr) {
 int engine_index(const tcu::Instr& instr) { return int(tcu::activity_engine(instr.family)); }
 
 // The core driven one cycle at a time, with the test's own account of each
-// engine's busy (an instruction of it in flight in the datapath, or
-// accepted in the cycle) and stalled cycles (busy with out_valid held by
-// out_ready low, which the router drives: low while it writes the previous
-// D back).
+// engine's busy (an instruction of it in flight in the datapath, from its
+// accept to its D leaving the pipelines: to the router, or into the output
+// skid register when the router's d_ready (the datapath's out_ready) is
+// low, which it is while it writes the previous D back) and stalled cycles
+// (busy while the pipelines hold: the skid full and another D at the
+// pipelines' output). Whether a D waits behind a full skid does not show
+// on the ports: the test follows each instruction's D through
+// datapath_latency plus the held cycles since its accept, and checks that
+// against out_valid whenever the skid is empty.
 class Driver {
  public:
   explicit Driver(const std::string& config)
@@ -79,6 +85,7 @@ class Driver {
       prepared_.push_back(tcu::core_instr(instrs[i], warp, uint32_t(i), model_->words_per_cycle()));
       feeder_.push(&prepared_.back());
       engines_.push_back(engine_index(instrs[i]));
+      latencies_.push_back(uint64_t(tcu::datapath_latency(config_, instrs[i])));
     }
     size_t done = 0;
     std::bernoulli_distribution low(backpressure);
@@ -106,20 +113,31 @@ class Driver {
     model_->set_wb_ready(wb_ready);
     model_->falling_edge();
     const bool accepted = model_->dp_valid() && model_->dp_ready();
-    const int engine = accepted ? engines_[next_accept_++] : -1;
+    const int engine = accepted ? engines_[next_accept_] : -1;
+    const uint64_t latency = accepted ? latencies_[next_accept_++] : 0;
     const bool out_valid = model_->d_valid();
-    fired_ = out_valid && model_->d_ready();
-    const bool stall = out_valid && !model_->d_ready();
-    stall_cycles_ += stall;
+    const bool ready = model_->d_ready();
+    fired_ = out_valid && ready;
+    const bool pipe_valid = !pipe_.empty() && pipe_.front() + held_ <= cycles_;
+    if (!skid_full_) REQUIRE(out_valid == pipe_valid);
+    if (skid_full_) REQUIRE(out_valid);
+    const bool hold = skid_full_ && pipe_valid;
+    const bool take = pipe_valid && !skid_full_;
+    stall_cycles_ += hold;
+    if (hold) REQUIRE(!model_->dp_ready());
     for (int e = 0; e < tcu::kActivityEngines; ++e) {
       const bool busy = (in_flight_ > 0 && last_engine_ == e) || (accepted && engine == e);
       busy_[size_t(e)] += busy;
-      stalled_[size_t(e)] += busy && stall;
+      stalled_[size_t(e)] += busy && hold;
     }
     feeder_.sample();
     model_->rising_edge();
+    held_ += hold;
+    if (take) pipe_.pop_front();
+    skid_full_ = out_valid && !ready;
+    if (accepted) pipe_.push_back(cycles_ + latency - held_);
     ++cycles_;
-    in_flight_ += int(accepted) - int(fired_);
+    in_flight_ += int(accepted) - int(take);
     if (accepted) last_engine_ = engine;
     return accepted;
   }
@@ -129,11 +147,19 @@ class Driver {
   tcu::CoreFeeder feeder_;
   std::vector<tcu::CoreInstr> prepared_;
   std::vector<int> engines_;
+  std::vector<uint64_t> latencies_;
   size_t next_accept_ = 0;
   std::mt19937_64 rng_{2027};
   uint64_t cycles_ = 0, stall_cycles_ = 0;
   int in_flight_ = 0, last_engine_ = -1;
   bool fired_ = false;
+  // The output model: per instruction whose D is still in the pipelines,
+  // the cycle it reaches their output less the holds before its accept
+  // (it is there once that plus held_ is reached); the held edges so far;
+  // whether the skid register holds a D.
+  std::deque<uint64_t> pipe_;
+  uint64_t held_ = 0;
+  bool skid_full_ = false;
   std::array<uint64_t, tcu::kActivityEngines> busy_{}, stalled_{};
 };
 
@@ -235,7 +261,8 @@ TEST_CASE("activity: a back-pressured mix of every engine", "[rtl][activity]") {
     }
     Driver d(name);
     // A D leaves the router in beats of DWordsPerCycle; refused this often,
-    // its write-back outlasts the next D's occupancy, and the datapath holds.
+    // its write-back outlasts the next D's occupancy, the next D goes into
+    // the skid register and the one after finds it full: the pipelines hold.
     d.run(instrs, 0.9, 50);
     check_partition(d);
     const tcu::Activity a = d.activity();

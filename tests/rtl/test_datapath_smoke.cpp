@@ -7,7 +7,10 @@
 // every variant alone (D against golden_mma, bits above D zero, latency =
 // datapath_latency), each variant back to back (accepts exactly
 // datapath_occupancy apart), and random mixes across engines (the drain
-// rule) with random out_ready back-pressure; the activity counters of each
+// rule) with random out_ready back-pressure; directed back-pressure, with
+// exact accept and delivery cycles: a refused D waiting in the output skid
+// register while the pipelines go on, and the skid full with the pipelines
+// holding; the activity counters of each
 // run (MACs from the shapes, every cycle busy, idle or gated, an engine left
 // out always gated). The full datapath is tested
 // through the SystemC build (tests/, one Verilated build per configuration).
@@ -20,6 +23,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <string>
@@ -103,7 +107,7 @@ struct Job {
   tcu::Operands ops;
   tcu::Matrix expect;
   uint16_t tag = 0;
-  long accept = -1;
+  long accept = -1, deliver = -1;
 };
 
 Job make_job(const tcu::Instr& instr, uint64_t index, uint16_t tag) {
@@ -160,28 +164,38 @@ class Bench {
   // out_ready_i high with probability ready_rate; checks every D and tag,
   // and the latency when there is no back-pressure. Returns the accept cycles.
   std::vector<long> run(std::vector<Job>& jobs, double ready_rate) {
+    std::bernoulli_distribution ready(ready_rate);
+    const auto draw = [&](long) { return ready(rng_); };
+    return run(jobs, draw, ready_rate >= 1.0);
+  }
+
+  // The same with out_ready_i from ready(cycles since the first job was
+  // presented); each job's accept and delivery cycle is kept (in those
+  // cycles).
+  std::vector<long> run(std::vector<Job>& jobs, const std::function<bool(long)>& ready,
+                        bool check_latency) {
     std::deque<Job*> in_flight;
     std::vector<long> accepts;
-    std::bernoulli_distribution ready(ready_rate);
     size_t next = 0, done = 0;
     const long start = cycle_;
     while (done < jobs.size()) {
       const bool present = next < jobs.size();
       if (present) drive(jobs[next]);
       m_.in_valid_i = present;
-      m_.out_ready_i = ready(rng_);
+      m_.out_ready_i = ready(cycle_ - start);
       m_.clk_i = 0;
       m_.eval();
       if (present && m_.in_ready_o) {
-        jobs[next].accept = cycle_;
-        accepts.push_back(cycle_);
+        jobs[next].accept = cycle_ - start;
+        accepts.push_back(cycle_ - start);
         in_flight.push_back(&jobs[next++]);
       }
       if (m_.out_valid_o && m_.out_ready_i) {
         REQUIRE(!in_flight.empty());
-        const Job& job = *in_flight.front();
+        Job& job = *in_flight.front();
         in_flight.pop_front();
-        check(job, ready_rate >= 1.0);
+        job.deliver = cycle_ - start;
+        check(job, check_latency);
         ++done;
       }
       m_.clk_i = 1;
@@ -264,7 +278,7 @@ class Bench {
     for (int bit = int(job.expect.elems.size()) * width; bit < 8192; bit += 32)
       REQUIRE(get_bits(m_.out_d_o, bit, 32) == 0);
     if (check_latency)
-      REQUIRE(cycle_ - job.accept == tcu::datapath_latency(smoke_config(), job.instr));
+      REQUIRE(job.deliver - job.accept == tcu::datapath_latency(smoke_config(), job.instr));
   }
 
   RandomXContext context_;
@@ -314,4 +328,64 @@ TEST_CASE("tcu_datapath smoke: mixed engines with back-pressure", "[rtl][datapat
     INFO("out_ready rate " << ready_rate);
     bench.run(jobs, ready_rate);
   }
+}
+
+// Directed back-pressure on four instructions of one family back to back
+// (occupancy occ, latency lat; the first accepted at cycle 0, its D at the
+// output at lat): out_ready_i low from cycle lat for `low` cycles.
+struct Refused {
+  std::vector<Job> jobs;
+  std::vector<long> accepts;
+  long occ, lat;
+};
+
+Refused refuse_first_d(Bench& bench, const tcu::Instr& instr, long low_from_occ) {
+  Refused r;
+  r.occ = tcu::datapath_occupancy(smoke_config(), instr);
+  r.lat = tcu::datapath_latency(smoke_config(), instr);
+  const long low = r.occ + low_from_occ;
+  for (int i = 0; i < 4; ++i) r.jobs.push_back(make_job(instr, 7000 + i, uint16_t(700 + i)));
+  r.accepts = bench.run(
+      r.jobs, [&](long cycle) { return cycle < r.lat || cycle >= r.lat + low; }, false);
+  return r;
+}
+
+tcu::Instr f64_variant() {
+  for (const tcu::Instr& instr : smoke_variants())
+    if (instr.family == tcu::Family::kF64) return instr;
+  FAIL("no f64 variant");
+  return {};
+}
+
+TEST_CASE("tcu_datapath smoke: a refused D waits in the skid while the pipelines go on",
+          "[rtl][datapath]") {
+  Bench bench;
+  // Refused for occ - 1 cycles: the first D sits in the skid register, the
+  // skid is empty again before the second D arrives, so nothing holds.
+  const Refused r = refuse_first_d(bench, f64_variant(), -1);
+  REQUIRE(r.occ >= 2);
+  for (int i = 0; i < 4; ++i) {
+    INFO("instruction " << i);
+    CHECK(r.accepts[size_t(i)] == i * r.occ);
+    CHECK(r.jobs[size_t(i)].deliver ==
+          (i == 0 ? r.lat + r.occ - 1 : r.jobs[size_t(i)].accept + r.lat));
+  }
+}
+
+TEST_CASE("tcu_datapath smoke: with the skid full the pipelines hold", "[rtl][datapath]") {
+  Bench bench;
+  // Refused for occ + 2 cycles: the first D waits in the skid from lat to
+  // lat + occ + 2; the second reaches the output at lat + occ and holds
+  // there, with every pipeline and in_ready_o, through the cycle the skid
+  // empties: 3 held cycles. The third, accepted before them, comes out 3
+  // late; the fourth is accepted 3 late.
+  const Refused r = refuse_first_d(bench, f64_variant(), 2);
+  REQUIRE(r.lat > r.occ);
+  REQUIRE(r.lat + 2 < 2 * r.occ);  // the holds end before the fourth accept
+  const long held = 3;
+  CHECK(r.accepts == std::vector<long>{0, r.occ, 2 * r.occ, 3 * r.occ + held});
+  CHECK(r.jobs[0].deliver == r.lat + r.occ + 2);
+  CHECK(r.jobs[1].deliver == r.lat + r.occ + 3);
+  CHECK(r.jobs[2].deliver == r.jobs[2].accept + r.lat + held);
+  CHECK(r.jobs[3].deliver == r.jobs[3].accept + r.lat);
 }

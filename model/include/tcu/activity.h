@@ -21,9 +21,9 @@ Family engine_family(ActivityEngine engine);
 
 // One engine's counters. Every cycle is exactly one of busy, idle, gated.
 struct EngineActivity {
-  uint64_t busy = 0;     // an instruction of the engine in flight (accept to D handed over)
+  uint64_t busy = 0;     // an instruction of the engine in flight (accept to D leaving the pipes)
   uint64_t idle = 0;     // not busy, its clock running (the linger after its last instruction)
-  uint64_t stalled = 0;  // busy while out_ready held the datapath
+  uint64_t stalled = 0;  // busy while the pipelines hold (output skid full, next D waiting)
   uint64_t gated = 0;    // its clock off (every cycle, for an engine not built)
   uint64_t macs = 0;     // products issued to its units (tcu::issued_macs per instruction)
 };

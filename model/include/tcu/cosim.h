@@ -29,17 +29,19 @@ class Cosim {
   // earliest the formula lets the datapath take it (the previous accept
   // plus the previous instruction's occupancy on the same engine, or its
   // datapath latency on another: the drain rule), the datapath decided
-  // when: the accept interval must be that formula plus the stalled cycles
-  // between.
+  // when: the accept interval must be that formula plus the cycles the
+  // pipelines held between.
   void datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered);
-  // A clock edge at which the datapath held D (out_valid && !out_ready):
-  // every register in the datapath held, so every latency grows by one.
-  void datapath_stall() { ++stalls_; }
-  // The datapath returned its D (output handshake).
+  // out_ready was low at this rising edge. Report it before that cycle's
+  // datapath_accept and datapath_result, each cycle in order; every edge
+  // not reported had out_ready high.
+  void datapath_backpressure(uint64_t cycle);
+  // The datapath returned its D (output handshake): it must be the cycle the
+  // output model below delivers it.
   void datapath_result(uint64_t tag, uint64_t cycle);
   // Its D reached the lanes' registers. `isolated`: the front-end was empty
   // when it issued, so the whole latency must equal instruction_latency()
-  // plus the stalls while it was in the datapath and the
+  // plus the cycles back-pressure added to its datapath latency and the
   // `write_back_stalls` cycles its write-back was held by back-pressure.
   void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
               uint64_t write_back_stalls = 0);
@@ -61,14 +63,33 @@ class Cosim {
     std::string case_name;
     Fragment expected;
     uint64_t issue_cycle = 0, accept_cycle = 0, stalls_at_accept = 0, result_cycle = 0;
+    // The output model's cycles: its D left the pipeline (0: not yet), and
+    // the output handshake it expects (0: not yet).
+    uint64_t take_cycle = 0, deliver_cycle = 0;
   };
   void error(const InFlight& f, uint64_t cycle, const std::string& what);
+  // The output model (docs/ARCHITECTURE.md, "Timing"): the datapath's
+  // pipelines and its output skid register, one rising edge at a time.
+  void advance(uint64_t cycle);
+  void edge(uint64_t cycle, bool out_ready);
+  std::string formula_text(const InFlight& f) const;
 
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
   std::unordered_map<uint64_t, InFlight> in_flight_;
-  uint64_t stalls_ = 0;
-  // The last accept: its cycle, instruction and the stalls before it.
+  // Accepted instructions whose D has not left the pipeline, in accept
+  // order, each with the cycle its D reaches the pipeline's output without
+  // holds; the tag in the skid register, if any.
+  struct InPipe {
+    uint64_t tag, due_unheld, stalls_at_accept;
+  };
+  std::deque<InPipe> pipe_;
+  bool skid_full_ = false;
+  uint64_t skid_tag_ = 0;
+  // The first edge not modelled yet, and the edges at which the pipelines
+  // held.
+  uint64_t next_edge_ = 0, stalls_ = 0;
+  // The last accept: its cycle, instruction and the holds before it.
   bool any_accept_ = false;
   uint64_t last_accept_cycle_ = 0, last_accept_stalls_ = 0;
   Instr last_accept_instr_;

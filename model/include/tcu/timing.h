@@ -107,7 +107,11 @@ int unit_latency(const DatapathConfig& config, Family family);
 // Cycles the datapath's slice sequencer is busy with one instruction: the
 // initiation interval of back-to-back instructions of one family.
 int datapath_occupancy(const DatapathConfig& config, const Instr& instr);
-// Cycles from the accepting input handshake to the output's valid.
+// Cycles from the accepting input handshake to the output's valid, D
+// leaving the pipelines. Back-pressure adds the cycles the pipelines hold
+// (the output skid register full and this D waiting) to both figures, and
+// the output handshake waits in the skid register for out_ready
+// (docs/ARCHITECTURE.md, "Timing"; the Cosim's output model).
 int datapath_latency(const DatapathConfig& config, const Instr& instr);
 
 // 32-bit register words the front-end reads (A, B, C, metadata, scales) and
