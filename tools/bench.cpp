@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -28,8 +29,9 @@ const BenchFamily kFamilies[] = {
     {"int4 m16n8k64", "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32"},
     {"int4 m8n8k32", "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32"},
     {"int4 sparse", "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32"},
-    {"e2m1", "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1."
-             "e2m1.f32.ue8m0"},
+    {"e2m1",
+     "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1."
+     "e2m1.f32.ue8m0"},
     {"f16", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"},
     {"f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"},
 };
@@ -144,6 +146,20 @@ std::string fmt(const char* format, double value) {
 }  // namespace
 
 int bench(const BenchOptions& opt, std::ostream& out) {
+  std::vector<const BenchFamily*> families;
+  for (const BenchFamily& family : kFamilies) {
+    bool wanted = opt.families.empty();
+    for (const std::string& part : opt.families)
+      wanted = wanted || std::string(family.name).find(part) != std::string::npos;
+    if (wanted) families.push_back(&family);
+  }
+  if (families.empty()) {
+    std::string names;
+    for (const BenchFamily& family : kFamilies)
+      names += std::string(names.empty() ? "" : ", ") + family.name;
+    std::cerr << "tcu bench: --family matches none of the families (" << names << ")\n";
+    return kExitUsage;
+  }
   std::vector<Row> rows;
 #ifdef TCU_HAVE_RTL
   std::unique_ptr<DatapathModel> raw;
@@ -159,10 +175,10 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     stack = make_rtl_engine(opt.config, "", 32);
   }
 #endif
-  for (const BenchFamily& family : kFamilies) {
+  for (const BenchFamily* family : families) {
     Row row;
-    row.family = family.name;
-    const Instr instr = parse_ptx(family.ptx);
+    row.family = family->name;
+    const Instr instr = parse_ptx(family->ptx);
     row.ptx = instr.ptx();
     const std::vector<WarpOperands> cases = make_cases(instr, 64);
     size_t i = 0;
@@ -192,7 +208,8 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     doc["config"] = opt.config;
     doc["seconds_per_measurement"] = opt.seconds;
     for (const Row& r : rows) {
-      nlohmann::json j = {{"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
+      nlohmann::json j = {
+          {"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
       if (!r.no_rtl.empty()) j["rtl_skipped"] = r.no_rtl;
       if (r.has_rtl) {
         j["raw_datapath"] = {{"cycles_per_s", r.raw_cps},
@@ -224,7 +241,8 @@ int bench(const BenchOptions& opt, std::ostream& out) {
         << fmt("%31.2f", r.stack_cpi) << " cycles/instr (32 register words/cycle)\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_fast_ips) << " instr/s"
         << fmt("%31.2f", r.stack_fast_cpi) << " cycles/instr (operands in one cycle)\n";
-    out << "  stack / raw datapath   " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_fast_ips / r.raw_ips : 0)
+    out << "  stack / raw datapath   "
+        << fmt("%12.2f", r.raw_ips > 0 ? r.stack_fast_ips / r.raw_ips : 0)
         << "  (same cycles per instruction)\n";
   }
   return kExitOk;

@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tcu {
 
@@ -11,6 +12,8 @@ struct BenchOptions {
   double seconds = 1.0;            // wall time per measurement
   bool json = false;               // one JSON document instead of the table
   bool rtl = true;                 // measure the RTL (when built in)
+  // Only the families whose name contains one of these (all when empty).
+  std::vector<std::string> families;
 };
 
 // Returns an ExitCode.

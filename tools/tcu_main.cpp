@@ -384,6 +384,9 @@ int tcu_main(int argc, char** argv) {
   bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
       ->check(CLI::Range(0.01, 600.0));
   bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");
+  bench_cmd->add_option("--family", bench_options.families,
+                        "measure only the families whose name contains this text (repeatable): "
+                        "\"int4\", \"m8n8k32\", \"sparse\", \"e2m1\", \"f16\", \"f64\"");
   bool bench_golden_only = false;
   bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
 
