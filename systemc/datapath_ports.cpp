@@ -1,5 +1,7 @@
 #include "datapath_ports.h"
 
+#include <unordered_map>
+
 namespace tcu {
 namespace {
 
@@ -30,6 +32,17 @@ std::vector<int> column_major(const Matrix& m, int col_stride) {
   return position;
 }
 
+// datapath_positions, computed once per operand shape (they depend on the
+// operand, its element width and the matrix's dimensions only).
+const std::vector<int>& cached_positions(const Instr& instr, Operand operand, const Matrix& m) {
+  thread_local std::unordered_map<uint64_t, std::vector<int>> cache;
+  const uint64_t key = uint64_t(operand) << 56 | uint64_t(elem_bits(instr.b_type) == 4) << 48 |
+                       uint64_t(m.batches) << 32 | uint64_t(m.rows) << 16 | uint64_t(m.cols);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, datapath_positions(instr, operand, m)).first;
+  return it->second;
+}
+
 }  // namespace
 
 std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& m) {
@@ -54,8 +67,7 @@ std::vector<int> datapath_positions(const Instr& instr, Operand operand, const M
   }
 }
 
-void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag,
-                          DatapathInputs* out) {
+void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag, DatapathInputs* out) {
   out->family = uint32_t(in.family);
   out->a_signed = in.a_type == ElemType::kS4;
   out->b_signed = in.b_type == ElemType::kS4;
@@ -67,18 +79,15 @@ void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag,
   out->scale_4x = in.scale_vec == ScaleVec::k4X;
   out->tag = tag & 0xffff;
   pack(ops.a.elems, elem_bits(in.a_type), &out->a);
-  const std::vector<int> b_position = datapath_positions(in, Operand::kB, ops.b);
-  pack(ops.b.elems, elem_bits(in.b_type), &out->b, &b_position);
+  pack(ops.b.elems, elem_bits(in.b_type), &out->b, &cached_positions(in, Operand::kB, ops.b));
   pack(ops.c.elems, elem_bits(in.c_type), &out->c);
   out->meta.fill(0);
   if (in.sparse()) pack(ops.meta.elems, 4, &out->meta);
   out->scale_a.fill(0);
   out->scale_b.fill(0);
   if (in.block_scaled()) {
-    const std::vector<int> a_position = datapath_positions(in, Operand::kScaleA, ops.scale_a);
-    pack(ops.scale_a.elems, 8, &out->scale_a, &a_position);
-    const std::vector<int> b_position = datapath_positions(in, Operand::kScaleB, ops.scale_b);
-    pack(ops.scale_b.elems, 8, &out->scale_b, &b_position);
+    pack(ops.scale_a.elems, 8, &out->scale_a, &cached_positions(in, Operand::kScaleA, ops.scale_a));
+    pack(ops.scale_b.elems, 8, &out->scale_b, &cached_positions(in, Operand::kScaleB, ops.scale_b));
   }
 }
 
