@@ -44,10 +44,10 @@ Operands gather_operands(const Instr& instr, const WarpOperands& warp) {
 
 void validate_operands(const Instr& instr, const WarpOperands& warp) {
   validate_selectors(instr, warp.selectors);
-  // Only sparse metadata can be invalid: B, C and the scales are not read.
+  // Only sparse metadata can be invalid: A, B, C and the scales are not read.
   if (instr.sparse())
-    sparse_expand(instr, fragment_layout(instr, Operand::kA).gather(warp.a),
-                  fragment_layout(instr, Operand::kMeta, warp.selectors).gather(warp.e));
+    validate_sparse_meta(instr,
+                         fragment_layout(instr, Operand::kMeta, warp.selectors).gather(warp.e));
 }
 
 Matrix golden_mma(const Instr& instr, const Operands& ops) {
