@@ -33,9 +33,9 @@ module tcu_sparse_mux #(
       logic [1:0]      pair;
       logic [2*Bits-1:0] b_pair;  // B at columns 8c+2*pair, 8c+2*pair+1
       assign pair = meta_i[c*MetaW + 2*slot +: 2];
-      // An indexed part-select: a 4:1 multiplexer of pairs in gates, a
-      // shift in the Verilated model.
-      assign b_pair = b_chunk[pair*2*Bits +: 2*Bits];
+      // A shift of the chunk by whole pairs: a 4:1 multiplexer of pairs in
+      // gates, one shift of a native word in the Verilated model.
+      assign b_pair = (2*Bits)'(b_chunk >> (pair * 2 * Bits));
       assign b_o[(c*Kept + 2*slot)*Bits +: 2*Bits] = b_pair;
     end
   end
