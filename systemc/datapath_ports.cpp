@@ -11,6 +11,15 @@ template <size_t Words>
 void pack(const std::vector<uint64_t>& elems, int width, std::array<uint32_t, Words>* out,
           const std::vector<int>* position = nullptr) {
   out->fill(0);
+  if (!position && width == 4) {  // int4 and e2m1 A: eight codes a word
+    for (size_t i = 0; i < elems.size(); ++i)
+      (*out)[i / 8] |= uint32_t(elems[i] & 0xf) << (4 * (i % 8));
+    return;
+  }
+  if (!position && width == 32) {  // C: one element a word
+    for (size_t i = 0; i < elems.size(); ++i) (*out)[i] = uint32_t(elems[i]);
+    return;
+  }
   for (size_t i = 0; i < elems.size(); ++i) {
     const size_t bit = size_t(position ? (*position)[i] : int(i)) * size_t(width);
     if (width == 64) {
