@@ -545,7 +545,6 @@ module tcu_datapath #(
       logic [3:0]        row;
       logic [2:0]        col;
       logic [4:0]        a_idx;  // 128-bit window of A
-      logic [B4ColW-1:0] b_col;
       logic [I4L*I4-1:0] b_dense, a_in, b_in;
 
       assign slice = 16'(i4_grp_q) * 16'(INT4_UNITS) + 16'(u);
@@ -570,11 +569,11 @@ module tcu_datapath #(
       assign a_idx = (!i4_sparse_q && !i4_k32_q) ? {row, half} : {1'b0, row};
       tcu_word_mux #(.Width(I4L*I4), .Words(AW/(I4L*I4))) u_a_mux (
         .data_i(i4_a_q), .sel_i(a_idx), .data_o(a_in));
-      tcu_word_mux #(.Width(B4ColW), .Words(N)) u_b_mux (
-        .data_i(i4_b_q), .sel_i(col), .data_o(b_col));
+      // B's half column: k = 32*half .. 32*half+31 of column col.
+      tcu_word_mux #(.Width(I4L*I4), .Words(2*N)) u_b_mux (
+        .data_i(i4_b_q), .sel_i({col, half}), .data_o(b_dense));
       tcu_word_mux #(.Width(I32), .Words(16*N)) u_c_mux (
         .data_i(i4_c_q), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
-      assign b_dense = half ? b_col[I4L*I4 +: I4L*I4] : b_col[0 +: I4L*I4];
 
       if (SPARSE_ON) begin : g_sparse
         assign b_in = i4_sparse_q ? g_sp.b_sparse[u*I4L*I4 +: I4L*I4] : b_dense;
@@ -588,7 +587,12 @@ module tcu_datapath #(
         .clk_i     (clk_i4),
         .rst_ni    (rst_ni),
         .en_i      (pipe_en),
-        .valid_i   (i4_issue && slice_ok),
+        // The unit loads only with en_i, so the sequencer's busy stands for
+        // its issue (busy && pipe_en) here: valid_i then depends on no
+        // input port, and the Verilated model evaluates it with the engine's
+        // clock rather than at every input change. (With IntStages = 0 the
+        // unit's valid_o is this term; its readers all test pipe_en too.)
+        .valid_i   (i4_seq_busy && slice_ok),
         .a_signed_i(i4_a_signed_q),
         .b_signed_i(i4_b_signed_q),
         .a_i       (a_in),
@@ -680,20 +684,20 @@ module tcu_datapath #(
     // The buffer is one vector whose elements each process writes in place,
     // so reading it out needs no assembly. (A packed array would say the same;
     // Yosys 0.23 does not read multi-dimensional packed declarations.)
+    // Every process tests i4_sb_valid first (with pipe_en, a unit's valid
+    // implies it: both follow the issue by IntStages enabled cycles), so the
+    // Verilated model merges the 128 tests into one and skips the buffer
+    // when no group arrives.
     for (genvar e = 0; e < 16 * N; e++) begin : g_i4_dbuf
       localparam int unsigned S64 = 2 * e + 1;
       localparam int unsigned U64 = S64 % INT4_UNITS;
       localparam int unsigned U1  = e % INT4_UNITS;
-      logic           wr;
-      logic [I32-1:0] d;
-      assign wr = i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
-                         : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS);
-      assign d  = i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
       always_ff @(posedge clk_i4) begin
-        if (pipe_en) begin
-          if (wr) begin
-            i4_dbuf[e*I32 +: I32] <= d;
-          end else if (i4_sb_valid && i4_first) begin
+        if (pipe_en && i4_sb_valid) begin
+          if (i4_k64 ? i4_valid[U64] && i4_grp == GrpW'(S64 / INT4_UNITS)
+                     : i4_valid[U1] && i4_grp == GrpW'(e / INT4_UNITS)) begin
+            i4_dbuf[e*I32 +: I32] <= i4_k64 ? i4_d[U64*I32 +: I32] : i4_d[U1*I32 +: I32];
+          end else if (i4_first) begin
             i4_dbuf[e*I32 +: I32] <= '0;
           end
         end

@@ -1,5 +1,7 @@
 #include "datapath_ports.h"
 
+#include <unordered_map>
+
 namespace tcu {
 namespace {
 
@@ -9,6 +11,15 @@ template <size_t Words>
 void pack(const std::vector<uint64_t>& elems, int width, std::array<uint32_t, Words>* out,
           const std::vector<int>* position = nullptr) {
   out->fill(0);
+  if (!position && width == 4) {  // int4 and e2m1 A: eight codes a word
+    for (size_t i = 0; i < elems.size(); ++i)
+      (*out)[i / 8] |= uint32_t(elems[i] & 0xf) << (4 * (i % 8));
+    return;
+  }
+  if (!position && width == 32) {  // C: one element a word
+    for (size_t i = 0; i < elems.size(); ++i) (*out)[i] = uint32_t(elems[i]);
+    return;
+  }
   for (size_t i = 0; i < elems.size(); ++i) {
     const size_t bit = size_t(position ? (*position)[i] : int(i)) * size_t(width);
     if (width == 64) {
@@ -28,6 +39,17 @@ std::vector<int> column_major(const Matrix& m, int col_stride) {
       for (int c = 0; c < m.cols; ++c)
         position[(size_t(b) * m.rows + r) * m.cols + c] = (b * m.cols + c) * col_stride + r;
   return position;
+}
+
+// datapath_positions, computed once per operand shape (they depend on the
+// operand, its element width and the matrix's dimensions only).
+const std::vector<int>& cached_positions(const Instr& instr, Operand operand, const Matrix& m) {
+  thread_local std::unordered_map<uint64_t, std::vector<int>> cache;
+  const uint64_t key = uint64_t(operand) << 56 | uint64_t(elem_bits(instr.b_type) == 4) << 48 |
+                       uint64_t(m.batches) << 32 | uint64_t(m.rows) << 16 | uint64_t(m.cols);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, datapath_positions(instr, operand, m)).first;
+  return it->second;
 }
 
 }  // namespace
@@ -54,8 +76,7 @@ std::vector<int> datapath_positions(const Instr& instr, Operand operand, const M
   }
 }
 
-void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag,
-                          DatapathInputs* out) {
+void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag, DatapathInputs* out) {
   out->family = uint32_t(in.family);
   out->a_signed = in.a_type == ElemType::kS4;
   out->b_signed = in.b_type == ElemType::kS4;
@@ -67,18 +88,15 @@ void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag,
   out->scale_4x = in.scale_vec == ScaleVec::k4X;
   out->tag = tag & 0xffff;
   pack(ops.a.elems, elem_bits(in.a_type), &out->a);
-  const std::vector<int> b_position = datapath_positions(in, Operand::kB, ops.b);
-  pack(ops.b.elems, elem_bits(in.b_type), &out->b, &b_position);
+  pack(ops.b.elems, elem_bits(in.b_type), &out->b, &cached_positions(in, Operand::kB, ops.b));
   pack(ops.c.elems, elem_bits(in.c_type), &out->c);
   out->meta.fill(0);
   if (in.sparse()) pack(ops.meta.elems, 4, &out->meta);
   out->scale_a.fill(0);
   out->scale_b.fill(0);
   if (in.block_scaled()) {
-    const std::vector<int> a_position = datapath_positions(in, Operand::kScaleA, ops.scale_a);
-    pack(ops.scale_a.elems, 8, &out->scale_a, &a_position);
-    const std::vector<int> b_position = datapath_positions(in, Operand::kScaleB, ops.scale_b);
-    pack(ops.scale_b.elems, 8, &out->scale_b, &b_position);
+    pack(ops.scale_a.elems, 8, &out->scale_a, &cached_positions(in, Operand::kScaleA, ops.scale_a));
+    pack(ops.scale_b.elems, 8, &out->scale_b, &cached_positions(in, Operand::kScaleB, ops.scale_b));
   }
 }
 

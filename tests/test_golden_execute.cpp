@@ -120,6 +120,7 @@ TEST_CASE("golden_execute reports invalid sparse metadata like the matrix path")
   }
   CHECK(!fast_message.empty());
   CHECK(fast_message == matrix_message);
+  CHECK_THROWS_WITH(tcu::validate_operands(instr, warp), matrix_message);
 }
 
 TEST_CASE("f16 and f64 results do not depend on the caller's rounding mode") {

@@ -1,3 +1,5 @@
+#include <string>
+
 #include <catch2/catch.hpp>
 
 #include "tcu/golden.h"
@@ -61,6 +63,27 @@ TEST_CASE("sparse_expand rejects invalid metadata naming row and chunk") {
   CHECK_NOTHROW(tcu::sparse_expand(kPlain, compressed, meta));
   CHECK_THROWS_WITH(tcu::sparse_expand(kOrdered, compressed, meta),
                     Catch::Contains("increasing order"));
+}
+
+TEST_CASE("validate_sparse_meta rejects what sparse_expand rejects, expanding nothing") {
+  tcu::Matrix compressed(1, 16, 32), meta(1, 16, 8);
+  for (auto& m : meta.elems) m = 0x4;
+  CHECK_NOTHROW(tcu::validate_sparse_meta(kOrdered, meta));
+  meta.at(0, 12, 1) = 0x1;  // (1, 0): legal for mma.sp, not for ::ordered_metadata
+  meta.at(0, 3, 7) = 0xa;   // pair 2 twice: the first invalid nibble, row-major
+  std::string expand_message;
+  try {
+    tcu::sparse_expand(kOrdered, compressed, meta);
+  } catch (const tcu::OperandError& e) {
+    expand_message = e.what();
+  }
+  CHECK_THROWS_WITH(tcu::validate_sparse_meta(kOrdered, meta),
+                    Catch::Contains("row 3, chunk 7") && Catch::Contains("same element pair"));
+  CHECK_THROWS_WITH(tcu::validate_sparse_meta(kOrdered, meta), expand_message);
+  meta.at(0, 3, 7) = 0x4;
+  CHECK_NOTHROW(tcu::validate_sparse_meta(kPlain, meta));
+  CHECK_THROWS_WITH(tcu::validate_sparse_meta(kOrdered, meta),
+                    Catch::Contains("row 12, chunk 1") && Catch::Contains("increasing order"));
 }
 
 TEST_CASE("sparse selectors outside 0..1 are rejected") {

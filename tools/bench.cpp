@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -149,6 +150,20 @@ std::string fmt(const char* format, double value) {
 }  // namespace
 
 int bench(const BenchOptions& opt, std::ostream& out) {
+  std::vector<const BenchFamily*> families;
+  for (const BenchFamily& family : kFamilies) {
+    bool wanted = opt.families.empty();
+    for (const std::string& part : opt.families)
+      wanted = wanted || std::string(family.name).find(part) != std::string::npos;
+    if (wanted) families.push_back(&family);
+  }
+  if (families.empty()) {
+    std::string names;
+    for (const BenchFamily& family : kFamilies)
+      names += std::string(names.empty() ? "" : ", ") + family.name;
+    std::cerr << "tcu bench: --family matches none of the families (" << names << ")\n";
+    return kExitUsage;
+  }
   std::vector<Row> rows;
   // "32 register words/cycle", and the banks where they are not the defaults.
   auto describe = [](const FrontEndConfig& fe) {
@@ -173,10 +188,10 @@ int bench(const BenchOptions& opt, std::ostream& out) {
     stack = make_rtl_engine(opt.config, "", opt.front_end);
   }
 #endif
-  for (const BenchFamily& family : kFamilies) {
+  for (const BenchFamily* family : families) {
     Row row;
-    row.family = family.name;
-    const Instr instr = parse_ptx(family.ptx);
+    row.family = family->name;
+    const Instr instr = parse_ptx(family->ptx);
     row.ptx = instr.ptx();
     const std::vector<WarpOperands> cases = make_cases(instr, 64);
     size_t i = 0;

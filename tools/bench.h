@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "tcu/timing.h"
 
@@ -16,6 +17,8 @@ struct BenchOptions {
   // The co-verification stack's register file (rf_regs_per_cycle at most
   // the configuration's WordsPerCycle; tcu bench defaults it to that).
   FrontEndConfig front_end;
+  // Only the families whose name contains one of these (all when empty).
+  std::vector<std::string> families;
 };
 
 // Returns an ExitCode.

@@ -452,6 +452,9 @@ int tcu_main(int argc, char** argv) {
   bench_front_end_options.front()->description(
       "register-file words per cycle of the stack (default and at most the configuration's "
       "WordsPerCycle)");
+  bench_cmd->add_option("--family", bench_options.families,
+                        "measure only the families whose name contains this text (repeatable): "
+                        "\"int4\", \"m8n8k32\", \"sparse\", \"e2m1\", \"f16\", \"f64\"");
   bool bench_golden_only = false;
   bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
 

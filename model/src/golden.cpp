@@ -43,8 +43,11 @@ Operands gather_operands(const Instr& instr, const WarpOperands& warp) {
 }
 
 void validate_operands(const Instr& instr, const WarpOperands& warp) {
-  const Operands ops = gather_operands(instr, warp);
-  if (instr.sparse()) sparse_expand(instr, ops.a, ops.meta);
+  validate_selectors(instr, warp.selectors);
+  // Only sparse metadata can be invalid: A, B, C and the scales are not read.
+  if (instr.sparse())
+    validate_sparse_meta(instr,
+                         fragment_layout(instr, Operand::kMeta, warp.selectors).gather(warp.e));
 }
 
 Matrix golden_mma(const Instr& instr, const Operands& ops) {

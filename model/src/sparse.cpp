@@ -52,6 +52,15 @@ void sparse_expand(const Instr& instr, const uint8_t* a_compressed, const uint64
   }
 }
 
+void validate_sparse_meta(const Instr& instr, const Matrix& meta) {
+  for (int row = 0; row < instr.shape.m; ++row)
+    for (int chunk = 0; chunk < meta.cols; ++chunk) {
+      const unsigned nibble = static_cast<unsigned>(meta.at(0, row, chunk));
+      if (const char* why = sparse_meta_error(nibble, instr.ordered_metadata))
+        throw_meta_error(row, chunk, nibble, why);
+    }
+}
+
 Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta) {
   Matrix a(1, a_compressed.rows, instr.shape.k);
   for (int row = 0; row < a.rows; ++row)

@@ -81,6 +81,9 @@ const char* sparse_meta_error(unsigned nibble, bool ordered);
 // zeros where the metadata selects nothing. Throws OperandError naming the
 // row and chunk of the first invalid nibble.
 Matrix sparse_expand(const Instr& instr, const Matrix& a_compressed, const Matrix& meta);
+// Throws the OperandError sparse_expand would for the first invalid
+// metadata nibble (row-major); expands nothing.
+void validate_sparse_meta(const Instr& instr, const Matrix& meta);
 
 // ---- f16 path (rtl/tcu_f16_dot.sv) ------------------------------------------
 uint32_t f16_to_f32(uint16_t h);     // exact widening
