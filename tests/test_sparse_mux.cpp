@@ -1,6 +1,5 @@
-#include <string>
-
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "tcu/golden.h"
 
