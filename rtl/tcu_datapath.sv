@@ -823,7 +823,7 @@ module tcu_datapath #(
         .clk_i     (clk_e2),
         .rst_ni    (rst_ni),
         .en_i      (pipe_en),
-        .valid_i   (e2_issue && elem < 16'(E2M1_SLICES)),
+        .valid_i   (e2_seq_busy && elem < 16'(E2M1_SLICES)),  // see g_i4's u_dot
         .scale_4x_i(e2_scale_4x_q),
         .a_i       (a_row),
         .b_i       (b_col),
@@ -970,7 +970,7 @@ module tcu_datapath #(
         .clk_i  (clk_h),
         .rst_ni (rst_ni),
         .en_i   (pipe_en),
-        .valid_i(h_issue && elem < 16'(F16_SLICES)),
+        .valid_i(h_seq_busy && elem < 16'(F16_SLICES)),  // see g_i4's u_dot
         .a_i    (a_row),
         .b_i    (b_col),
         .c_i    (c_in),
@@ -1127,7 +1127,7 @@ module tcu_datapath #(
         .clk_i  (clk_f),
         .rst_ni (rst_ni),
         .en_i   (pipe_en),
-        .valid_i(f_issue && elem < 16'(F64_SLICES)),
+        .valid_i(f_seq_busy && elem < 16'(F64_SLICES)),  // see g_i4's u_dot
         .a_i    (a_row),
         .b_i    (b_col),
         .c_i    (c),

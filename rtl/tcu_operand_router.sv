@@ -266,15 +266,27 @@ module tcu_operand_router #(
     assign wr_sb[s]    = wr && slot_op[s] == OP_SCALE_B;
   end
 
-  // The operand buffer and its next state: cleared by a start, then each
-  // word written at its place.
-  logic [4095:0] a_q, a_d;
-  logic [2047:0] b_q, b_d;
-  logic [8191:0] c_q, c_d;
-  logic [511:0]  meta_q, meta_d, sa_q, sa_d;
-  logic [255:0]  sb_q, sb_d;
+  // The operand buffer: cleared by a start, then each word written at its
+  // place. With the bypass, the last beat's words go straight to the
+  // datapath (dp_*_o show the buffer with them written; only in that beat,
+  // the only cycle of a collection with dp_valid_o high); once complete,
+  // the buffer holds them.
+  logic [4095:0] a_q;
+  logic [2047:0] b_q;
+  logic [8191:0] c_q;
+  logic [511:0]  meta_q, sa_q;
+  logic [255:0]  sb_q;
+  logic          show_next;
+  assign show_next = GatherBypass && collect_q && in_last_i;
 
 `ifdef SYNTHESIS
+  // The next state, a_d .. sb_d.
+  logic [4095:0] a_d;
+  logic [2047:0] b_d;
+  logic [8191:0] c_d;
+  logic [511:0]  meta_d, sa_d;
+  logic [255:0]  sb_d;
+
   // Per position, an AND-OR over the slots: slot s writes position p when
   // its row select (p's high bits, decoded once per slot) and its column
   // select (p's low three bits) are both high. The OR is a reduction, which
@@ -400,43 +412,6 @@ module tcu_operand_router #(
     end
     assign sb_d[32*w +: 32] = |sel ? val : take_start ? '0 : sb_q[32*w +: 32];
   end
-`else
-  // Simulation: each slot's word written at its place by indexed
-  // part-selects (hi_pos gives the hi half's place directly).
-  logic unused_slot_split;
-  assign unused_slot_split = ^slot_split;
-
-  always_comb begin
-    a_d    = take_start ? '0 : a_q;
-    b_d    = take_start ? '0 : b_q;
-    c_d    = take_start ? '0 : c_q;
-    meta_d = take_start ? '0 : meta_q;
-    sa_d   = take_start ? '0 : sa_q;
-    sb_d   = take_start ? '0 : sb_q;
-    for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-      if (wr_a[s]) begin
-        a_d[{slot_lo_pos[s][7:0], 4'h0} +: 16] = slot_lo[s];
-        a_d[{slot_hi_pos[s][7:0], 4'h0} +: 16] = slot_hi[s];
-      end
-      if (wr_b[s]) begin
-        b_d[{slot_lo_pos[s][6:0], 4'h0} +: 16] = slot_lo[s];
-        b_d[{slot_hi_pos[s][6:0], 4'h0} +: 16] = slot_hi[s];
-      end
-      if (wr_c[s]) begin
-        c_d[{slot_lo_pos[s][8:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_meta[s]) begin
-        meta_d[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_sa[s]) begin
-        sa_d[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_sb[s]) begin
-        sb_d[{slot_lo_pos[s][3:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-      end
-    end
-  end
-`endif
 
   always_ff @(posedge clk_i) begin
     if (beat) begin
@@ -449,16 +424,87 @@ module tcu_operand_router #(
     end
   end
 
-  // With the bypass, the last beat's words go straight to the datapath;
-  // once complete, the buffer holds them.
-  logic show_next;
-  assign show_next    = GatherBypass && collect_q;
   assign dp_a_o       = show_next ? a_d : a_q;
   assign dp_b_o       = show_next ? b_d : b_q;
   assign dp_c_o       = show_next ? c_d : c_q;
   assign dp_meta_o    = show_next ? meta_d : meta_q;
   assign dp_scale_a_o = show_next ? sa_d : sa_q;
   assign dp_scale_b_o = show_next ? sb_d : sb_q;
+`else
+  // Simulation: each slot's word written at its place by indexed
+  // part-selects (hi_pos gives the hi half's place directly), into the
+  // buffer at the clock edge, and over a copy of it for dp_*_o only in the
+  // bypass cycle: no full next state is computed at every input change.
+  logic unused_slot_split;
+  assign unused_slot_split = ^slot_split;
+
+  always_ff @(posedge clk_i) begin
+    if (take_start) begin
+      a_q    <= '0;
+      b_q    <= '0;
+      c_q    <= '0;
+      meta_q <= '0;
+      sa_q   <= '0;
+      sb_q   <= '0;
+    end
+    for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+      if (wr_a[s]) begin
+        a_q[{slot_lo_pos[s][7:0], 4'h0} +: 16] <= slot_lo[s];
+        a_q[{slot_hi_pos[s][7:0], 4'h0} +: 16] <= slot_hi[s];
+      end
+      if (wr_b[s]) begin
+        b_q[{slot_lo_pos[s][6:0], 4'h0} +: 16] <= slot_lo[s];
+        b_q[{slot_hi_pos[s][6:0], 4'h0} +: 16] <= slot_hi[s];
+      end
+      if (wr_c[s]) begin
+        c_q[{slot_lo_pos[s][8:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_meta[s]) begin
+        meta_q[{slot_lo_pos[s][4:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_sa[s]) begin
+        sa_q[{slot_lo_pos[s][4:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
+      end
+      if (wr_sb[s]) begin
+        sb_q[{slot_lo_pos[s][3:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
+      end
+    end
+  end
+
+  // show_next implies no start this cycle (collect_q), so no clear.
+  always_comb begin
+    dp_a_o       = a_q;
+    dp_b_o       = b_q;
+    dp_c_o       = c_q;
+    dp_meta_o    = meta_q;
+    dp_scale_a_o = sa_q;
+    dp_scale_b_o = sb_q;
+    if (show_next) begin
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        if (wr_a[s]) begin
+          dp_a_o[{slot_lo_pos[s][7:0], 4'h0} +: 16] = slot_lo[s];
+          dp_a_o[{slot_hi_pos[s][7:0], 4'h0} +: 16] = slot_hi[s];
+        end
+        if (wr_b[s]) begin
+          dp_b_o[{slot_lo_pos[s][6:0], 4'h0} +: 16] = slot_lo[s];
+          dp_b_o[{slot_hi_pos[s][6:0], 4'h0} +: 16] = slot_hi[s];
+        end
+        if (wr_c[s]) begin
+          dp_c_o[{slot_lo_pos[s][8:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+        end
+        if (wr_meta[s]) begin
+          dp_meta_o[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+        end
+        if (wr_sa[s]) begin
+          dp_scale_a_o[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+        end
+        if (wr_sb[s]) begin
+          dp_scale_b_o[{slot_lo_pos[s][3:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+        end
+      end
+    end
+  end
+`endif
 
   // ===========================================================================
   // Scatter
