@@ -5,6 +5,8 @@
 namespace tcu {
 namespace {
 
+constexpr int kOperands = 8;  // tcu::Operand's codes are below this
+
 const Fragment* fragment_of(const WarpOperands& warp, Operand op) {
   switch (op) {
     case Operand::kA:
@@ -22,6 +24,19 @@ const Fragment* fragment_of(const WarpOperands& warp, Operand op) {
     default:
       return nullptr;
   }
+}
+
+bool wide_registers(const Instr& instr, Operand op) {
+  return (op == Operand::kA || op == Operand::kB || op == Operand::kC) &&
+         fragment_layout(instr, op).reg_bits() == 64;
+}
+
+uint32_t read_word(const Fragment* f, bool wide, const RegWord& word) {
+  if (!f || f->regs.empty()) return 0;
+  const int reg = wide ? word.reg / 2 : word.reg;
+  if (reg >= f->regs_per_lane) return 0;
+  const uint64_t v = f->at(word.lane, reg);
+  return uint32_t(wide && word.reg % 2 ? v >> 32 : v);
 }
 
 }  // namespace
@@ -49,26 +64,28 @@ CoreDescriptor core_descriptor(const Instr& in, const Selectors& sel, uint32_t t
 }
 
 uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word) {
-  const Operand op = word.operand;
-  const Fragment* f = fragment_of(warp, op);
-  if (!f || f->regs.empty()) return 0;
-  const bool wide = (op == Operand::kA || op == Operand::kB || op == Operand::kC) &&
-                    fragment_layout(instr, op).reg_bits() == 64;
-  const int reg = wide ? word.reg / 2 : word.reg;
-  if (reg >= f->regs_per_lane) return 0;
-  const uint64_t v = f->at(word.lane, reg);
-  return uint32_t(wide && word.reg % 2 ? v >> 32 : v);
+  return read_word(fragment_of(warp, word.operand), wide_registers(instr, word.operand), word);
 }
 
 std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
                                                  const FrontEndConfig& front_end) {
+  // Each operand's fragment and register width, looked up once, not per word.
+  const Fragment* fragments[kOperands] = {};
+  bool wide[kOperands] = {};
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC, Operand::kMeta, Operand::kScaleA,
+                     Operand::kScaleB}) {
+    fragments[int(op)] = fragment_of(warp, op);
+    wide[int(op)] = wide_registers(instr, op);
+  }
   const RegSchedule schedule = collect_schedule(instr, front_end);
   std::vector<std::vector<LaneWord>> beats(schedule.size());
   for (size_t c = 0; c < schedule.size(); ++c) {
     beats[c].reserve(schedule[c].size());
-    for (const RegWord& w : schedule[c])
-      beats[c].push_back({uint8_t(w.operand), uint8_t(w.lane), uint8_t(w.reg),
-                          read_word(instr, warp, w)});
+    for (const RegWord& w : schedule[c]) {
+      const int op = int(w.operand);
+      beats[c].push_back(
+          {uint8_t(op), uint8_t(w.lane), uint8_t(w.reg), read_word(fragments[op], wide[op], w)});
+    }
   }
   return beats;
 }

@@ -349,10 +349,7 @@ void WarpFrontEnd::tick() {
     wb.d.regs_per_lane = layout.regs_per_lane();
     wb.d.regs.assign(size_t(kLanes * layout.regs_per_lane()), 0);
     wb.written.assign(size_t(kLanes * layout.regs_per_lane() * wb.reg_bits / 32), false);
-    int arrived = 0;
-    for (const std::vector<RegWord>& cycle :
-         writeback_schedule(wb.instr, write_back_front_end(datapath_, front_end_)))
-      wb.due.push_back(arrived += int(cycle.size()));
+    wb.due = writeback_arrivals(wb.instr, write_back_front_end(datapath_, front_end_));
     write_backs_.push_back(std::move(wb));
     in_datapath_.pop_front();
   }

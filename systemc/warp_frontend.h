@@ -104,7 +104,7 @@ SC_MODULE(WarpFrontEnd) {
     int words = 0, stalls = 0, reg_bits = 32;
     bool isolated = false;
     std::vector<bool> written;  // per 32-bit word, lane-major
-    // The register file's write-back schedule (writeback_schedule): due[c]
+    // The register file's write-back pace (writeback_arrivals): due[c]
     // words must have arrived by the end of its cycle c; `elapsed` cycles
     // of it have run (a cycle back-pressure holds does not count).
     std::vector<int> due;

@@ -150,6 +150,16 @@ void check_writeback(const tcu::Instr& instr, const tcu::FrontEndConfig& c) {
                             bank_bound(words / 32, c.rf_banks, c.rf_write_ports));
   CHECK(int(schedule.size()) == want);
   CHECK(tcu::writeback_cycles(instr, c) == want);
+  // The front-end's pace: the words delivered by the end of each cycle, at
+  // most rf_regs_per_cycle a cycle until all have come.
+  const std::vector<int> arrivals = tcu::writeback_arrivals(instr, c);
+  REQUIRE(arrivals.size() == schedule.size());
+  int delivered = 0;
+  for (size_t cycle = 0; cycle < schedule.size(); ++cycle) {
+    delivered += int(schedule[cycle].size());
+    CHECK(arrivals[cycle] == std::min(words, int(cycle + 1) * c.rf_regs_per_cycle));
+    CHECK(arrivals[cycle] == delivered);
+  }
 }
 
 }  // namespace
@@ -255,7 +265,7 @@ TEST_CASE("write-back drains through the write ports after the words arrive") {
 }
 
 TEST_CASE("instruction latency adds the register file's cycles") {
-  tcu::DatapathConfig dp;  // int4 m16n8k64: datapath latency 11
+  tcu::DatapathConfig dp;   // int4 m16n8k64: datapath latency 11
   dp.words_per_cycle = 64;  // the router: two registers a cycle each way
   dp.d_words_per_cycle = 64;
   // 10 source registers: 5 cycles at 64 words, 10 from one bank of one
@@ -275,4 +285,10 @@ TEST_CASE("front-end configurations out of range are refused, naming the paramet
   CHECK(tcu::front_end_config_error(rf(32, 16, 1, 65)) == "rf_write_ports=65: expected 1 .. 64");
   CHECK(tcu::front_end_config_error(rf(4097, 16, 1)) ==
         "rf_regs_per_cycle=4097: expected 1 .. 4096");
+}
+
+TEST_CASE("describe_banks names banks and ports only where they are not the defaults") {
+  CHECK(tcu::describe_banks(tcu::FrontEndConfig{}).empty());
+  CHECK(tcu::describe_banks(rf(7, 16, 1)).empty());
+  CHECK(tcu::describe_banks(rf(64, 2, 1, 3)) == "2 bank(s) of 1 read / 3 write port(s)");
 }

@@ -167,12 +167,9 @@ int bench(const BenchOptions& opt, std::ostream& out) {
   std::vector<Row> rows;
   // "32 register words/cycle", and the banks where they are not the defaults.
   auto describe = [](const FrontEndConfig& fe) {
-    std::string text = std::to_string(fe.rf_regs_per_cycle) + " register words/cycle";
-    if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
-      text += ", " + std::to_string(fe.rf_banks) + " bank(s) of " +
-              std::to_string(fe.rf_read_ports) + " read / " + std::to_string(fe.rf_write_ports) +
-              " write port(s)";
-    return text;
+    const std::string banks = describe_banks(fe);
+    return std::to_string(fe.rf_regs_per_cycle) + " register words/cycle" +
+           (banks.empty() ? "" : ", " + banks);
   };
 #ifdef TCU_HAVE_RTL
   std::unique_ptr<DatapathModel> raw;
@@ -252,8 +249,7 @@ int bench(const BenchOptions& opt, std::ostream& out) {
         << fmt("%12.0f", r.raw_cps) << " cycles/s" << fmt("%10.3g", r.raw_macs) << " MAC/s"
         << fmt("%7.2f", r.raw_cpi) << " cycles/instr\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_ips) << " instr/s"
-        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << describe(opt.front_end)
-        << ")\n";
+        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << describe(opt.front_end) << ")\n";
     out << "  stack / raw core       " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0)
         << "\n";
   }

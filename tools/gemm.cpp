@@ -656,9 +656,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   const FrontEndConfig& fe = options.front_end;
   out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
       << fe.rf_regs_per_cycle << " words/cycle";
-  if (!(fe == FrontEndConfig{fe.rf_regs_per_cycle}))
-    out << ", " << fe.rf_banks << " bank(s) of " << fe.rf_read_ports << " read / "
-        << fe.rf_write_ports << " write port(s)";
+  if (const std::string banks = describe_banks(fe); !banks.empty()) out << ", " << banks;
   out << "):\n";
   auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
     std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,

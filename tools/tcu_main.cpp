@@ -85,10 +85,11 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
 // returns --rf-bandwidth.
 CLI::Option* add_front_end_options(CLI::App* cmd, tcu::FrontEndConfig* fe,
                                    std::vector<CLI::Option*>* added) {
-  CLI::Option* bandwidth = cmd->add_option("--rf-bandwidth", fe->rf_regs_per_cycle,
-                                   "register-file words the front-end moves per cycle (RTL; "
-                                   "default and at most the configuration's WordsPerCycle)")
-                              ->check(CLI::Range(1, tcu::kMaxRfRegsPerCycle));
+  CLI::Option* bandwidth =
+      cmd->add_option("--rf-bandwidth", fe->rf_regs_per_cycle,
+                      "register-file words the front-end moves per cycle (RTL; "
+                      "default and at most the configuration's WordsPerCycle)")
+          ->check(CLI::Range(1, tcu::kMaxRfRegsPerCycle));
   added->push_back(bandwidth);
   added->push_back(
       cmd->add_option("--rf-banks", fe->rf_banks, "register-file banks; register i in bank i % B")
@@ -140,6 +141,19 @@ void add_report_options(CLI::App* cmd, ReportOptions* opt) {
 
 tcu::DatapathConfig engine_datapath(const EngineOptions& opt);
 
+// The register-file bandwidth the option `given` leaves open becomes the
+// configuration's WordsPerCycle; with `check`, more than the router takes is
+// refused. Returns an exit code, or -1 if usable.
+int resolve_rf_bandwidth(const tcu::DatapathConfig& dp, const std::string& config,
+                         const CLI::Option* given, bool check, tcu::FrontEndConfig* fe) {
+  if (given && given->count() == 0) fe->rf_regs_per_cycle = dp.words_per_cycle;
+  if (const std::string why = tcu::rf_bandwidth_error(dp, *fe); check && !why.empty()) {
+    std::cerr << "error: " << why << " (configuration '" << config << "')\n";
+    return tcu::kExitUsage;
+  }
+  return -1;
+}
+
 // Returns an exit code, or -1 if the engine options are usable. Sets the
 // register-file bandwidth the options leave open to the router's
 // WordsPerCycle.
@@ -159,15 +173,8 @@ int check_engine_options(EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
-  const tcu::DatapathConfig dp = engine_datapath(opt);
-  if (opt.rf_bandwidth_option && opt.rf_bandwidth_option->count() == 0)
-    opt.front_end.rf_regs_per_cycle = dp.words_per_cycle;
-  if (const std::string why = tcu::rf_bandwidth_error(dp, opt.front_end);
-      opt.name == "rtl" && !why.empty()) {
-    std::cerr << "error: " << why << " (configuration '" << opt.config << "')\n";
-    return tcu::kExitUsage;
-  }
-  return -1;
+  return resolve_rf_bandwidth(engine_datapath(opt), opt.config, opt.rf_bandwidth_option,
+                              opt.name == "rtl", &opt.front_end);
 }
 
 // The RTL configuration's parameters, for the activity figures (the
@@ -525,14 +532,11 @@ int tcu_main(int argc, char** argv) {
       bench_options.rtl = !bench_golden_only;
 #ifdef TCU_HAVE_RTL
       if (bench_options.rtl) {
-        const tcu::DatapathConfig& dp = tcu::datapath_config(bench_options.config);
-        if (bench_front_end_options.front()->count() == 0)
-          bench_options.front_end.rf_regs_per_cycle = dp.words_per_cycle;
-        if (const std::string why = tcu::rf_bandwidth_error(dp, bench_options.front_end);
-            !why.empty()) {
-          std::cerr << "error: " << why << " (configuration '" << bench_options.config << "')\n";
-          return tcu::kExitUsage;
-        }
+        if (int code = resolve_rf_bandwidth(tcu::datapath_config(bench_options.config),
+                                            bench_options.config, bench_front_end_options.front(),
+                                            true, &bench_options.front_end);
+            code >= 0)
+          return code;
       }
 #endif
       return tcu::bench(bench_options, std::cout);

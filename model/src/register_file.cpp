@@ -70,17 +70,30 @@ RegSchedule collect_schedule(const Instr& instr, const FrontEndConfig& rf) {
   return schedule;
 }
 
+std::vector<int> writeback_arrivals(const Instr& instr, const FrontEndConfig& rf) {
+  const int total = dest_words(instr);
+  std::vector<int> arrived(size_t(writeback_cycles(instr, rf)));
+  for (size_t cycle = 0; cycle < arrived.size(); ++cycle)
+    arrived[cycle] = int(std::min<long>(total, long(cycle + 1) * rf.rf_regs_per_cycle));
+  return arrived;
+}
+
 RegSchedule writeback_schedule(const Instr& instr, const FrontEndConfig& rf) {
   const std::vector<WarpRegister> registers = dest_registers(instr);
-  const int total = int(registers.size()) * kLanes;
-  RegSchedule schedule(size_t(writeback_cycles(instr, rf)));
-  for (int first = 0, cycle = 0; first < total; first += rf.rf_regs_per_cycle, ++cycle) {
-    const int end = std::min(total, first + rf.rf_regs_per_cycle);
-    std::vector<RegWord>& words = schedule[size_t(cycle)];
-    words.reserve(size_t(end - first));
-    for (int word = first; word < end; ++word) append_word(registers, word, &words);
+  const std::vector<int> arrived = writeback_arrivals(instr, rf);
+  RegSchedule schedule(arrived.size());
+  for (size_t cycle = 0, word = 0; cycle < arrived.size(); ++cycle) {
+    std::vector<RegWord>& words = schedule[cycle];
+    words.reserve(size_t(arrived[cycle]) - word);
+    for (; word < size_t(arrived[cycle]); ++word) append_word(registers, int(word), &words);
   }
   return schedule;
+}
+
+std::string describe_banks(const FrontEndConfig& rf) {
+  if (rf == FrontEndConfig{rf.rf_regs_per_cycle}) return "";
+  return std::to_string(rf.rf_banks) + " bank(s) of " + std::to_string(rf.rf_read_ports) +
+         " read / " + std::to_string(rf.rf_write_ports) + " write port(s)";
 }
 
 }  // namespace tcu

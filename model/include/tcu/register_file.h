@@ -39,6 +39,7 @@
 // rf_regs_per_cycle binds and the timing is the bandwidth formula alone.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "tcu/instr.h"
@@ -81,6 +82,15 @@ RegSchedule collect_schedule(const Instr& instr, const FrontEndConfig& rf);
 // The D words the network delivers in each cycle of the write-back: every
 // word of dest_registers(instr) exactly once; the last cycles may be empty.
 RegSchedule writeback_schedule(const Instr& instr, const FrontEndConfig& rf);
+
+// D words the network has delivered by the end of each write-back cycle
+// (writeback_schedule's cumulative sizes, without building its words: the
+// front-end's write-back pace, per instruction).
+std::vector<int> writeback_arrivals(const Instr& instr, const FrontEndConfig& rf);
+
+// "4 bank(s) of 1 read / 1 write port(s)" where the banks or ports are not
+// the defaults, else empty (for reports).
+std::string describe_banks(const FrontEndConfig& rf);
 
 // The schedules' lengths, by the formulas above.
 int collect_cycles(const Instr& instr, const FrontEndConfig& rf);
