@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "tcu/generator.h"
 #include "tcu/golden.h"
+#include "tcu/register_file.h"
 #include "version.h"
 #ifdef TCU_HAVE_RTL
 #include "datapath_model.h"
