@@ -137,15 +137,6 @@ module tcu_operand_router #(
     $fatal(1, "DWordsPerCycle must be 1..64, is %0d", DWordsPerCycle);
   end
 
-  // Operand codes (tcu::Operand; tcu_frag_layout).
-  localparam logic [2:0] OP_A       = 3'd0;
-  localparam logic [2:0] OP_B       = 3'd1;
-  localparam logic [2:0] OP_C       = 3'd2;
-  localparam logic [2:0] OP_D       = 3'd3;
-  localparam logic [2:0] OP_META    = 3'd4;
-  localparam logic [2:0] OP_SCALE_A = 3'd5;
-  localparam logic [2:0] OP_SCALE_B = 3'd6;
-
   localparam int unsigned D_WORDS = 8192 / 32;  // out_d_o
 
   // ===========================================================================
@@ -220,6 +211,20 @@ module tcu_operand_router #(
   assign {cur_sparsity, cur_byte_id_a, cur_thread_id_a, cur_byte_id_b, cur_thread_id_b} =
          desc_cur[23:16];
 
+  // The operand buffer: cleared by a start, then each word written at its
+  // place. With the bypass, the last beat's words go straight to the
+  // datapath (dp_*_o show the buffer with them written; only in that beat,
+  // the only cycle of a collection with dp_valid_o high); once complete,
+  // the buffer holds them.
+  logic [4095:0] a_q;
+  logic [2047:0] b_q;
+  logic [8191:0] c_q;
+  logic [511:0]  meta_q, sa_q;
+  logic [255:0]  sb_q;
+  logic          show_next;
+  assign show_next = GatherBypass && collect_q && in_last_i;
+
+`ifdef SYNTHESIS
   // Each slot's word through the layout formulas.
   logic [2:0]  slot_op     [WordsPerCycle];
   logic        slot_hit    [WordsPerCycle];
@@ -258,28 +263,15 @@ module tcu_operand_router #(
     assign slot_lo[s]  = placed[15:0];
     assign slot_hi[s]  = placed[31:16];
     assign wr          = beat && in_word_valid_i[s] && slot_hit[s];
-    assign wr_a[s]     = wr && slot_op[s] == OP_A;
-    assign wr_b[s]     = wr && slot_op[s] == OP_B;
-    assign wr_c[s]     = wr && slot_op[s] == OP_C;
-    assign wr_meta[s]  = wr && slot_op[s] == OP_META;
-    assign wr_sa[s]    = wr && slot_op[s] == OP_SCALE_A;
-    assign wr_sb[s]    = wr && slot_op[s] == OP_SCALE_B;
+    assign wr_a[s]     = wr && slot_op[s] == tcu_pkg::OP_A;
+    assign wr_b[s]     = wr && slot_op[s] == tcu_pkg::OP_B;
+    assign wr_c[s]     = wr && slot_op[s] == tcu_pkg::OP_C;
+    assign wr_meta[s]  = wr && slot_op[s] == tcu_pkg::OP_META;
+    assign wr_sa[s]    = wr && slot_op[s] == tcu_pkg::OP_SCALE_A;
+    assign wr_sb[s]    = wr && slot_op[s] == tcu_pkg::OP_SCALE_B;
   end
 
-  // The operand buffer: cleared by a start, then each word written at its
-  // place. With the bypass, the last beat's words go straight to the
-  // datapath (dp_*_o show the buffer with them written; only in that beat,
-  // the only cycle of a collection with dp_valid_o high); once complete,
-  // the buffer holds them.
-  logic [4095:0] a_q;
-  logic [2047:0] b_q;
-  logic [8191:0] c_q;
-  logic [511:0]  meta_q, sa_q;
-  logic [255:0]  sb_q;
-  logic          show_next;
-  assign show_next = GatherBypass && collect_q && in_last_i;
 
-`ifdef SYNTHESIS
   // The next state, a_d .. sb_d.
   logic [4095:0] a_d;
   logic [2047:0] b_d;
@@ -431,14 +423,31 @@ module tcu_operand_router #(
   assign dp_scale_a_o = show_next ? sa_d : sa_q;
   assign dp_scale_b_o = show_next ? sb_d : sb_q;
 `else
-  // Simulation: each slot's word written at its place by indexed
-  // part-selects (hi_pos gives the hi half's place directly), into the
-  // buffer at the clock edge, and over a copy of it for dp_*_o only in the
-  // bypass cycle: no full next state is computed at every input change.
-  logic unused_slot_split;
-  assign unused_slot_split = ^slot_split;
+  // Simulation: each valid word placed by tcu_pkg::frag_place and written
+  // by indexed part-selects (hi_pos gives the hi half's place directly),
+  // into the buffer at the clock edge, and over a copy of it for dp_*_o only
+  // in the bypass cycle. Verilator evaluates all logic fed by the core's
+  // inputs at every eval (two a cycle), so the placements are computed only
+  // where a word is written rather than by a layout instance per slot.
+  localparam int unsigned PW = tcu_pkg::FRAG_PLACE_W;
+  localparam int unsigned PosW = tcu_pkg::FRAG_POS_W;
+  // Fields of a placement {hit, lo_pos, hi_pos, split, word}.
+  localparam int unsigned HIT = PW - 1;
+  localparam int unsigned LO  = PW - 1 - PosW;      // lo_pos's lsb
+  localparam int unsigned HI  = PW - 1 - 2 * PosW;  // hi_pos's lsb
+
+  logic [tcu_pkg::FRAG_DESC_W-1:0] place_desc;
+  assign place_desc = {cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16, cur_scale_4x,
+                       cur_sparsity, cur_byte_id_a, cur_thread_id_a, cur_byte_id_b,
+                       cur_thread_id_b};
+
+  function automatic logic [PW-1:0] place_slot(int unsigned s);
+    place_slot = tcu_pkg::frag_place(place_desc, in_word_op_i[3*s +: 3], in_word_lane_i[5*s +: 5],
+                                     in_word_reg_i[3*s +: 3], in_word_data_i[32*s +: 32]);
+  endfunction
 
   always_ff @(posedge clk_i) begin
+    logic [PW-1:0] p;
     if (take_start) begin
       a_q    <= '0;
       b_q    <= '0;
@@ -447,32 +456,34 @@ module tcu_operand_router #(
       sa_q   <= '0;
       sb_q   <= '0;
     end
-    for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-      if (wr_a[s]) begin
-        a_q[{slot_lo_pos[s][7:0], 4'h0} +: 16] <= slot_lo[s];
-        a_q[{slot_hi_pos[s][7:0], 4'h0} +: 16] <= slot_hi[s];
-      end
-      if (wr_b[s]) begin
-        b_q[{slot_lo_pos[s][6:0], 4'h0} +: 16] <= slot_lo[s];
-        b_q[{slot_hi_pos[s][6:0], 4'h0} +: 16] <= slot_hi[s];
-      end
-      if (wr_c[s]) begin
-        c_q[{slot_lo_pos[s][8:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_meta[s]) begin
-        meta_q[{slot_lo_pos[s][4:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_sa[s]) begin
-        sa_q[{slot_lo_pos[s][4:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
-      end
-      if (wr_sb[s]) begin
-        sb_q[{slot_lo_pos[s][3:1], 5'h00} +: 32] <= {slot_hi[s], slot_lo[s]};
+    if (beat) begin
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        p = in_word_valid_i[s] ? place_slot(s) : '0;
+        if (p[HIT]) begin
+          unique case (in_word_op_i[3*s +: 3])
+            tcu_pkg::OP_A: begin
+              a_q[{p[LO +: 8], 4'h0} +: 16] <= p[15:0];
+              a_q[{p[HI +: 8], 4'h0} +: 16] <= p[31:16];
+            end
+            tcu_pkg::OP_B: begin
+              b_q[{p[LO +: 7], 4'h0} +: 16] <= p[15:0];
+              b_q[{p[HI +: 7], 4'h0} +: 16] <= p[31:16];
+            end
+            tcu_pkg::OP_C:       c_q[{p[LO + 1 +: 8], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_META:    meta_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_SCALE_A: sa_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_SCALE_B: sb_q[{p[LO + 1 +: 3], 5'h00} +: 32] <= p[31:0];
+            default: ;
+          endcase
+        end
       end
     end
   end
 
   // show_next implies no start this cycle (collect_q), so no clear.
   always_comb begin
+    logic [PW-1:0] p;
+    p            = '0;
     dp_a_o       = a_q;
     dp_b_o       = b_q;
     dp_c_o       = c_q;
@@ -481,25 +492,23 @@ module tcu_operand_router #(
     dp_scale_b_o = sb_q;
     if (show_next) begin
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        if (wr_a[s]) begin
-          dp_a_o[{slot_lo_pos[s][7:0], 4'h0} +: 16] = slot_lo[s];
-          dp_a_o[{slot_hi_pos[s][7:0], 4'h0} +: 16] = slot_hi[s];
-        end
-        if (wr_b[s]) begin
-          dp_b_o[{slot_lo_pos[s][6:0], 4'h0} +: 16] = slot_lo[s];
-          dp_b_o[{slot_hi_pos[s][6:0], 4'h0} +: 16] = slot_hi[s];
-        end
-        if (wr_c[s]) begin
-          dp_c_o[{slot_lo_pos[s][8:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-        end
-        if (wr_meta[s]) begin
-          dp_meta_o[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-        end
-        if (wr_sa[s]) begin
-          dp_scale_a_o[{slot_lo_pos[s][4:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
-        end
-        if (wr_sb[s]) begin
-          dp_scale_b_o[{slot_lo_pos[s][3:1], 5'h00} +: 32] = {slot_hi[s], slot_lo[s]};
+        p = in_word_valid_i[s] ? place_slot(s) : '0;
+        if (p[HIT]) begin
+          unique case (in_word_op_i[3*s +: 3])
+            tcu_pkg::OP_A: begin
+              dp_a_o[{p[LO +: 8], 4'h0} +: 16] = p[15:0];
+              dp_a_o[{p[HI +: 8], 4'h0} +: 16] = p[31:16];
+            end
+            tcu_pkg::OP_B: begin
+              dp_b_o[{p[LO +: 7], 4'h0} +: 16] = p[15:0];
+              dp_b_o[{p[HI +: 7], 4'h0} +: 16] = p[31:16];
+            end
+            tcu_pkg::OP_C:       dp_c_o[{p[LO + 1 +: 8], 5'h00} +: 32] = p[31:0];
+            tcu_pkg::OP_META:    dp_meta_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
+            tcu_pkg::OP_SCALE_A: dp_scale_a_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
+            tcu_pkg::OP_SCALE_B: dp_scale_b_o[{p[LO + 1 +: 3], 5'h00} +: 32] = p[31:0];
+            default: ;
+          endcase
         end
       end
     end
@@ -534,7 +543,13 @@ module tcu_operand_router #(
   assign d_ready_o  = !busy_q || (wb_fire && wb_last_o);
   assign take_d     = d_valid_i && d_ready_o;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // The scatter's registers change only when a D is taken or a beat leaves:
+  // their own gated clock, so that the beat's word selection (and its
+  // evaluation in the simulator) runs only then.
+  logic clk_wb;
+  tcu_clock_gate u_gate_wb (.clk_i, .en_i(take_d || wb_fire), .clk_o(clk_wb));
+
+  always_ff @(posedge clk_wb or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= 1'b0;
       base_q <= '0;
@@ -547,7 +562,7 @@ module tcu_operand_router #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_wb) begin
     if (take_d) begin
       dbuf_q <= d_i;
       dfam_q <= d_family_i;
@@ -576,7 +591,7 @@ module tcu_operand_router #(
       .thread_id_a_i(1'b0),
       .byte_id_b_i  (2'd0),
       .thread_id_b_i(2'd0),
-      .op_i         (OP_D),
+      .op_i         (tcu_pkg::OP_D),
       .lane_i       (idx[4:0]),
       .reg_i        (idx[7:5]),
       .word_i       (32'd0),
@@ -609,11 +624,15 @@ module tcu_operand_router #(
   logic [DescW-1:0] chk_desc_q;
   logic [15615:0]   chk_ops_q;
   logic [WbW-1:0]   chk_wb_q;
-  logic [15615:0]   chk_ops;
-  logic [WbW-1:0]   chk_wb;
-  assign chk_ops = {dp_a_o, dp_b_o, dp_c_o, dp_meta_o, dp_scale_a_o, dp_scale_b_o};
-  assign chk_wb  = {wb_tag_o, wb_last_o, wb_word_valid_o, wb_word_lane_o, wb_word_reg_o,
-                    wb_word_data_o};
+  // What is held, as functions rather than nets, so that the simulator
+  // builds them only in the cycles that check them.
+  function automatic logic [15615:0] chk_ops();
+    chk_ops = {dp_a_o, dp_b_o, dp_c_o, dp_meta_o, dp_scale_a_o, dp_scale_b_o};
+  endfunction
+  function automatic logic [WbW-1:0] chk_wb();
+    chk_wb = {wb_tag_o, wb_last_o, wb_word_valid_o, wb_word_lane_o, wb_word_reg_o,
+              wb_word_data_o};
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -629,20 +648,20 @@ module tcu_operand_router #(
   always_ff @(posedge clk_i) begin
     if (dp_valid_o && !dp_ready_i) begin
       chk_desc_q <= desc_q;
-      chk_ops_q  <= chk_ops;
+      chk_ops_q  <= chk_ops();
     end
     if (wb_valid_o && !wb_ready_i) begin
-      chk_wb_q <= chk_wb;
+      chk_wb_q <= chk_wb();
     end
   end
   always_ff @(posedge clk_i) begin
     if (chk_live_q) begin
       if (chk_dp_held_q) begin
-        assert (dp_valid_o && desc_q == chk_desc_q && chk_ops == chk_ops_q)
+        assert (dp_valid_o && desc_q == chk_desc_q && chk_ops() == chk_ops_q)
           else $error("dp_valid_o or the operands changed while dp_ready_i was low");
       end
       if (chk_wb_held_q) begin
-        assert (wb_valid_o && chk_wb == chk_wb_q)
+        assert (wb_valid_o && chk_wb() == chk_wb_q)
           else $error("wb_valid_o or a write-back word changed while wb_ready_i was low");
       end
       assert (!(collect_q && full_q))

@@ -97,6 +97,211 @@ package tcu_pkg;
   } family_e;
 
   // ---------------------------------------------------------------------------
+  // Warp operands (same order as tcu::Operand) and the PTX fragment layouts
+  // ---------------------------------------------------------------------------
+  localparam logic [2:0] OP_A       = 3'd0;
+  localparam logic [2:0] OP_B       = 3'd1;
+  localparam logic [2:0] OP_C       = 3'd2;
+  localparam logic [2:0] OP_D       = 3'd3;
+  localparam logic [2:0] OP_META    = 3'd4;
+  localparam logic [2:0] OP_SCALE_A = 3'd5;
+  localparam logic [2:0] OP_SCALE_B = 3'd6;
+
+  // Where one 32-bit register word of a warp's mma operand lands on the
+  // datapath's matrix-order ports: frag_place's result, packed as
+  // {hit, lo_pos, hi_pos, split, word} (tcu_frag_layout.sv describes each
+  // field). A function rather than only a module so that the router's
+  // simulation path evaluates it where a word is written (at the clock edge)
+  // instead of at every input change.
+  localparam int unsigned FRAG_POS_W   = 9;
+  localparam int unsigned FRAG_PLACE_W = 1 + 2 * FRAG_POS_W + 1 + 32;
+
+  // The descriptor fields a placement depends on, packed as frag_place's
+  // desc argument: {family, k32, a_row, b_row, acc_f16, scale_4x, sparsity,
+  // byte_id_a, thread_id_a, byte_id_b, thread_id_b}.
+  localparam int unsigned FRAG_DESC_W = 3 + 6 + 2 + 1 + 2 + 2;
+
+  // The formulas are the PTX ISA's (sections named below), written from lane
+  // and register to port position. Family codes outside family_e are
+  // treated as FAM_INT4, as tcu_datapath does. (Assignments to the function
+  // name rather than return, no structs, and the package's own names
+  // qualified: Yosys 0.23.)
+  function automatic logic [FRAG_PLACE_W-1:0] frag_place(logic [FRAG_DESC_W-1:0] desc,
+                                                         logic [2:0] op, logic [4:0] lane,
+                                                         logic [2:0] reg_idx, logic [31:0] word);
+    logic [2:0]  family;
+    logic        k32, a_row, b_row, acc_f16, scale_4x, sparsity, thread_id_a;
+    logic [1:0]  byte_id_a, byte_id_b, thread_id_b;
+    logic [2:0]  g;
+    logic [1:0]  t, q;
+    logic        hg;
+    logic        fam_sparse, fam_f16, fam_f64, fam_e2m1, fam_k32;
+    logic [31:0] scale_shifted, scale_word, word_out;
+    logic [1:0]  scale_byte_id;
+    logic [7:0]  word_pos;   // 32-bit word index on the port
+    logic [7:0]  half_pos;   // f16: half-word index of the low half
+    logic        halves;     // place by half_pos (else word_pos)
+    logic        split;      // f16: hi half = lo + 4 (else lo + 1)
+    logic [3:0]  regs;       // 32-bit words per lane of this operand
+    logic [FRAG_POS_W-1:0] lo_pos, hi_pos;
+
+    {family, k32, a_row, b_row, acc_f16, scale_4x, sparsity, byte_id_a, thread_id_a, byte_id_b,
+     thread_id_b} = desc;
+
+    // The lane's coordinates in the PTX formulas: groupID, threadID_in_group;
+    // for m8n8k4 .f16 the quad pair (the batch) and the high half-warp.
+    g  = lane[4:2];
+    t  = lane[1:0];
+    q  = lane[3:2];
+    hg = lane[4];
+
+    fam_sparse = 1'b0;
+    fam_f16    = 1'b0;
+    fam_f64    = 1'b0;
+    fam_e2m1   = 1'b0;
+    fam_k32    = 1'b0;
+    unique case (family)
+      tcu_pkg::FAM_INT4_SPARSE: fam_sparse = 1'b1;
+      tcu_pkg::FAM_F16:         fam_f16    = 1'b1;
+      tcu_pkg::FAM_F64:         fam_f64    = 1'b1;
+      tcu_pkg::FAM_E2M1:        fam_e2m1   = 1'b1;
+      default:         fam_k32    = k32;  // FAM_INT4
+    endcase
+
+    // Scales: the register shifted down by the byte selector, masked to the
+    // instruction's blocks (2X: two bytes, 4X: four). A four-way choice
+    // rather than a shifter (Yosys's share pass stalls on many shifters).
+    scale_byte_id = op == tcu_pkg::OP_SCALE_A ? byte_id_a : byte_id_b;
+    unique case (scale_byte_id)
+      2'd0:    scale_shifted = word;
+      2'd1:    scale_shifted = {8'h00, word[31:8]};
+      2'd2:    scale_shifted = {16'h0000, word[31:16]};
+      default: scale_shifted = {24'h00_0000, word[31:24]};
+    endcase
+    scale_word = scale_shifted & (scale_4x ? 32'hffff_ffff : 32'h0000_ffff);
+
+    word_pos = '0;
+    half_pos = '0;
+    halves   = 1'b0;
+    split    = 1'b0;
+    regs     = '0;
+    word_out = word;
+    unique case (op)
+      // --- A ------------------------------------------------------------------
+      // m16n8k64 (9.7.14.5.11): a_i, i = 8*reg + elem, row g + 8*(reg odd),
+      // column 8t + elem + 32*(reg >= 2): row r, word 8r + 4*reg[1] + t.
+      // m8n8k32 (9.7.14.5.4): row g, columns 8t..8t+7. sparse m16n8k64
+      // (9.7.14.6.2.7, compressed 16x32 A): row g + 8*reg, columns 8t...
+      // m8n8k4 .f16 (9.7.14.5.1), batch q (16-bit units, (q*8+row)*4+col):
+      // .row: row t + 4hg, columns 2reg, 2reg+1; .col: rows 2reg + 4hg and
+      // the next, column t. m8n8k4 .f64 (9.7.14.5.2): element (g, t).
+      tcu_pkg::OP_A: begin
+        if (fam_f16) begin
+          regs     = 4'd2;
+          halves   = 1'b1;
+          split    = !a_row;
+          half_pos = a_row ? {1'b0, q, hg, t, reg_idx[0], 1'b0}
+                           : {1'b0, q, hg, reg_idx[0], 1'b0, t};
+        end else if (fam_f64) begin
+          regs     = 4'd2;
+          word_pos = {2'b00, g, t, reg_idx[0]};
+        end else if (fam_sparse) begin
+          regs     = 4'd2;
+          word_pos = {2'b00, reg_idx[0], g, t};
+        end else if (fam_k32) begin
+          regs     = 4'd1;
+          word_pos = {3'b000, g, t};
+        end else begin
+          regs     = 4'd4;
+          word_pos = {1'b0, reg_idx[0], g, reg_idx[1], t};
+        end
+      end
+      // --- B (column-major) -------------------------------------------------
+      // m16n8k64 (dense, sparse, e2m1): b_i, k = 8t + elem + 32*reg, column
+      // g; a column is 64 codes: word 8g + 4reg + t. m8n8k32: k = 8t + elem,
+      // the first 32 codes of column g. m8n8k4 .f16, column stride 4
+      // (16-bit units, (q*8+col)*4+k): .row: k = t, columns 2reg + 4hg and
+      // the next; .col: k = 2reg, 2reg+1, column t + 4hg. .f64: (k t, col g).
+      tcu_pkg::OP_B: begin
+        if (fam_f16) begin
+          regs     = 4'd2;
+          halves   = 1'b1;
+          split    = b_row;
+          half_pos = b_row ? {1'b0, q, hg, reg_idx[0], 1'b0, t}
+                           : {1'b0, q, hg, t, reg_idx[0], 1'b0};
+        end else if (fam_f64) begin
+          regs     = 4'd2;
+          word_pos = {2'b00, g, t, reg_idx[0]};
+        end else if (fam_k32) begin
+          regs     = 4'd1;
+          word_pos = {2'b00, g, 1'b0, t};
+        end else begin
+          regs     = 4'd2;
+          word_pos = {2'b00, g, reg_idx[0], t};
+        end
+      end
+      // --- C and D ------------------------------------------------------------
+      // m16n8 (k64 families): c_i, row g + 8*(i >= 2), column 2t + i%2.
+      // m8n8 (m8n8k32; m8n8k4 .f64 with 64-bit elements, two words each):
+      // row g, column 2t + reg. m8n8k4 .f16 accumulators, batch q: .f16:
+      // row t + 4hg, columns 2reg, 2reg+1 (16-bit units, (q*8+row)*8+col);
+      // .f32: row (lane&1) + (reg&2) + 4hg, column (reg&4) + (lane&2) + reg%2.
+      tcu_pkg::OP_C, tcu_pkg::OP_D: begin
+        if (fam_f16) begin
+          if (acc_f16) begin
+            regs     = 4'd4;
+            word_pos = {1'b0, q, hg, t, reg_idx[1:0]};
+          end else begin
+            regs     = 4'd8;
+            word_pos = {q, hg, reg_idx[1], lane[0], reg_idx[2], lane[1], reg_idx[0]};
+          end
+        end else if (fam_f64) begin
+          regs     = 4'd4;
+          word_pos = {1'b0, g, t, reg_idx[1:0]};
+        end else if (fam_k32) begin
+          regs     = 4'd2;
+          word_pos = {2'b00, g, t, reg_idx[0]};
+        end else begin
+          regs     = 4'd4;
+          word_pos = {1'b0, reg_idx[1], g, t, reg_idx[0]};
+        end
+      end
+      // --- sparse metadata (9.7.14.6.2.7) ------------------------------------
+      // Lane 4g + 2*sparsity + h holds row g + 8h; nibble c is chunk c: row r
+      // is word r of the port.
+      tcu_pkg::OP_META: begin
+        if (fam_sparse && t[1] == sparsity) begin
+          regs     = 4'd1;
+          word_pos = {4'b0000, t[0], g};
+        end
+      end
+      // --- block scales (e2m1) ------------------------------------------------
+      // scale_a: row m in lane 4*(m%8) + 2*thread_id_a + m/8, block j in byte
+      // byte_id_a + j; rows of four bytes. scale_b: column n in lane
+      // 4n + thread_id_b, block j in byte byte_id_b + j; columns of four.
+      tcu_pkg::OP_SCALE_A: begin
+        if (fam_e2m1 && t[1] == thread_id_a) begin
+          regs     = 4'd1;
+          word_pos = {4'b0000, t[0], g};
+          word_out = scale_word;
+        end
+      end
+      tcu_pkg::OP_SCALE_B: begin
+        if (fam_e2m1 && t == thread_id_b) begin
+          regs     = 4'd1;
+          word_pos = {5'b00000, g};
+          word_out = scale_word;
+        end
+      end
+      default: ;
+    endcase
+
+    lo_pos     = halves ? {1'b0, half_pos} : {word_pos, 1'b0};
+    hi_pos     = halves ? {1'b0, half_pos + (split ? 8'd4 : 8'd1)} : {word_pos, 1'b1};
+    frag_place = {{1'b0, reg_idx} < regs, lo_pos, hi_pos, split, word_out};
+  endfunction
+
+  // ---------------------------------------------------------------------------
   // Leading-zero count of a 64-bit word (64 when zero): a six-step binary
   // search, each step a compare and a conditional shift. Shared by tcu_lzc and
   // the units that count leading zeros inside a pipeline stage's function.
