@@ -59,7 +59,7 @@
 // (SYNTHESIS), the same function (both are tested). Yosys figures are in
 // docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
-  parameter int unsigned WordsPerCycle  = 32,   // gather: register words a cycle (1..64)
+  parameter int unsigned WordsPerCycle  = 64,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = 32,   // scatter: D words a cycle (1..64)
   parameter bit          GatherBypass   = 1'b1  // last beat straight through to dp_*_o
 ) (

@@ -4,12 +4,13 @@ the handshakes (start, router to datapath, D, write-back), the router's
 register-word ports (lane-order words in, D words out), the operand
 register, the slice sequencer and the family's engine (issue, unit valids,
 results), D, and the engine's activity counters. The word ports' widths are
-the default configuration's (WordsPerCycle = DWordsPerCycle = 32)."""
+the default configuration's (WordsPerCycle = DWordsPerCycle = 64)."""
 from pathlib import Path
 
 TOP = "TOP.tcu_sim_top"  # the Verilated model's root, then the Verilog top
 DP = f"{TOP}.u_core.u_datapath"
-WORDS = 32  # WordsPerCycle and DWordsPerCycle of the default configuration
+WORDS = 64  # WordsPerCycle of the default configuration
+D_WORDS = 64  # its DWordsPerCycle
 # Per family: the engine's signal prefix, its operand register and D buffer
 # widths (A, B, C, D), its pipeline signals, and its activity counters' name.
 # An engine's logic sits in its generate block (g_<prefix>, there when the
@@ -71,8 +72,8 @@ def main():
             f"{TOP}.in_word_valid_i[{WORDS - 1}:0]", f"{TOP}.in_word_op_i[{3 * WORDS - 1}:0]",
             f"{TOP}.in_word_lane_i[{5 * WORDS - 1}:0]", f"{TOP}.in_word_reg_i[{3 * WORDS - 1}:0]",
             f"{TOP}.in_word_data_i[{32 * WORDS - 1}:0]",
-            f"{TOP}.wb_word_valid_o[{WORDS - 1}:0]", f"{TOP}.wb_word_lane_o[{5 * WORDS - 1}:0]",
-            f"{TOP}.wb_word_reg_o[{3 * WORDS - 1}:0]", f"{TOP}.wb_word_data_o[{32 * WORDS - 1}:0]"])
+            f"{TOP}.wb_word_valid_o[{D_WORDS - 1}:0]", f"{TOP}.wb_word_lane_o[{5 * D_WORDS - 1}:0]",
+            f"{TOP}.wb_word_reg_o[{3 * D_WORDS - 1}:0]", f"{TOP}.wb_word_data_o[{32 * D_WORDS - 1}:0]"])
         lines += group(f"{family} operand register",
                        [f"{DP}.accept"] + [engine_signal(p, s) for s in
                                            (f"{p}_tag_q[15:0]", f"{p}_a_q[{aw - 1}:0]",

@@ -5,8 +5,6 @@
 namespace tcu {
 namespace {
 
-constexpr int kOperands = 8;  // tcu::Operand's codes are below this
-
 const Fragment* fragment_of(const WarpOperands& warp, Operand op) {
   switch (op) {
     case Operand::kA:
@@ -67,26 +65,33 @@ uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& 
   return read_word(fragment_of(warp, word.operand), wide_registers(instr, word.operand), word);
 }
 
-std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
-                                                 const FrontEndConfig& front_end) {
-  // Each operand's fragment and register width, looked up once, not per word.
-  const Fragment* fragments[kOperands] = {};
-  bool wide[kOperands] = {};
+OperandSources operand_sources(const Instr& instr, const WarpOperands& warp) {
+  OperandSources sources;
   for (Operand op : {Operand::kA, Operand::kB, Operand::kC, Operand::kMeta, Operand::kScaleA,
                      Operand::kScaleB}) {
-    fragments[int(op)] = fragment_of(warp, op);
-    wide[int(op)] = wide_registers(instr, op);
+    sources.fragments[int(op)] = fragment_of(warp, op);
+    sources.wide[int(op)] = wide_registers(instr, op);
   }
+  return sources;
+}
+
+void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
+               std::vector<LaneWord>* out) {
+  out->resize(beat.size());
+  for (size_t i = 0; i < beat.size(); ++i) {
+    const RegWord& w = beat[i];
+    const int op = int(w.operand);
+    (*out)[i] = {uint8_t(op), uint8_t(w.lane), uint8_t(w.reg),
+                 read_word(sources.fragments[op], sources.wide[op], w)};
+  }
+}
+
+std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
+                                                 const FrontEndConfig& front_end) {
+  const OperandSources sources = operand_sources(instr, warp);
   const RegSchedule schedule = collect_schedule(instr, front_end);
   std::vector<std::vector<LaneWord>> beats(schedule.size());
-  for (size_t c = 0; c < schedule.size(); ++c) {
-    beats[c].reserve(schedule[c].size());
-    for (const RegWord& w : schedule[c]) {
-      const int op = int(w.operand);
-      beats[c].push_back(
-          {uint8_t(op), uint8_t(w.lane), uint8_t(w.reg), read_word(fragments[op], wide[op], w)});
-    }
-  }
+  for (size_t c = 0; c < schedule.size(); ++c) read_beat(sources, schedule[c], &beats[c]);
   return beats;
 }
 

@@ -36,6 +36,17 @@ struct LaneWord {
 
 // The word's value in the lanes' registers.
 uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word);
+
+// Each source operand's fragment and register width, resolved once per
+// instruction rather than per word (`warp` must outlive it).
+struct OperandSources {
+  const Fragment* fragments[8] = {};  // by tcu::Operand code
+  bool wide[8] = {};                  // 64-bit registers
+};
+OperandSources operand_sources(const Instr& instr, const WarpOperands& warp);
+// One cycle of a collection schedule with its data: `out` is overwritten.
+void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
+               std::vector<LaneWord>* out);
 // The register file's collection schedule (register_file.h,
 // collect_schedule: the one place that decides which words move in which
 // cycle) with the data read from `warp`: a beat a cycle.

@@ -21,6 +21,17 @@ int first_difference(const std::array<uint32_t, N>& a, const std::array<uint32_t
   return -1;
 }
 
+// The fields of an instruction its fragment layouts, and so its
+// collection schedule, depend on.
+uint64_t schedule_key(const Instr& in) {
+  uint64_t key = 0;
+  for (const int field : {int(in.family), in.shape.m, in.shape.n, in.shape.k, int(in.a_layout),
+                          int(in.b_layout), int(in.a_type), int(in.b_type), int(in.c_type),
+                          int(in.d_type), int(in.scale_vec), int(in.scale_type)})
+    key = key << 5 ^ uint64_t(field) ^ key >> 59;
+  return key;
+}
+
 }  // namespace
 
 bool parse_fault(const std::string& name, Fault* fault) {
@@ -68,7 +79,16 @@ void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
   if (const std::string why = rf_bandwidth_error(datapath_, config); !why.empty())
     throw std::invalid_argument(why);
   front_end_ = config;
+  schedules_.clear();
   cosim_.set_front_end(config);
+}
+
+const RegSchedule& WarpFrontEnd::schedule_of(const Instr& instr) {
+  const uint64_t key = schedule_key(instr);
+  auto found = schedules_.find(key);
+  if (found == schedules_.end())
+    found = schedules_.emplace(key, collect_schedule(instr, front_end_)).first;
+  return found->second;
 }
 
 void WarpFrontEnd::issue(IssueRequest request) {
@@ -106,16 +126,14 @@ void WarpFrontEnd::start_collection() {
   pending_.pop_front();
   f.isolated = in_flight_ == pending_.size() + 1;
   const Instr& instr = f.request.instr;
-  f.beats = collect_beats(instr, f.request.operands, front_end_);
+  f.schedule = &schedule_of(instr);
   if (fault_due(Fault::kMeta) && instr.sparse()) {
-    // After validation: the router takes whatever the registers hold.
-    for (std::vector<LaneWord>& beat : f.beats)
-      for (LaneWord& w : beat)
-        if (Operand(w.operand) == Operand::kMeta) w.data ^= 0xf;
+    f.corrupt_meta = true;  // after validation: the router takes what the registers hold
     fault_done_ = true;
   }
   cosim_.issue(f.tag, instr, f.request.operands, f.request.name, cycle_);
   collecting_ = std::move(f);
+  sources_ = operand_sources(collecting_->request.instr, collecting_->request.operands);
   beat_ = 0;
 }
 
@@ -130,8 +148,12 @@ void WarpFrontEnd::drive_collection() {
   if (beat_ == 0)
     model_.set_descriptor(
         core_descriptor(f.request.instr, f.request.operands.selectors, uint32_t(f.tag)));
-  const std::vector<LaneWord>& beat = f.beats[beat_];
-  model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == f.beats.size());
+  read_beat(sources_, (*f.schedule)[beat_], &beat_words_);
+  if (f.corrupt_meta)
+    for (LaneWord& w : beat_words_)
+      if (Operand(w.operand) == Operand::kMeta) w.data ^= 0xf;
+  model_.set_words(beat_words_.data(), int(beat_words_.size()),
+                   beat_ + 1 == f.schedule->size());
 }
 
 void WarpFrontEnd::check_handover(const Flight& f) {
@@ -302,7 +324,7 @@ void WarpFrontEnd::tick() {
   if (!model_.d_ready()) cosim_.datapath_backpressure(cycle_);
   const bool beat_taken = offered_ && (beat_ > 0 || model_.in_start_ready());
   // With the bypass the router offers the operands in the last beat's cycle.
-  if (beat_taken && ++beat_ == collecting_->beats.size()) {
+  if (beat_taken && ++beat_ == collecting_->schedule->size()) {
     collected_.push_back(std::move(*collecting_));
     collecting_.reset();
   }

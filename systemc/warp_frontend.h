@@ -28,6 +28,7 @@
 #include <random>
 #include <string>
 #include <systemc>
+#include <unordered_map>
 #include <vector>
 
 #include "datapath_model.h"
@@ -92,7 +93,8 @@ SC_MODULE(WarpFrontEnd) {
   struct Flight {
     uint64_t tag;
     IssueRequest request;
-    std::vector<std::vector<LaneWord>> beats;
+    const RegSchedule* schedule = nullptr;  // collect_schedule's, cached per variant
+    bool corrupt_meta = false;              // Fault::kMeta goes into this one
     uint64_t offered = 0;  // the edge the router's dp_valid was first seen
     bool offered_seen = false;
     bool isolated = false;  // nothing else in flight when it issued
@@ -119,6 +121,7 @@ SC_MODULE(WarpFrontEnd) {
   void advance_write_back();
   void set_wb_ready();
   bool fault_due(Fault kind) const { return stimulus_.fault == kind && !fault_done_; }
+  const RegSchedule& schedule_of(const Instr& instr);
 
   DatapathModel& model_;
   bool pause_when_idle_ = false;
@@ -136,7 +139,12 @@ SC_MODULE(WarpFrontEnd) {
   // Being collected (the beat `beat_` on the ports); collected, waiting for
   // the datapath; in the datapath; D being written back.
   std::optional<Flight> collecting_;
+  OperandSources sources_;  // collecting_'s registers
+  std::vector<LaneWord> beat_words_;
   size_t beat_ = 0;
+  // collect_schedule per instruction variant at front_end_ (the words of a
+  // beat are the same for every instance; only their data differ).
+  std::unordered_map<uint64_t, RegSchedule> schedules_;
   bool offered_ = false;
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;

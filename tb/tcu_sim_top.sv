@@ -17,8 +17,8 @@ module tcu_sim_top #(
   parameter bit          E2m1Enable       = 1'b1,
   parameter bit          F16Enable        = 1'b1,
   parameter bit          F64Enable        = 1'b1,
-  parameter int unsigned WordsPerCycle    = 32,
-  parameter int unsigned DWordsPerCycle   = 32,
+  parameter int unsigned WordsPerCycle    = 64,
+  parameter int unsigned DWordsPerCycle   = 64,
   parameter bit          GatherBypass     = 1'b1
 ) (
   input  logic                          clk_i,

@@ -27,7 +27,8 @@ TEST_CASE("cosim accepts an instruction timed by the formula") {
   const uint64_t collect = (tcu::source_words(kInt4) + n - 1) / n;
   const uint64_t accept = 100 + collect;
   const uint64_t out = accept + tcu::datapath_latency(r.dp, kInt4);
-  const uint64_t retire = out + (tcu::dest_words(kInt4) + n - 1) / n;
+  const int d = std::min(n, r.dp.d_words_per_cycle);  // write-back words a cycle
+  const uint64_t retire = out + (tcu::dest_words(kInt4) + d - 1) / d;
   r.cosim.issue(1, kInt4, r.ops, "c0", 100);
   r.cosim.datapath_accept(1, accept, accept);
   r.cosim.datapath_result(1, out);
@@ -276,7 +277,8 @@ TEST_CASE("cosim counts write-back stalls into an isolated instruction's latency
   const int n = r.fe.rf_regs_per_cycle;
   const uint64_t accept = 100 + (tcu::source_words(kInt4) + n - 1) / n;
   const uint64_t out = accept + tcu::datapath_latency(r.dp, kInt4);
-  const uint64_t retire = out + (tcu::dest_words(kInt4) + n - 1) / n + 3;
+  const int d = std::min(n, r.dp.d_words_per_cycle);  // write-back words a cycle
+  const uint64_t retire = out + (tcu::dest_words(kInt4) + d - 1) / d + 3;
   r.cosim.issue(1, kInt4, r.ops, "c0", 100);
   r.cosim.datapath_accept(1, accept, accept);
   r.cosim.datapath_result(1, out);

@@ -56,7 +56,9 @@ TEST_CASE("front-end register traffic") {
 
 TEST_CASE("collection and write-back through the operand router") {
   const auto int4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
-  tcu::DatapathConfig dp;  // 32 words a cycle each way
+  tcu::DatapathConfig dp;
+  dp.words_per_cycle = 32;  // a router of 32 words a cycle each way
+  dp.d_words_per_cycle = 32;
   tcu::FrontEndConfig fe;
   fe.rf_regs_per_cycle = 8;
   // 320 source words at 8 a cycle; 128 D words at 8 a cycle.

@@ -25,6 +25,18 @@ class Source {
  public:
   explicit Source(uint64_t seed) : rng_(seed) {}
   uint64_t bits() { return rng_(); }
+  // n <= 32 random bits, from a pool refilled 64 at a time (an int4 code
+  // needs 4, not a whole draw).
+  uint64_t take(int n) {
+    if (pool_bits_ < n) {
+      pool_ = rng_();
+      pool_bits_ = 64;
+    }
+    const uint64_t v = pool_ & ((1ull << n) - 1);
+    pool_ >>= n;
+    pool_bits_ -= n;
+    return v;
+  }
   uint64_t below(uint64_t n) { return rng_() % n; }
   bool chance(int percent) { return below(100) < uint64_t(percent); }
   Recipe recipe() { return static_cast<Recipe>(below(4)); }
@@ -96,6 +108,8 @@ class Source {
 
  private:
   std::mt19937_64 rng_;
+  uint64_t pool_ = 0;
+  int pool_bits_ = 0;
 };
 
 // Fills a fragment of `layout` register by register.
@@ -106,6 +120,14 @@ Fragment fill(const FragmentLayout& layout, Fill&& fill_elem) {
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
   for (auto& reg : f.regs)
     for (int e = 0; e < layout.elems_per_reg(); ++e) reg |= (fill_elem() & mask) << (e * bits);
+  return f;
+}
+
+// Every bit of every register random (elements of uniformly random codes).
+Fragment fill_random(const FragmentLayout& layout, Source& src) {
+  Fragment f = layout.empty_fragment();
+  const int bits = layout.elem_bits() * layout.elems_per_reg();
+  for (auto& reg : f.regs) reg = bits >= 64 ? src.bits() : src.take(bits);
   return f;
 }
 
@@ -144,19 +166,13 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
     case Family::kInt4Dense:
     case Family::kInt4Sparse: {
       auto nibble = [&]() -> uint64_t {
-        switch (recipe) {
-          case Recipe::kSmall:
-            return src.below(3) == 0 ? 0 : (src.bits() & 1 ? 1 : 0xf);
-          case Recipe::kSpecials: {
-            static const uint64_t kEdges[] = {0x0, 0x7, 0x8, 0xf};
-            return kEdges[src.below(4)];
-          }
-          default:
-            return src.bits() & 0xf;
-        }
+        if (recipe == Recipe::kSmall) return src.take(8) % 3 == 0 ? 0 : (src.take(1) ? 1 : 0xf);
+        static const uint64_t kEdges[] = {0x0, 0x7, 0x8, 0xf};
+        return kEdges[src.take(2)];  // Recipe::kSpecials
       };
-      w.a = fill(la, nibble);
-      w.b = fill(lb, nibble);
+      const bool uniform = recipe == Recipe::kModerate || recipe == Recipe::kBits;
+      w.a = uniform ? fill_random(la, src) : fill(la, nibble);
+      w.b = uniform ? fill_random(lb, src) : fill(lb, nibble);
       w.c = fill(lc, [&] { return src.s32_acc(); });
       if (in.sparse()) {
         w.selectors.sparsity = int(src.below(2));
@@ -186,8 +202,8 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
       break;
     }
     case Family::kE2m1: {
-      w.a = fill(la, [&] { return src.bits() & 0xf; });
-      w.b = fill(lb, [&] { return src.bits() & 0xf; });
+      w.a = fill_random(la, src);
+      w.b = fill_random(lb, src);
       // No infinite C (outside the reference numerics' domain).
       w.c = fill(lc, [&] {
         uint64_t v = src.f32(recipe);

@@ -27,8 +27,8 @@ def test_rtl_parameters_are_read_from_the_core():
     assert params["IntStages"] == 2
     assert "F64FmasPerCycle" in params
     # The operand router's.
-    assert params["WordsPerCycle"] == 32
-    assert params["DWordsPerCycle"] == 32
+    assert params["WordsPerCycle"] == 64
+    assert params["DWordsPerCycle"] == 64
     assert params["GatherBypass"] == 1
 
 

@@ -1,6 +1,6 @@
 # Verilator unit test of the operand routing network (rtl/tcu_operand_router.sv
-# with tcu_frag_layout.sv and tcu_word_mux.sv), checked against the golden
-# model's fragment layouts and the datapath's port packing
+# with tcu_frag_layout.sv, tcu_word_mux.sv and tcu_clock_gate.sv), checked
+# against the golden model's fragment layouts and the datapath's port packing
 # (systemc/datapath_ports.cpp). Included by tests/CMakeLists.txt.
 # Four models, each a static library with its own PREFIX, one executable:
 #   w8         WordsPerCycle = 8,  DWordsPerCycle = 8,  GatherBypass = 1
@@ -17,6 +17,7 @@ set(TCU_ROUTER_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
 set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_pkg.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_word_mux.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_clock_gate.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)
 

@@ -30,8 +30,8 @@ struct DatapathConfig {
   // The operand router (rtl/tcu_operand_router.sv): register words it takes
   // a cycle (1..64), D words it writes back a cycle (1..64), and whether the
   // last beat's words reach the datapath in that beat's cycle.
-  int words_per_cycle = 32;
-  int d_words_per_cycle = 32;
+  int words_per_cycle = 64;
+  int d_words_per_cycle = 64;
   bool gather_bypass = true;
 };
 bool operator==(const DatapathConfig& a, const DatapathConfig& b);
@@ -62,7 +62,7 @@ std::string disabled_error(const std::string& config_name, const DatapathConfig&
 struct FrontEndConfig {
   // Lane words the collector moves per cycle. The RTL engine refuses more
   // than the router's WordsPerCycle (rf_bandwidth_error).
-  int rf_regs_per_cycle = 32;
+  int rf_regs_per_cycle = 64;
   int rf_banks = 16;           // register i of an instruction is in bank i % rf_banks
   int rf_read_ports = 1;       // reads of a bank per cycle, each a register of all 32 lanes
   int rf_write_ports = 1;      // writes of a bank per cycle, likewise
