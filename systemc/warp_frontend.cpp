@@ -21,17 +21,6 @@ int first_difference(const std::array<uint32_t, N>& a, const std::array<uint32_t
   return -1;
 }
 
-// The fields of an instruction its fragment layouts, and so its
-// collection schedule, depend on.
-uint64_t schedule_key(const Instr& in) {
-  uint64_t key = 0;
-  for (const int field : {int(in.family), in.shape.m, in.shape.n, in.shape.k, int(in.a_layout),
-                          int(in.b_layout), int(in.a_type), int(in.b_type), int(in.c_type),
-                          int(in.d_type), int(in.scale_vec), int(in.scale_type)})
-    key = key << 5 ^ uint64_t(field) ^ key >> 59;
-  return key;
-}
-
 }  // namespace
 
 bool parse_fault(const std::string& name, Fault* fault) {
@@ -84,7 +73,11 @@ void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
 }
 
 const RegSchedule& WarpFrontEnd::schedule_of(const Instr& instr) {
-  const uint64_t key = schedule_key(instr);
+  // The schedule follows from the source registers: A's, B's and C's
+  // layouts (fragment_layout's cache gives each one address) and whether
+  // metadata or scales are sent (the family).
+  const ScheduleKey key{&fragment_layout(instr, Operand::kA), &fragment_layout(instr, Operand::kB),
+                        &fragment_layout(instr, Operand::kC), instr.family};
   auto found = schedules_.find(key);
   if (found == schedules_.end())
     found = schedules_.emplace(key, collect_schedule(instr, front_end_)).first;

@@ -24,11 +24,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
 #include <systemc>
-#include <unordered_map>
+#include <tuple>
 #include <vector>
 
 #include "datapath_model.h"
@@ -144,7 +145,9 @@ SC_MODULE(WarpFrontEnd) {
   size_t beat_ = 0;
   // collect_schedule per instruction variant at front_end_ (the words of a
   // beat are the same for every instance; only their data differ).
-  std::unordered_map<uint64_t, RegSchedule> schedules_;
+  using ScheduleKey = std::tuple<const FragmentLayout*, const FragmentLayout*,
+                                 const FragmentLayout*, Family>;
+  std::map<ScheduleKey, RegSchedule> schedules_;
   bool offered_ = false;
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;
