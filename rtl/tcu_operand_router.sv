@@ -137,8 +137,6 @@ module tcu_operand_router #(
     $fatal(1, "DWordsPerCycle must be 1..64, is %0d", DWordsPerCycle);
   end
 
-  localparam int unsigned D_WORDS = 8192 / 32;  // out_d_o
-
   // ===========================================================================
   // Gather
   // ===========================================================================
@@ -572,6 +570,9 @@ module tcu_operand_router #(
     end
   end
 
+`ifdef SYNTHESIS
+  // Each slot: the layout formulas and a word multiplexer over D.
+  localparam int unsigned D_WORDS = 8192 / 32;  // out_d_o
   for (genvar s = 0; s < DWordsPerCycle; s++) begin : g_wb
     logic [9:0]  idx;
     logic        hit, unused_lo_half, unused_split;
@@ -613,6 +614,25 @@ module tcu_operand_router #(
     assign wb_word_lane_o[5*s +: 5]   = idx[4:0];
     assign wb_word_reg_o[3*s +: 3]    = idx[7:5];
   end
+`else
+  // Simulation: the same selection as one loop over the slots, with only
+  // the C/D case of the layout formulas (tcu_pkg::frag_cd_place, which
+  // frag_place uses for C and D), so that a beat costs a few operations a
+  // word rather than a layout instance per slot.
+  always_comb begin
+    for (int unsigned s = 0; s < DWordsPerCycle; s++) begin
+      logic [9:0]  idx;
+      logic [11:0] cd;
+      idx                        = base_q + 10'(s);
+      cd                         = tcu_pkg::frag_cd_place(dfam_q, dk32_q, df16_q, idx[4:0],
+                                                          idx[7:5]);
+      wb_word_data_o[32*s +: 32] = dbuf_q[{cd[7:0], 5'h00} +: 32];
+      wb_word_valid_o[s]         = busy_q && {1'b0, idx[7:5]} < cd[11:8] && idx < d_words;
+      wb_word_lane_o[5*s +: 5]   = idx[4:0];
+      wb_word_reg_o[3*s +: 3]    = idx[7:5];
+    end
+  end
+`endif
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------------------

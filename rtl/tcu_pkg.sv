@@ -121,6 +121,36 @@ package tcu_pkg;
   // byte_id_a, thread_id_a, byte_id_b, thread_id_b}.
   localparam int unsigned FRAG_DESC_W = 3 + 6 + 2 + 1 + 2 + 2;
 
+  // C and D (the accumulator fragments): {regs, word_pos}, the operand's
+  // 32-bit words per lane and the word's index on the 8192-bit C/D port.
+  // Its own function because the router's scatter needs only this case:
+  //   m16n8 (k64 families): c_i, row g + 8*(i >= 2), column 2t + i%2.
+  //   m8n8 (m8n8k32; m8n8k4 .f64 with 64-bit elements, two words each):
+  //   row g, column 2t + reg. m8n8k4 .f16 accumulators, batch q: .f16:
+  //   row t + 4hg, columns 2reg, 2reg+1 (16-bit units, (q*8+row)*8+col);
+  //   .f32: row (lane&1) + (reg&2) + 4hg, column (reg&4) + (lane&2) + reg%2.
+  function automatic logic [11:0] frag_cd_place(logic [2:0] family, logic k32, logic acc_f16,
+                                                logic [4:0] lane, logic [2:0] reg_idx);
+    logic [2:0] g;
+    logic [1:0] t, q;
+    logic       hg;
+    g  = lane[4:2];
+    t  = lane[1:0];
+    q  = lane[3:2];
+    hg = lane[4];
+    unique case (family)
+      tcu_pkg::FAM_F16:
+        frag_cd_place = acc_f16 ? {4'd4, 1'b0, q, hg, t, reg_idx[1:0]}
+                                : {4'd8, q, hg, reg_idx[1], lane[0], reg_idx[2], lane[1],
+                                   reg_idx[0]};
+      tcu_pkg::FAM_F64:         frag_cd_place = {4'd4, 1'b0, g, t, reg_idx[1:0]};
+      tcu_pkg::FAM_INT4_SPARSE,
+      tcu_pkg::FAM_E2M1:        frag_cd_place = {4'd4, 1'b0, reg_idx[1], g, t, reg_idx[0]};
+      default:                  frag_cd_place = k32 ? {4'd2, 2'b00, g, t, reg_idx[0]}
+                                                    : {4'd4, 1'b0, reg_idx[1], g, t, reg_idx[0]};
+    endcase
+  endfunction
+
   // The formulas are the PTX ISA's (sections named below), written from lane
   // and register to port position. Family codes outside family_e are
   // treated as FAM_INT4, as tcu_datapath does. (Assignments to the function
@@ -240,31 +270,9 @@ package tcu_pkg;
           word_pos = {2'b00, g, reg_idx[0], t};
         end
       end
-      // --- C and D ------------------------------------------------------------
-      // m16n8 (k64 families): c_i, row g + 8*(i >= 2), column 2t + i%2.
-      // m8n8 (m8n8k32; m8n8k4 .f64 with 64-bit elements, two words each):
-      // row g, column 2t + reg. m8n8k4 .f16 accumulators, batch q: .f16:
-      // row t + 4hg, columns 2reg, 2reg+1 (16-bit units, (q*8+row)*8+col);
-      // .f32: row (lane&1) + (reg&2) + 4hg, column (reg&4) + (lane&2) + reg%2.
+      // --- C and D: frag_cd_place -----------------------------------------------
       tcu_pkg::OP_C, tcu_pkg::OP_D: begin
-        if (fam_f16) begin
-          if (acc_f16) begin
-            regs     = 4'd4;
-            word_pos = {1'b0, q, hg, t, reg_idx[1:0]};
-          end else begin
-            regs     = 4'd8;
-            word_pos = {q, hg, reg_idx[1], lane[0], reg_idx[2], lane[1], reg_idx[0]};
-          end
-        end else if (fam_f64) begin
-          regs     = 4'd4;
-          word_pos = {1'b0, g, t, reg_idx[1:0]};
-        end else if (fam_k32) begin
-          regs     = 4'd2;
-          word_pos = {2'b00, g, t, reg_idx[0]};
-        end else begin
-          regs     = 4'd4;
-          word_pos = {1'b0, reg_idx[1], g, t, reg_idx[0]};
-        end
+        {regs, word_pos} = tcu_pkg::frag_cd_place(family, k32, acc_f16, lane, reg_idx);
       end
       // --- sparse metadata (9.7.14.6.2.7) ------------------------------------
       // Lane 4g + 2*sparsity + h holds row g + 8h; nibble c is chunk c: row r

@@ -26,12 +26,13 @@ function(tcu_int_unit_test name source)
   add_test(NAME ${name} COMMAND ${name})
 endfunction()
 
-# ---- tcu_int4_dot at Stages = 2 (the datapath's default) and 7 (more
-# registers than layers); tcu_int4_accumulate (no parameters) --------------
+# ---- tcu_int4_dot at Stages = 2 (the datapath's default; the simulation
+# description) and 7 (more registers than layers) with SYNTHESIS defined (the
+# adder tree Yosys reads); tcu_int4_accumulate (no parameters) ---------------
 tcu_int_unit_model(tcu_rtl_int4_dot_s2 tcu_int4_dot Vtcu_int4_dot_s2
   SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_int4_dot_s7 tcu_int4_dot Vtcu_int4_dot_s7
-  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv PARAMS -GStages=7)
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv PARAMS -GStages=7 +define+SYNTHESIS)
 tcu_int_unit_model(tcu_rtl_int4_accumulate tcu_int4_accumulate Vtcu_int4_accumulate
   SOURCES tcu_int4_accumulate.sv)
 tcu_int_unit_test(test_rtl_int4_dot test_rtl_int4_dot.cpp

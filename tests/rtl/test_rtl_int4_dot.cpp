@@ -1,5 +1,7 @@
-// rtl/tcu_int4_dot.sv at Stages = 2 and 7, and rtl/tcu_int4_accumulate.sv,
-// bit-exact against the golden int4_dot and int4_accumulate.
+// rtl/tcu_int4_dot.sv at Stages = 2 (its simulation description, the bit
+// planes) and 7 (with SYNTHESIS defined: the multipliers and adder tree Yosys
+// reads), and rtl/tcu_int4_accumulate.sv, bit-exact against the golden
+// int4_dot and int4_accumulate.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -163,11 +165,11 @@ void check_dot_unit(int stages, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("tcu_int4_dot Stages=2 matches int4_dot", "[rtl][int4]") {
+TEST_CASE("tcu_int4_dot Stages=2 (simulation description) matches int4_dot", "[rtl][int4]") {
   check_dot_unit<Vtcu_int4_dot_s2>(2, 1);
 }
 
-TEST_CASE("tcu_int4_dot Stages=7 matches int4_dot", "[rtl][int4]") {
+TEST_CASE("tcu_int4_dot Stages=7 (SYNTHESIS description) matches int4_dot", "[rtl][int4]") {
   check_dot_unit<Vtcu_int4_dot_s7>(7, 2);
 }
 
