@@ -12,6 +12,10 @@ namespace tcu {
 struct BenchOptions {
   std::string config = "default";  // RTL datapath configuration
   double seconds = 1.0;            // wall time per measurement
+  // Each measurement is the best of this many rounds (seconds / rounds
+  // each; a family's golden, raw and stack rounds take turns), so that
+  // another process's bursts lower no figure.
+  int rounds = 5;
   bool json = false;               // one JSON document instead of the table
   bool rtl = true;                 // measure the RTL (when built in)
   // The co-verification stack's register file (rf_regs_per_cycle at most

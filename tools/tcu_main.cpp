@@ -453,6 +453,11 @@ int tcu_main(int argc, char** argv) {
       ->check(CLI::IsMember(config_names()));
   bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
       ->check(CLI::Range(0.01, 600.0));
+  bench_cmd
+      ->add_option("--rounds", bench_options.rounds,
+                   "rounds per measurement, of seconds/rounds each, the three measurements "
+                   "of a family taking turns; the best round is reported")
+      ->check(CLI::Range(1, 100));
   bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");
   std::vector<CLI::Option*> bench_front_end_options;
   add_front_end_options(bench_cmd, &bench_options.front_end, &bench_front_end_options);
