@@ -1,6 +1,8 @@
 #include "core_words.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace tcu {
 namespace {
@@ -83,6 +85,51 @@ void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
     const int op = int(w.operand);
     (*out)[i] = {uint8_t(op), uint8_t(w.lane), uint8_t(w.reg),
                  read_word(sources.fragments[op], sources.wide[op], w)};
+  }
+}
+
+namespace {
+
+// Sets `width` bits at `lsb` of a packed port held as 32-bit words.
+template <size_t N>
+void put_field(std::array<uint32_t, N>* words, int lsb, int width, uint32_t value) {
+  const uint64_t field = uint64_t(value & ((1u << width) - 1)) << (lsb % 32);
+  (*words)[size_t(lsb / 32)] |= uint32_t(field);
+  if (lsb % 32 + width > 32) (*words)[size_t(lsb / 32) + 1] |= uint32_t(field >> 32);
+}
+
+template <class Word>
+PackedBeat pack(const Word* words, int count) {
+  if (count < 0 || count > kMaxBeatWords)
+    throw std::logic_error("a beat of " + std::to_string(count) + " words (at most " +
+                           std::to_string(kMaxBeatWords) + ")");
+  PackedBeat beat;
+  beat.count = count;
+  for (int s = 0; s < count; ++s) {
+    put_field(&beat.valid, s, 1, 1);
+    put_field(&beat.op, 3 * s, 3, uint32_t(words[s].operand));
+    put_field(&beat.lane, 5 * s, 5, uint32_t(words[s].lane));
+    put_field(&beat.reg, 3 * s, 3, uint32_t(words[s].reg));
+  }
+  return beat;
+}
+
+}  // namespace
+
+PackedBeat pack_tags(const RegWord* words, int count) { return pack(words, count); }
+
+PackedBeat pack_beat(const LaneWord* words, int count) {
+  PackedBeat beat = pack(words, count);
+  for (int s = 0; s < count; ++s) beat.data[size_t(s)] = words[s].data;
+  return beat;
+}
+
+void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& beat,
+                    PackedBeat* out) {
+  for (size_t i = 0; i < beat.size(); ++i) {
+    const RegWord& w = beat[i];
+    const int op = int(w.operand);
+    out->data[i] = read_word(sources.fragments[op], sources.wide[op], w);
   }
 }
 

@@ -5,6 +5,7 @@
 // SystemC front-end, `tcu bench` and the RTL tests.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,24 @@ struct LaneWord {
   uint32_t data = 0;
 };
 
+// A beat as the router's word ports take it: slot s's valid bit at bit s of
+// in_word_valid_i, its operand, lane and register at 3s, 5s and 3s of
+// in_word_op_i, in_word_lane_i and in_word_reg_i (as 32-bit words), its
+// data in data[s]. The tags follow from the schedule alone, so a front-end
+// packs each schedule beat's once (pack_tags) and fills in only the data.
+constexpr int kMaxBeatWords = 64;  // the router's WordsPerCycle at most
+struct PackedBeat {
+  int count = 0;
+  std::array<uint32_t, kMaxBeatWords / 32> valid{};
+  std::array<uint32_t, 3 * kMaxBeatWords / 32> op{}, reg{};
+  std::array<uint32_t, 5 * kMaxBeatWords / 32> lane{};
+  std::array<uint32_t, kMaxBeatWords> data{};
+};
+// The tags of `count` words (throws std::logic_error above kMaxBeatWords);
+// data stays zero.
+PackedBeat pack_tags(const RegWord* words, int count);
+PackedBeat pack_beat(const LaneWord* words, int count);  // tags and data
+
 // The word's value in the lanes' registers.
 uint32_t read_word(const Instr& instr, const WarpOperands& warp, const RegWord& word);
 
@@ -47,6 +66,9 @@ OperandSources operand_sources(const Instr& instr, const WarpOperands& warp);
 // One cycle of a collection schedule with its data: `out` is overwritten.
 void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
                std::vector<LaneWord>* out);
+// The same beat's data into `out`, whose tags pack_tags(beat) filled.
+void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& beat,
+                    PackedBeat* out);
 // The register file's collection schedule (register_file.h,
 // collect_schedule: the one place that decides which words move in which
 // cycle) with the data read from `warp`: a beat a cycle.

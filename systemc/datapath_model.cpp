@@ -13,7 +13,10 @@ const DatapathConfig& datapath_config(const std::string& config) {
 CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle) {
   FrontEndConfig front_end;
   front_end.rf_regs_per_cycle = per_cycle;
-  return {core_descriptor(instr, warp.selectors, tag), collect_beats(instr, warp, front_end)};
+  CoreInstr prepared{core_descriptor(instr, warp.selectors, tag), {}};
+  for (const std::vector<LaneWord>& beat : collect_beats(instr, warp, front_end))
+    prepared.beats.push_back(pack_beat(beat.data(), int(beat.size())));
+  return prepared;
 }
 
 int CoreFeeder::sample() {
@@ -32,13 +35,12 @@ void CoreFeeder::drive() {
   offered_ = !queue_.empty();
   model_.set_start(offered_ && beat_ == 0);
   if (!offered_) {
-    model_.set_words(nullptr, 0, false);
+    model_.set_beat(nullptr, false);
     return;
   }
   const CoreInstr& instr = *queue_.front();
   if (beat_ == 0) model_.set_descriptor(instr.descriptor);
-  const std::vector<LaneWord>& beat = instr.beats[beat_];
-  model_.set_words(beat.data(), int(beat.size()), beat_ + 1 == instr.beats.size());
+  model_.set_beat(&instr.beats[beat_], beat_ + 1 == instr.beats.size());
 }
 
 }  // namespace tcu

@@ -37,9 +37,14 @@ class DatapathModel {
   virtual void set_reset(bool active) = 0;
   virtual void set_start(bool start) = 0;
   virtual void set_descriptor(const CoreDescriptor& descriptor) = 0;
-  // A beat: `count` words (at most words_per_cycle()) in slots 0..count-1,
-  // the other slots empty; `last`: the instruction's last beat.
-  virtual void set_words(const LaneWord* words, int count, bool last) = 0;
+  // A beat: its words (at most words_per_cycle()) in slots 0..count-1, the
+  // other slots empty (nullptr: no words); `last`: the instruction's last
+  // beat. set_words packs the words first.
+  virtual void set_beat(const PackedBeat* beat, bool last) = 0;
+  void set_words(const LaneWord* words, int count, bool last) {
+    const PackedBeat beat = pack_beat(words, count);
+    set_beat(count ? &beat : nullptr, last);
+  }
   virtual void set_wb_ready(bool ready) = 0;
 
   // Outputs as they stand before the next rising edge.
@@ -97,7 +102,7 @@ const char* datapath_configurations_text();
 // An instruction ready to be fed: its descriptor and its beats of words.
 struct CoreInstr {
   CoreDescriptor descriptor;
-  std::vector<std::vector<LaneWord>> beats;
+  std::vector<PackedBeat> beats;
 };
 CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle);
 

@@ -66,25 +66,17 @@ class VerilatedDatapath : public DatapathModel {
     top_->in_thread_id_b_i = in.thread_id_b;
     top_->in_tag_i = in.tag;
   }
-  void set_words(const LaneWord* words, int count, bool last) override {
-    if (count > words_)
-      throw std::logic_error("set_words: " + std::to_string(count) + " words, more than the " +
+  void set_beat(const PackedBeat* beat, bool last) override {
+    static const PackedBeat kNoWords;
+    const PackedBeat& b = beat ? *beat : kNoWords;
+    if (b.count > words_)
+      throw std::logic_error("set_beat: " + std::to_string(b.count) + " words, more than the " +
                              std::to_string(words_) + " slots");
-    Bits<2> valid;
-    Bits<6> op, reg;
-    Bits<10> lane;
-    for (int s = 0; s < count; ++s) {
-      valid.put(s, 1, 1);
-      op.put(3 * s, 3, words[s].operand);
-      lane.put(5 * s, 5, words[s].lane);
-      reg.put(3 * s, 3, words[s].reg);
-      data_[size_t(s)] = words[s].data;
-    }
-    store(top_->in_word_valid_i, valid.w.data());
-    store(top_->in_word_op_i, op.w.data());
-    store(top_->in_word_lane_i, lane.w.data());
-    store(top_->in_word_reg_i, reg.w.data());
-    if (count) store(top_->in_word_data_i, data_.data());
+    store(top_->in_word_valid_i, b.valid.data());
+    store(top_->in_word_op_i, b.op.data());
+    store(top_->in_word_lane_i, b.lane.data());
+    store(top_->in_word_reg_i, b.reg.data());
+    if (b.count) store(top_->in_word_data_i, b.data.data());
     top_->in_last_i = last;
   }
   void set_wb_ready(bool ready) override { top_->wb_ready_i = ready; }
@@ -213,7 +205,6 @@ class VerilatedDatapath : public DatapathModel {
 
   std::string config_;
   int words_, d_words_;
-  std::array<uint32_t, 64> data_{};
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedFstC> trace_;

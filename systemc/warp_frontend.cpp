@@ -72,15 +72,20 @@ void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
   cosim_.set_front_end(config);
 }
 
-const RegSchedule& WarpFrontEnd::schedule_of(const Instr& instr) {
+const WarpFrontEnd::CollectPlan& WarpFrontEnd::plan_of(const Instr& instr) {
   // The schedule follows from the source registers: A's, B's and C's
   // layouts (fragment_layout's cache gives each one address) and whether
   // metadata or scales are sent (the family).
   const ScheduleKey key{&fragment_layout(instr, Operand::kA), &fragment_layout(instr, Operand::kB),
                         &fragment_layout(instr, Operand::kC), instr.family};
   auto found = schedules_.find(key);
-  if (found == schedules_.end())
-    found = schedules_.emplace(key, collect_schedule(instr, front_end_)).first;
+  if (found == schedules_.end()) {
+    CollectPlan plan;
+    plan.schedule = collect_schedule(instr, front_end_);
+    for (const std::vector<RegWord>& beat : plan.schedule)
+      plan.tags.push_back(pack_tags(beat.data(), int(beat.size())));
+    found = schedules_.emplace(key, std::move(plan)).first;
+  }
   return found->second;
 }
 
@@ -119,7 +124,9 @@ void WarpFrontEnd::start_collection() {
   pending_.pop_front();
   f.isolated = in_flight_ == pending_.size() + 1;
   const Instr& instr = f.request.instr;
-  f.schedule = &schedule_of(instr);
+  const CollectPlan& plan = plan_of(instr);
+  f.schedule = &plan.schedule;
+  f.tags = &plan.tags;
   if (fault_due(Fault::kMeta) && instr.sparse()) {
     f.corrupt_meta = true;  // after validation: the router takes what the registers hold
     fault_done_ = true;
@@ -134,19 +141,25 @@ void WarpFrontEnd::drive_collection() {
   offered_ = collecting_.has_value();
   model_.set_start(offered_ && beat_ == 0);
   if (!offered_) {
-    model_.set_words(nullptr, 0, false);
+    model_.set_beat(nullptr, false);
     return;
   }
   const Flight& f = *collecting_;
   if (beat_ == 0)
     model_.set_descriptor(
         core_descriptor(f.request.instr, f.request.operands.selectors, uint32_t(f.tag)));
-  read_beat(sources_, (*f.schedule)[beat_], &beat_words_);
+  const std::vector<RegWord>& beat = (*f.schedule)[beat_];
+  const PackedBeat& tags = (*f.tags)[beat_];
+  beat_words_.count = tags.count;
+  beat_words_.valid = tags.valid;
+  beat_words_.op = tags.op;
+  beat_words_.lane = tags.lane;
+  beat_words_.reg = tags.reg;
+  read_beat_data(sources_, beat, &beat_words_);
   if (f.corrupt_meta)
-    for (LaneWord& w : beat_words_)
-      if (Operand(w.operand) == Operand::kMeta) w.data ^= 0xf;
-  model_.set_words(beat_words_.data(), int(beat_words_.size()),
-                   beat_ + 1 == f.schedule->size());
+    for (size_t i = 0; i < beat.size(); ++i)
+      if (beat[i].operand == Operand::kMeta) beat_words_.data[i] ^= 0xf;
+  model_.set_beat(&beat_words_, beat_ + 1 == f.schedule->size());
 }
 
 void WarpFrontEnd::check_handover(const Flight& f) {

@@ -95,6 +95,7 @@ SC_MODULE(WarpFrontEnd) {
     uint64_t tag;
     IssueRequest request;
     const RegSchedule* schedule = nullptr;  // collect_schedule's, cached per variant
+    const std::vector<PackedBeat>* tags = nullptr;  // its beats' tags, packed
     bool corrupt_meta = false;              // Fault::kMeta goes into this one
     uint64_t offered = 0;  // the edge the router's dp_valid was first seen
     bool offered_seen = false;
@@ -122,7 +123,11 @@ SC_MODULE(WarpFrontEnd) {
   void advance_write_back();
   void set_wb_ready();
   bool fault_due(Fault kind) const { return stimulus_.fault == kind && !fault_done_; }
-  const RegSchedule& schedule_of(const Instr& instr);
+  struct CollectPlan {
+    RegSchedule schedule;
+    std::vector<PackedBeat> tags;  // pack_tags of each beat
+  };
+  const CollectPlan& plan_of(const Instr& instr);
 
   DatapathModel& model_;
   bool pause_when_idle_ = false;
@@ -141,13 +146,13 @@ SC_MODULE(WarpFrontEnd) {
   // the datapath; in the datapath; D being written back.
   std::optional<Flight> collecting_;
   OperandSources sources_;  // collecting_'s registers
-  std::vector<LaneWord> beat_words_;
+  PackedBeat beat_words_;
   size_t beat_ = 0;
   // collect_schedule per instruction variant at front_end_ (the words of a
   // beat are the same for every instance; only their data differ).
   using ScheduleKey = std::tuple<const FragmentLayout*, const FragmentLayout*,
                                  const FragmentLayout*, Family>;
-  std::map<ScheduleKey, RegSchedule> schedules_;
+  std::map<ScheduleKey, CollectPlan> schedules_;
   bool offered_ = false;
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;
