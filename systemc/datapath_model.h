@@ -58,12 +58,16 @@ class DatapathModel {
   virtual bool dp_valid() const = 0;
   virtual bool dp_ready() const = 0;
   virtual uint32_t dp_tag() const = 0;
-  // What the router presents to the datapath (the descriptor and operands).
-  virtual void dp_inputs(DatapathInputs* inputs) const = 0;
   virtual bool d_valid() const = 0;  // the datapath's out_valid_o
   virtual bool d_ready() const = 0;  // its out_ready_i (the router's d_ready_o)
   virtual uint32_t d_tag() const = 0;
-  virtual const uint32_t* d() const = 0;  // out_d_o, kDatapathDWords words
+  // What crossed, registered at the edge that took it (tcu_sim_top's
+  // obs_hand_*, obs_out_d_o), so read after rising_edge(): the descriptor
+  // and operands the datapath took at the last edge that accepted (with
+  // dp_valid() and dp_ready() high before it), and out_d_o
+  // (kDatapathDWords words) at the last edge ending a cycle with d_valid().
+  virtual void dp_inputs(DatapathInputs* inputs) const = 0;
+  virtual const uint32_t* d() const = 0;
   // The activity counters (the act_*_o ports) since reset.
   virtual Activity activity() const = 0;
 

@@ -1,6 +1,8 @@
 #include "datapath_ports.h"
 
+#include <map>
 #include <unordered_map>
+#include <utility>
 
 namespace tcu {
 namespace {
@@ -52,7 +54,119 @@ const std::vector<int>& cached_positions(const Instr& instr, Operand operand, co
   return it->second;
 }
 
+// Where one operand's register bits land on its port: whole words where a
+// port word holds one register's 32 bits in order, element moves elsewhere.
+struct PortMap {
+  struct Word {
+    int port_word, reg, shift;
+  };
+  struct Elem {
+    int reg, shift, bit;
+  };
+  std::vector<Word> words;
+  std::vector<Elem> elems;
+  uint64_t mask = 0;
+};
+
+PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
+                       int width) {
+  const Matrix shape(layout.batches(), layout.rows(), layout.cols());
+  const std::vector<int> position = datapath_positions(instr, operand, shape);
+  PortMap map;
+  map.mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  // Per port word, the elements in it (or halves of a 64-bit element).
+  std::map<int, std::vector<PortMap::Elem>> by_word;
+  for (int i = 0; i < layout.elem_count(); ++i) {
+    const int bit = position[size_t(i)] * width;
+    if (width == 64) {
+      by_word[bit / 32].push_back({layout.reg_of_elem(i), layout.shift_of_elem(i), 0});
+      by_word[bit / 32 + 1].push_back({layout.reg_of_elem(i), layout.shift_of_elem(i) + 32, 0});
+    } else {
+      by_word[bit / 32].push_back({layout.reg_of_elem(i), layout.shift_of_elem(i), bit % 32});
+    }
+  }
+  for (const auto& [port_word, elems] : by_word) {
+    // One register, each element at its bit offset plus one shift: a word.
+    const int part = width == 64 ? 32 : width;
+    const int shift = elems[0].shift - elems[0].bit;
+    bool whole = int(elems.size()) * part == 32 && shift >= 0 && shift % 32 == 0;
+    for (const PortMap::Elem& e : elems)
+      whole = whole && e.reg == elems[0].reg && e.shift - e.bit == shift;
+    if (whole) {
+      map.words.push_back({port_word, elems[0].reg, shift});
+    } else {
+      for (const PortMap::Elem& e : elems)
+        map.elems.push_back({e.reg, e.shift, port_word * 32 + e.bit});
+    }
+  }
+  return map;
+}
+
+const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
+                        int width) {
+  // fragment_layout gives each (variant, operand, selectors) layout one
+  // address; the positions depend on the operand and width besides.
+  thread_local std::map<std::tuple<const FragmentLayout*, Operand, int>, PortMap> cache;
+  const auto key = std::make_tuple(&layout, operand, width);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, build_port_map(instr, operand, layout, width)).first;
+  return it->second;
+}
+
+template <size_t Words>
+void pack_fragment(const Instr& instr, Operand operand, const FragmentLayout& layout, int width,
+                   const Fragment& fragment, std::array<uint32_t, Words>* out) {
+  out->fill(0);
+  if (fragment.regs.empty()) return;
+  const PortMap& map = port_map(instr, operand, layout, width);
+  const uint64_t* regs = fragment.regs.data();
+  for (const PortMap::Word& w : map.words)
+    (*out)[size_t(w.port_word)] = uint32_t(regs[w.reg] >> w.shift);
+  for (const PortMap::Elem& e : map.elems) {
+    const uint64_t v = (regs[e.reg] >> e.shift) & map.mask;
+    (*out)[size_t(e.bit / 32)] |= uint32_t(v << (e.bit % 32));
+    if (e.bit % 32 + width > 32) (*out)[size_t(e.bit / 32 + 1)] |= uint32_t(v >> (32 - e.bit % 32));
+  }
+}
+
+void pack_descriptor(const Instr& in, uint32_t tag, DatapathInputs* out) {
+  out->family = uint32_t(in.family);
+  out->a_signed = in.a_type == ElemType::kS4;
+  out->b_signed = in.b_type == ElemType::kS4;
+  out->satfinite = in.satfinite;
+  out->k32 = in.shape.k == 32;
+  out->rounding = uint32_t(in.rounding);
+  out->c_f16 = in.c_type == ElemType::kF16;
+  out->d_f16 = in.d_type == ElemType::kF16;
+  out->scale_4x = in.scale_vec == ScaleVec::k4X;
+  out->tag = tag & 0xffff;
+}
+
 }  // namespace
+
+void pack_datapath_inputs(const Instr& in, const WarpOperands& warp, uint32_t tag,
+                          DatapathInputs* out) {
+  validate_selectors(in, warp.selectors);
+  pack_descriptor(in, tag, out);
+  pack_fragment(in, Operand::kA, fragment_layout(in, Operand::kA), elem_bits(in.a_type), warp.a,
+                &out->a);
+  pack_fragment(in, Operand::kB, fragment_layout(in, Operand::kB), elem_bits(in.b_type), warp.b,
+                &out->b);
+  pack_fragment(in, Operand::kC, fragment_layout(in, Operand::kC), elem_bits(in.c_type), warp.c,
+                &out->c);
+  out->meta.fill(0);
+  if (in.sparse())
+    pack_fragment(in, Operand::kMeta, fragment_layout(in, Operand::kMeta, warp.selectors), 4,
+                  warp.e, &out->meta);
+  out->scale_a.fill(0);
+  out->scale_b.fill(0);
+  if (in.block_scaled()) {
+    pack_fragment(in, Operand::kScaleA, fragment_layout(in, Operand::kScaleA, warp.selectors), 8,
+                  warp.scale_a, &out->scale_a);
+    pack_fragment(in, Operand::kScaleB, fragment_layout(in, Operand::kScaleB, warp.selectors), 8,
+                  warp.scale_b, &out->scale_b);
+  }
+}
 
 std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& m) {
   switch (operand) {
@@ -77,16 +191,7 @@ std::vector<int> datapath_positions(const Instr& instr, Operand operand, const M
 }
 
 void pack_datapath_inputs(const Instr& in, const Operands& ops, uint32_t tag, DatapathInputs* out) {
-  out->family = uint32_t(in.family);
-  out->a_signed = in.a_type == ElemType::kS4;
-  out->b_signed = in.b_type == ElemType::kS4;
-  out->satfinite = in.satfinite;
-  out->k32 = in.shape.k == 32;
-  out->rounding = uint32_t(in.rounding);
-  out->c_f16 = in.c_type == ElemType::kF16;
-  out->d_f16 = in.d_type == ElemType::kF16;
-  out->scale_4x = in.scale_vec == ScaleVec::k4X;
-  out->tag = tag & 0xffff;
+  pack_descriptor(in, tag, out);
   pack(ops.a.elems, elem_bits(in.a_type), &out->a);
   pack(ops.b.elems, elem_bits(in.b_type), &out->b, &cached_positions(in, Operand::kB, ops.b));
   pack(ops.c.elems, elem_bits(in.c_type), &out->c);

@@ -41,6 +41,12 @@ std::vector<int> datapath_positions(const Instr& instr, Operand operand, const M
 // Packs one instruction's matrix-order operands into the input ports.
 void pack_datapath_inputs(const Instr& instr, const Operands& operands, uint32_t tag,
                           DatapathInputs* inputs);
+// The same from the lanes' registers: each operand's fragment through the
+// golden layout (fragment_layout) straight onto its port, by a map from
+// register bits to port bits built once per layout (whole 32-bit words where
+// a port word is one register's bits in order). No allocation per call.
+void pack_datapath_inputs(const Instr& instr, const WarpOperands& warp, uint32_t tag,
+                          DatapathInputs* inputs);
 // D in matrix order from out_d_o's words.
 Matrix unpack_datapath_d(const Instr& instr, const uint32_t* out_d);
 

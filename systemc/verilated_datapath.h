@@ -104,8 +104,8 @@ class VerilatedDatapath : public DatapathModel {
   bool dp_ready() const override { return top_->obs_dp_ready_o; }
   uint32_t dp_tag() const override { return top_->obs_dp_tag_o; }
   void dp_inputs(DatapathInputs* in) const override {
-    const uint32_t flags = top_->obs_dp_flags_o;
-    in->family = top_->obs_dp_family_o;
+    const uint32_t flags = top_->obs_hand_flags_o;
+    in->family = top_->obs_hand_family_o;
     in->a_signed = flags >> 8 & 1;
     in->b_signed = flags >> 7 & 1;
     in->satfinite = flags >> 6 & 1;
@@ -114,18 +114,18 @@ class VerilatedDatapath : public DatapathModel {
     in->c_f16 = flags >> 2 & 1;
     in->d_f16 = flags >> 1 & 1;
     in->scale_4x = flags & 1;
-    in->tag = top_->obs_dp_tag_o;
-    copy(top_->obs_dp_a_o, &in->a);
-    copy(top_->obs_dp_b_o, &in->b);
-    copy(top_->obs_dp_c_o, &in->c);
-    copy(top_->obs_dp_meta_o, &in->meta);
-    copy(top_->obs_dp_scale_a_o, &in->scale_a);
-    copy(top_->obs_dp_scale_b_o, &in->scale_b);
+    in->tag = top_->obs_hand_tag_o;
+    copy(top_->obs_hand_a_o, &in->a);
+    copy(top_->obs_hand_b_o, &in->b);
+    copy(top_->obs_hand_c_o, &in->c);
+    copy(top_->obs_hand_meta_o, &in->meta);
+    copy(top_->obs_hand_scale_a_o, &in->scale_a);
+    copy(top_->obs_hand_scale_b_o, &in->scale_b);
   }
   bool d_valid() const override { return top_->obs_d_valid_o; }
   bool d_ready() const override { return top_->obs_d_ready_o; }
   uint32_t d_tag() const override { return top_->obs_d_tag_o; }
-  const uint32_t* d() const override { return top_->obs_d_o.data(); }
+  const uint32_t* d() const override { return top_->obs_out_d_o.data(); }
   Activity activity() const override {
     Activity a;
     a.cycles = top_->act_cycles_o;

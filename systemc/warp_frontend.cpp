@@ -162,17 +162,18 @@ void WarpFrontEnd::drive_collection() {
   model_.set_beat(&beat_words_, beat_ + 1 == f.schedule->size());
 }
 
+bool WarpFrontEnd::check_handover_tag(const Flight& f) {
+  if (model_.dp_tag() == (f.tag & 0xffff)) return true;
+  cosim_.violation(f.tag, cycle_,
+                   "the router handed the datapath tag " + std::to_string(model_.dp_tag()) +
+                       ", expected " + std::to_string(f.tag & 0xffff) + " (issue order)");
+  return false;
+}
+
 void WarpFrontEnd::check_handover(const Flight& f) {
-  if (model_.dp_tag() != (f.tag & 0xffff)) {
-    cosim_.violation(f.tag, cycle_,
-                     "the router handed the datapath tag " + std::to_string(model_.dp_tag()) +
-                         ", expected " + std::to_string(f.tag & 0xffff) + " (issue order)");
-    return;
-  }
   // The golden layout tables check the router's placement.
   const Instr& instr = f.request.instr;
-  pack_datapath_inputs(instr, gather_operands(instr, f.request.operands), uint32_t(f.tag),
-                       &expected_);
+  pack_datapath_inputs(instr, f.request.operands, uint32_t(f.tag), &expected_);
   model_.dp_inputs(&got_);
   const DatapathInputs &e = expected_, &g = got_;
   if (e.family != g.family || e.a_signed != g.a_signed || e.b_signed != g.b_signed ||
@@ -205,13 +206,15 @@ void WarpFrontEnd::check_handover(const Flight& f) {
 }
 
 void WarpFrontEnd::check_output(bool taken, const Flight* f) {
-  const uint32_t* d = model_.d();
+  output_check_ = {};
   if (held_) {
-    const bool same = model_.d_valid() && model_.d_tag() == held_tag_ &&
-                      std::equal(held_d_.begin(), held_d_.end(), d);
-    if (!same)
+    if (!model_.d_valid() || model_.d_tag() != held_tag_) {
       cosim_.violation(held_full_tag_, cycle_,
                        "out_valid, out_tag or out_d changed while out_ready was low");
+    } else {
+      output_check_.held = true;  // out_d_o's words are compared after the edge
+      output_check_.held_tag = held_full_tag_;
+    }
   }
   if (!taken) return;
   if (!f || model_.d_tag() != (f->tag & 0xffff)) {
@@ -221,15 +224,25 @@ void WarpFrontEnd::check_output(bool taken, const Flight* f) {
                             : ", which is not in flight"));
     return;
   }
-  const int d_words = int(fragment_layout(f->request.instr, Operand::kD).elem_count()) *
-                      elem_bits(f->request.instr.d_type) / 32;
-  for (int w = d_words; w < kDatapathDWords; ++w)
+  output_check_.taken_tag = f->tag;
+  output_check_.taken_words = int(fragment_layout(f->request.instr, Operand::kD).elem_count()) *
+                              elem_bits(f->request.instr.d_type) / 32;
+}
+
+void WarpFrontEnd::check_output_data() {
+  // out_d_o of the cycle that just ended (registered at the edge).
+  const uint32_t* d = model_.d();
+  if (output_check_.held && !std::equal(held_d_.begin(), held_d_.end(), d))
+    cosim_.violation(output_check_.held_tag, cycle_,
+                     "out_valid, out_tag or out_d changed while out_ready was low");
+  for (int w = output_check_.taken_words; output_check_.taken_words && w < kDatapathDWords; ++w)
     if (d[w] != 0) {
-      cosim_.violation(f->tag, cycle_,
+      cosim_.violation(output_check_.taken_tag, cycle_,
                        "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
                            " are set, above the instruction's D");
       break;
     }
+  if (held_) std::copy(d, d + kDatapathDWords, held_d_.begin());
 }
 
 void WarpFrontEnd::take_beat() {
@@ -345,7 +358,9 @@ void WarpFrontEnd::tick() {
         f.offered = cycle_;
       }
       if (model_.dp_ready()) {
-        check_handover(f);
+        // The operands taken are checked after the edge (registered there).
+        handover_check_ = check_handover_tag(f);
+        handover_tag_ = f.tag;
         cosim_.datapath_accept(f.tag, cycle_, f.offered);
         last_accept_ = cycle_;
         in_datapath_.push_back(std::move(f));
@@ -361,7 +376,6 @@ void WarpFrontEnd::tick() {
   if (held_) {
     held_tag_ = model_.d_tag();
     held_full_tag_ = leaving ? leaving->tag : 0;
-    std::copy(model_.d(), model_.d() + kDatapathDWords, held_d_.begin());
   }
   // Router -> lanes: a beat of D words (a D taken before now).
   if (model_.wb_valid() && wb_ready_) take_beat();
@@ -383,6 +397,17 @@ void WarpFrontEnd::tick() {
   }
 
   model_.rising_edge();
+
+  // ---- what the edge took ---------------------------------------------------
+  if (handover_check_) {
+    handover_check_ = false;
+    for (auto f = in_datapath_.rbegin(); f != in_datapath_.rend(); ++f)
+      if (f->tag == handover_tag_) {
+        check_handover(*f);
+        break;
+      }
+  }
+  if (output_check_.held || output_check_.taken_words || held_) check_output_data();
 
   // ---- the front-end's inputs for the next cycle --------------------------
   if (!collecting_ && !pending_.empty()) start_collection();

@@ -117,8 +117,11 @@ SC_MODULE(WarpFrontEnd) {
   void tick();
   void start_collection();
   void drive_collection();
+  // The handshakes' checks before the edge; what crossed after it.
+  bool check_handover_tag(const Flight& f);
   void check_handover(const Flight& f);
   void check_output(bool taken, const Flight* f);
+  void check_output_data();
   void take_beat();
   void advance_write_back();
   void set_wb_ready();
@@ -167,6 +170,16 @@ SC_MODULE(WarpFrontEnd) {
   uint32_t held_tag_ = 0;
   uint64_t held_full_tag_ = 0;
   std::array<uint32_t, kDatapathDWords> held_d_{};
+  // Checks of what the coming edge takes: the operands of the flight with
+  // handover_tag_; out_d_o held (against held_d_) or taken.
+  bool handover_check_ = false;
+  uint64_t handover_tag_ = 0;
+  struct OutputCheck {
+    bool held = false;
+    uint64_t held_tag = 0;
+    int taken_words = 0;  // nonzero: D taken, of this many words
+    uint64_t taken_tag = 0;
+  } output_check_;
   DatapathInputs expected_, got_;
   std::array<WbWord, 64> wb_words_{};
   bool fault_done_ = false;

@@ -1,9 +1,13 @@
 // Simulation top: tcu_core (the operand routing network and the datapath),
 // driven by the SystemC warp front-end with lane-order register words and
 // writing lane-order D words back. Beside the core's ports it shows, for the
-// front-end's scoreboard and for waveforms, the handshakes between the router
-// and the datapath and what crosses them (obs_*): the matrix-order operands
-// the router hands over and the D it takes. Not synthesized.
+// front-end's scoreboard, the handshakes between the router and the datapath
+// and what crosses them (obs_*): the matrix-order operands the router hands
+// over and the D it takes. What crosses is registered at the edge that takes
+// it (obs_hand_*: at an accepting edge; obs_out_d_o: at each edge ending a
+// cycle with out_valid), so that the simulator copies the wide nets only
+// then rather than at every evaluation; the handshakes are combinational.
+// (Waveforms show the nets themselves inside u_core.) Not synthesized.
 module tcu_sim_top #(
   parameter int unsigned Int4MacsPerCycle = 1024,
   parameter int unsigned E2m1MacsPerCycle = 1024,
@@ -84,41 +88,62 @@ module tcu_sim_top #(
   // ---- observation: router -> datapath (at the datapath's input) -----------
   output logic                          obs_dp_valid_o,
   output logic                          obs_dp_ready_o,
-  output logic [2:0]                    obs_dp_family_o,
-  output logic [8:0]                    obs_dp_flags_o,  // {a_signed, b_signed, satfinite, k32, rnd, c_f16, d_f16, scale_4x}
   output logic [15:0]                   obs_dp_tag_o,
-  output logic [4095:0]                 obs_dp_a_o,
-  output logic [2047:0]                 obs_dp_b_o,
-  output logic [8191:0]                 obs_dp_c_o,
-  output logic [511:0]                  obs_dp_meta_o,
-  output logic [511:0]                  obs_dp_scale_a_o,
-  output logic [255:0]                  obs_dp_scale_b_o,
+  // what the last accepting edge took (registered at that edge)
+  output logic [2:0]                    obs_hand_family_o,
+  output logic [8:0]                    obs_hand_flags_o,  // {a_signed, b_signed, satfinite, k32, rnd, c_f16, d_f16, scale_4x}
+  output logic [15:0]                   obs_hand_tag_o,
+  output logic [4095:0]                 obs_hand_a_o,
+  output logic [2047:0]                 obs_hand_b_o,
+  output logic [8191:0]                 obs_hand_c_o,
+  output logic [511:0]                  obs_hand_meta_o,
+  output logic [511:0]                  obs_hand_scale_a_o,
+  output logic [255:0]                  obs_hand_scale_b_o,
   // ---- observation: datapath -> router (D) --------------------------------
   output logic                          obs_d_valid_o,
   output logic                          obs_d_ready_o,
   output logic [15:0]                   obs_d_tag_o,
-  output logic [8191:0]                 obs_d_o
+  output logic [8191:0]                 obs_out_d_o  // out_d_o at the last edge with out_valid
 );
 
   // The core's internal nets, by hierarchical reference: the core itself
   // has no such ports.
-  assign obs_dp_valid_o   = u_core.dp_valid;
-  assign obs_dp_ready_o   = u_core.rt_dp_ready;
-  assign obs_dp_family_o  = u_core.dp_family;
-  assign obs_dp_flags_o   = {u_core.dp_a_signed, u_core.dp_b_signed, u_core.dp_satfinite,
-                             u_core.dp_k32, u_core.dp_rnd, u_core.dp_c_f16, u_core.dp_d_f16,
-                             u_core.dp_scale_4x};
-  assign obs_dp_tag_o     = u_core.dp_tag;
-  assign obs_dp_a_o       = u_core.dp_a;
-  assign obs_dp_b_o       = u_core.dp_b;
-  assign obs_dp_c_o       = u_core.dp_c;
-  assign obs_dp_meta_o    = u_core.dp_meta;
-  assign obs_dp_scale_a_o = u_core.dp_scale_a;
-  assign obs_dp_scale_b_o = u_core.dp_scale_b;
-  assign obs_d_valid_o    = u_core.d_valid;
-  assign obs_d_ready_o    = u_core.d_ready;
-  assign obs_d_tag_o      = u_core.d_tag;
-  assign obs_d_o          = u_core.d;
+  assign obs_dp_valid_o = u_core.dp_valid;
+  assign obs_dp_ready_o = u_core.rt_dp_ready;
+  assign obs_dp_tag_o   = u_core.dp_tag;
+  assign obs_d_valid_o  = u_core.d_valid;
+  assign obs_d_ready_o  = u_core.d_ready;
+  assign obs_d_tag_o    = u_core.d_tag;
+
+  // Each behind its own clock gate: Verilator then evaluates the copies
+  // (and the top's port copies after them) only at the edges that take.
+  logic clk_hand, clk_out;
+  tcu_clock_gate u_gate_hand (
+    .clk_i,
+    .en_i (u_core.dp_valid && u_core.rt_dp_ready),
+    .clk_o(clk_hand)
+  );
+  tcu_clock_gate u_gate_out (
+    .clk_i,
+    .en_i (u_core.d_valid),
+    .clk_o(clk_out)
+  );
+  always_ff @(posedge clk_hand) begin
+    obs_hand_family_o  <= u_core.dp_family;
+    obs_hand_flags_o   <= {u_core.dp_a_signed, u_core.dp_b_signed, u_core.dp_satfinite,
+                           u_core.dp_k32, u_core.dp_rnd, u_core.dp_c_f16, u_core.dp_d_f16,
+                           u_core.dp_scale_4x};
+    obs_hand_tag_o     <= u_core.dp_tag;
+    obs_hand_a_o       <= u_core.dp_a;
+    obs_hand_b_o       <= u_core.dp_b;
+    obs_hand_c_o       <= u_core.dp_c;
+    obs_hand_meta_o    <= u_core.dp_meta;
+    obs_hand_scale_a_o <= u_core.dp_scale_a;
+    obs_hand_scale_b_o <= u_core.dp_scale_b;
+  end
+  always_ff @(posedge clk_out) begin
+    obs_out_d_o <= u_core.d;
+  end
 
   tcu_core #(
     .Int4MacsPerCycle(Int4MacsPerCycle),

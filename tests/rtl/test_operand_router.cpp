@@ -9,7 +9,9 @@
 //    selectors skip, registers past a fragment, operands the family does
 //    not have); the ports the router presents must equal, bit for bit,
 //    pack_datapath_inputs(instr, gather_operands(instr, warp)), under random
-//    dp_ready back-pressure and back to back;
+//    dp_ready back-pressure and back to back; the front-end's packing
+//    straight from the registers (pack_datapath_inputs(instr, warp), its
+//    handover check) must equal the same for every case;
 //  - scatter: a random matrix-order D, packed as out_d_o (junk above D),
 //    must come out as exactly the lane registers
 //    fragment_layout(instr, kD).scatter(D), each (lane, register) once;
@@ -166,6 +168,27 @@ Case make_case(const tcu::Instr& instr, const tcu::Selectors& sel, bool generate
     }
   }
   tcu::pack_datapath_inputs(instr, tcu::gather_operands(instr, warp), tag, &c.expect);
+  {
+    tcu::DatapathInputs direct;
+    tcu::pack_datapath_inputs(instr, warp, tag, &direct);
+    INFO(instr.ptx() << ": packing from the registers differs from packing the gathered matrices");
+    REQUIRE(direct.family == c.expect.family);
+    REQUIRE(direct.a_signed == c.expect.a_signed);
+    REQUIRE(direct.b_signed == c.expect.b_signed);
+    REQUIRE(direct.satfinite == c.expect.satfinite);
+    REQUIRE(direct.k32 == c.expect.k32);
+    REQUIRE(direct.rounding == c.expect.rounding);
+    REQUIRE(direct.c_f16 == c.expect.c_f16);
+    REQUIRE(direct.d_f16 == c.expect.d_f16);
+    REQUIRE(direct.scale_4x == c.expect.scale_4x);
+    REQUIRE(direct.tag == c.expect.tag);
+    REQUIRE(direct.a == c.expect.a);
+    REQUIRE(direct.b == c.expect.b);
+    REQUIRE(direct.c == c.expect.c);
+    REQUIRE(direct.meta == c.expect.meta);
+    REQUIRE(direct.scale_a == c.expect.scale_a);
+    REQUIRE(direct.scale_b == c.expect.scale_b);
+  }
 
   const int ab_bits = tcu::fragment_layout(instr, Operand::kA).reg_bits();
   add_words(0, warp.a, ab_bits, &c.words);
