@@ -86,7 +86,7 @@ def main():
                        [engine_signal(p, s) for s in engine])
         lines += group("D", [engine_signal(p, f"{p}_own_q"),
                              engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{DP}.pipe_valid_q",
-                             f"{DP}.skid_valid_q", f"{TOP}.obs_d_o[8191:0]"])
+                             f"{DP}.skid_valid_q", f"{DP}.out_d_o[8191:0]"])
         lines += group(f"{counters} activity counters",
                        [f"{TOP}.act_cycles_o[47:0]"] +
                        [f"{TOP}.act_{counters}_{k}_o[47:0]"
