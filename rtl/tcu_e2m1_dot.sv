@@ -28,6 +28,10 @@
 // Stages cycles later, counting only cycles with en_i high; en_i low holds
 // every register.
 //
+// Simulation (SYNTHESIS undefined) reads each signed product of two codes
+// from a 256-entry table, filled at time 0 by the same formula the
+// synthesis description writes as logic (both are tested).
+//
 // Simulation speed (as in tcu_fma; synthesis sees the same logic): each
 // layer is a task without arguments or locals over module-level variables,
 // run inside the always_ff of the first register after it, under that
@@ -101,6 +105,24 @@ module tcu_e2m1_dot #(
   // no branches; a 3-input lookup in gates).
   localparam logic [8*HalvesW-1:0] HALVES = {4'd12, 4'd8, 4'd6, 4'd4, 4'd3, 4'd2, 4'd1, 4'd0};
 
+`ifndef SYNTHESIS
+  // Simulation: the signed product of two codes in quarters, the same
+  // product and conditional negation as the synthesis description's, as a
+  // table by {a code, b code} filled at time 0 (one load per product in
+  // the simulator instead of two lookups, a multiply and a negation).
+  logic [QW-1:0] prod_q [2**(2*CodeW)];
+  initial begin
+    for (int unsigned i = 0; i < 2**(2*CodeW); i++) begin
+      logic [CodeW-1:0] a, b;
+      logic             neg;
+      {a, b}    = (2 * CodeW)'(i);
+      neg       = a[CodeW-1] ^ b[CodeW-1];
+      prod_q[i] = (QW'(HALVES[a[CodeW-2:0]*HalvesW +: HalvesW] *
+                       HALVES[b[CodeW-2:0]*HalvesW +: HalvesW]) ^ {QW{neg}}) + QW'(neg);
+    end
+  end
+`endif
+
   // Each layer's packed output, and its input (the previous layer's output,
   // registered or not).
   localparam int unsigned L0W = Groups * (QW + SprodW + ExpW) + 1 + CSigW + ExpW + 2;
@@ -139,11 +161,15 @@ module tcu_e2m1_dot #(
       // (x ^ -s) + s: no data-dependent branch in the simulator's code.
       l0_q[g*QW +: QW] = '0;
       for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
+`ifdef SYNTHESIS
         l0_q[g*QW +: QW] = l0_q[g*QW +: QW] +
             ((QW'(HALVES[a_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW] *
                   HALVES[b_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW]) ^
               {QW{a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]}}) +
              {{(QW - 1){1'b0}}, a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]});
+`else
+        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] + prod_q[{a_i[i*CodeW +: CodeW], b_i[i*CodeW +: CodeW]}];
+`endif
       end
       // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
       // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.

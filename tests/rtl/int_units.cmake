@@ -44,13 +44,14 @@ tcu_int_unit_model(tcu_rtl_sparse_mux tcu_sparse_mux Vtcu_sparse_mux
 tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux)
 
 # ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational) and 8 (two
-# registers after each layer) -------------------------------------------------
+# registers after each layer; with SYNTHESIS defined: the products as logic,
+# not the simulation's table) ---------------------------------------------------
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
   SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0
   SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=0)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s8 tcu_e2m1_dot Vtcu_e2m1_dot_s8
-  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=8)
+  SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv PARAMS -GStages=8 +define+SYNTHESIS)
 tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
   tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0 tcu_rtl_e2m1_dot_s8)
 
