@@ -474,7 +474,6 @@ module tcu_datapath #(
       logic [GrpW-1:0]              sp_grp_q;
       logic [BW-1:0]                sp_b_q;
       logic [MetaW-1:0]             i4_meta_q;
-      logic [INT4_UNITS*I4L*I4-1:0] b_sparse;  // unit u's B at [u*128 +: 128]
 
       assign sp_start = i4_start && in_sparse;
       tcu_clock_gate u_gate_sp (.clk_i, .en_i(sp_start || sp_busy), .clk_o(clk_sp));
@@ -505,6 +504,9 @@ module tcu_datapath #(
         logic [15:0]       elem;
         logic [B4ColW-1:0] b_col;
         logic [N*4-1:0]    meta;
+        // The unit's B, per unit rather than slices of one wide vector
+        // (which Verilator assembles as one concatenation of all units).
+        logic [I4L*I4-1:0] b_sparse;
         assign elem = 16'(sp_grp_q) * 16'(INT4_UNITS) + 16'(u);
         tcu_word_mux #(.Width(N*4), .Words(16)) u_meta_mux (
           .data_i(i4_meta_q), .sel_i(elem[6:3]), .data_o(meta));
@@ -513,7 +515,7 @@ module tcu_datapath #(
         tcu_sparse_mux u_sparse_mux (
           .meta_i(meta),
           .b_i   (b_col),
-          .b_o   (b_sparse[u*I4L*I4 +: I4L*I4])
+          .b_o   (b_sparse)
         );
 
         logic unused_elem;
@@ -576,7 +578,7 @@ module tcu_datapath #(
         .data_i(i4_c_q), .sel_i(elem[6:0]), .data_o(i4_c_slots[u*I32 +: I32]));
 
       if (SPARSE_ON) begin : g_sparse
-        assign b_in = i4_sparse_q ? g_sp.b_sparse[u*I4L*I4 +: I4L*I4] : b_dense;
+        assign b_in = i4_sparse_q ? g_sp.g_unit[u].b_sparse : b_dense;
       end else begin : g_dense
         assign b_in = b_dense;
       end
