@@ -6,7 +6,8 @@
 #
 #   scripts/test.sh          the default tier (CI)
 #   scripts/test.sh --full   also the second tier: long co-verification runs
-#                            (ctest label "full"), tens of minutes
+#                            and tcu explore's sweep (ctest label "full"),
+#                            tens of minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)

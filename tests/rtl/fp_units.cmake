@@ -11,7 +11,7 @@ set(TCU_FP_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 # tcu_fp_model(<prefix> <top> <sources> <-G args...>): a static library
 # holding the model class <prefix>.
 function(tcu_fp_model prefix top sources)
-  tcu_verilate(${prefix} TOP ${top} PREFIX ${prefix} SOURCES ${sources}
+  tcu_verilate(${prefix} TEST_MODEL TOP ${top} PREFIX ${prefix} SOURCES ${sources}
     ARGS ${TCU_FP_RTL_DIR}/lint.vlt ${ARGN})
 endfunction()
 

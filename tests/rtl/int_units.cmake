@@ -13,7 +13,7 @@ function(tcu_int_unit_model lib top prefix)
   foreach(source ${ARG_SOURCES})
     list(APPEND sources ${TCU_INT_RTL_DIR}/${source})
   endforeach()
-  tcu_verilate(${lib} TOP ${top} PREFIX ${prefix} SOURCES ${sources}
+  tcu_verilate(${lib} TEST_MODEL TOP ${top} PREFIX ${prefix} SOURCES ${sources}
     ARGS ${TCU_INT_RTL_DIR}/lint.vlt ${ARG_PARAMS})
 endfunction()
 

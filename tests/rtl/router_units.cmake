@@ -23,7 +23,8 @@ set(TCU_ROUTER_SOURCES
 
 # tcu_router_model(<prefix> <verilator args...>)
 function(tcu_router_model prefix)
-  tcu_verilate(${prefix} TOP tcu_operand_router PREFIX ${prefix} SOURCES ${TCU_ROUTER_SOURCES}
+  tcu_verilate(${prefix} TEST_MODEL TOP tcu_operand_router PREFIX ${prefix}
+    SOURCES ${TCU_ROUTER_SOURCES}
     ARGS ${TCU_ROUTER_RTL_DIR}/lint.vlt --assert ${ARGN})
 endfunction()
 
