@@ -6,15 +6,16 @@
 # (Verilator's "fast" files) at -O3, which simulated tcu_f16_dot 1.3x and
 # tcu_int4_dot 1.0x as fast as -O2 (and 1.5x, 1.7x as fast as -O1) at the
 # same build time; construction and tracing set-up ("slow" files, run once)
-# at -O0, which only saves build time.
+# at -O0, which only saves build time; the waveform dump code and the
+# unit-test models at -O1 (below).
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 
 set(TCU_VERILATED_OPT_FAST -O3 CACHE STRING "optimization of Verilated per-cycle code")
 set(TCU_VERILATED_OPT_SLOW -O0 CACHE STRING "optimization of Verilated set-up code")
-# The waveform dump code (per cycle, but only when tracing) and the unit-test
-# models (short runs) at -O1: they were 12% and a third of a fresh build's
-# compile time at -O3.
+# The waveform dump code (per cycle, but only when tracing) at -O1: it was
+# an eighth of a fresh build's compile time at -O3.
 set(TCU_VERILATED_OPT_TRACE -O1 CACHE STRING "optimization of Verilated waveform dump code")
+# The unit-test models' per-cycle code: their runs are short.
 set(TCU_TEST_MODEL_OPT_FAST -O1 CACHE STRING "optimization of the unit-test models' per-cycle code")
 set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
     CACHE STRING "Verilator options for every model")
@@ -44,16 +45,75 @@ if(NOT TARGET tcu_verilated_runtime)
   target_link_libraries(tcu_verilated_runtime ${usage} ZLIB::ZLIB Threads::Threads)
 endif()
 
+# Compiles a Verilated library's generated sources in batches, each batch
+# one translation unit that #includes its files, by the flags verilate()
+# gave them: per-cycle code at OPT_FAST, the waveform dump code at
+# TCU_VERILATED_OPT_TRACE, set-up code at OPT_SLOW. Each generated file
+# parses Verilator's headers and the model's symbol table (1 to 2 s); the
+# default configuration's 165 files spent most of their compile time there.
+# (Verilator's own non-parallel builds compile one __ALL.cpp the same way.)
+function(tcu_batch_verilated_sources lib opt_fast)
+  get_target_property(sources ${lib} SOURCES)
+  set(batch_dir ${CMAKE_CURRENT_BINARY_DIR}/${lib}_batches)
+  foreach(kind fast trace slow)
+    set(${kind}_files "")
+  endforeach()
+  foreach(source ${sources})
+    if(NOT source MATCHES "\\.cpp$" OR source MATCHES "/include/verilated[a-z_]*\\.cpp$")
+      continue()
+    endif()
+    get_source_file_property(flags ${source} COMPILE_FLAGS)
+    if(source MATCHES "__Trace__[0-9]+\\.cpp$")
+      list(APPEND trace_files ${source})
+    elseif(flags MATCHES "${TCU_VERILATED_OPT_SLOW}")
+      list(APPEND slow_files ${source})
+    elseif(flags MATCHES "${opt_fast}")
+      list(APPEND fast_files ${source})
+    else()
+      continue()  # no flags of verilate()'s: left as it is
+    endif()
+    set_source_files_properties(${source} PROPERTIES HEADER_FILE_ONLY TRUE)
+  endforeach()
+  set(fast_flags ${opt_fast})
+  set(trace_flags ${TCU_VERILATED_OPT_TRACE})
+  set(slow_flags ${TCU_VERILATED_OPT_SLOW})
+  set(fast_size 8)
+  set(trace_size 8)
+  set(slow_size 32)
+  foreach(kind fast trace slow)
+    set(index 0)
+    set(count 0)
+    set(text "")
+    list(LENGTH ${kind}_files total)
+    set(seen 0)
+    foreach(source ${${kind}_files})
+      string(APPEND text "#include \"${source}\"\n")
+      math(EXPR count "${count} + 1")
+      math(EXPR seen "${seen} + 1")
+      if(count EQUAL ${${kind}_size} OR seen EQUAL total)
+        set(batch ${batch_dir}/${kind}_${index}.cpp)
+        file(CONFIGURE OUTPUT ${batch} CONTENT "${text}" @ONLY)
+        set_source_files_properties(${batch} PROPERTIES COMPILE_FLAGS "${${kind}_flags}")
+        target_sources(${lib} PRIVATE ${batch})
+        math(EXPR index "${index} + 1")
+        set(count 0)
+        set(text "")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
 # tcu_verilate(<library> TOP <module> PREFIX <class> SOURCES <.sv...>
 #              [TRACE] [TEST_MODEL] [ARGS <verilator options...>])
-# TEST_MODEL: a unit-test model, its per-cycle code at TCU_TEST_MODEL_OPT_FAST.
+# TEST_MODEL: a unit-test model, its per-cycle code at
+# TCU_TEST_MODEL_OPT_FAST.
 function(tcu_verilate lib)
   cmake_parse_arguments(ARG "TRACE;TEST_MODEL" "TOP;PREFIX" "SOURCES;ARGS" ${ARGN})
+  add_library(${lib} STATIC)
   set(opt_fast ${TCU_VERILATED_OPT_FAST})
   if(ARG_TEST_MODEL)
     set(opt_fast ${TCU_TEST_MODEL_OPT_FAST})
   endif()
-  add_library(${lib} STATIC)
   set(trace "")
   if(ARG_TRACE)
     set(trace TRACE_FST)
@@ -78,17 +138,10 @@ function(tcu_verilate lib)
       VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS}
       OPT_FAST ${opt_fast}
       OPT_SLOW ${TCU_VERILATED_OPT_SLOW})
+    tcu_batch_verilated_sources(${lib} ${opt_fast})
   endif()
   # The runtime sources verilate() added: tcu_verilated_runtime has them.
   get_target_property(sources ${lib} SOURCES)
-  # The per-cycle trace files (the __Slow ones are set-up) after OPT_FAST,
-  # so that this -O wins.
-  foreach(source ${sources})
-    if(source MATCHES "__Trace__[0-9]+\\.cpp$")
-      set_property(SOURCE ${source} APPEND_STRING PROPERTY COMPILE_FLAGS
-                   " ${TCU_VERILATED_OPT_TRACE}")
-    endif()
-  endforeach()
   list(FILTER sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")
   set_property(TARGET ${lib} PROPERTY SOURCES ${sources})
   target_link_libraries(${lib} PUBLIC tcu_verilated_runtime)

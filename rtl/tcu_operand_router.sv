@@ -55,9 +55,11 @@
 // position, so every bit of the 15,616-bit operand buffer selects among
 // WordsPerCycle slots; each scatter slot selects one of D's 256 words
 // (tcu_word_mux). Simulation sees per-slot indexed part-select writes (at
-// most 64 loop iterations), synthesis per-position AND-OR networks
-// (SYNTHESIS), the same function (both are tested). Yosys figures are in
-// docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
+// most 64 loop iterations) placed through a table, and the bypass as a
+// low-phase latch (below); synthesis per-position AND-OR networks
+// (SYNTHESIS), the same function at every rising edge (both are tested).
+// Yosys figures are in docs/ARCHITECTURE.md. Nothing changes while no beat
+// and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = 64,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = 32,   // scatter: D words a cycle (1..64)
