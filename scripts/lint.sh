@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
 # verilator --lint-only -Wall over every unit in rtl/, each as its own top.
 # Waivers live in rtl/lint.vlt, each with its reason. Any warning fails.
+#
+#   scripts/lint.sh [simulation|synthesis] [units|datapaths]
+#
+# Both descriptions and both parts (every unit as its top; tcu_datapath at
+# further parameter sets) by default; a description or a part alone with its
+# name. CTest runs three such slices as separate tests, so that they share
+# the machine's cores.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+usage() { echo "usage: scripts/lint.sh [simulation|synthesis] [units|datapaths]" >&2; exit 2; }
+defines=("" "+define+SYNTHESIS")
+parts=(units datapaths)
+for arg in "$@"; do
+  case "$arg" in
+    simulation) defines=("") ;;
+    synthesis)  defines=("+define+SYNTHESIS") ;;
+    units | datapaths) parts=("$arg") ;;
+    *) usage ;;
+  esac
+done
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 status=0
 waivers=()
 [ -f rtl/lint.vlt ] && waivers=(rtl/lint.vlt)
@@ -13,7 +32,7 @@ for unit in rtl/tcu_*.sv; do
 done
 # Twice: as simulated, and with SYNTHESIS defined (the code Yosys reads, e.g.
 # tcu_word_mux's mux tree).
-for define in "" "+define+SYNTHESIS"; do
+want units && for define in "${defines[@]}"; do
   for unit in "${units[@]}"; do
     top=$(basename "$unit" .sv)
     # tcu_core's router with SYNTHESIS at 8 words a cycle: its per-position
@@ -37,7 +56,7 @@ datapath_params=(
   "-GInt4Enable=0 -GF16Enable=0 -GE2m1MacsPerCycle=192 -GF64FmasPerCycle=12"
   "-GSparseEnable=0 -GE2m1Enable=0 -GF64Enable=0 -GInt4MacsPerCycle=192 -GF16FmasPerCycle=20"
 )
-for define in "" "+define+SYNTHESIS"; do
+want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do
     # shellcheck disable=SC2086
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
