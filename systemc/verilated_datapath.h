@@ -169,11 +169,6 @@ class VerilatedDatapath : public DatapathModel {
   template <size_t N>
   struct Bits {
     std::array<uint32_t, N> w{};
-    void put(int lsb, int width, uint32_t v) {
-      const uint64_t field = uint64_t(v & ((1u << width) - 1)) << (lsb % 32);
-      w[size_t(lsb / 32)] |= uint32_t(field);
-      if (lsb % 32 + width > 32) w[size_t(lsb / 32) + 1] |= uint32_t(field >> 32);
-    }
     uint32_t get(int lsb, int width) const {
       uint64_t v = w[size_t(lsb / 32)] >> (lsb % 32);
       if (lsb % 32 + width > 32) v |= uint64_t(w[size_t(lsb / 32) + 1]) << (32 - lsb % 32);

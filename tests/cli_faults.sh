@@ -27,6 +27,12 @@ rerun=$(grep -oE -m1 "re-run[^:]*: [^;)]+--count 1" "$dir/out" | sed "s/^re-run[
 [[ -n $rerun ]] || fail "--inject-fault $fault: no re-run command"
 [[ $rerun == *"--inject-fault $fault"* && $rerun == *--mix* && $rerun == *"--seed 3"* ]] ||
   fail "--inject-fault $fault: the re-run command lacks options of the run: $rerun"
+# The metadata fault is caught where it enters: the handover check (run
+# after the edge that takes the operands) names the misplaced operand.
+if [[ $fault == meta ]]; then
+  grep -qF "the router placed operand meta wrongly" "$dir/out" ||
+    fail "--inject-fault meta: the handover check did not name the misplaced metadata"
+fi
 echo "ok: --inject-fault $fault fails the run and names the case"
 eval "$rerun" >"$dir/out" 2>&1
 code=$?
