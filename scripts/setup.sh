@@ -3,14 +3,29 @@
 # then the Python packages of python/requirements-dev.txt into .venv (made
 # with the python3 on PATH). As root it runs apt-get; otherwise it prints the
 # exact command to run. Idempotent, and quick when everything is present.
+#
+#   scripts/setup.sh          what the main job and the default test tier use
+#   scripts/setup.sh --full   also what only the second tier uses (a one-node
+#                             SLURM cluster: slurm-wlm, munge)
 set -euo pipefail
+full=0
+if [ "${1:-}" = --full ]; then
+  full=1
+elif [ $# -gt 0 ]; then
+  echo "usage: scripts/setup.sh [--full]" >&2
+  exit 2
+fi
 
 packages=(
   build-essential cmake ninja-build pkg-config
   verilator libsystemc-dev catch2 yosys gtkwave
   zlib1g-dev nlohmann-json3-dev libcli11-dev
   xvfb xdotool imagemagick clang libclang-rt-14-dev ccache python3 python3-venv python3-dev
+  qflow-tech-osu018 opensta lcov
 )
+if [ "$full" = 1 ]; then
+  packages+=(slurm-wlm munge)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -40,7 +55,17 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $(command -v python3) ($(python3 --version))"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, pytest, pybind11, scikit_build_core, matplotlib" 2>/dev/null; then
+# Installed unless every pinned version is already there.
+if ! .venv/bin/python - python/requirements-dev.txt <<'PYEOF' 2>/dev/null; then
+import sys
+from importlib.metadata import version
+for line in open(sys.argv[1]):
+    spec = line.split("#")[0].strip()
+    if spec:
+        name, want = spec.split("==")
+        if version(name) != want:
+            sys.exit(1)
+PYEOF
   echo "setup: pip-installing python/requirements-dev.txt into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r python/requirements-dev.txt
 fi

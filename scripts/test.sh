@@ -11,13 +11,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
+setup_args=()
 if [ "${1:-}" = --full ]; then
   tier=()
+  setup_args=(--full)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
 fi
-./scripts/setup.sh
+./scripts/setup.sh "${setup_args[@]}"
 jobs=$(nproc)
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
