@@ -113,7 +113,7 @@ const char* tcu_variant_ptx(int index);
 typedef struct tcu_instr_info {
   int family; /* tcu_family */
   int m, n, k;
-  int batches; /* independent m x n x k computations (4 for m8n8k4 .f16) */
+  int batches;                        /* independent m x n x k computations (4 for m8n8k4 .f16) */
   int a_type, b_type, c_type, d_type; /* tcu_elem_type */
   int a_row, b_row;                   /* 1: .row, 0: .col */
   int satfinite;
@@ -167,9 +167,9 @@ int tcu_operand_reg_bits(const tcu_instr* instr, int operand);
 
 /* ---- selectors (the instruction's immediates) ------------------------------ */
 typedef struct tcu_selectors {
-  int sparsity;                /* mma.sp sparsity selector: 0 or 1 */
-  int byte_id_a, thread_id_a;  /* e2m1 {byte-id, thread-id} of scale A */
-  int byte_id_b, thread_id_b;  /* of scale B */
+  int sparsity;               /* mma.sp sparsity selector: 0 or 1 */
+  int byte_id_a, thread_id_a; /* e2m1 {byte-id, thread-id} of scale A */
+  int byte_id_b, thread_id_b; /* of scale B */
 } tcu_selectors;
 
 /* ---- execution on the lanes' registers ----------------------------------- */

@@ -14,14 +14,14 @@
 
 static int failures = 0;
 
-#define CHECK_OK(call)                                                             \
-  do {                                                                             \
-    tcu_status status_ = (call);                                                   \
-    if (status_ != TCU_OK) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__,                       \
-              tcu_status_name(status_), tcu_last_error());                         \
-      return 1;                                                                    \
-    }                                                                              \
+#define CHECK_OK(call)                                                                 \
+  do {                                                                                 \
+    tcu_status status_ = (call);                                                       \
+    if (status_ != TCU_OK) {                                                           \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, tcu_status_name(status_), \
+              tcu_last_error());                                                       \
+      return 1;                                                                        \
+    }                                                                                  \
   } while (0)
 
 /* A small pseudo-random generator, so the example needs nothing else. */
@@ -144,8 +144,8 @@ static int error_example(void) {
   printf("bad spelling: %s: %s\n", tcu_status_name(status), tcu_last_error());
   if (status != TCU_ERROR_INSTR || instr != NULL) ++failures;
 
-  CHECK_OK(tcu_instr_parse(
-      "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", &instr));
+  CHECK_OK(tcu_instr_parse("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32",
+                           &instr));
   CHECK_OK(tcu_warp_create(instr, &warp));
   /* Metadata nibble 0x0 selects one element pair twice. */
   status = tcu_warp_execute(warp);
