@@ -1,0 +1,67 @@
+# The DPI-C testbench (label dpi): dv/dpi/tcu_core_dpi_tb.sv drives
+# rtl/tcu_core.sv from SystemVerilog alone and checks every D against the
+# golden model through dv/dpi/tcu_golden_dpi_pkg.sv and libtcu_golden.
+# Verilator --binary --timing builds it (its own make, per-cycle code at
+# -O1: the runs are short); a small core keeps the build cheap.
+find_program(TCU_VERILATOR_EXECUTABLE verilator REQUIRED)
+file(GLOB dpi_rtl_units CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_*.sv)
+list(REMOVE_ITEM dpi_rtl_units ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv)
+set(dpi_tb_sources ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_golden_dpi_pkg.sv
+                   ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_core_dpi_tb.sv)
+set(TCU_DPI_JOBS 2 CACHE STRING "compile jobs of each DPI testbench build")
+
+# tcu_dpi_testbench(<name> RTL <units...> [PARAMS <Param=Value...>]): the
+# testbench at build/<name>/Vtcu_core_dpi_tb.
+function(tcu_dpi_testbench name)
+  cmake_parse_arguments(ARG "" "" "RTL;PARAMS" ${ARGN})
+  set(dir ${PROJECT_BINARY_DIR}/${name})
+  set(gparams "")
+  foreach(assignment ${ARG_PARAMS})
+    list(APPEND gparams -G${assignment})
+  endforeach()
+  add_custom_command(
+    OUTPUT ${dir}/Vtcu_core_dpi_tb
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
+    COMMAND ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_BINARY_DIR} CCACHE_NOHASHDIR=true
+            ${TCU_VERILATOR_EXECUTABLE} --binary --timing -j ${TCU_DPI_JOBS}
+            --top-module tcu_core_dpi_tb --Mdir ${dir} -Wno-fatal -fno-inline --assert
+            --x-assign fast --x-initial fast ${gparams}
+            ${PROJECT_SOURCE_DIR}/rtl/lint.vlt ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL}
+            ${dpi_tb_sources}
+            -LDFLAGS "-L$<TARGET_FILE_DIR:tcu_golden> -ltcu_golden -Wl,-rpath,$<TARGET_FILE_DIR:tcu_golden>"
+            -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 OBJCACHE=ccache"
+            > ${dir}.log 2>&1 || (tail -40 ${dir}.log && false)
+    DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL} ${dpi_tb_sources} tcu_golden
+    COMMENT "Verilating and building the DPI-C testbench ${name} (log: ${dir}.log)"
+    VERBATIM)
+  add_custom_target(${name} ALL DEPENDS ${dir}/Vtcu_core_dpi_tb)
+endfunction()
+
+# Every variant at random under 30% write-back back-pressure.
+tcu_dpi_testbench(dpi_tb RTL ${dpi_rtl_units})
+add_test(NAME dpi_tcu_core
+         COMMAND ${PROJECT_BINARY_DIR}/dpi_tb/Vtcu_core_dpi_tb +count=4 +seed=1 +backpressure=30)
+set_tests_properties(dpi_tcu_core PROPERTIES LABELS dpi PASS_REGULAR_EXPRESSION
+                     "tcu_core_dpi_tb: [1-9][0-9]* passed, 0 failed, 0 protocol errors")
+
+# The planted fault: a copy of tcu_sparse_mux.sv that flips the low bit of
+# every metadata pair index, in an int4-only core (cheaper to build), must
+# fail the testbench on the sparse variants.
+set(fault_dir ${PROJECT_BINARY_DIR}/dpi_fault_rtl)
+set(faulty_units ${dpi_rtl_units})
+list(REMOVE_ITEM faulty_units ${PROJECT_SOURCE_DIR}/rtl/tcu_sparse_mux.sv)
+add_custom_command(
+  OUTPUT ${fault_dir}/tcu_sparse_mux.sv
+  COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/rtl/tcu_sparse_mux.sv
+          -DOUT=${fault_dir}/tcu_sparse_mux.sv "-DFROM=meta_i[c*MetaW + 2*slot +: 2];"
+          "-DTO=meta_i[c*MetaW + 2*slot +: 2] ^ 2'b01;"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/capi/plant_fault.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_sparse_mux.sv ${CMAKE_CURRENT_SOURCE_DIR}/capi/plant_fault.cmake
+  VERBATIM)
+tcu_dpi_testbench(dpi_tb_fault RTL ${faulty_units} ${fault_dir}/tcu_sparse_mux.sv
+                  PARAMS E2m1Enable=0 F16Enable=0 F64Enable=0)
+add_test(NAME dpi_tcu_core_planted_fault
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/capi/expect_failure.sh
+                 "ERROR: mismatch: mma\\.sp[^ ]* instruction"
+                 ${PROJECT_BINARY_DIR}/dpi_tb_fault/Vtcu_core_dpi_tb +count=1 +seed=1)
+set_tests_properties(dpi_tcu_core_planted_fault PROPERTIES LABELS dpi)
