@@ -29,8 +29,8 @@ module tcu_core_dpi_tb;
   parameter bit          E2m1Enable       = 1'b1;
   parameter bit          F16Enable        = 1'b1;
   parameter bit          F64Enable        = 1'b1;
-  parameter int unsigned WordsPerCycle    = 16;
-  parameter int unsigned DWordsPerCycle   = 8;
+  parameter int unsigned WordsPerCycle    = 8;
+  parameter int unsigned DWordsPerCycle   = 4;
   parameter bit          GatherBypass     = 1'b1;
 
   localparam int unsigned W  = WordsPerCycle;

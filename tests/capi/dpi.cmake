@@ -1,8 +1,11 @@
 # The DPI-C testbench (label dpi): dv/dpi/tcu_core_dpi_tb.sv drives
 # rtl/tcu_core.sv from SystemVerilog alone and checks every D against the
 # golden model through dv/dpi/tcu_golden_dpi_pkg.sv and libtcu_golden.
-# Verilator --binary --timing builds it (its own make, per-cycle code at
-# -O1: the runs are short); a small core keeps the build cheap.
+# Verilator --binary --timing builds it with its own make, as one translation
+# unit (VM_PARALLEL_BUILDS=0) at -O0: 28 s of CPU instead of 4.5 minutes
+# with a translation unit per generated file at -O1 (each parses Verilator's
+# headers and the model's symbols); the runs are short. A small core
+# (the testbench's parameter defaults) keeps it cheap too.
 find_program(TCU_VERILATOR_EXECUTABLE verilator REQUIRED)
 file(GLOB dpi_rtl_units CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_*.sv)
 list(REMOVE_ITEM dpi_rtl_units ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv)
@@ -22,15 +25,15 @@ function(tcu_dpi_testbench name)
   add_custom_command(
     OUTPUT ${dir}/Vtcu_core_dpi_tb
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
-    COMMAND ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_BINARY_DIR} CCACHE_NOHASHDIR=true
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/capi/logged.sh ${dir}.log
+            ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_BINARY_DIR} CCACHE_NOHASHDIR=true
             ${TCU_VERILATOR_EXECUTABLE} --binary --timing -j ${TCU_DPI_JOBS}
             --top-module tcu_core_dpi_tb --Mdir ${dir} -Wno-fatal -fno-inline --assert
             --x-assign fast --x-initial fast ${gparams}
             ${PROJECT_SOURCE_DIR}/rtl/lint.vlt ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL}
             ${dpi_tb_sources}
             -LDFLAGS "-L$<TARGET_FILE_DIR:tcu_golden> -ltcu_golden -Wl,-rpath,$<TARGET_FILE_DIR:tcu_golden>"
-            -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 OBJCACHE=ccache"
-            > ${dir}.log 2>&1 || (tail -40 ${dir}.log && false)
+            -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 VM_PARALLEL_BUILDS=0 OBJCACHE=ccache"
     DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL} ${dpi_tb_sources} tcu_golden
     COMMENT "Verilating and building the DPI-C testbench ${name} (log: ${dir}.log)"
     VERBATIM)
@@ -62,6 +65,6 @@ tcu_dpi_testbench(dpi_tb_fault RTL ${faulty_units} ${fault_dir}/tcu_sparse_mux.s
                   PARAMS E2m1Enable=0 F16Enable=0 F64Enable=0)
 add_test(NAME dpi_tcu_core_planted_fault
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/capi/expect_failure.sh
-                 "ERROR: mismatch: mma\\.sp[^ ]* instruction"
+                 "ERROR: mismatch: mma\\.sp[^ ]* instruction [0-9]+ lane"
                  ${PROJECT_BINARY_DIR}/dpi_tb_fault/Vtcu_core_dpi_tb +count=1 +seed=1)
 set_tests_properties(dpi_tcu_core_planted_fault PROPERTIES LABELS dpi)
