@@ -148,11 +148,12 @@ module tcu_core_dpi_tb;
   int     passed[MAX_VARIANTS], failed[MAX_VARIANTS];
   bit     in_core[MAX_VARIANTS];  // the variant's engine is in the core
 
-  // A register of `op` for the golden model: raw bits, or values of
-  // moderate magnitude (normal exponents near 1) for the floating-point
-  // operands and scales in half the instructions.
+  // A register of `op` for the golden model: raw bits, or (`moderate`, half
+  // the instructions) floating-point elements and scales of moderate
+  // magnitude, so that the arithmetic is exercised beyond NaN and Inf.
+  // c_f32: C holds f32 elements (else f16 or integers).
   function automatic longint unsigned random_register(int family, int op, int bits,
-                                                      bit moderate, int ordered);
+                                                      bit moderate, int ordered, bit c_f32);
     longint unsigned value = {urand(), urand()};
     if (bits == 32) value = value & 64'hffff_ffff;
     if (op == TCU_OPERAND_META) begin
@@ -162,13 +163,15 @@ module tcu_core_dpi_tb;
         do nibble = below(16); while (tcu_sparse_nibble_legal(nibble, ordered) == 0);
         value |= longint'(nibble) << (4 * n);
       end
-    end else if (moderate && (op == TCU_OPERAND_SCALE_A || op == TCU_OPERAND_SCALE_B)) begin
-      for (int n = 0; n < 4; ++n) value[8*n +: 8] = 8'(120 + below(14)) & 8'h7f;
-    end else if (moderate && family == TCU_FAMILY_F64) begin
-      value[62:52] = 11'(1020 + below(8));
-    end else if (moderate && family == TCU_FAMILY_F16 && !(op == TCU_OPERAND_C && bits == 32 &&
-                                                          value[63:32] == 0 && below(2) == 0)) begin
-      for (int n = 0; n < 2; ++n) value[16*n+10 +: 5] = 5'(12 + below(7));
+    end else if (moderate) begin
+      if (op == TCU_OPERAND_SCALE_A || op == TCU_OPERAND_SCALE_B)
+        for (int n = 0; n < 4; ++n) value[8*n +: 8] = 8'(120 + below(14)) & 8'h7f;
+      else if (family == TCU_FAMILY_F64)
+        value[62:52] = 11'(1020 + below(8));
+      else if (op == TCU_OPERAND_C && c_f32)
+        value[30:23] = 8'(122 + below(10));
+      else if (family == TCU_FAMILY_F16)
+        for (int n = 0; n < 2; ++n) value[16*n+10 +: 5] = 5'(12 + below(7));
     end
     return value;
   endfunction
@@ -181,6 +184,8 @@ module tcu_core_dpi_tb;
     int     ordered = tcu_instr_field(instr, TCU_FIELD_ORDERED_METADATA);
     bit     moderate = below(2) == 0;
     int     sel[5] = '{0, 0, 0, 0, 0};
+    bit     c_f32 = family == TCU_FAMILY_E2M1 ||
+                    (family == TCU_FAMILY_F16 && tcu_instr_field(instr, TCU_FIELD_C_TYPE) == TCU_TYPE_F32);
     t.number = number;
     t.variant = variant;
     t.tag = 16'(number);
@@ -218,7 +223,7 @@ module tcu_core_dpi_tb;
       bits = tcu_operand_reg_bits(instr, op);
       for (int lane = 0; lane < 32; ++lane)
         for (int r = 0; r < regs; ++r) begin
-          longint unsigned value = random_register(family, op, bits, moderate, ordered);
+          longint unsigned value = random_register(family, op, bits, moderate, ordered, c_f32);
           tcu_check(tcu_warp_set_reg(t.warp, op, lane, r, value), "tcu_warp_set_reg");
           for (int half = 0; half < bits / 32; ++half) begin
             word_t w;

@@ -34,6 +34,8 @@ package tcu_golden_dpi_pkg;
   localparam int TCU_TYPE_S4 = 0;
   localparam int TCU_TYPE_U4 = 1;
   localparam int TCU_TYPE_F16 = 3;
+  localparam int TCU_TYPE_F32 = 4;
+  localparam int TCU_TYPE_F64 = 5;
 
   // ---- tcu_field (tcu_instr_field) ------------------------------------------
   localparam int TCU_FIELD_FAMILY           = 0;
