@@ -12,6 +12,10 @@ list(REMOVE_ITEM dpi_rtl_units ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv)
 set(dpi_tb_sources ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_golden_dpi_pkg.sv
                    ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_core_dpi_tb.sv)
 set(TCU_DPI_JOBS 2 CACHE STRING "compile jobs of each DPI testbench build")
+set(dpi_objcache "")
+if(TCU_CCACHE)
+  set(dpi_objcache "OBJCACHE=${TCU_CCACHE}")
+endif()
 
 # tcu_dpi_testbench(<name> RTL <units...> [PARAMS <Param=Value...>]): the
 # testbench at build/<name>/Vtcu_core_dpi_tb.
@@ -33,7 +37,7 @@ function(tcu_dpi_testbench name)
             ${PROJECT_SOURCE_DIR}/rtl/lint.vlt ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL}
             ${dpi_tb_sources}
             -LDFLAGS "-L$<TARGET_FILE_DIR:tcu_golden> -ltcu_golden -Wl,-rpath,$<TARGET_FILE_DIR:tcu_golden>"
-            -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 VM_PARALLEL_BUILDS=0 OBJCACHE=ccache"
+            -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 VM_PARALLEL_BUILDS=0 ${dpi_objcache}"
     DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL} ${dpi_tb_sources}
     COMMENT "Verilating and building the DPI-C testbench ${name} (log: ${dir}.log)"
     VERBATIM)
