@@ -11,7 +11,9 @@ set_tests_properties(capi_install PROPERTIES LABELS capi)
 # Every vector file through a driver that includes only tcu_golden.h.
 add_executable(capi_replay ${CMAKE_CURRENT_SOURCE_DIR}/capi/capi_replay.cpp)
 target_link_libraries(capi_replay PRIVATE tcu::golden nlohmann_json::nlohmann_json ZLIB::ZLIB)
-target_compile_options(capi_replay PRIVATE -Wall -Wextra)
+# -O1: 7 s of CPU to compile instead of 11 s at -O3, for a run of 4.5 s
+# instead of 3 s.
+target_compile_options(capi_replay PRIVATE -Wall -Wextra -O1)
 set_target_properties(capi_replay PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
 file(GLOB capi_vector_files ${CMAKE_CURRENT_SOURCE_DIR}/data/*.jsonl.gz)
 add_test(NAME capi_replay COMMAND capi_replay ${capi_vector_files})
