@@ -15,8 +15,9 @@ Inputs are driven at the falling edge; the handshakes are read once the
 inputs have settled (ReadOnly), as the rising edge will see them.
 
 Environment: TCU_COCOTB_COUNT (instructions beyond two of every variant),
-TCU_COCOTB_SEED, TCU_COCOTB_BACKPRESSURE, TCU_COCOTB_WORDS / _DWORDS (the
-core's WordsPerCycle / DWordsPerCycle).
+TCU_COCOTB_SEED, TCU_COCOTB_BACKPRESSURE, TCU_COCOTB_STOP (1: end at the first
+mismatch), TCU_COCOTB_WORDS / _DWORDS (the core's WordsPerCycle /
+DWordsPerCycle).
 """
 
 from __future__ import annotations
@@ -249,8 +250,11 @@ class Scoreboard(uvm_component):
         name = f"instruction {item.tag} {ptx} {item.instr.selectors}" if item else "?"
         self.errors.append(f"{name}: {why}")
         self.logger.error(f"MISMATCH {name}: {why}")
+        if setting("STOP", 0):
+            self.print_counts()
+            raise AssertionError(f"MISMATCH {name}: {why}")
 
-    def report_phase(self):
+    def print_counts(self):
         width = max(len(p) for p in stimulus.spellings())
         lines = [f"{'variant':<{width}}  passed  failed"]
         for ptx in stimulus.spellings():
@@ -260,6 +264,7 @@ class Scoreboard(uvm_component):
         self.logger.info("per-variant pass counts:\n" + "\n".join(lines))
 
     def check_phase(self):
+        self.print_counts()
         missing = [ptx for ptx in stimulus.spellings() if not self.passed[ptx]]
         problems = list(self.errors)
         problems += [f"instruction {i.tag} {i.instr.ptx}: never written back" for i in self.expected]
