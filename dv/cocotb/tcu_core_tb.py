@@ -29,7 +29,6 @@ import random
 import cocotb
 import numpy as np
 import pyuvm
-import tcu
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 from cocotb.utils import get_sim_time
@@ -57,7 +56,8 @@ class InstrItem(uvm_sequence_item):
 
 
 class RandomInstructions(uvm_sequence):
-    """Two instructions of every `tcu list` spelling (stimulus.spellings()) plus `count` of random ones, shuffled."""
+    """Two instructions of every `tcu list` spelling (stimulus.spellings()) plus
+    `count` random ones, shuffled."""
 
     def __init__(self, name, count: int, rng: random.Random):
         super().__init__(name)
@@ -187,12 +187,14 @@ class WriteBackMonitor(uvm_component):
             self.beats += 1
             beat_tag = int(self.dut.wb_tag_o.value)
             if tag is not None and beat_tag != tag:
-                self.written.write((tag, words, f"tag {beat_tag} began before tag {tag}'s last beat"))
+                why = f"tag {beat_tag} began before tag {tag}'s last beat"
+                self.written.write((tag, words, why))
                 words = []
             tag = beat_tag
+            dut = self.dut
             words += stimulus.unpack_words(
-                self.dwords, int(self.dut.wb_word_valid_o.value), int(self.dut.wb_word_lane_o.value),
-                int(self.dut.wb_word_reg_o.value), int(self.dut.wb_word_data_o.value))
+                self.dwords, int(dut.wb_word_valid_o.value), int(dut.wb_word_lane_o.value),
+                int(dut.wb_word_reg_o.value), int(dut.wb_word_data_o.value))
             if self.dut.wb_last_o.value:
                 self.written.write((tag, words, None))
                 words, tag = [], None
@@ -236,7 +238,8 @@ class Scoreboard(uvm_component):
             seen[lane, reg], got[lane, reg] = True, data
         if not seen.all():
             lane, reg = np.argwhere(~seen)[0]
-            return f"{int(seen.sum())} of {seen.size} D words written back (lane {lane} word {reg} missing)"
+            return (f"{int(seen.sum())} of {seen.size} D words written back "
+                    f"(lane {lane} word {reg} missing)")
         if (got != want).any():
             lane, reg = np.argwhere(got != want)[0]
             return (f"D lane {lane} word {reg} is {int(got[lane, reg]):#010x}, "
@@ -259,15 +262,17 @@ class Scoreboard(uvm_component):
         lines = [f"{'variant':<{width}}  passed  failed"]
         for ptx in stimulus.spellings():
             lines.append(f"{ptx:<{width}}  {self.passed[ptx]:6}  {self.failed[ptx]:6}")
-        lines.append(f"{len(stimulus.spellings())} variants: {sum(self.passed.values())} instructions "
-                     f"passed, {len(self.errors)} failed, {len(self.expected)} never written back")
+        lines.append(f"{len(stimulus.spellings())} variants: {sum(self.passed.values())} "
+                     f"instructions passed, {len(self.errors)} failed, "
+                     f"{len(self.expected)} never written back")
         self.logger.info("per-variant pass counts:\n" + "\n".join(lines))
 
     def check_phase(self):
         self.print_counts()
         missing = [ptx for ptx in stimulus.spellings() if not self.passed[ptx]]
         problems = list(self.errors)
-        problems += [f"instruction {i.tag} {i.instr.ptx}: never written back" for i in self.expected]
+        problems += [f"instruction {i.tag} {i.instr.ptx}: never written back"
+                     for i in self.expected]
         problems += [f"{ptx}: no instruction passed" for ptx in missing]
         assert not problems, f"{len(problems)} problem(s), first: {problems[0]}"
 
