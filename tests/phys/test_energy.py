@@ -1,0 +1,75 @@
+"""The energy method (tools/tcu_phys), on a small unit: energy rises with
+the toggle rate, zero activity gives leakage only, and the figures come from
+the library (areas add up from its cells)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from tcu_phys import activity, library, mapping, sta  # noqa: E402
+
+UNIT = "tcu_int4_accumulate"  # combinational, a few hundred cells
+PERIOD = sta.REFERENCE_PERIOD_NS
+
+
+@pytest.fixture(scope="module")
+def mapped(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("phys")
+    return mapping.map_unit(UNIT, {}, workdir), workdir
+
+
+def run_with_hold(mapped, hold: int, seed: int = 3):
+    """Gate-level activity with every data input changing once per `hold`
+    cycles (hold=1: a new random operand every cycle)."""
+    unit, workdir = mapped
+    ins, _ = activity.ports(unit.netlist)
+    exe = activity.build(unit.netlist, UNIT, workdir)
+    import random
+    rng = random.Random(seed)
+    rows, last = [], None
+    for cycle in range(120):
+        if last is None or cycle % hold == 0:
+            last = [rng.getrandbits(w) for _, w in ins]
+        rows.append(last)
+    stim = workdir / f"hold{hold}.txt"
+    stim.write_text("\n".join(" ".join(f"{v:x}" for v in r) for r in rows) + "\n")
+    vcd = workdir / f"hold{hold}.vcd"
+    import subprocess
+    subprocess.run([str(exe), str(stim), str(vcd)], check=True)
+    return activity.count_toggles(vcd, UNIT, start_time=4, end_time=240)
+
+
+def test_area_is_the_sum_of_the_cells(mapped):
+    unit, _ = mapped
+    areas = mapping.cell_areas()
+    assert unit.area_um2 == pytest.approx(sum(areas[c] * n for c, n in unit.cell_counts.items()))
+    assert unit.area_um2 > 0 and unit.cells > 50
+
+
+def test_energy_rises_with_toggle_rate(mapped):
+    unit, workdir = mapped
+    energies, rates = [], []
+    for hold in (8, 2, 1):
+        act = run_with_hold(mapped, hold)
+        rates.append(act.mean_toggle_rate())
+        p = sta.power(unit.netlist, UNIT, None, workdir, act.nets, PERIOD, f"hold{hold}")
+        energies.append(p.energy_per_cycle_pj)
+    assert rates[0] < rates[1] < rates[2]
+    assert energies[0] < energies[1] < energies[2]
+
+
+def test_zero_activity_gives_leakage_only(mapped):
+    unit, workdir = mapped
+    p = sta.power(unit.netlist, UNIT, None, workdir, None, PERIOD, "zero")
+    assert p.leakage_w > 0
+    assert p.internal_w + p.switching_w <= 1e-6 * p.leakage_w
+    assert p.total_w == pytest.approx(p.leakage_w, rel=1e-6)
+
+
+def test_label_names_the_library():
+    assert library.LABEL == "OSU 0.18 um, typical corner"
+    assert library.liberty().name == "osu018_stdcells.lib"

@@ -1,0 +1,85 @@
+"""Yosys 0.23: an RTL unit mapped to the library's cells, and its area."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import library
+from .units import sources_of, synthesis_params
+
+
+@dataclass
+class MappedUnit:
+    top: str
+    params: dict
+    netlist: Path          # gate-level Verilog of library cells
+    area_um2: float        # every cell
+    flip_flop_area_um2: float
+    cells: int
+    flip_flops: int
+    cell_counts: dict
+    seconds: float
+
+
+def cell_areas() -> dict:
+    """Each cell's area (um^2) from the liberty file."""
+    areas, cell = {}, None
+    for line in library.liberty().read_text().splitlines():
+        m = re.match(r"\s*cell\s*\(\s*\"?(\w+)\"?\s*\)", line)
+        if m:
+            cell = m.group(1)
+            continue
+        m = re.match(r"\s*area\s*:\s*([0-9.eE+-]+)\s*;", line)
+        if m and cell is not None and cell not in areas:
+            areas[cell] = float(m.group(1))
+    return areas
+
+
+def tag(top: str, params: dict) -> str:
+    return top + "".join(f".{k}-{v}" for k, v in sorted(params.items()))
+
+
+def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
+    """Maps `top` at `params` (plus SynthImpl=1 where it applies) with
+    synth -flatten, dfflibmap and abc against the library; writes the netlist
+    and reads the area from stat -liberty."""
+    params = synthesis_params(top, params)
+    workdir.mkdir(parents=True, exist_ok=True)
+    name = tag(top, params)
+    netlist = workdir / f"{name}.mapped.v"
+    stat_json = workdir / f"{name}.stat.json"
+    log = workdir / f"{name}.yosys.log"
+    lib = library.liberty()
+    chparam = ""
+    if params:
+        chparam = "chparam " + " ".join(f"-set {k} {v}" for k, v in params.items()) + f" {top};"
+    script = (f"read_verilog -sv {' '.join(str(s) for s in sources_of(top))}; {chparam} "
+              f"hierarchy -check -top {top}; synth -flatten -top {top}; "
+              f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean -purge; "
+              f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
+              f"tee -q -o {stat_json} stat -json")
+    start = time.monotonic()
+    proc = subprocess.run(["yosys", "-q", "-l", str(log), "-p", script],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"yosys mapping of {name} failed (see {log})")
+    counts = json.loads(_json_part(stat_json.read_text()))["modules"][f"\\{top}"]["num_cells_by_type"]
+    areas = cell_areas()
+    unknown = [c for c in counts if c not in areas]
+    if unknown:
+        raise RuntimeError(f"{name}: cells not in {lib}: {unknown}")
+    area = sum(areas[c] * n for c, n in counts.items())
+    ff_cells = {c: n for c, n in counts.items() if library.is_flip_flop(c)}
+    return MappedUnit(top, params, netlist, area,
+                      sum(areas[c] * n for c, n in ff_cells.items()),
+                      sum(counts.values()), sum(ff_cells.values()), dict(counts),
+                      time.monotonic() - start)
+
+
+def _json_part(text: str) -> str:
+    # tee -o writes stat's JSON after any header lines Yosys prints.
+    return text[text.index("{"):]
