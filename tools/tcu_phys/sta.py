@@ -48,8 +48,9 @@ def _preamble(netlist: Path, top: str, clock_port: str | None, period_ns: float)
         lines.append(f"create_clock -name clk -period {period_ns}")
         lines.append("set_input_delay 0 -clock clk [all_inputs]")
     lines.append("set_output_delay 0 -clock clk [all_outputs]")
-    # The asynchronous reset is not a timed path of the datapath.
-    lines.append("set_false_path -from [get_ports -quiet rst_ni]")
+    if "rst_ni" in _ports_cache(netlist):
+        # The asynchronous reset is not a timed path of the datapath.
+        lines.append("set_false_path -from [get_ports rst_ni]")
     return "\n".join(lines) + "\n"
 
 
