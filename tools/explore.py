@@ -887,6 +887,17 @@ def command_sweep(args) -> int:
     return EXIT_OK
 
 
+def missing_shards_text(metas: list[dict], missing: list[int]) -> str:
+    """'; shards missing: 1, 3 of 4' when the shards given are of one shard
+    count (each holds the points with index % N == i), else a question."""
+    counts = {m["shard"][1] for m in metas}
+    if len(counts) != 1:
+        return "; is a shard missing?"
+    count = counts.pop()
+    shards = sorted({p % count for p in missing})
+    return f"; shards missing: {', '.join(map(str, shards))} of {count} (--shard i/{count})"
+
+
 def command_merge(args) -> int:
     metas, rows = [], []
     for name in args.shards:
@@ -926,7 +937,7 @@ def command_merge(args) -> int:
     finish(rows, meta, out)
     if missing:
         print(f"explore merge: {len(missing)} of {total} point(s) missing "
-              f"(first: {missing[0]}); is a shard missing?", file=sys.stderr)
+              f"(first: {missing[0]}){missing_shards_text(metas, missing)}", file=sys.stderr)
         return EXIT_FAIL
     failed = [r for r in rows if r.get("status") != "ok"]
     return EXIT_FAIL if failed else EXIT_OK

@@ -198,7 +198,14 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
       merged.seconds = std::max(merged.seconds, v.seconds);  // the jobs ran side by side
       for (const std::string& line : v.details)
         if (details++ < opt.max_details) merged.details.push_back(line);
+      if (v.cases) {
+        if (!merged.cases) merged.cases.emplace();
+        merged.cases->insert(merged.cases->end(), v.cases->begin(), v.cases->end());
+      }
     }
+    if (merged.cases)
+      std::sort(merged.cases->begin(), merged.cases->end(),
+                [](const CaseRecord& a, const CaseRecord& b) { return a.index < b.index; });
     for (const std::string& line : merged.details) out << "  " << line << "\n";
     print_run_variant(out, merged);
     report->variants.push_back(std::move(merged));

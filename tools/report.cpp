@@ -133,6 +133,11 @@ nlohmann::ordered_json to_json(const Report& report) {
     entry["cycles"] = v.cycles;
     entry["seconds"] = v.seconds;
     entry["details"] = v.details;
+    if (v.cases) {
+      auto& cases = entry["cases"] = nlohmann::ordered_json::array();
+      for (const CaseRecord& c : *v.cases)
+        cases.push_back({{"case", c.index}, {"ok", c.ok}, {"d", c.digest}});
+    }
     variants.push_back(std::move(entry));
   }
   if (report.activity) json["activity"] = activity_json(*report.activity, report.datapath);
@@ -159,6 +164,12 @@ Report report_from_json(const nlohmann::json& json) {
       v.cycles = entry.at("cycles").get<uint64_t>();
       v.seconds = entry.at("seconds").get<double>();
       v.details = entry.at("details").get<std::vector<std::string>>();
+      if (entry.contains("cases")) {
+        v.cases.emplace();
+        for (const auto& c : entry.at("cases"))
+          v.cases->push_back(
+              {c.at("case").get<uint64_t>(), c.at("ok").get<bool>(), c.at("d").get<std::string>()});
+      }
       report.variants.push_back(std::move(v));
     }
     if (json.contains("activity")) report.activity = activity_from_json(json.at("activity"));

@@ -14,6 +14,17 @@
 
 namespace tcu {
 
+// One case of `tcu run --record-cases`: its index, whether it passed, and a
+// digest of the D the engine returned (empty when it returned none: a hang).
+struct CaseRecord {
+  uint64_t index = 0;
+  bool ok = false;
+  std::string digest;
+  bool operator==(const CaseRecord& other) const {
+    return index == other.index && ok == other.ok && digest == other.digest;
+  }
+};
+
 // One instruction variant (of one vector file, for replay).
 struct VariantResult {
   std::string ptx;
@@ -23,6 +34,8 @@ struct VariantResult {
   uint64_t cycles = 0;               // simulated cycles (0 for the golden engine)
   double seconds = 0;                // time spent in the engine
   std::vector<std::string> details;  // mismatch and engine-error lines, capped
+  // run --record-cases: every case of the variant, in index order.
+  std::optional<std::vector<CaseRecord>> cases;
   bool ok() const { return failed == 0 && engine_errors == 0; }
 };
 

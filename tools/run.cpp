@@ -26,6 +26,21 @@ const std::vector<Instr>& run_variants(const RunOptions& options) {
   return options.variants.empty() ? all_variants() : options.variants;
 }
 
+std::string fragment_digest(const Fragment& fragment) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  auto mix = [&hash](uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash ^= (value >> (8 * byte)) & 0xff;
+      hash *= 0x100000001b3ull;
+    }
+  };
+  mix(uint64_t(fragment.regs_per_lane));
+  for (uint64_t reg : fragment.regs) mix(reg);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
 uint64_t cases_in_shard(const RunOptions& opt) {
   // Indices i in [first, first + count) with i % N == shard_index.
   const uint64_t n = uint64_t(opt.shard_count), want = uint64_t(opt.shard_index);
@@ -137,7 +152,13 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
   const std::vector<Instr>& variants = run_variants(opt);
   report->engine = engine.name();
   std::vector<VariantResult> results(variants.size());
-  for (size_t v = 0; v < variants.size(); ++v) results[v].ptx = variants[v].ptx();
+  for (size_t v = 0; v < variants.size(); ++v) {
+    results[v].ptx = variants[v].ptx();
+    if (opt.record_cases) results[v].cases.emplace();
+  }
+  auto record = [&](const PlannedCase& c, bool ok, std::string digest) {
+    if (opt.record_cases) results[c.variant].cases->push_back({c.index, ok, std::move(digest)});
+  };
   Progress progress(cases_in_run(opt));
   ProgressFile progress_file(opt.progress_file);
   double engine_seconds = 0;
@@ -201,7 +222,10 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
            false);
     }
     if (!hang.empty()) {
-      for (const PlannedCase& c : cases) ++results[c.variant].failed;
+      for (const PlannedCase& c : cases) {
+        ++results[c.variant].failed;
+        record(c, false, "");
+      }
       note(cases.front().variant,
            "hang: " + hang + "  (re-run its batch: " +
                rerun_batch(opt, variants[cases.front().variant], first, last) + ")",
@@ -229,6 +253,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
           break;
         }
       (ok && !failed[p] ? results[cases[p].variant].passed : results[cases[p].variant].failed)++;
+      record(cases[p], ok && !failed[p], fragment_digest(have));
     }
     cases_run += cases.size();
     progress.advance(cases.size());

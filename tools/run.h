@@ -29,6 +29,9 @@ struct RunOptions {
   // --count (and --shard, --jobs 1 for its batch).
   std::string rerun_prefix = "tcu run";
   std::string progress_file;  // set by `run --jobs` in its children
+  // Keep a CaseRecord of every case in the report (--record-cases), so that
+  // reports can be compared case for case (`tcu run merge --compare`).
+  bool record_cases = false;
 };
 
 // The variants a run covers and the number of cases of each in its shard.
@@ -49,6 +52,9 @@ void print_run_variant(std::ostream& out, const VariantResult& result);
 // The closing lines (throughput, engine checks, "N passed, M failed");
 // returns the exit code they stand for.
 int print_run_summary(std::ostream& out, const Report& report, double engine_seconds);
+
+// A digest of an engine's D fragment (FNV-1a over its registers), as hex.
+std::string fragment_digest(const Fragment& fragment);
 
 // Parses "i/N" (0 <= i < N); false if malformed.
 bool parse_shard(const std::string& text, int* index, int* count);

@@ -14,6 +14,7 @@
 #include "exit_codes.h"
 #include "explore_launch.h"
 #include "gemm.h"
+#include "merge.h"
 #include "parallel.h"
 #include "replay.h"
 #include "report.h"
@@ -375,6 +376,8 @@ int tcu_main(int argc, char** argv) {
   // explore has its own command line (tools/explore.py parses it).
   if (argc >= 2 && std::strcmp(argv[1], "explore") == 0)
     return tcu::launch_explore(program_name, std::vector<std::string>(argv + 2, argv + argc));
+  if (argc >= 3 && std::strcmp(argv[1], "run") == 0 && std::strcmp(argv[2], "merge") == 0)
+    return tcu::run_merge_main(program_name, std::vector<std::string>(argv + 3, argv + argc));
   CLI::App app{"tcu: cycle-accurate tensor-core model (golden model + RTL)"};
   app.option_defaults()->always_capture_default();
   app.require_subcommand(0, 1);
@@ -437,6 +440,9 @@ int tcu_main(int argc, char** argv) {
   run_cmd->add_option("--details", run_options.max_details, "mismatches printed in detail")
       ->check(CLI::NonNegativeNumber);
   add_report_options(run_cmd, &run_reports);
+  run_cmd->add_flag("--record-cases", run_options.record_cases,
+                    "record each case's index, result and D digest in --report (for tcu run "
+                    "merge --compare; tcu run merge joins shard reports)");
   // Set by `run --jobs` for its children.
   run_cmd->add_option("--progress-file", run_options.progress_file)->group("");
 
@@ -684,6 +690,7 @@ int tcu_main(int argc, char** argv) {
             args.insert(args.end(), fe.begin(), fe.end());
           }
           if (run_options.mix) args.push_back("--mix");
+          if (run_options.record_cases) args.push_back("--record-cases");
           for (const std::string& ptx : run_ptx) args.insert(args.end(), {"--ptx", ptx});
           args.insert(
               args.end(),

@@ -217,6 +217,7 @@ def test_merge_reports_a_missing_shard(tmp_path, capsys):
     code, _, err = run_main(["merge", str(tmp_path / "a"), "--out", str(tmp_path / "m")], capsys)
     assert code == explore.EXIT_FAIL
     assert "2 of 4 point(s) missing" in err
+    assert "shards missing: 0 of 2 (--shard i/2)" in err
 
 
 def test_merge_refuses_different_sweeps_and_overlaps(tmp_path, capsys):
