@@ -29,8 +29,10 @@ fail() {
 }
 [ "$(id -u)" = 0 ] || fail "needs root (slurmd runs the jobs as their owner, munged and slurmd as root)"
 
-rm -rf "$work"
+# Everything of an earlier run but the explore model cache (keyed by the RTL
+# sources: a model built for these sources is the one a rebuild would give).
 mkdir -p "$work"
+find "$work" -mindepth 1 -maxdepth 1 ! -name explore-cache -exec rm -rf {} +
 # A short path: munge's socket lives in it.
 cluster=$(mktemp -d /tmp/tcu-slurm.XXXXXX)
 stop_cluster() {
