@@ -136,6 +136,10 @@ tail -3 "$work/rtl.log"
 export TCU_EXPLORE_CACHE=$work/explore-cache
 explore_args=(--axis backpressure=0,0.3 --mix 24 --seed 3 --no-synth --jobs 1)
 mkdir -p "$work/explore"
+# Each task brings the base build (tcu's) up to date first; bring it up to
+# date once here, so that the two tasks do not build it at once.
+cmake --build "$(dirname "$tcu")" --target tcu >"$work/base-build.log" 2>&1 ||
+  { tail -20 "$work/base-build.log"; fail "the base build failed"; }
 job=$(sbatch --parsable --array=0-1 --job-name=tcu-explore --output="$work/explore/task-%a.out" \
   --chdir="$work/explore" --wrap "$(printf '%q ' "$tcu" explore "${explore_args[@]}") \
 --shard \$SLURM_ARRAY_TASK_ID/2 --out shard-\$SLURM_ARRAY_TASK_ID")
