@@ -165,7 +165,6 @@ merged, single = (list(csv.DictReader(open(p))) for p in sys.argv[1:])
 strip = lambda rows: [{k: v for k, v in r.items() if not k.endswith("_s")} for r in rows]
 assert len(merged) == 2 and all(r["status"] == "ok" for r in merged), merged
 assert strip(merged) == strip(single), (strip(merged), strip(single))
-assert merged[0]["cycles"] != merged[1]["cycles"], "back-pressure changed no cycle count"
 PY
   fail "the merged explore shards differ from the single-process sweep"
 
