@@ -23,7 +23,8 @@ add_subdirectory(rtl)  # the model(s) and generated/datapath_factory.cpp
 
 add_executable(tcu ${TCU_BASE_OBJECTS} ${PROJECT_BINARY_DIR}/generated/datapath_factory.cpp)
 target_include_directories(tcu PRIVATE ${PROJECT_SOURCE_DIR}/systemc
-                                       ${PROJECT_SOURCE_DIR}/model/include)
+                                       ${PROJECT_SOURCE_DIR}/model/include
+                                       ${PROJECT_BINARY_DIR}/generated/include)
 # A group: the base libraries refer to each other in both directions.
 target_link_libraries(tcu PRIVATE -Wl,--start-group ${TCU_BASE_LIBRARIES} -Wl,--end-group)
 foreach(config ${TCU_CONFIG_NAMES})

@@ -15,7 +15,8 @@
 // and the int4 unit count even or 1 (a dense k=64 element's two halves meet
 // in adjacent units of one group, or through a carry register with one
 // unit); counts need not be powers of two (a last group may be partial).
-// Checked at elaboration, and by rtl/CMakeLists.txt at configure time.
+// The rules are spec/config.toml's: checked at elaboration (below), when a
+// build is configured, and by tcu::datapath_config_error.
 //
 // Engine enables (Int4Enable, SparseEnable, E2m1Enable, F16Enable,
 // F64Enable): a disabled engine is not instantiated at all. SparseEnable
@@ -233,41 +234,38 @@ module tcu_datapath #(
   localparam logic [MacsW-1:0] F_FULL_MACS      = MacsW'(F64_UNITS * QK);
   localparam logic [MacsW-1:0] F_LAST_MACS      = MacsW'(F_LS * QK);
 
-`ifndef SYNTHESIS
-  // The parameter rules (also checked by rtl/CMakeLists.txt when a build is
-  // configured, and by tcu::datapath_config_error): each enabled engine's
+  // The parameter rules of spec/config.toml, at elaboration (tests/spec
+  // checks each against the spec, message included): each enabled engine's
   // MACs (FMAs) per cycle a positive multiple of its unit's width; the int4
   // unit count even or 1; at least one engine.
-  initial begin
-    if (Int4Enable) begin
-      assert (Int4MacsPerCycle >= I4L && Int4MacsPerCycle % I4L == 0)
-        else $fatal(1, "Int4MacsPerCycle=%0d: %s", Int4MacsPerCycle,
-                    "must be a positive multiple of 32 (MACs of one int4 unit)");
-      assert (INT4_UNITS == 1 || INT4_UNITS % 2 == 0)
-        else $fatal(1, "Int4MacsPerCycle=%0d gives %0d int4 units: %s%s%s", Int4MacsPerCycle,
-                    INT4_UNITS, "an odd count above 1 is refused (a dense k=64 element's two ",
-                    "32-wide halves must meet in adjacent units of one issue group, or through ",
-                    "the carry register of a single unit)");
-    end
-    if (E2m1Enable) begin
-      assert (E2m1MacsPerCycle >= E2L && E2m1MacsPerCycle % E2L == 0)
-        else $fatal(1, "E2m1MacsPerCycle=%0d: %s", E2m1MacsPerCycle,
-                    "must be a positive multiple of 64 (MACs of one e2m1 unit)");
-    end
-    if (F16Enable) begin
-      assert (F16FmasPerCycle >= QK && F16FmasPerCycle % QK == 0)
-        else $fatal(1, "F16FmasPerCycle=%0d: %s", F16FmasPerCycle,
-                    "must be a positive multiple of 4 (FMAs of one f16 unit)");
-    end
-    if (F64Enable) begin
-      assert (F64FmasPerCycle >= QK && F64FmasPerCycle % QK == 0)
-        else $fatal(1, "F64FmasPerCycle=%0d: %s", F64FmasPerCycle,
-                    "must be a positive multiple of 4 (FMAs of one f64 unit)");
-    end
-    assert (Int4Enable || E2m1Enable || F16Enable || F64Enable)
-      else $fatal(1, "Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0: no engine left");
+  if (!Int4Enable && !E2m1Enable && !F16Enable && !F64Enable) begin : g_bad_no_engine
+    $fatal(1, "Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0: %s",
+           "a datapath needs at least one engine");
   end
-`endif
+  if (Int4Enable && (Int4MacsPerCycle < I4L || Int4MacsPerCycle % I4L != 0))
+  begin : g_bad_int4_macs
+    $fatal(1, "Int4MacsPerCycle=%0d: must be a positive multiple of 32 %s", Int4MacsPerCycle,
+           "(MACs of one int4 unit), or the engine left out with Int4Enable=0");
+  end
+  if (E2m1Enable && (E2m1MacsPerCycle < E2L || E2m1MacsPerCycle % E2L != 0))
+  begin : g_bad_e2m1_macs
+    $fatal(1, "E2m1MacsPerCycle=%0d: must be a positive multiple of 64 %s", E2m1MacsPerCycle,
+           "(MACs of one e2m1 unit), or the engine left out with E2m1Enable=0");
+  end
+  if (F16Enable && (F16FmasPerCycle < QK || F16FmasPerCycle % QK != 0)) begin : g_bad_f16_fmas
+    $fatal(1, "F16FmasPerCycle=%0d: must be a positive multiple of 4 %s", F16FmasPerCycle,
+           "(FMAs of one f16 unit), or the engine left out with F16Enable=0");
+  end
+  if (F64Enable && (F64FmasPerCycle < QK || F64FmasPerCycle % QK != 0)) begin : g_bad_f64_fmas
+    $fatal(1, "F64FmasPerCycle=%0d: must be a positive multiple of 4 %s", F64FmasPerCycle,
+           "(FMAs of one f64 unit), or the engine left out with F64Enable=0");
+  end
+  if (Int4Enable && INT4_UNITS > 1 && INT4_UNITS % 2 != 0) begin : g_bad_int4_units
+    $fatal(1, "Int4MacsPerCycle=%0d gives %0d int4 units: %s%s%s", Int4MacsPerCycle, INT4_UNITS,
+           "an odd count above 1 is refused, because a dense k=64 element's two 32-wide ",
+           "halves must meet in adjacent units of one issue group (or, with a single unit, ",
+           "through its carry register)");
+  end
 
   // ---------------------------------------------------------------------------
   // Engines

@@ -62,7 +62,7 @@
 // and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = 64,   // gather: register words a cycle (1..64)
-  parameter int unsigned DWordsPerCycle = 32,   // scatter: D words a cycle (1..64)
+  parameter int unsigned DWordsPerCycle = 64,   // scatter: D words a cycle (1..64)
   parameter bit          GatherBypass   = 1'b1  // last beat straight through to dp_*_o
 ) (
   input  logic                          clk_i,
@@ -132,11 +132,15 @@ module tcu_operand_router #(
   output logic [32*DWordsPerCycle-1:0]  wb_word_data_o
 );
 
+  // The parameters' ranges (spec/config.toml; tests/spec checks these
+  // messages against it).
   if (WordsPerCycle < 1 || WordsPerCycle > 64) begin : g_bad_words
-    $fatal(1, "WordsPerCycle must be 1..64, is %0d", WordsPerCycle);
+    $fatal(1, "WordsPerCycle=%0d: must be 1..64 (%s)", WordsPerCycle,
+           "register words the operand router moves a cycle");
   end
   if (DWordsPerCycle < 1 || DWordsPerCycle > 64) begin : g_bad_d_words
-    $fatal(1, "DWordsPerCycle must be 1..64, is %0d", DWordsPerCycle);
+    $fatal(1, "DWordsPerCycle=%0d: must be 1..64 (%s)", DWordsPerCycle,
+           "register words the operand router moves a cycle");
   end
 
   // ===========================================================================

@@ -96,10 +96,10 @@ const DatapathConfig& datapath_config(const std::string& config);
 // them into a tool for one more configuration without compiling them again.
 //
 // The configurations compiled in: every DatapathConfig field set by name,
-// from TCU_CONFIG_<name> or, for a parameter it leaves out, the RTL default.
+// from spec/config.toml's [[config]] or TCU_CONFIG_<name> and, for a
+// parameter it leaves out, the spec's default (which tests/spec/ checks is
+// the RTL's).
 const std::vector<std::pair<std::string, DatapathConfig>>& datapath_configs();
-// The parameters' defaults as rtl/tcu_core.sv declares them.
-DatapathConfig rtl_default_datapath_config();
 // "name: Param=value ...; ..." for `tcu --version` and the reports.
 const char* datapath_configurations_text();
 

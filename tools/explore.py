@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parents[1]
-CORE_SV = SOURCE_DIR / "rtl" / "tcu_core.sv"
-# The operand router's parameters (the rest of tcu_core's are the datapath's).
-ROUTER_PARAMETERS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
+sys.path.insert(0, str(SOURCE_DIR / "spec"))
+import tcu_spec  # noqa: E402  (spec/tcu_spec.py: the configuration spec)
+
 CONFIG_NAME = "explore"  # the one configuration a point's build Verilates
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -75,28 +75,32 @@ class UsageError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# The RTL's parameters, read from the core's parameter list (stated once, in
-# rtl/tcu_core.sv: the datapath's and the operand router's).
+# The RTL's parameters: spec/config.toml (the datapath's and the operand
+# router's), with their defaults.
 # ---------------------------------------------------------------------------
-PARAM_RE = re.compile(
-    r"^\s*parameter\s+(?:int\s+unsigned|int|bit)\s+([A-Z][A-Za-z0-9]*)\s*=\s*([0-9']+[bdh]?[0-9a-fA-F]*)",
-    re.M)
-
-
-def verilog_int(text: str) -> int:
-    if "'" in text:
-        base = {"b": 2, "d": 10, "h": 16}[text.split("'")[1][0]]
-        return int(text.split("'")[1][1:], base)
-    return int(text)
+def config_spec() -> tcu_spec.Spec:
+    try:
+        return tcu_spec.load()
+    except tcu_spec.SpecError as error:
+        raise SystemExit(f"explore: {error}") from None
 
 
 def rtl_parameters() -> dict[str, int]:
-    text = CORE_SV.read_text()
-    header = text[text.find("module tcu_core"):].split(");", 1)[0]
-    params = {name: verilog_int(value) for name, value in PARAM_RE.findall(header)}
-    if not params:
-        raise SystemExit(f"explore: no parameters found in {CORE_SV}")
-    return params
+    return {p.name: p.default for p in config_spec().parameters if p.rtl}
+
+
+def router_parameters() -> list[str]:
+    """The operand router's parameters (the rest are the datapath's)."""
+    return [p.name for p in config_spec().parameters if "tcu_operand_router" in p.modules]
+
+
+def check_point_rules(index: int, point: dict[str, object]) -> None:
+    """UsageError if the point's RTL parameters break a rule of the spec."""
+    spec = config_spec()
+    values = spec.defaults()
+    values.update({name: int(point[name]) for name in values if name in point})
+    if why := spec.error(values):
+        raise UsageError(f"point {index}: {why}")
 
 
 # ---------------------------------------------------------------------------
@@ -170,7 +174,7 @@ def convert(name: str, value, where: str, rtl: dict[str, int]):
 def check_name(name: str, where: str, rtl: dict[str, int]) -> None:
     if name not in rtl and name not in RUN_PARAMETERS:
         raise UsageError(f"{where}: unknown parameter '{name}' (RTL parameters of "
-                         f"rtl/tcu_core.sv: {', '.join(rtl)}; run parameters: "
+                         f"spec/config.toml: {', '.join(rtl)}; run parameters: "
                          f"{', '.join(RUN_PARAMETERS)})")
 
 
@@ -255,8 +259,9 @@ def check_workload(workload: Workload) -> None:
 # Builds and synthesis, cached by content
 # ---------------------------------------------------------------------------
 def rtl_fingerprint() -> dict[str, str]:
+    # The spec too: a point's tool compiles DatapathConfig from it.
     files = sorted(list((SOURCE_DIR / "rtl").glob("*.sv")) + list((SOURCE_DIR / "rtl").glob("*.vlt"))
-                   + list((SOURCE_DIR / "tb").glob("*.sv")))
+                   + list((SOURCE_DIR / "tb").glob("*.sv")) + [tcu_spec.SPEC_FILE])
     return {str(f.relative_to(SOURCE_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in files}
 
@@ -748,6 +753,7 @@ def command_sweep(args) -> int:
     defaults.update(RUN_DEFAULTS)
     points = sweep.points(defaults)
     for i, point in enumerate(points):
+        check_point_rules(i, point)
         # The front-end reads at most the router's WordsPerCycle a cycle.
         point["rf_bandwidth"] = point["rf_bandwidth"] or point["WordsPerCycle"]
         if point["rf_bandwidth"] > point["WordsPerCycle"]:
@@ -773,7 +779,8 @@ def command_sweep(args) -> int:
     # The router is synthesized (its own run, cached by its parameters) when
     # one of its parameters is an axis: at 32 words a cycle it takes Yosys a
     # quarter of an hour.
-    synth_router = any(p in sweep.axes for p in ROUTER_PARAMETERS)
+    router = router_parameters()
+    synth_router = any(p in sweep.axes for p in router)
     for i in selected:
         params = {name: int(points[i][name]) for name in rtl}
         key = content_key("model", params, fingerprint,
@@ -781,12 +788,12 @@ def command_sweep(args) -> int:
         build = builds.setdefault(key, Build(key, cache / "models" / key, params, base))
         point_build[i] = build
         if not args.no_synth:
-            dp_params = {k: v for k, v in params.items() if k not in ROUTER_PARAMETERS}
+            dp_params = {k: v for k, v in params.items() if k not in router}
             skey = content_key("synth", dp_params, fingerprint, yosys)
             point_synth[i] = [synths.setdefault(skey, Synthesis(skey, cache / "synth" / skey,
                                                                 dp_params))]
             if synth_router:
-                r_params = {k: params[k] for k in ROUTER_PARAMETERS}
+                r_params = {k: params[k] for k in router}
                 rkey = content_key("synth-router", r_params, fingerprint, yosys)
                 point_synth[i].append(synths.setdefault(
                     rkey, Synthesis(rkey, cache / "synth" / rkey, r_params, "tcu_operand_router")))
@@ -948,8 +955,8 @@ sweep file (TOML):
   [workload]              kind = "gemm" (ptx, m, n, k) or "mix" (count); seed
   [axes]                  NAME = [values...]   one axis per parameter
   [fixed]                 NAME = value         held at one value
-NAME is a parameter of rtl/tcu_core.sv (%s; the operand router's
-WordsPerCycle, DWordsPerCycle and GatherBypass, as axes, add its own synthesis run)
+NAME is a parameter of rtl/tcu_core.sv as spec/config.toml states it (%s;
+the operand router's, %s, as axes, add its own synthesis run)
 or a run parameter (rf_bandwidth, rf_banks, rf_read_ports, rf_write_ports,
 warps, backpressure). Points are the
 cartesian product of the axes, numbered in order; the command line's --axis,
@@ -972,14 +979,15 @@ def main(argv: list[str]) -> int:
     else:
         try:
             names = ", ".join(rtl_parameters())
+            router = ", ".join(router_parameters())
         except SystemExit:
-            names = "?"
+            names = router = "?"
         parser = argparse.ArgumentParser(
             prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter,
             description="Sweep datapath parameters over a workload: build each point's model "
             "(cached), run the workload on the RTL, synthesize with Yosys; write explore.csv, "
             "plots and a table.  `%s merge --help` joins shards." % prog,
-            epilog=EPILOG % names)
+            epilog=EPILOG % (names, router))
         parser.add_argument("sweep", nargs="?", help="sweep file (TOML)")
         parser.add_argument("--axis", action="append", default=[], metavar="NAME=V1,V2,...",
                             help="an axis of the sweep (repeatable)")

@@ -228,21 +228,11 @@ nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
   if (opt.name == "rtl") {
     config["config"] = opt.config;
     const tcu::DatapathConfig dp = engine_datapath(opt);
-    config["parameters"] = {{"Int4MacsPerCycle", dp.int4_macs_per_cycle},
-                            {"E2m1MacsPerCycle", dp.e2m1_macs_per_cycle},
-                            {"F16FmasPerCycle", dp.f16_fmas_per_cycle},
-                            {"F64FmasPerCycle", dp.f64_fmas_per_cycle},
-                            {"IntStages", dp.int_stages},
-                            {"E2m1Stages", dp.e2m1_stages},
-                            {"FmaStages", dp.fma_stages},
-                            {"Int4Enable", int(dp.int4_enable)},
-                            {"SparseEnable", int(dp.sparse_enable)},
-                            {"E2m1Enable", int(dp.e2m1_enable)},
-                            {"F16Enable", int(dp.f16_enable)},
-                            {"F64Enable", int(dp.f64_enable)},
-                            {"WordsPerCycle", dp.words_per_cycle},
-                            {"DWordsPerCycle", dp.d_words_per_cycle},
-                            {"GatherBypass", int(dp.gather_bypass)}};
+    // Every parameter of spec/config.toml, by its RTL name.
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : tcu::datapath_parameters(engine_datapath(opt)))
+      parameters[name] = value;
+    config["parameters"] = parameters;
     config["rf_bandwidth"] = opt.front_end.rf_regs_per_cycle;
     config["rf_banks"] = opt.front_end.rf_banks;
     config["rf_read_ports"] = opt.front_end.rf_read_ports;

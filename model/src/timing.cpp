@@ -57,62 +57,6 @@ long peak_issued_macs_per_cycle(const DatapathConfig& config, Family family) {
   return long(dot_units(config, family)) * slice_macs(family);
 }
 
-bool operator==(const DatapathConfig& a, const DatapathConfig& b) {
-  return a.int4_macs_per_cycle == b.int4_macs_per_cycle &&
-         a.e2m1_macs_per_cycle == b.e2m1_macs_per_cycle &&
-         a.f16_fmas_per_cycle == b.f16_fmas_per_cycle &&
-         a.f64_fmas_per_cycle == b.f64_fmas_per_cycle && a.int_stages == b.int_stages &&
-         a.e2m1_stages == b.e2m1_stages && a.fma_stages == b.fma_stages &&
-         a.int4_enable == b.int4_enable && a.sparse_enable == b.sparse_enable &&
-         a.e2m1_enable == b.e2m1_enable && a.f16_enable == b.f16_enable &&
-         a.f64_enable == b.f64_enable && a.words_per_cycle == b.words_per_cycle &&
-         a.d_words_per_cycle == b.d_words_per_cycle && a.gather_bypass == b.gather_bypass;
-}
-
-std::string datapath_config_error(const DatapathConfig& c) {
-  if (!c.int4_enable && !c.e2m1_enable && !c.f16_enable && !c.f64_enable)
-    return "Int4Enable, E2m1Enable, F16Enable and F64Enable are all 0: a datapath needs at least "
-           "one engine";
-  struct Rule {
-    bool enabled;
-    const char *enable, *param;
-    int value, width;
-    const char* unit;
-  };
-  const Rule rules[] = {
-      {c.int4_enable, "Int4Enable", "Int4MacsPerCycle", c.int4_macs_per_cycle, 32,
-       "MACs of one int4 unit"},
-      {c.e2m1_enable, "E2m1Enable", "E2m1MacsPerCycle", c.e2m1_macs_per_cycle, 64,
-       "MACs of one e2m1 unit"},
-      {c.f16_enable, "F16Enable", "F16FmasPerCycle", c.f16_fmas_per_cycle, 4,
-       "FMAs of one f16 unit"},
-      {c.f64_enable, "F64Enable", "F64FmasPerCycle", c.f64_fmas_per_cycle, 4,
-       "FMAs of one f64 unit"},
-  };
-  for (const Rule& r : rules)
-    if (r.enabled && (r.value < r.width || r.value % r.width != 0))
-      return std::string(r.param) + "=" + std::to_string(r.value) +
-             ": must be a positive multiple of " + std::to_string(r.width) + " (" + r.unit +
-             "), or the engine left out with " + r.enable + "=0";
-  const int int4_units = c.int4_macs_per_cycle / 32;
-  if (c.int4_enable && int4_units > 1 && int4_units % 2 != 0)
-    return "Int4MacsPerCycle=" + std::to_string(c.int4_macs_per_cycle) + " gives " +
-           std::to_string(int4_units) +
-           " int4 units: an odd count above 1 is refused, because a dense k=64 element's two "
-           "32-wide halves must meet in adjacent units of one issue group (or, with a single "
-           "unit, through its carry register)";
-  for (const auto& [param, value] : {std::pair{"IntStages", c.int_stages},
-                                     {"E2m1Stages", c.e2m1_stages},
-                                     {"FmaStages", c.fma_stages}})
-    if (value < 0) return std::string(param) + "=" + std::to_string(value) + ": negative";
-  for (const auto& [param, value] :
-       {std::pair{"WordsPerCycle", c.words_per_cycle}, {"DWordsPerCycle", c.d_words_per_cycle}})
-    if (value < 1 || value > 64)
-      return std::string(param) + "=" + std::to_string(value) +
-             ": must be 1..64 (register words the operand router moves a cycle)";
-  return "";
-}
-
 std::string rf_bandwidth_error(const DatapathConfig& dp, const FrontEndConfig& fe) {
   if (fe.rf_regs_per_cycle < 1)
     return "--rf-bandwidth " + std::to_string(fe.rf_regs_per_cycle) + ": expected >= 1";

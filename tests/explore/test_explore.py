@@ -21,8 +21,11 @@ def run_main(argv, capsys):
     return code, captured.out, captured.err
 
 
-def test_rtl_parameters_are_read_from_the_core():
+def test_rtl_parameters_are_the_specs():
+    spec = explore.tcu_spec.load()
     params = explore.rtl_parameters()
+    assert list(params) == spec.names(rtl_only=True)
+    assert explore.router_parameters() == ["WordsPerCycle", "DWordsPerCycle", "GatherBypass"]
     assert params["Int4MacsPerCycle"] == 1024
     assert params["IntStages"] == 2
     assert "F64FmasPerCycle" in params
@@ -30,6 +33,12 @@ def test_rtl_parameters_are_read_from_the_core():
     assert params["WordsPerCycle"] == 64
     assert params["DWordsPerCycle"] == 64
     assert params["GatherBypass"] == 1
+
+
+def test_a_point_breaking_a_rule_is_refused(capsys):
+    code, _, err = run_main(["--axis", "Int4MacsPerCycle=64,96"] + GEMM, capsys)
+    assert code == explore.EXIT_USAGE
+    assert "point 1: Int4MacsPerCycle=96 gives 3 int4 units: an odd count above 1" in err
 
 
 def test_words_per_cycle_is_an_axis(tmp_path):

@@ -188,10 +188,6 @@ void check_partition(const Driver& d) {
 
 }  // namespace
 
-TEST_CASE("tcu::DatapathConfig's defaults are the RTL's", "[rtl][activity]") {
-  CHECK(tcu::rtl_default_datapath_config() == tcu::DatapathConfig{});
-}
-
 TEST_CASE("activity: N back-to-back instructions of one variant", "[rtl][activity]") {
   for (const auto& [name, config] : tcu::datapath_configs()) {
     for (const char* ptx : kVariants) {

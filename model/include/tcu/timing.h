@@ -1,48 +1,19 @@
 // The one timing formula of the model. The RTL (rtl/tcu_datapath.sv) is built
 // to it, the SystemC front-end adds operand delivery to it, and the tests
-// check both against it (tests/test_datapath_timing.cpp, tcu run).
+// check both against it (tests/test_timing.cpp; the co-verification of
+// `tcu run`, which checks every instruction's cycles against it).
 #pragma once
 
 #include <string>
 
+#include "tcu/datapath_config.h"
 #include "tcu/instr.h"
 
 namespace tcu {
 
-// The core's parameters (rtl/tcu_core.sv: the datapath's and the operand
-// router's); the same names as the RTL parameters (Int4MacsPerCycle is
-// int4_macs_per_cycle, DWordsPerCycle d_words_per_cycle), and the same
-// defaults (a test checks them against the RTL's).
-struct DatapathConfig {
-  int int4_macs_per_cycle = 1024;  // s4/u4 (dense and sparse)
-  int e2m1_macs_per_cycle = 1024;  // block-scaled e2m1
-  int f16_fmas_per_cycle = 256;    // m8n8k4 .f16
-  int f64_fmas_per_cycle = 16;     // m8n8k4 .f64
-  int int_stages = 2;              // pipeline registers of an int4 dot unit
-  int e2m1_stages = 2;             // pipeline registers of an e2m1 dot unit
-  int fma_stages = 2;              // pipeline registers of one FMA
-  // Engines: a disabled one is not built, and its instructions cannot run.
-  bool int4_enable = true;    // s4/u4: dense, and sparse with sparse_enable
-  bool sparse_enable = true;  // the int4 engine's sparse operand mux
-  bool e2m1_enable = true;
-  bool f16_enable = true;
-  bool f64_enable = true;
-  // The operand router (rtl/tcu_operand_router.sv): register words it takes
-  // a cycle (1..64), D words it writes back a cycle (1..64), and whether the
-  // last beat's words reach the datapath in that beat's cycle.
-  int words_per_cycle = 64;
-  int d_words_per_cycle = 64;
-  bool gather_bypass = true;
-};
-bool operator==(const DatapathConfig& a, const DatapathConfig& b);
-
-// Why `config` cannot be built, naming the parameter and its value
-// ("Int4MacsPerCycle=96 gives 3 int4 units: ..."), or empty if it can: each
-// enabled engine's MACs (FMAs) per cycle a positive multiple of its unit's
-// (int4 32, e2m1 64, f16 and f64 4), the int4 unit count even or 1, at
-// least one engine. The rules of rtl/tcu_datapath.sv's elaboration checks
-// and of rtl/CMakeLists.txt's configure-time checks.
-std::string datapath_config_error(const DatapathConfig& config);
+// tcu::DatapathConfig, the core's parameters, its ==, datapath_parameters()
+// and datapath_config_error() are generated from spec/config.toml
+// (spec/gen_config.py, when a build is configured).
 
 // The parameter that leaves `family` without an engine in `config`
 // ("F64Enable"; for sparse "Int4Enable", else "SparseEnable"), or nullptr
@@ -63,9 +34,9 @@ struct FrontEndConfig {
   // Lane words the collector moves per cycle. The RTL engine refuses more
   // than the router's WordsPerCycle (rf_bandwidth_error).
   int rf_regs_per_cycle = 64;
-  int rf_banks = 16;           // register i of an instruction is in bank i % rf_banks
-  int rf_read_ports = 1;       // reads of a bank per cycle, each a register of all 32 lanes
-  int rf_write_ports = 1;      // writes of a bank per cycle, likewise
+  int rf_banks = 16;       // register i of an instruction is in bank i % rf_banks
+  int rf_read_ports = 1;   // reads of a bank per cycle, each a register of all 32 lanes
+  int rf_write_ports = 1;  // writes of a bank per cycle, likewise
 };
 bool operator==(const FrontEndConfig& a, const FrontEndConfig& b);
 // The parameters' ranges (the tcu options --rf-bandwidth, --rf-banks,

@@ -1,0 +1,37 @@
+# The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
+# configuration spec"): spec/gen_config.py turns it into C++ (tcu::
+# DatapathConfig, generated/include/tcu/datapath_config.h and
+# generated/datapath_config.cpp, compiled into tcu_model) and resolves the
+# configurations this build Verilates (TCU_CONFIGS) into
+# generated/tcu_configs.cmake: TCU_DATAPATH_PARAMS, TCU_CONFIG_RESOLVED_<name>
+# (every RTL parameter, given or default), TCU_CONFIG_TABLE and
+# TCU_CONFIGURATIONS (rtl/CMakeLists.txt's input). A configuration that
+# breaks the spec's rules stops the configure step with the generator's
+# message (the configuration, the parameter, the value and why).
+#
+# TCU_CONFIGS names configurations of the spec (default, small) or one's own,
+# given on the command line:
+#   cmake -DTCU_CONFIGS=pt -DTCU_CONFIG_pt="Int4MacsPerCycle=64;F64Enable=0" ...
+find_package(Python3 3.11 REQUIRED COMPONENTS Interpreter)  # tomllib
+set(TCU_CONFIGS "default;small" CACHE STRING "datapath configurations to Verilate")
+set(TCU_CONFIG_NAMES ${TCU_CONFIGS})
+set(tcu_config_requests "")
+foreach(config ${TCU_CONFIG_NAMES})
+  if(DEFINED TCU_CONFIG_${config})
+    string(REPLACE ";" " " assignments "${TCU_CONFIG_${config}}")
+    list(APPEND tcu_config_requests --config "${config}=${assignments}")
+  else()
+    list(APPEND tcu_config_requests --config "${config}")
+  endif()
+endforeach()
+execute_process(
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/spec/gen_config.py
+          ${PROJECT_BINARY_DIR}/generated ${tcu_config_requests}
+  RESULT_VARIABLE tcu_config_result ERROR_VARIABLE tcu_config_error)
+if(NOT tcu_config_result EQUAL 0)
+  message(FATAL_ERROR "${tcu_config_error}")
+endif()
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${PROJECT_SOURCE_DIR}/spec/config.toml ${PROJECT_SOURCE_DIR}/spec/tcu_spec.py
+             ${PROJECT_SOURCE_DIR}/spec/gen_config.py)
+include(${PROJECT_BINARY_DIR}/generated/tcu_configs.cmake)

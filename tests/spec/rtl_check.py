@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""The RTL against the configuration spec (spec/config.toml), read with
+pyslang (a SystemVerilog compiler: no regular expressions):
+
+  defaults    every module of rtl/ and tb/ that declares a spec parameter
+              declares it with the spec's type and default; tcu_core and
+              tcu_sim_top declare every parameter, each module a parameter's
+              `modules` names declares it;
+  pass-through  tcu_sim_top elaborated at a configuration of the spec
+              (every parameter off its default where it has one): each
+              instance of tcu_core, tcu_datapath and tcu_operand_router
+              sees the configuration's values;
+  rules       tcu_sim_top elaborated at a counterexample of each rule and
+              range (spec/tcu_spec.py Rule.counterexample) stops with a
+              $fatal whose message is the spec's, and at every named
+              configuration with none.
+
+  rtl_check.py [--spec FILE] [--root DIR]   prints a line per problem and
+  "N checks, M problems"; exit 0 only when M is 0.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pyslang
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "spec"))
+import tcu_spec  # noqa: E402
+
+TOP = "tcu_sim_top"
+CARRIERS = ("tcu_core", "tcu_sim_top")  # declare every parameter
+SV_TYPES = {"int": "int unsigned", "bit": "bit"}
+
+
+def sources(root: Path) -> list[Path]:
+    rtl = sorted(root.glob("rtl/tcu_*.sv"))
+    package = root / "rtl" / "tcu_pkg.sv"
+    return [package] + [f for f in rtl if f != package] + [root / "tb" / "tcu_sim_top.sv"]
+
+
+class Design:
+    """The parsed sources, elaborated on demand at given parameters."""
+
+    def __init__(self, root: Path):
+        self.trees = [pyslang.syntax.SyntaxTree.fromFile(str(f)) for f in sources(root)]
+        self.modules = [m.header.name.valueText for t in self.trees for m in t.root.members
+                        if m.kind == pyslang.syntax.SyntaxKind.ModuleDeclaration]
+
+    def elaborate(self, tops, overrides: dict[str, int] | None = None):
+        options = pyslang.ast.CompilationOptions()
+        options.topModules = set(tops)
+        options.paramOverrides = [f"{k}={v}" for k, v in (overrides or {}).items()]
+        compilation = pyslang.ast.Compilation(pyslang.Bag([options]))
+        for tree in self.trees:
+            compilation.addSyntaxTree(tree)
+        return compilation
+
+    def fatals(self, overrides: dict[str, int]) -> list[str]:
+        """The messages of the $fatal tasks elaboration runs into."""
+        compilation = self.elaborate([TOP], overrides)
+        return [d.args[0].removeprefix(": ") for d in compilation.getAllDiagnostics()
+                if d.code == pyslang.Diags.FatalTask]
+
+
+def port_parameters(instance) -> dict[str, tuple[str, int | None]]:
+    """An instance's parameters: type and value (None if not an integer)."""
+    def integer(value):
+        return int(value.value) if isinstance(value.value, pyslang.SVInt) else None
+    return {p.name: (str(p.type), integer(p.value))
+            for p in instance.body.parameters if p.isPortParam}
+
+
+def check_defaults(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    compilation = design.elaborate(design.modules)
+    declared = {i.definition.name: port_parameters(i)
+                for i in compilation.getRoot().topInstances}
+    checks, problems = 0, []
+    for p in spec.parameters:
+        if not p.rtl:
+            continue
+        must = set(CARRIERS) | set(p.modules)
+        for module, params in declared.items():
+            checks += 1
+            if p.name not in params:
+                if module in must:
+                    problems.append(f"{module}: does not declare {p.name} (spec/config.toml)")
+                continue
+            kind, value = params[p.name]
+            if kind != SV_TYPES[p.type] or value != p.default:
+                problems.append(f"{module}: parameter {kind} {p.name} = {value}; the spec has "
+                                f"{SV_TYPES[p.type]} {p.name} = {p.default}")
+            elif module not in must:
+                problems.append(f"{module}: declares {p.name}, which the spec's modules for it "
+                                f"({', '.join(p.modules)}) leave out")
+    return checks, problems
+
+
+def check_pass_through(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    """Every carrier sees each parameter at a value off its default."""
+    values = spec.resolve(spec.configs.get("small", {}))
+    for p in spec.parameters:  # move every parameter the small configuration leaves
+        if values[p.name] == p.default:
+            moved = dict(values)
+            moved[p.name] = 1 - p.default if p.type == "bit" else p.default * 2
+            if p.max is not None:
+                moved[p.name] = min(moved[p.name], p.max) if p.default != p.max else p.max // 2
+            if spec.error(moved) is None:
+                values = moved
+    rtl_values = {k: v for k, v in values.items() if spec.parameter(k).rtl}
+    compilation = design.elaborate([TOP], rtl_values)
+    checks, problems = 0, []
+
+    def visit(symbol):
+        nonlocal checks
+        if symbol.kind == pyslang.ast.SymbolKind.Instance:
+            module = symbol.definition.name
+            for name, (_, value) in port_parameters(symbol).items():
+                if name in rtl_values:
+                    checks += 1
+                    if value != rtl_values[name]:
+                        problems.append(f"{symbol.hierarchicalPath} ({module}): {name} = {value}, "
+                                        f"not the {rtl_values[name]} given to {TOP}")
+        return True
+
+    compilation.getRoot().visit(visit)
+    return checks, problems
+
+
+def check_rules(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    cases = [(f"rule at {spec.path.name}:{r.line}", r.counterexample(spec)) for r in spec.rules]
+    for p in spec.parameters:
+        if p.type == "int" and p.rtl:
+            for value in ([p.min - 1] if p.min > 0 else []) + ([p.max + 1] if p.max else []):
+                values = spec.defaults()
+                values[p.name] = value
+                cases.append((f"range of {p.name}", values))
+    checks, problems = 0, []
+    for what, values in cases:
+        checks += 1
+        expected = spec.error(values)
+        fatals = design.fatals({k: v for k, v in values.items() if spec.parameter(k).rtl})
+        if expected not in fatals:
+            problems.append(f"{what}: elaboration at {describe(spec, values)} gives "
+                            f"{fatals or 'no $fatal'}; the spec's message is {expected!r}")
+    for name, given in spec.configs.items():
+        checks += 1
+        values = spec.resolve(given)
+        fatals = design.fatals({k: v for k, v in values.items() if spec.parameter(k).rtl})
+        if fatals:
+            problems.append(f"configuration '{name}': elaboration stops: {fatals}")
+    return checks, problems
+
+
+def describe(spec: tcu_spec.Spec, values: dict[str, int]) -> str:
+    changed = [f"{k}={v}" for k, v in values.items() if v != spec.parameter(k).default]
+    return " ".join(changed) or "the defaults"
+
+
+def check(spec: tcu_spec.Spec, root: Path) -> tuple[int, list[str]]:
+    design = Design(root)
+    total, problems = 0, []
+    for step in (check_defaults, check_pass_through, check_rules):
+        checks, found = step(spec, design)
+        total += checks
+        problems += found
+    return total, problems
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spec", type=Path, default=tcu_spec.SPEC_FILE)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the tree with rtl/ and tb/")
+    args = parser.parse_args(argv)
+    try:
+        spec = tcu_spec.load(args.spec)
+    except tcu_spec.SpecError as error:
+        print(error, file=sys.stderr)
+        return 1
+    checks, problems = check(spec, args.root)
+    for problem in problems:
+        print(problem)
+    print(f"{checks} checks, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,224 @@
+"""Tests of the configuration spec (spec/config.toml): its reader's errors,
+the generator's outputs, and -- with a fault planted in a copy of the RTL or
+the spec -- that tests/spec/rtl_check.py catches each kind of disagreement
+(rtl_check.py itself, on the real tree, is CTest's config_spec_rtl)."""
+import dataclasses
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "spec"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_config  # noqa: E402
+import rtl_check  # noqa: E402
+import tcu_spec  # noqa: E402
+
+SPEC = tcu_spec.load()
+
+
+# ---- the spec's reader: bad input named by file, line and reason ---------
+def write_spec(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def edited_spec(tmp_path, old, new):
+    text = tcu_spec.SPEC_FILE.read_text()
+    assert old in text
+    return write_spec(tmp_path, text.replace(old, new, 1))
+
+
+def line_of(path, needle):
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_the_spec_loads():
+    assert SPEC.names()[:2] == ["Int4MacsPerCycle", "E2m1MacsPerCycle"]
+    assert SPEC.parameter("SynthImpl").default == 0
+    assert set(SPEC.configs) >= {"default", "small"}
+
+
+def test_not_toml(tmp_path):
+    path = write_spec(tmp_path, "[[parameter]]\nname = \n")
+    with pytest.raises(tcu_spec.SpecError, match=rf"{re.escape(str(path))}: not valid TOML: .*line 2"):
+        tcu_spec.load(path)
+
+
+def test_unknown_key_names_the_line(tmp_path):
+    path = edited_spec(tmp_path, 'default = 256\n', 'defualt = 256\n')
+    line = line_of(path, "defualt")
+    with pytest.raises(tcu_spec.SpecError) as error:
+        tcu_spec.load(path)
+    # The line of the [[parameter]] table holding the bad key.
+    assert re.match(rf"{re.escape(str(path))}:(\d+): \[\[parameter\]\] #3: unknown key 'defualt'",
+                    str(error.value))
+    assert 0 < line - int(str(error.value).split(":")[1]) < 6
+
+
+def test_default_out_of_range(tmp_path):
+    path = edited_spec(tmp_path, "default = 64\nmin = 1\nmax = 64", "default = 65\nmin = 1\nmax = 64")
+    with pytest.raises(tcu_spec.SpecError, match=r"config.toml:\d+: \[\[parameter\]\] #13: default "
+                       r"out of range: WordsPerCycle=65: must be 1..64"):
+        tcu_spec.load(path)
+
+
+def test_bit_default_must_be_a_boolean(tmp_path):
+    path = edited_spec(tmp_path, "default = true", "default = 1")
+    with pytest.raises(tcu_spec.SpecError, match="Int4Enable: a bit's default is true or false"):
+        tcu_spec.load(path)
+
+
+def test_rule_with_an_unknown_parameter(tmp_path):
+    path = edited_spec(tmp_path, 'when = "F64Enable"', 'when = "F64Enabled"')
+    with pytest.raises(tcu_spec.SpecError,
+                       match=r"config.toml:\d+: \[\[rule\]\] #5: unknown parameter 'F64Enabled'"):
+        tcu_spec.load(path)
+
+
+def test_named_configuration_breaking_a_rule(tmp_path):
+    path = edited_spec(tmp_path, "Int4MacsPerCycle = 256", "Int4MacsPerCycle = 96")
+    line = line_of(path, 'name = "small"') - 1
+    with pytest.raises(tcu_spec.SpecError, match=rf"config.toml:{line}: \[\[config\]\] #2: "
+                       r"configuration 'small': Int4MacsPerCycle=96 gives 3 int4 units"):
+        tcu_spec.load(path)
+
+
+def test_parameter_given_twice(tmp_path):
+    path = edited_spec(tmp_path, 'name = "E2m1MacsPerCycle"', 'name = "Int4MacsPerCycle"')
+    with pytest.raises(tcu_spec.SpecError, match="parameter 'Int4MacsPerCycle' given twice"):
+        tcu_spec.load(path)
+
+
+# ---- configurations: the messages the configure step shows ----------------
+@pytest.mark.parametrize("text, message", [
+    ("Int4MacsPerCycle=96", "Int4MacsPerCycle=96 gives 3 int4 units: an odd count above 1"),
+    ("F64FmasPerCycle=6;IntStages=1", "F64FmasPerCycle=6: must be a positive multiple of 4"),
+    ("Int4Enable=0 E2m1Enable=0 F16Enable=0 F64Enable=0", "are all 0"),
+    ("SparseEnable=2", "SparseEnable=2: a bit parameter is 0 or 1"),
+    ("Int4MacPerCycle=64", "unknown parameter 'Int4MacPerCycle'"),
+    ("FmaStages=two", "FmaStages=two: not a non-negative integer"),
+    ("WordsPerCycle=65", "WordsPerCycle=65: must be 1..64"),
+    ("Int4MacsPerCycle", "'Int4MacsPerCycle' is not Param=Value"),
+    ("SynthImpl=1", "SynthImpl=1: the RTL does not declare SynthImpl yet"),
+])
+def test_own_configuration_refused(text, message):
+    with pytest.raises(tcu_spec.ConfigError) as error:
+        gen_config.resolve(SPEC, [f"bad={text}"])
+    assert str(error.value).startswith("configuration 'bad' (TCU_CONFIG_bad): ")
+    assert message in str(error.value)
+
+
+def test_own_configuration_resolved():
+    resolved = gen_config.resolve(SPEC, ["pt=Int4MacsPerCycle=64;F64Enable=1'b0", "small"])
+    assert resolved["pt"]["Int4MacsPerCycle"] == 64 and resolved["pt"]["F64Enable"] == 0
+    assert resolved["pt"]["IntStages"] == SPEC.parameter("IntStages").default
+    assert resolved["small"]["DWordsPerCycle"] == 32
+
+
+def test_unknown_configuration_name():
+    with pytest.raises(tcu_spec.ConfigError, match="unknown configuration 'nope': give its "
+                       r"parameters with -DTCU_CONFIG_nope=.*\(known: default, small"):
+        gen_config.resolve(SPEC, ["nope"])
+
+
+# ---- the generator's outputs -----------------------------------------------
+def test_generated_outputs(tmp_path):
+    assert gen_config.main([str(tmp_path), "--config", "default", "--config", "small"]) == 0
+    header = (tmp_path / "include" / "tcu" / "datapath_config.h").read_text()
+    source = (tmp_path / "datapath_config.cpp").read_text()
+    cmake = (tmp_path / "tcu_configs.cmake").read_text()
+    for p in SPEC.parameters:
+        value = ("true" if p.default else "false") if p.type == "bit" else str(p.default)
+        assert f" {p.field} = {value};" in header
+        assert f"a.{p.field} == b.{p.field}" in source
+        assert f'{{"{p.name}", int(c.{p.field})}}' in source
+        assert (f"{p.name}=" in cmake) == p.rtl  # -G only for what the RTL declares
+    for rule in SPEC.rules:  # every rule's message, as the spec words it
+        message = rule.error(rule.counterexample(SPEC))
+        assert message.split("=")[0] in source
+        assert rule.why in source
+    assert "set(TCU_CONFIG_RESOLVED_small Int4MacsPerCycle=256 " in cmake
+
+
+def test_generator_reports_a_bad_configuration(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "spec" / "gen_config.py"), str(tmp_path),
+                             "--config", "bad=E2m1MacsPerCycle=32"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr.startswith("configuration 'bad' (TCU_CONFIG_bad): E2m1MacsPerCycle=32: "
+                                     "must be a positive multiple of 64")
+    assert not (tmp_path / "tcu_configs.cmake").exists()
+
+
+# ---- the RTL checker fails on planted disagreements -------------------------
+def copy_tree(tmp_path):
+    for folder in ("rtl", "tb"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def plant(path, old, new):
+    text = path.read_text()
+    assert old in text, f"{path}: {old!r} not found"
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_planted_default_disagreement_is_caught(tmp_path):
+    root = copy_tree(tmp_path)
+    plant(root / "rtl" / "tcu_datapath.sv", "F64FmasPerCycle  = 16", "F64FmasPerCycle  = 8")
+    _, problems = rtl_check.check_defaults(SPEC, rtl_check.Design(root))
+    assert problems == ["tcu_datapath: parameter int unsigned F64FmasPerCycle = 8; the spec has "
+                        "int unsigned F64FmasPerCycle = 16"]
+
+
+def test_planted_type_disagreement_is_caught(tmp_path):
+    root = copy_tree(tmp_path)
+    plant(root / "tb" / "tcu_sim_top.sv", "parameter bit          GatherBypass",
+          "parameter int unsigned GatherBypass")
+    _, problems = rtl_check.check_defaults(SPEC, rtl_check.Design(root))
+    assert problems == ["tcu_sim_top: parameter int unsigned GatherBypass = 1; the spec has "
+                        "bit GatherBypass = 1"]
+
+
+def test_planted_missing_parameter_is_caught(tmp_path):
+    spec = dataclasses.replace(SPEC, parameters=SPEC.parameters + [tcu_spec.Parameter(
+        name="NewKnob", type="int", default=3, meaning="planted", modules=("tcu_datapath",))])
+    _, problems = rtl_check.check_defaults(spec, rtl_check.Design(ROOT))
+    assert sorted(problems) == [f"{m}: does not declare NewKnob (spec/config.toml)"
+                                for m in ("tcu_core", "tcu_datapath", "tcu_sim_top")]
+
+
+def test_planted_pass_through_fault_is_caught(tmp_path):
+    root = copy_tree(tmp_path)
+    plant(root / "rtl" / "tcu_core.sv", ".E2m1MacsPerCycle(E2m1MacsPerCycle)",
+          ".E2m1MacsPerCycle(1024)")
+    _, problems = rtl_check.check_pass_through(SPEC, rtl_check.Design(root))
+    assert len(problems) == 1
+    assert problems[0].startswith("tcu_sim_top.u_core.u_datapath (tcu_datapath): "
+                                  "E2m1MacsPerCycle = 1024, not the 256 given")
+
+
+def test_planted_rule_disagreement_is_caught():
+    # The spec planted with an int4 unit of 64 MACs: its counterexample (96)
+    # stops the RTL with the odd-unit-count message instead.
+    rule = dataclasses.replace(SPEC.rules[1], of=64)
+    spec = dataclasses.replace(SPEC, rules=[rule], configs={})
+    _, problems = rtl_check.check_rules(spec, rtl_check.Design(ROOT))
+    assert len(problems) == 1  # the ranges (WordsPerCycle, DWordsPerCycle) agree
+    assert problems[0].startswith("rule at config.toml:")
+    assert "Int4MacsPerCycle=96: must be a positive multiple of 64" in problems[0]
+
+
+def test_planted_rtl_message_disagreement_is_caught(tmp_path):
+    root = copy_tree(tmp_path)
+    plant(root / "rtl" / "tcu_operand_router.sv", '"DWordsPerCycle=%0d: must be 1..64 (%s)"',
+          '"DWordsPerCycle=%0d: must be 1 to 64 (%s)"')
+    spec = dataclasses.replace(SPEC, rules=[], configs={})
+    _, problems = rtl_check.check_rules(spec, rtl_check.Design(root))
+    assert len(problems) == 2  # DWordsPerCycle=0 and =65
+    assert all("DWordsPerCycle" in p and "must be 1 to 64" in p for p in problems)
