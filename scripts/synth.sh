@@ -8,7 +8,7 @@
 #   depth        logic depth: gates on the longest combinational path
 #                between ports and flip-flops (ltp -noff)
 #
-#   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [unit...]
+#   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [--netlist] [unit...]
 #
 # Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
 # runs at its defaults, tcu_datapath at one dot unit per engine (the default
@@ -19,9 +19,15 @@
 # router parameters (row "tcu_core.router"), its share of the core, e.g.
 #   scripts/synth.sh --params "Int4MacsPerCycle=64 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4" tcu_datapath
 #   scripts/synth.sh --params Stages=1 --params Stages=2 --params Stages=3 tcu_int4_dot
-# --csv FILE writes the table as CSV as well. Logs and statistics go to
-# $SYNTH_DIR (default build/synth). Exit 1 if a run fails or a figure is
-# missing from Yosys's output, 2 for a bad command line.
+# --csv FILE writes the table as CSV as well. --netlist writes each run's
+# gate-level netlist as well (write_verilog -noattr after the figures:
+# Yosys's generic cells as Verilog expressions and always blocks, the top's
+# ports as in the RTL, internal vectors split into bits), the
+# design the figures count, for gate-level simulation (tests/rtl/
+# gls_units.cmake). Logs, statistics and netlists go to $SYNTH_DIR (default
+# build/synth), named after the unit and its parameters (tcu_int4_dot.log,
+# tcu_int4_dot.Stages-1.v). Exit 1 if a run fails or a figure is missing from
+# Yosys's output, 2 for a bad command line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${SYNTH_DIR:-build/synth}
@@ -39,6 +45,7 @@ fail_usage() {
 
 param_sets=()
 csv=""
+netlist=0
 tops=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -58,6 +65,10 @@ while [ $# -gt 0 ]; do
       ;;
     --csv=*)
       csv=${1#--csv=}
+      shift
+      ;;
+    --netlist)
+      netlist=1
       shift
       ;;
     -h | --help)
@@ -121,7 +132,12 @@ run() {
   name=$top
   [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"
   local log="$out/$name.log" stat="$out/$name.stat" ltp="$out/$name.ltp"
-  rm -f "$stat" "$ltp"
+  local write_netlist=""
+  rm -f "$stat" "$ltp" "$out/$name.v"
+  # splitnets: each internal wire bit a net of its own (the netlist's
+  # vectors mix bits of different logic levels, which a simulator such as
+  # Verilator would otherwise evaluate as a combinational loop).
+  [ $netlist = 1 ] && write_netlist="splitnets; write_verilog -noattr $out/$name.v"
   local start cells="" ffs="" transistors="" depth="" result=ok
   start=$(date +%s)
   # The top's parameters are set with chparam before hierarchy derives the
@@ -129,13 +145,16 @@ run() {
   # (a derived module added twice) on tcu_datapath.
   if yosys -q -l "$log" -p "read_verilog -sv rtl/tcu_pkg.sv $(sources_of "$top"); $chparam
         hierarchy -check -top $top; synth -flatten -top $top -run coarse:;
-        tee -q -o $stat stat -tech cmos; tee -q -o $ltp ltp -noff" >/dev/null 2>&1; then
+        tee -q -o $stat stat -tech cmos; tee -q -o $ltp ltp -noff; $write_netlist" \
+    >/dev/null 2>&1; then
     cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$stat")
     ffs=$(awk '/\$_(S|AL)?DFF/ {n += $2} END {print n + 0}' "$stat")
     transistors=$(awk '/Estimated number of transistors:/ {n = $5} END {print n}' "$stat")
     depth=$(sed -n 's/^Longest topological path .*(length=\([0-9]*\)).*/\1/p' "$ltp" | tail -1)
     if [ -z "$cells" ] || [ -z "$transistors" ] || [ -z "$depth" ]; then
       result="missing figures (see $stat, $ltp)"
+    elif [ $netlist = 1 ] && [ ! -s "$out/$name.v" ]; then
+      result="no netlist $out/$name.v (see $log)"
     fi
   else
     result="failed (see $log)"

@@ -8,8 +8,16 @@
 #include <array>
 #include <vector>
 
+#ifdef TCU_GLS
+// Gate-level: only the Yosys netlist at the unit's default FmaStages=2
+// (tests/rtl/gls_units.cmake), on a fiftieth of the random stream.
+#include "Vtcu_f16_dot_gls.h"
+constexpr int kRandomShare = 50;
+#else
 #include "Vtcu_f16_dot_s0.h"
 #include "Vtcu_f16_dot_s2.h"
+constexpr int kRandomShare = 1;
+#endif
 #include "fp_rtl_util.h"
 #include "tcu/timing.h"
 
@@ -165,33 +173,51 @@ void run_all(int fma_stages, uint64_t seed) {
   }
   FpGen g(seed);
   inputs.clear();
-  for (int i = 0; i < 250000; ++i) inputs.push_back(random_dot(g));
+  for (int i = 0; i < 250000 / kRandomShare; ++i) inputs.push_back(random_dot(g));
   tcu_test::ClassCounts d16, d32;  // what the random stream reaches
   for (const auto& in : inputs) {
     if (in.d_f16) d16.add(kFp16, F16Dot::expected(in));
     else d32.add(kFp32, F16Dot::expected(in));
   }
   INFO("f16 D: " << d16.str() << "\nf32 D: " << d32.str());
-  CHECK(d16.all_at_least(100));
+  CHECK(d16.all_at_least(100 / kRandomShare));
   // An f32 D is never -0: the chain starts from +0, and f16 products are
   // exact in f32, so nothing rounds to -0 either.
   CHECK(d32[tcu_test::FpClass::kNegZero] == 0);
   for (auto c : {tcu_test::FpClass::kPosZero, tcu_test::FpClass::kSubnormal,
                  tcu_test::FpClass::kNormal, tcu_test::FpClass::kInf, tcu_test::FpClass::kNan})
-    CHECK(d32[c] >= 200);
+    CHECK(d32[c] >= 200 / kRandomShare);
   bench.run(inputs);
   inputs.clear();
-  for (int i = 0; i < 30000; ++i) inputs.push_back(random_dot(g));
+  for (int i = 0; i < 30000 / kRandomShare; ++i) inputs.push_back(random_dot(g));
   FpGen stalls(seed + 1);
   bench.run(inputs, &stalls);
   INFO(bench.first_failures());
   CHECK(bench.results() == bench.accepted());
-  CHECK(bench.accepted() > 270000);
+  CHECK(bench.accepted() > 270000 / kRandomShare);
   REQUIRE(bench.mismatches() == 0);
 }
 
 }  // namespace
 
+#ifdef TCU_GLS
+TEST_CASE("tcu_f16_dot netlist (Yosys, FmaStages=2): directed and random, all C/D types",
+          "[gls][f16_dot]") {
+  run_all<Vtcu_f16_dot_gls>(2, 0xf162);
+}
+
+TEST_CASE("tcu_f16_dot netlist: D leaves exactly unit_latency(kF16) enabled cycles after input",
+          "[gls][f16_dot]") {
+  F16Dot::In in{{0x3c00, 0x3c00, 0, 0}, {0x4000, 0x3c00, 0, 0}, 0x3800, true, true};
+  tcu_test::UnitBench<Vtcu_f16_dot_gls, F16Dot> s2(latency_for(2));
+  for (bool d_f16 : {true, false}) {
+    in.d_f16 = d_f16;
+    CHECK(s2.latency(in, 0) == 10);
+    CHECK(s2.latency(in, 4) == 14);
+    CHECK(s2.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
+  }
+}
+#else
 TEST_CASE("tcu_f16_dot FmaStages=0: directed and random, all C/D types", "[rtl][f16_dot]") {
   run_all<Vtcu_f16_dot_s0>(0, 0xf160);
 }
@@ -216,3 +242,4 @@ TEST_CASE("tcu_f16_dot D leaves exactly unit_latency(kF16) enabled cycles after 
     CHECK(s2.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
   }
 }
+#endif

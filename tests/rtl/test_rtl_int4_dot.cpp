@@ -13,9 +13,15 @@
 
 #include <catch2/catch.hpp>
 
+#ifdef TCU_GLS
+// Gate-level: only the Yosys netlist of tcu_int4_dot at its default
+// Stages=2 (tests/rtl/gls_units.cmake).
+#include "Vtcu_int4_dot_gls.h"
+#else
 #include "Vtcu_int4_accumulate.h"
 #include "Vtcu_int4_dot_s2.h"
 #include "Vtcu_int4_dot_s7.h"
+#endif
 #include "int_rtl_util.h"
 #include "tcu/golden.h"
 
@@ -165,6 +171,11 @@ void check_dot_unit(int stages, uint64_t seed) {
 
 }  // namespace
 
+#ifdef TCU_GLS
+TEST_CASE("tcu_int4_dot netlist (Yosys, Stages=2) matches int4_dot", "[gls][int4]") {
+  check_dot_unit<Vtcu_int4_dot_gls>(2, 1);
+}
+#else
 TEST_CASE("tcu_int4_dot Stages=2 (simulation description) matches int4_dot", "[rtl][int4]") {
   check_dot_unit<Vtcu_int4_dot_s2>(2, 1);
 }
@@ -216,3 +227,4 @@ TEST_CASE("tcu_int4_accumulate matches int4_accumulate", "[rtl][int4]") {
     }
   }
 }
+#endif

@@ -11,7 +11,13 @@
 
 #include <catch2/catch.hpp>
 
+#ifdef TCU_GLS
+// Gate-level: the Yosys netlist of tcu_sparse_mux (tests/rtl/gls_units.cmake).
+#include "Vtcu_sparse_mux_gls.h"
+using Vtcu_sparse_mux = Vtcu_sparse_mux_gls;
+#else
 #include "Vtcu_sparse_mux.h"
+#endif
 #include "int_rtl_util.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
