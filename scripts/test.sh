@@ -24,6 +24,7 @@ jobs=$(nproc)
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
   -DTCU_CONFIGS="default;small" -DTCU_BUILD_PYTHON=ON \
+  -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs" "${tier[@]}"

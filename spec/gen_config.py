@@ -143,6 +143,13 @@ def cmake_configs(spec: tcu_spec.Spec, resolved: dict[str, dict[str, int]]) -> s
                      "         return c;\n       }()},\n")
         texts.append(f"{name}: {' '.join(rtl)}")
     out.append(f"set(TCU_CONFIG_TABLE [==[{''.join(table)}]==])\n")
+    # tcu_datapath's parameter declarations, for a wrapper that stands in
+    # for it (bring your own datapath, cmake/TcuByoDatapath.sv.in).
+    declarations = ",\n".join(
+        f"  parameter {'int unsigned' if p.type == 'int' else 'bit'} {p.name} = "
+        f"{int(p.default) if p.type == 'int' else ('1' + chr(39) + 'b' + str(int(p.default)))}"
+        for p in spec.parameters if p.rtl and "tcu_datapath" in p.modules)
+    out.append(f"set(TCU_DATAPATH_SV_PARAMETERS [==[{declarations}]==])\n")
     out.append(f"set(TCU_CONFIGURATIONS \"{'; '.join(texts)}\")\n")
     return "".join(out)
 

@@ -2,11 +2,10 @@
 // router and the datapath) as a plain C++ object clocked by its caller, one
 // configuration per compiled model. No SystemC here: the warp front-end
 // (warp_frontend.h) clocks it from its one SystemC process, and `tcu bench`
-// and the RTL tests drive it directly (CoreFeeder).
+// and the RTL tests drive it directly (dv/driver/core_driver.h).
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -100,37 +99,11 @@ const DatapathConfig& datapath_config(const std::string& config);
 // parameter it leaves out, the spec's default (which tests/spec/ checks is
 // the RTL's).
 const std::vector<std::pair<std::string, DatapathConfig>>& datapath_configs();
+// Whether the configuration's datapath is one's own (TCU_BYO_RTL, in place
+// of rtl/tcu_datapath.sv): its timing is its own, so the scoreboard checks
+// its results only unless told otherwise (CheckMode).
+bool datapath_is_own(const std::string& config);
 // "name: Param=value ...; ..." for `tcu --version` and the reports.
 const char* datapath_configurations_text();
-
-// An instruction ready to be fed: its descriptor and its beats of words.
-struct CoreInstr {
-  CoreDescriptor descriptor;
-  std::vector<PackedBeat> beats;
-};
-CoreInstr core_instr(const Instr& instr, const WarpOperands& warp, uint32_t tag, int per_cycle);
-
-// Feeds queued instructions into the core at full rate (a beat a cycle, the
-// next start as soon as the router takes it) and writes D back with
-// wb_ready as set; for `tcu bench` and the RTL tests (the front-end has its
-// own, with the scoreboard). Per cycle: sample() before rising_edge(),
-// drive() after it.
-class CoreFeeder {
- public:
-  explicit CoreFeeder(DatapathModel* model) : model_(*model) {}
-  // `instr` must stay alive until it has been taken.
-  void push(const CoreInstr* instr) { queue_.push_back(instr); }
-  bool idle() const { return queue_.empty(); }
-  // Whether the beat on the ports is taken at this edge (and the
-  // instruction's last: returns 2); 0 if none is.
-  int sample();
-  void drive();
-
- private:
-  DatapathModel& model_;
-  std::deque<const CoreInstr*> queue_;
-  size_t beat_ = 0;
-  bool offered_ = false;
-};
 
 }  // namespace tcu

@@ -7,11 +7,14 @@
 #include <verilated_fst_c.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "datapath_model.h"
 
@@ -24,7 +27,7 @@ class VerilatedDatapath : public DatapathModel {
       : config_(std::move(config)),
         words_(params.words_per_cycle),
         d_words_(params.d_words_per_cycle),
-        context_(new VerilatedContext),
+        context_(make_context()),
         top_(new Top(context_.get())) {
     top_->clk_i = 0;
     top_->rst_ni = 1;
@@ -39,6 +42,23 @@ class VerilatedDatapath : public DatapathModel {
     if (trace_) trace_->close();
     trace_.reset();
     top_.reset();
+  }
+
+  // A context with the plusargs of the environment's TCU_PLUSARGS
+  // ("+name +name=value ...", separated by spaces), which the RTL reads
+  // with $test$plusargs / $value$plusargs (a datapath of one's own may take
+  // its knobs this way).
+  static VerilatedContext* make_context() {
+    auto* context = new VerilatedContext;
+    std::vector<std::string> args = {"tcu"};
+    if (const char* text = std::getenv("TCU_PLUSARGS")) {
+      std::istringstream words(text);
+      for (std::string word; words >> word;) args.push_back(word);
+    }
+    std::vector<const char*> argv;
+    for (const std::string& arg : args) argv.push_back(arg.c_str());
+    context->commandArgs(int(argv.size()), argv.data());
+    return context;
   }
 
   std::string config() const override { return config_; }

@@ -5,7 +5,8 @@
 #include <tuple>
 #include <vector>
 
-#include "tcu/cosim.h"
+#include "cosim/golden_cosim.h"
+#include "faults/fault.h"
 #include "tcu/generator.h"
 
 namespace {
@@ -15,7 +16,7 @@ const tcu::Instr kInt4 = tcu::parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s
 struct Run {
   tcu::DatapathConfig dp;
   tcu::FrontEndConfig fe;
-  tcu::Cosim cosim{dp, fe};
+  tcu::GoldenCosim cosim{dp, fe};
   tcu::WarpOperands ops = tcu::generate_operands(kInt4, 1, 0);
 };
 
@@ -52,7 +53,7 @@ TEST_CASE("cosim times collection and write-back by the register file's banks") 
   const tcu::Fragment d = tcu::golden_execute(kInt4, ops);
   for (const auto& [collect, write_back, errors] :
        {std::tuple{5, 2, 0}, {1, 1, 1}, {5, 1, 1}, {4, 2, 1}}) {
-    tcu::Cosim cosim(dp, fe);
+    tcu::GoldenCosim cosim(dp, fe);
     const uint64_t out = 100 + collect + tcu::datapath_latency(dp, kInt4);
     cosim.issue(1, kInt4, ops, "banked", 100);
     cosim.datapath_accept(1, 100 + collect, 100 + collect);
@@ -84,7 +85,7 @@ TEST_CASE("cosim flags latency and occupancy that differ from the formula") {
   r.cosim.datapath_accept(1, 10, 10);
   // Offered while the first was accepted, taken one cycle late.
   r.cosim.datapath_accept(2, 10 + tcu::datapath_occupancy(r.dp, kInt4) + 1, 10);
-  r.cosim.datapath_result(1, 10 + tcu::datapath_latency(r.dp, kInt4) - 1);          // one early
+  r.cosim.datapath_result(1, 10 + tcu::datapath_latency(r.dp, kInt4) - 1);  // one early
   const auto errors = r.cosim.take_errors();
   REQUIRE(errors.size() == 2);
   CHECK_THAT(errors[0], Catch::Contains("the formula says 8 (its occupancy)"));
@@ -302,4 +303,49 @@ TEST_CASE("cosim reports a front-end violation with the case") {
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("case case-4 cycle 33") && Catch::Contains("bit 4100"));
   CHECK(r.cosim.case_name(4) == "case-4");
+}
+
+TEST_CASE("cosim in the results mode checks D at any latency") {
+  // The events of a datapath of one's own: accepted late, delivered after
+  // 500 cycles, retired much later. The cycles mode flags them; the results
+  // mode passes the right D and flags a wrong one.
+  tcu::DatapathConfig dp;
+  tcu::FrontEndConfig fe;
+  const tcu::WarpOperands ops = tcu::generate_operands(kInt4, 1, 0);
+  tcu::Fragment d = tcu::golden_execute(kInt4, ops);
+  auto replay_events = [&](tcu::Cosim& cosim, const tcu::Fragment& got) {
+    cosim.issue(1, kInt4, ops, "slow", 100);
+    cosim.datapath_accept(1, 120, 105);
+    cosim.datapath_result(1, 620);
+    cosim.retire(1, got, 700, true, 0);
+  };
+  auto cycles = tcu::make_golden_cosim(dp, fe, tcu::CheckMode::kCycles);
+  replay_events(*cycles, d);
+  CHECK(cycles->errors() == 2);  // the datapath latency and the whole latency
+  auto results = tcu::make_golden_cosim(dp, fe, tcu::CheckMode::kResults);
+  replay_events(*results, d);
+  CHECK(results->errors() == 0);
+  CHECK(results->checked() == 1);
+  d.at(3, 1) ^= 0x10;
+  replay_events(*results, d);
+  const auto errors = results->take_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("case slow cycle 700") && Catch::Contains("lane 3 d[1]"));
+}
+
+TEST_CASE("check modes and fault names parse, each stated once") {
+  tcu::CheckMode mode = tcu::CheckMode::kCycles;
+  CHECK(tcu::parse_check_mode("results", &mode));
+  CHECK(mode == tcu::CheckMode::kResults);
+  CHECK_FALSE(tcu::parse_check_mode("timing", &mode));
+  const std::vector<std::string> names = tcu::fault_names();
+  CHECK(names == std::vector<std::string>{"d-bit", "late", "lane-swap", "meta"});
+  for (const std::string& name : names) {
+    tcu::Fault fault = tcu::Fault::kNone;
+    REQUIRE(tcu::parse_fault(name, &fault));
+    CHECK(tcu::to_string(fault) == name);
+    CHECK(tcu::fault_info(fault)->timing == (name == "late"));
+  }
+  tcu::Fault fault = tcu::Fault::kDBit;
+  CHECK_FALSE(tcu::parse_fault("bit-flip", &fault));
 }

@@ -13,6 +13,7 @@
 #include "tcu/register_file.h"
 #include "version.h"
 #ifdef TCU_HAVE_RTL
+#include "core_driver.h"
 #include "datapath_model.h"
 #include "rtl_engine.h"
 #endif

@@ -12,6 +12,7 @@
 #include "tcu/golden.h"
 #include "tcu/layout.h"
 #include "tcu/register_file.h"
+#include "tcu/values.h"
 
 namespace tcu {
 namespace {
@@ -84,90 +85,6 @@ std::vector<int> issue_order(const Tiling& tiling, int warps, std::vector<int>* 
       (*warp_of)[first[w] + turn] = w;
     }
   return order;
-}
-
-// ---- element values -----------------------------------------------------------
-
-double f16_value(uint64_t bits) {
-  const int exponent = int(bits >> 10) & 0x1f, fraction = int(bits) & 0x3ff;
-  const double sign = (bits & 0x8000) ? -1 : 1;
-  if (exponent == 0x1f) return fraction ? NAN : sign * INFINITY;
-  if (exponent == 0) return sign * std::ldexp(fraction, -24);
-  return sign * std::ldexp(1024 + fraction, exponent - 25);
-}
-
-// An f16 code for a value that is zero or a normal f16 (what the generator
-// makes); throws otherwise.
-uint64_t f16_bits(double value) {
-  if (value == 0) return 0;
-  int exponent = 0;
-  const double fraction = std::frexp(std::fabs(value), &exponent);  // [0.5, 1)
-  const double significand = fraction * 2048;                       // [1024, 2048)
-  if (exponent < -13 || exponent > 16 || significand != std::floor(significand))
-    throw std::logic_error("gemm: value not exact in f16");
-  return (value < 0 ? 0x8000u : 0u) | uint64_t(exponent + 14) << 10 |
-         (uint64_t(significand) - 1024);
-}
-
-double f32_value(uint64_t bits) {
-  const uint32_t word = uint32_t(bits);
-  float value;
-  std::memcpy(&value, &word, sizeof value);
-  return value;
-}
-uint64_t f32_bits(double value) {
-  const float narrow = float(value);
-  uint32_t word;
-  std::memcpy(&word, &narrow, sizeof word);
-  return word;
-}
-double f64_value(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-uint64_t f64_bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-double e2m1_value(uint64_t code) {
-  static const double kMagnitudes[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return (code & 8) ? -kMagnitudes[code & 7] : kMagnitudes[code & 7];
-}
-
-int64_t int4_code_value(uint64_t code, bool is_signed) {
-  const int64_t value = int64_t(code & 0xf);
-  return is_signed && value >= 8 ? value - 16 : value;
-}
-
-double float_value(ElemType type, uint64_t bits) {
-  switch (type) {
-    case ElemType::kF16:
-      return f16_value(bits);
-    case ElemType::kF32:
-      return f32_value(bits);
-    case ElemType::kF64:
-      return f64_value(bits);
-    case ElemType::kE2m1:
-      return e2m1_value(bits);
-    default:
-      throw std::logic_error("gemm: not a float type");
-  }
-}
-
-uint64_t float_bits(ElemType type, double value) {
-  switch (type) {
-    case ElemType::kF16:
-      return f16_bits(value);
-    case ElemType::kF32:
-      return f32_bits(value);
-    case ElemType::kF64:
-      return f64_bits(value);
-    default:
-      throw std::logic_error("gemm: not a float accumulator type");
-  }
 }
 
 // D of one k-step becomes C of the next: a conversion where the types differ
@@ -247,7 +164,7 @@ Problem make_problem(const GemmOptions& options) {
   auto draw_ab = [&](ElemType type) -> uint64_t {
     if (type == ElemType::kS4 || type == ElemType::kU4 || type == ElemType::kE2m1)
       return random.next() & 0xf;
-    return float_bits(type, values.ab_step * random.between(values.ab_low, values.ab_high));
+    return element_bits(type, values.ab_step * random.between(values.ab_low, values.ab_high));
   };
   if (instr.sparse()) {
     // 2:4 sparsity by pairs: of each chunk of 8 elements (4 pairs) two
@@ -284,7 +201,8 @@ Problem make_problem(const GemmOptions& options) {
           bits = int32_bits(random.between(-1000, 1000));
       }
     } else {
-      bits = float_bits(instr.c_type, values.c_step * random.between(values.c_low, values.c_high));
+      bits =
+          element_bits(instr.c_type, values.c_step * random.between(values.c_low, values.c_high));
     }
   }
   if (instr.block_scaled()) problem.scale_code = instr.scale_type == ElemType::kUe4m3 ? 0x38 : 127;
@@ -398,11 +316,10 @@ std::vector<uint64_t> int_reference(const Problem& problem) {
   const size_t step_k = size_t(instr.shape.k);
   std::vector<uint64_t> d(m * n);
   std::vector<int64_t> b_values(k * n);
-  for (size_t i = 0; i < k * n; ++i) b_values[i] = int4_code_value(problem.b[i], b_signed);
+  for (size_t i = 0; i < k * n; ++i) b_values[i] = int4_value(problem.b[i], b_signed);
   std::vector<int64_t> a_row(k);
   for (size_t row = 0; row < m; ++row) {
-    for (size_t kk = 0; kk < k; ++kk)
-      a_row[kk] = int4_code_value(problem.a[row * k + kk], a_signed);
+    for (size_t kk = 0; kk < k; ++kk) a_row[kk] = int4_value(problem.a[row * k + kk], a_signed);
     for (size_t col = 0; col < n; ++col) {
       int64_t acc = int32_t(uint32_t(problem.c[row * n + col]));
       for (size_t k0 = 0; k0 < k; k0 += step_k) {
@@ -426,14 +343,14 @@ std::vector<double> exact_float_reference(const Problem& problem) {
   const Instr& instr = problem.instr;
   const size_t m = size_t(problem.m), n = size_t(problem.n), k = size_t(problem.k);
   std::vector<double> b_values(k * n);
-  for (size_t i = 0; i < k * n; ++i) b_values[i] = float_value(instr.b_type, problem.b[i]);
+  for (size_t i = 0; i < k * n; ++i) b_values[i] = element_value(instr.b_type, problem.b[i]);
   std::vector<double> d(m * n);
   std::vector<double> a_row(k);
   for (size_t row = 0; row < m; ++row) {
     for (size_t kk = 0; kk < k; ++kk)
-      a_row[kk] = float_value(instr.a_type, problem.a[row * k + kk]);
+      a_row[kk] = element_value(instr.a_type, problem.a[row * k + kk]);
     for (size_t col = 0; col < n; ++col) {
-      double sum = float_value(instr.c_type, problem.c[row * n + col]);
+      double sum = element_value(instr.c_type, problem.c[row * n + col]);
       for (size_t kk = 0; kk < k; ++kk) sum += a_row[kk] * b_values[kk * n + col];
       d[row * n + col] = sum;
     }
@@ -499,7 +416,7 @@ std::string format_element(ElemType type, uint64_t bits) {
     std::snprintf(text, sizeof text, "%d", int32_t(uint32_t(bits)));
   } else {
     const int hex_digits = elem_bits(type) / 4;
-    std::snprintf(text, sizeof text, "%.17g (0x%0*llx)", float_value(type, bits), hex_digits,
+    std::snprintf(text, sizeof text, "%.17g (0x%0*llx)", element_value(type, bits), hex_digits,
                   static_cast<unsigned long long>(bits));
   }
   return text;
@@ -604,7 +521,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     bool ok;
     std::string expected;
     if (!want_values.empty()) {
-      const double got = float_value(instr.d_type, acc_d[at]);
+      const double got = element_value(instr.d_type, acc_d[at]);
       ok = got == want_values[at];
       char text[40];
       std::snprintf(text, sizeof text, "%.17g", want_values[at]);

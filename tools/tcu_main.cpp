@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "exit_codes.h"
 #include "explore_launch.h"
+#include "fault.h"
 #include "gemm.h"
 #include "merge.h"
 #include "parallel.h"
@@ -57,6 +58,9 @@ struct EngineOptions {
   double backpressure = 0;
   uint64_t seed = 1;
   std::string fault;
+  // What the scoreboard checks: "cycles" or "results"; empty: results for a
+  // datapath of one's own (TCU_BYO_RTL), else cycles.
+  std::string check;
   // The options that only the RTL engine takes.
   std::vector<CLI::Option*> rtl_only;
 };
@@ -64,6 +68,19 @@ struct EngineOptions {
 struct ReportOptions {
   std::string json_path, junit_path;
 };
+
+// What the RTL engine's scoreboard checks (--check, or its default).
+tcu::CheckMode check_mode(const EngineOptions& opt) {
+  tcu::CheckMode mode = tcu::CheckMode::kCycles;
+  if (!opt.check.empty()) {
+    tcu::parse_check_mode(opt.check, &mode);
+    return mode;
+  }
+#ifdef TCU_HAVE_RTL
+  if (opt.name == "rtl" && tcu::datapath_is_own(opt.config)) mode = tcu::CheckMode::kResults;
+#endif
+  return mode;
+}
 
 std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
   if (opt.name == "golden") return std::make_unique<tcu::GoldenEngine>();
@@ -75,6 +92,7 @@ std::unique_ptr<tcu::Engine> make_engine(const EngineOptions& opt) {
     rtl.front_end = opt.front_end;
     rtl.stimulus.backpressure = opt.backpressure;
     rtl.stimulus.seed = opt.seed;
+    rtl.stimulus.check = check_mode(opt);
     if (!opt.fault.empty()) tcu::parse_fault(opt.fault, &rtl.stimulus.fault);
     return tcu::make_rtl_engine(rtl);
   }
@@ -123,6 +141,15 @@ std::string joined(const std::vector<std::string>& args) {
   return text;
 }
 
+// --inject-fault's help: every fault by name, with what it injects.
+std::string fault_option_help() {
+  std::string text = "inject one fault that the checks must catch (RTL):";
+  for (const tcu::FaultInfo& info : tcu::fault_table())
+    text += std::string(&info == &tcu::fault_table().front() ? " " : "; ") + info.name + " (" +
+            info.description + ")";
+  return text;
+}
+
 void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine) {
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
@@ -131,6 +158,22 @@ void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_e
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
   opt->rf_bandwidth_option = add_front_end_options(cmd, &opt->front_end, &opt->rtl_only);
+  opt->rtl_only.push_back(
+      cmd->add_option("--check", opt->check,
+                      "what the scoreboard checks (RTL): cycles (every D and every cycle the "
+                      "timing formulas predict) or results (every D, in issue order, at any "
+                      "latency); default: results for a datapath of one's own (TCU_BYO_RTL), "
+                      "else cycles")
+          ->check(CLI::IsMember({"cycles", "results"})));
+}
+
+// --backpressure and --inject-fault (run and gemm, RTL).
+void add_stimulus_options(CLI::App* cmd, EngineOptions* opt) {
+  opt->rtl_only.push_back(
+      cmd->add_option("--backpressure", opt->backpressure_text,
+                      "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
+  opt->rtl_only.push_back(cmd->add_option("--inject-fault", opt->fault, fault_option_help())
+                              ->check(CLI::IsMember(tcu::fault_names())));
 }
 
 void add_report_options(CLI::App* cmd, ReportOptions* opt) {
@@ -155,6 +198,34 @@ int resolve_rf_bandwidth(const tcu::DatapathConfig& dp, const std::string& confi
   return -1;
 }
 
+// Parses --backpressure's text; false unless 0 <= P < 1.
+bool parse_backpressure(const std::string& text, double* probability) {
+  char* end = nullptr;
+  *probability = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && *probability >= 0 && *probability < 1;
+}
+
+// --backpressure, and --inject-fault against --check; returns an exit code
+// or -1.
+int check_stimulus_options(EngineOptions& opt) {
+  if (!parse_backpressure(opt.backpressure_text, &opt.backpressure)) {
+    std::cerr << "error: --backpressure " << opt.backpressure_text
+              << ": expected a probability P with 0 <= P < 1\n";
+    return tcu::kExitUsage;
+  }
+  tcu::Fault fault = tcu::Fault::kNone;
+  if (!opt.fault.empty() && tcu::parse_fault(opt.fault, &fault) && tcu::fault_info(fault)->timing &&
+      check_mode(opt) == tcu::CheckMode::kResults) {
+    std::cerr << "error: --inject-fault " << opt.fault
+              << ": only the cycle checks can catch it, and this run checks results only "
+                 "(--check results"
+              << (opt.check.empty() ? ", the default for a datapath of one's own" : "")
+              << "); use --check cycles\n";
+    return tcu::kExitUsage;
+  }
+  return -1;
+}
+
 // Returns an exit code, or -1 if the engine options are usable. Sets the
 // register-file bandwidth the options leave open to the router's
 // WordsPerCycle.
@@ -174,6 +245,7 @@ int check_engine_options(EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
+  if (int code = check_stimulus_options(opt); code >= 0) return code;
   return resolve_rf_bandwidth(engine_datapath(opt), opt.config, opt.rf_bandwidth_option,
                               opt.name == "rtl", &opt.front_end);
 }
@@ -296,78 +368,400 @@ void print_list(bool plain) {
 #endif
 }
 
-// Parses --backpressure's text; false unless 0 <= P < 1.
-bool parse_backpressure(const std::string& text, double* probability) {
-  char* end = nullptr;
-  *probability = std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0' && *probability >= 0 && *probability < 1;
+// What every report's header starts with: the command line and the build.
+struct Invocation {
+  std::string program;
+  std::vector<std::string> argv;
+};
+
+nlohmann::ordered_json report_header(const Invocation& call, const nlohmann::json& seed,
+                                     const EngineOptions& engine) {
+  nlohmann::ordered_json header;
+  header["tcu_report"] = 1;
+  header["seed"] = seed;
+  header["configuration"] = configuration_json(engine);
+  header["options"] = nlohmann::ordered_json::object();
+  header["version"] = tcu::version_json();
+  header["argv"] = call.argv;
+  return header;
+}
+
+// The RTL engine's stimulus in a report's options.
+void add_stimulus_json(const EngineOptions& engine, nlohmann::ordered_json* options) {
+  if (engine.name != "rtl") return;
+  (*options)["backpressure"] = engine.backpressure;
+  (*options)["inject_fault"] = engine.fault;
+  (*options)["check"] = tcu::to_string(check_mode(engine));
+}
+
+// After a run with --inject-fault: exit 2 if no instruction could take the
+// fault (nothing was tested), 1 if it went in and no check caught it, else
+// `code`. `what` names the run ("run", "GEMM"); `hint` follows the first.
+int fault_outcome(const EngineOptions& options, const tcu::Engine& engine, int code,
+                  const std::string& what, const std::string& hint) {
+#ifdef TCU_HAVE_RTL
+  if (options.fault.empty()) return code;
+  if (!tcu::fault_injected(engine)) {
+    std::cerr << "error: --inject-fault " << options.fault << ": no instruction of this " << what
+              << " could take it" << hint << "; nothing was tested\n";
+    return tcu::kExitUsage;
+  }
+  if (code == tcu::kExitOk) {
+    std::cerr << "FAIL: --inject-fault " << options.fault
+              << " was injected but no check caught it\n";
+    return tcu::kExitMismatch;
+  }
+#endif
+  (void)options, (void)engine, (void)what, (void)hint;
+  return code;
+}
+
+// ---- tcu replay ---------------------------------------------------------------
+
+struct ReplayCommand {
+  CLI::App* cmd = nullptr;
+  EngineOptions engine;
+  std::vector<std::string> files;
+  tcu::ReplayOptions options;
+  ReportOptions reports;
+};
+
+void add_replay_command(CLI::App& app, ReplayCommand* c) {
+  c->cmd = app.add_subcommand("replay", "recompute vector files and compare every D register");
+  add_engine_options(c->cmd, &c->engine, "golden");
+  c->cmd->add_option("--details", c->options.max_details, "mismatching registers printed in detail")
+      ->check(CLI::NonNegativeNumber);
+  add_report_options(c->cmd, &c->reports);
+  c->cmd->add_option("files", c->files, "vector files (.jsonl or .jsonl.gz)")->required();
+}
+
+int replay_command(ReplayCommand& c, const Invocation& call) {
+  if (int code = check_engine_options(c.engine); code >= 0) return code;
+  if (int code = check_report_paths(c.reports); code >= 0) return code;
+  c.options.rerun_prefix = call.program + " replay --engine " + c.engine.name;
+  if (c.engine.name == "rtl") {
+    c.options.rerun_prefix +=
+        " --config " + c.engine.config + joined(front_end_args(c.engine.front_end));
+    c.options.refuse = [&](const tcu::Instr& instr) { return refused_by_config(c.engine, instr); };
+  }
+  auto engine = make_engine(c.engine);
+  tcu::Report report;
+  report.command = "replay";
+  report.datapath = engine_datapath(c.engine);
+  report.header = report_header(call, nullptr, c.engine);
+  report.header["options"]["files"] = c.files;
+  report.header["options"]["details"] = c.options.max_details;
+  if (c.engine.name == "rtl")
+    report.header["options"]["check"] = tcu::to_string(check_mode(c.engine));
+  report.exit_code = tcu::replay(*engine, c.files, c.options, std::cout, std::cerr, &report);
+  return write_reports(c.reports, report);
+}
+
+// ---- tcu run --------------------------------------------------------------------
+
+struct RunCommand {
+  CLI::App* cmd = nullptr;
+  EngineOptions engine;
+  tcu::RunOptions options;
+  std::vector<std::string> ptx;
+  std::string shard = "0/1";
+  int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
+  CLI::Option* jobs_option = nullptr;
+  ReportOptions reports;
+};
+
+void add_run_command(CLI::App& app, RunCommand* c) {
+  c->cmd =
+      app.add_subcommand("run", "random instructions back to back through an engine, each checked");
+#ifdef TCU_HAVE_RTL
+  add_engine_options(c->cmd, &c->engine, "rtl");
+#else
+  add_engine_options(c->cmd, &c->engine, "golden");
+#endif
+  c->cmd->add_option("--ptx", c->ptx, "instruction(s) to run (default: every variant)");
+  c->cmd->add_flag("--mix", c->options.mix,
+                   "one stream of the variants interleaved at random (--count: its length)");
+  add_stimulus_options(c->cmd, &c->engine);
+  c->cmd->add_option("--count", c->options.count, "cases per variant (with --mix: in all)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  c->cmd->add_option("--first", c->options.first, "first case index");
+  c->cmd->add_option("--seed", c->options.seed, "random seed");
+  c->cmd->add_option("--shard", c->shard, "run slice i of N (i/N): cases with index % N == i");
+  c->jobs_option =
+      c->cmd
+          ->add_option("-j,--jobs", c->jobs,
+                       "parallel processes, each a shard of the run (default: all cores)")
+          ->check(CLI::Range(1, 1024));
+  c->cmd->add_option("--details", c->options.max_details, "mismatches printed in detail")
+      ->check(CLI::NonNegativeNumber);
+  add_report_options(c->cmd, &c->reports);
+  c->cmd->add_flag("--record-cases", c->options.record_cases,
+                   "record each case's index, result and D digest in --report (for tcu run "
+                   "merge --compare; tcu run merge joins shard reports)");
+  // Set by `run --jobs` for its children.
+  c->cmd->add_option("--progress-file", c->options.progress_file)->group("");
+}
+
+// The variants of the run: --ptx's, each of which the configuration must
+// run; without --ptx every variant it can run (with a note naming what it
+// leaves out). Returns an exit code or -1.
+int select_run_variants(RunCommand& c) {
+  for (const std::string& text : c.ptx) {
+    try {
+      c.options.variants.push_back(tcu::parse_ptx(text));
+    } catch (const tcu::InstrError& e) {
+      std::cerr << "error: --ptx: " << e.what() << "\n";
+      return tcu::kExitBadInstruction;
+    }
+  }
+  for (const tcu::Instr& instr : c.options.variants)
+    if (const std::string why = refused_by_config(c.engine, instr); !why.empty()) {
+      std::cerr << "error: --ptx: " << why << "\n";
+      return tcu::kExitUsage;
+    }
+  if (!c.options.variants.empty()) return -1;
+  std::vector<tcu::Instr> runnable;
+  std::string left_out;
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    if (refused_by_config(c.engine, instr).empty()) {
+      runnable.push_back(instr);
+    } else if (const char* param = tcu::disabled_by(engine_datapath(c.engine), instr.family);
+               left_out.find(param) == std::string::npos) {
+      left_out += std::string(left_out.empty() ? "" : ", ") + param + "=0";
+    }
+  }
+  if (!left_out.empty()) {
+    std::cout << "note: configuration '" << c.engine.config << "' leaves out " << left_out
+              << ": running the " << runnable.size() << " variants it has\n";
+    c.options.variants = runnable;
+  }
+  return -1;
+}
+
+// The number of processes: --trace and --inject-fault need one; no more
+// than the shard's cases. Returns an exit code or -1.
+int resolve_run_jobs(RunCommand& c) {
+  for (auto [name, given] : {std::pair{"--trace", !c.engine.trace.empty()},
+                             {"--inject-fault", !c.engine.fault.empty()}}) {
+    if (!given) continue;
+    if (c.jobs_option->count() > 0 && c.jobs > 1) {
+      std::cerr << "error: " << name << " runs in one process: use --jobs 1\n";
+      return tcu::kExitUsage;
+    }
+    c.jobs = 1;
+  }
+  if (int64_t(c.options.shard_count) * c.jobs > (int64_t(1) << 30)) {
+    std::cerr << "error: --jobs " << c.jobs << " with --shard " << c.shard << ": too many shards\n";
+    return tcu::kExitUsage;
+  }
+  c.jobs = int(
+      std::min<uint64_t>(uint64_t(c.jobs), std::max<uint64_t>(1, tcu::cases_in_shard(c.options))));
+  return -1;
+}
+
+// The engine's options on a command line (a rerun's, a child's).
+std::vector<std::string> engine_args(const EngineOptions& engine) {
+  std::vector<std::string> args = {"--engine", engine.name};
+  if (engine.name != "rtl") return args;
+  args.insert(args.end(), {"--config", engine.config});
+  const std::vector<std::string> fe = front_end_args(engine.front_end);
+  args.insert(args.end(), fe.begin(), fe.end());
+  if (!engine.check.empty()) args.insert(args.end(), {"--check", engine.check});
+  return args;
+}
+
+nlohmann::ordered_json run_header(const RunCommand& c, const Invocation& call) {
+  nlohmann::ordered_json header = report_header(call, c.options.seed, c.engine);
+  auto& options = header["options"];
+  options["ptx"] = c.ptx;
+  options["mix"] = c.options.mix;
+  add_stimulus_json(c.engine, &options);
+  options["count"] = c.options.count;
+  options["first"] = c.options.first;
+  options["shard"] = c.shard;
+  options["jobs"] = c.jobs;
+  options["details"] = c.options.max_details;
+  return header;
+}
+
+// The run in c.jobs child processes, a shard each.
+int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* report) {
+  auto child_args = [&](const tcu::ChildShard& child) {
+    std::vector<std::string> args = {"run"};
+    const std::vector<std::string> engine = engine_args(c.engine);
+    args.insert(args.end(), engine.begin(), engine.end());
+    if (c.engine.name == "rtl")
+      args.insert(args.end(), {"--backpressure", c.engine.backpressure_text});
+    if (c.options.mix) args.push_back("--mix");
+    if (c.options.record_cases) args.push_back("--record-cases");
+    for (const std::string& ptx : c.ptx) args.insert(args.end(), {"--ptx", ptx});
+    args.insert(args.end(),
+                {"--count", std::to_string(c.options.count), "--first",
+                 std::to_string(c.options.first), "--seed", std::to_string(c.options.seed),
+                 "--details", std::to_string(c.options.max_details), "--shard",
+                 std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
+                 "--report", child.report_path, "--progress-file", child.progress_path});
+    return args;
+  };
+  return tcu::run_parallel(c.options, c.jobs, call.program, child_args, std::cout, std::cerr,
+                           report);
+}
+
+int run_command(RunCommand& c, const Invocation& call) {
+  if (!tcu::parse_shard(c.shard, &c.options.shard_index, &c.options.shard_count)) {
+    std::cerr << "error: --shard " << c.shard << ": expected i/N with 0 <= i < N\n";
+    return tcu::kExitUsage;
+  }
+  if (int code = check_engine_options(c.engine); code >= 0) return code;
+  if (int code = check_report_paths(c.reports); code >= 0) return code;
+  if (int code = select_run_variants(c); code >= 0) return code;
+  c.engine.seed = c.options.seed;
+  if (int code = resolve_run_jobs(c); code >= 0) return code;
+  c.options.rerun_prefix = call.program + " run" + joined(engine_args(c.engine));
+  if (c.engine.name == "rtl" && c.engine.backpressure > 0)
+    c.options.rerun_prefix += " --backpressure " + c.engine.backpressure_text;
+  if (!c.engine.fault.empty()) c.options.rerun_prefix += " --inject-fault " + c.engine.fault;
+
+  tcu::Report report;
+  report.command = "run";
+  report.datapath = engine_datapath(c.engine);
+  report.header = run_header(c, call);
+  if (c.jobs > 1) {
+    report.exit_code = run_in_children(c, call, &report);
+    return write_reports(c.reports, report);
+  }
+  auto engine = make_engine(c.engine);
+  const int code = tcu::run(*engine, c.options, std::cout, &report);
+  report.exit_code =
+      fault_outcome(c.engine, *engine, code, "run",
+                    c.engine.fault == "meta" ? " (meta needs a sparse variant)" : "");
+  return write_reports(c.reports, report);
+}
+
+// ---- tcu bench ------------------------------------------------------------------
+
+struct BenchCommand {
+  CLI::App* cmd = nullptr;
+  tcu::BenchOptions options;
+  std::vector<CLI::Option*> front_end_options;
+  bool golden_only = false;
+};
+
+void add_bench_command(CLI::App& app, BenchCommand* c) {
+  c->cmd = app.add_subcommand(
+      "bench",
+      "simulation speed per family on one core: golden model, raw Verilated datapath, "
+      "co-verification stack");
+  c->cmd->add_option("--config", c->options.config, "RTL datapath configuration")
+      ->check(CLI::IsMember(config_names()));
+  c->cmd->add_option("--seconds", c->options.seconds, "wall time per measurement")
+      ->check(CLI::Range(0.01, 600.0));
+  c->cmd
+      ->add_option("--rounds", c->options.rounds,
+                   "rounds per measurement, of seconds/rounds each, the three measurements "
+                   "of a family taking turns; the best round is reported")
+      ->check(CLI::Range(1, 100));
+  c->cmd->add_flag("--json", c->options.json, "print one JSON document instead of tables");
+  add_front_end_options(c->cmd, &c->options.front_end, &c->front_end_options);
+  c->front_end_options.front()->description(
+      "register-file words per cycle of the stack (default and at most the configuration's "
+      "WordsPerCycle)");
+  c->cmd->add_option("--family", c->options.families,
+                     "measure only the families whose name contains this text (repeatable): "
+                     "\"int4\", \"m8n8k32\", \"sparse\", \"e2m1\", \"f16\", \"f64\"");
+  c->cmd->add_flag("--golden-only", c->golden_only, "measure the golden model only");
+}
+
+int bench_command(BenchCommand& c) {
+  c.options.rtl = !c.golden_only;
+#ifdef TCU_HAVE_RTL
+  if (c.options.rtl)
+    if (int code = resolve_rf_bandwidth(tcu::datapath_config(c.options.config), c.options.config,
+                                        c.front_end_options.front(), true, &c.options.front_end);
+        code >= 0)
+      return code;
+#endif
+  return tcu::bench(c.options, std::cout);
+}
+
+// ---- tcu gemm -------------------------------------------------------------------
+
+struct GemmCommand {
+  CLI::App* cmd = nullptr;
+  EngineOptions engine;
+  tcu::GemmOptions options;
+  std::string ptx;
+  ReportOptions reports;
+};
+
+void add_gemm_command(CLI::App& app, GemmCommand* c) {
+  c->cmd = app.add_subcommand(
+      "gemm",
+      "a whole GEMM D = A*B + C tiled into one mma variant, accumulators chained over the "
+      "k-steps, issued by W warps; D checked, cycles and MAC utilization");
+#ifdef TCU_HAVE_RTL
+  add_engine_options(c->cmd, &c->engine, "rtl");
+#else
+  add_engine_options(c->cmd, &c->engine, "golden");
+#endif
+  c->cmd->add_option("--ptx", c->ptx, "the mma variant (see tcu list)")->required();
+  c->cmd->add_option("--m", c->options.m, "rows of A, C and D")->required();
+  c->cmd->add_option("--n", c->options.n, "columns of B, C and D")->required();
+  c->cmd->add_option("--k", c->options.k, "columns of A, rows of B")->required();
+  c->cmd->add_option("--warps", c->options.warps, "warps sharing the output tiles");
+  c->cmd->add_option("--seed", c->options.seed, "random seed of A, B and C");
+  c->cmd->add_option("--details", c->options.max_details, "mismatching elements printed")
+      ->check(CLI::NonNegativeNumber);
+  add_stimulus_options(c->cmd, &c->engine);
+  add_report_options(c->cmd, &c->reports);
 }
 
 // `tcu gemm` once its command line is parsed; returns an exit code.
-int gemm_command(EngineOptions& engine_options, tcu::GemmOptions& options, const std::string& ptx,
-                 const ReportOptions& reports, nlohmann::ordered_json header) {
-  if (!parse_backpressure(engine_options.backpressure_text, &engine_options.backpressure)) {
-    std::cerr << "error: --backpressure " << engine_options.backpressure_text
-              << ": expected a probability P with 0 <= P < 1\n";
-    return tcu::kExitUsage;
-  }
-  if (int code = check_engine_options(engine_options); code >= 0) return code;
+int gemm_command(GemmCommand& c, const Invocation& call) {
+  if (int code = check_engine_options(c.engine); code >= 0) return code;
   try {
-    options.instr = tcu::parse_ptx(ptx);
+    c.options.instr = tcu::parse_ptx(c.ptx);
   } catch (const tcu::InstrError& e) {
     std::cerr << "error: --ptx: " << e.what() << "\n";
     return tcu::kExitBadInstruction;
   }
-  options.front_end = engine_options.front_end;
-  options.backpressure = engine_options.backpressure;
-  options.datapath = engine_datapath(engine_options);
-  if (const std::string why = refused_by_config(engine_options, options.instr); !why.empty()) {
+  c.options.front_end = c.engine.front_end;
+  c.options.backpressure = c.engine.backpressure;
+  c.options.datapath = engine_datapath(c.engine);
+  if (const std::string why = refused_by_config(c.engine, c.options.instr); !why.empty()) {
     std::cerr << "error: --ptx: " << why << "\n";
     return tcu::kExitUsage;
   }
-  if (const std::string why = tcu::gemm_options_error(options); !why.empty()) {
+  if (const std::string why = tcu::gemm_options_error(c.options); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return tcu::kExitUsage;
   }
-  if (int code = check_report_paths(reports); code >= 0) return code;
-  engine_options.seed = options.seed;
-  auto engine = make_engine(engine_options);
+  if (int code = check_report_paths(c.reports); code >= 0) return code;
+  c.engine.seed = c.options.seed;
+  auto engine = make_engine(c.engine);
   tcu::Report report;
   report.command = "gemm";
-  header["options"] = {
-      {"ptx", ptx},     {"m", options.m},         {"n", options.n},
-      {"k", options.k}, {"warps", options.warps}, {"details", options.max_details}};
-  if (engine_options.name == "rtl") {
-    header["options"]["backpressure"] = options.backpressure;
-    header["options"]["inject_fault"] = engine_options.fault;
-  }
-  report.header = header;
+  report.header = report_header(call, c.options.seed, c.engine);
+  report.header["options"] = {
+      {"ptx", c.ptx},     {"m", c.options.m},         {"n", c.options.n},
+      {"k", c.options.k}, {"warps", c.options.warps}, {"details", c.options.max_details}};
+  add_stimulus_json(c.engine, &report.header["options"]);
   nlohmann::ordered_json gemm;
-  report.exit_code = tcu::run_gemm(*engine, options, std::cout, &report, &gemm);
-#ifdef TCU_HAVE_RTL
-  if (!engine_options.fault.empty() && !tcu::fault_injected(*engine)) {
-    std::cerr << "error: --inject-fault " << engine_options.fault
-              << ": no instruction of this GEMM could take it; nothing was tested\n";
-    report.exit_code = tcu::kExitUsage;
-  } else if (!engine_options.fault.empty() && report.exit_code == tcu::kExitOk) {
-    std::cerr << "FAIL: --inject-fault " << engine_options.fault
-              << " was injected but no check caught it\n";
-    report.exit_code = tcu::kExitMismatch;
-  }
-#endif
+  const int code = tcu::run_gemm(*engine, c.options, std::cout, &report, &gemm);
+  report.exit_code = fault_outcome(c.engine, *engine, code, "GEMM", "");
   report.header["gemm"] = gemm;
-  return write_reports(reports, report);
+  return write_reports(c.reports, report);
 }
 
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
-  const std::string program_name = argc > 0 ? argv[0] : "tcu";
+  const Invocation call{argc > 0 ? argv[0] : "tcu", std::vector<std::string>(argv, argv + argc)};
   // explore has its own command line (tools/explore.py parses it).
   if (argc >= 2 && std::strcmp(argv[1], "explore") == 0)
-    return tcu::launch_explore(program_name, std::vector<std::string>(argv + 2, argv + argc));
+    return tcu::launch_explore(call.program, std::vector<std::string>(argv + 2, argv + argc));
   if (argc >= 3 && std::strcmp(argv[1], "run") == 0 && std::strcmp(argv[2], "merge") == 0)
-    return tcu::run_merge_main(program_name, std::vector<std::string>(argv + 3, argv + argc));
+    return tcu::run_merge_main(call.program, std::vector<std::string>(argv + 3, argv + argc));
   CLI::App app{"tcu: cycle-accurate tensor-core model (golden model + RTL)"};
   app.option_defaults()->always_capture_default();
   app.require_subcommand(0, 1);
@@ -379,125 +773,17 @@ int tcu_main(int argc, char** argv) {
   app.add_flag("--banner", banner, "print SystemC's copyright banner");
   app.fallthrough();  // --banner after the subcommand too
 #endif
-
-  EngineOptions replay_engine, run_engine;
-  std::vector<std::string> files;
-  tcu::ReplayOptions replay_options;
-  ReportOptions replay_reports, run_reports;
-  auto* replay_cmd =
-      app.add_subcommand("replay", "recompute vector files and compare every D register");
-  add_engine_options(replay_cmd, &replay_engine, "golden");
-  replay_cmd
-      ->add_option("--details", replay_options.max_details,
-                   "mismatching registers printed in detail")
-      ->check(CLI::NonNegativeNumber);
-  add_report_options(replay_cmd, &replay_reports);
-  replay_cmd->add_option("files", files, "vector files (.jsonl or .jsonl.gz)")->required();
-
-  tcu::RunOptions run_options;
-  std::vector<std::string> run_ptx;
-  std::string shard = "0/1";
-  int jobs = std::max(1u, std::thread::hardware_concurrency());
-  auto* run_cmd =
-      app.add_subcommand("run", "random instructions back to back through an engine, each checked");
-#ifdef TCU_HAVE_RTL
-  add_engine_options(run_cmd, &run_engine, "rtl");
-#else
-  add_engine_options(run_cmd, &run_engine, "golden");
-#endif
-  run_cmd->add_option("--ptx", run_ptx, "instruction(s) to run (default: every variant)");
-  run_cmd->add_flag("--mix", run_options.mix,
-                    "one stream of the variants interleaved at random (--count: its length)");
-  run_engine.rtl_only.push_back(
-      run_cmd->add_option("--backpressure", run_engine.backpressure_text,
-                          "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
-  run_engine.rtl_only.push_back(
-      run_cmd
-          ->add_option("--inject-fault", run_engine.fault,
-                       "inject one fault that the checks must catch (RTL): d-bit, late, "
-                       "lane-swap or meta")
-          ->check(CLI::IsMember({"d-bit", "late", "lane-swap", "meta"})));
-  run_cmd->add_option("--count", run_options.count, "cases per variant (with --mix: in all)")
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-  run_cmd->add_option("--first", run_options.first, "first case index");
-  run_cmd->add_option("--seed", run_options.seed, "random seed");
-  run_cmd->add_option("--shard", shard, "run slice i of N (i/N): cases with index % N == i");
-  auto* jobs_option =
-      run_cmd
-          ->add_option("-j,--jobs", jobs,
-                       "parallel processes, each a shard of the run (default: all cores)")
-          ->check(CLI::Range(1, 1024));
-  run_cmd->add_option("--details", run_options.max_details, "mismatches printed in detail")
-      ->check(CLI::NonNegativeNumber);
-  add_report_options(run_cmd, &run_reports);
-  run_cmd->add_flag("--record-cases", run_options.record_cases,
-                    "record each case's index, result and D digest in --report (for tcu run "
-                    "merge --compare; tcu run merge joins shard reports)");
-  // Set by `run --jobs` for its children.
-  run_cmd->add_option("--progress-file", run_options.progress_file)->group("");
-
+  ReplayCommand replay;
+  add_replay_command(app, &replay);
+  RunCommand run;
+  add_run_command(app, &run);
   bool list_plain = false;
   auto* list_cmd = app.add_subcommand("list", "print every supported PTX spelling by family");
   list_cmd->add_flag("--plain", list_plain, "one spelling per line, no family headings");
-
-  tcu::BenchOptions bench_options;
-  auto* bench_cmd = app.add_subcommand(
-      "bench",
-      "simulation speed per family on one core: golden model, raw Verilated datapath, "
-      "co-verification stack");
-  bench_cmd->add_option("--config", bench_options.config, "RTL datapath configuration")
-      ->check(CLI::IsMember(config_names()));
-  bench_cmd->add_option("--seconds", bench_options.seconds, "wall time per measurement")
-      ->check(CLI::Range(0.01, 600.0));
-  bench_cmd
-      ->add_option("--rounds", bench_options.rounds,
-                   "rounds per measurement, of seconds/rounds each, the three measurements "
-                   "of a family taking turns; the best round is reported")
-      ->check(CLI::Range(1, 100));
-  bench_cmd->add_flag("--json", bench_options.json, "print one JSON document instead of tables");
-  std::vector<CLI::Option*> bench_front_end_options;
-  add_front_end_options(bench_cmd, &bench_options.front_end, &bench_front_end_options);
-  bench_front_end_options.front()->description(
-      "register-file words per cycle of the stack (default and at most the configuration's "
-      "WordsPerCycle)");
-  bench_cmd->add_option("--family", bench_options.families,
-                        "measure only the families whose name contains this text (repeatable): "
-                        "\"int4\", \"m8n8k32\", \"sparse\", \"e2m1\", \"f16\", \"f64\"");
-  bool bench_golden_only = false;
-  bench_cmd->add_flag("--golden-only", bench_golden_only, "measure the golden model only");
-
-  EngineOptions gemm_engine;
-  tcu::GemmOptions gemm_options;
-  std::string gemm_ptx;
-  ReportOptions gemm_reports;
-  auto* gemm_cmd = app.add_subcommand(
-      "gemm",
-      "a whole GEMM D = A*B + C tiled into one mma variant, accumulators chained over the "
-      "k-steps, issued by W warps; D checked, cycles and MAC utilization");
-#ifdef TCU_HAVE_RTL
-  add_engine_options(gemm_cmd, &gemm_engine, "rtl");
-#else
-  add_engine_options(gemm_cmd, &gemm_engine, "golden");
-#endif
-  gemm_cmd->add_option("--ptx", gemm_ptx, "the mma variant (see tcu list)")->required();
-  gemm_cmd->add_option("--m", gemm_options.m, "rows of A, C and D")->required();
-  gemm_cmd->add_option("--n", gemm_options.n, "columns of B, C and D")->required();
-  gemm_cmd->add_option("--k", gemm_options.k, "columns of A, rows of B")->required();
-  gemm_cmd->add_option("--warps", gemm_options.warps, "warps sharing the output tiles");
-  gemm_cmd->add_option("--seed", gemm_options.seed, "random seed of A, B and C");
-  gemm_cmd->add_option("--details", gemm_options.max_details, "mismatching elements printed")
-      ->check(CLI::NonNegativeNumber);
-  gemm_engine.rtl_only.push_back(
-      gemm_cmd->add_option("--backpressure", gemm_engine.backpressure_text,
-                           "probability 0 <= P < 1 that out_ready is low in a cycle (RTL)"));
-  gemm_engine.rtl_only.push_back(
-      gemm_cmd
-          ->add_option("--inject-fault", gemm_engine.fault,
-                       "inject one fault that the checks must catch (RTL): d-bit, late, "
-                       "lane-swap or meta")
-          ->check(CLI::IsMember({"d-bit", "late", "lane-swap", "meta"})));
-  add_report_options(gemm_cmd, &gemm_reports);
-
+  BenchCommand bench;
+  add_bench_command(app, &bench);
+  GemmCommand gemm;
+  add_gemm_command(app, &gemm);
   // Listed for --help only: tcu_main hands `explore` over before parsing.
   app.add_subcommand("explore",
                      "sweep datapath parameters over a workload: per-point models (cached), "
@@ -513,207 +799,19 @@ int tcu_main(int argc, char** argv) {
     return tcu::kExitUsage;
   }
 
-  if (show_version) {
-    print_version();
-    return tcu::kExitOk;
-  }
-
-  nlohmann::ordered_json header;
-  auto start_header = [&](const nlohmann::json& seed, const EngineOptions& engine) {
-    header["tcu_report"] = 1;
-    header["seed"] = seed;
-    header["configuration"] = configuration_json(engine);
-    header["options"] = nlohmann::ordered_json::object();
-    header["version"] = tcu::version_json();
-    header["argv"] = std::vector<std::string>(argv, argv + argc);
-  };
-
   try {
-    if (bench_cmd->parsed()) {
-      bench_options.rtl = !bench_golden_only;
-#ifdef TCU_HAVE_RTL
-      if (bench_options.rtl) {
-        if (int code = resolve_rf_bandwidth(tcu::datapath_config(bench_options.config),
-                                            bench_options.config, bench_front_end_options.front(),
-                                            true, &bench_options.front_end);
-            code >= 0)
-          return code;
-      }
-#endif
-      return tcu::bench(bench_options, std::cout);
+    if (show_version) {
+      print_version();
+      return tcu::kExitOk;
     }
-    if (gemm_cmd->parsed()) {
-      start_header(gemm_options.seed, gemm_engine);
-      return gemm_command(gemm_engine, gemm_options, gemm_ptx, gemm_reports, header);
-    }
+    if (bench.cmd->parsed()) return bench_command(bench);
+    if (gemm.cmd->parsed()) return gemm_command(gemm, call);
     if (list_cmd->parsed()) {
       print_list(list_plain);
       return tcu::kExitOk;
     }
-    if (replay_cmd->parsed()) {
-      if (int code = check_engine_options(replay_engine); code >= 0) return code;
-      if (int code = check_report_paths(replay_reports); code >= 0) return code;
-      replay_options.rerun_prefix = program_name + " replay --engine " + replay_engine.name;
-      if (replay_engine.name == "rtl")
-        replay_options.rerun_prefix +=
-            " --config " + replay_engine.config + joined(front_end_args(replay_engine.front_end));
-      if (replay_engine.name == "rtl")
-        replay_options.refuse = [&](const tcu::Instr& instr) {
-          return refused_by_config(replay_engine, instr);
-        };
-      auto engine = make_engine(replay_engine);
-      tcu::Report report;
-      report.command = "replay";
-      report.datapath = engine_datapath(replay_engine);
-      start_header(nullptr, replay_engine);
-      header["options"]["files"] = files;
-      header["options"]["details"] = replay_options.max_details;
-      report.header = header;
-      const int code = tcu::replay(*engine, files, replay_options, std::cout, std::cerr, &report);
-      report.exit_code = code;
-      return write_reports(replay_reports, report);
-    }
-    if (run_cmd->parsed()) {
-      if (!tcu::parse_shard(shard, &run_options.shard_index, &run_options.shard_count)) {
-        std::cerr << "error: --shard " << shard << ": expected i/N with 0 <= i < N\n";
-        return tcu::kExitUsage;
-      }
-      {
-        char* end = nullptr;
-        const std::string& text = run_engine.backpressure_text;
-        run_engine.backpressure = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !(run_engine.backpressure >= 0) ||
-            !(run_engine.backpressure < 1)) {
-          std::cerr << "error: --backpressure " << text
-                    << ": expected a probability P with 0 <= P < 1\n";
-          return tcu::kExitUsage;
-        }
-      }
-      if (int code = check_engine_options(run_engine); code >= 0) return code;
-      if (int code = check_report_paths(run_reports); code >= 0) return code;
-      for (const std::string& text : run_ptx) {
-        try {
-          run_options.variants.push_back(tcu::parse_ptx(text));
-        } catch (const tcu::InstrError& e) {
-          std::cerr << "error: --ptx: " << e.what() << "\n";
-          return tcu::kExitBadInstruction;
-        }
-      }
-      // An explicit variant the configuration cannot run is refused; without
-      // --ptx the run covers the variants it can run (and says which not).
-      for (const tcu::Instr& instr : run_options.variants)
-        if (const std::string why = refused_by_config(run_engine, instr); !why.empty()) {
-          std::cerr << "error: --ptx: " << why << "\n";
-          return tcu::kExitUsage;
-        }
-      if (run_options.variants.empty()) {
-        std::vector<tcu::Instr> runnable;
-        std::string left_out;
-        for (const tcu::Instr& instr : tcu::all_variants()) {
-          if (refused_by_config(run_engine, instr).empty()) {
-            runnable.push_back(instr);
-          } else if (const char* param =
-                         tcu::disabled_by(engine_datapath(run_engine), instr.family);
-                     left_out.find(param) == std::string::npos) {
-            left_out += std::string(left_out.empty() ? "" : ", ") + param + "=0";
-          }
-        }
-        if (!left_out.empty()) {
-          std::cout << "note: configuration '" << run_engine.config << "' leaves out " << left_out
-                    << ": running the " << runnable.size() << " variants it has\n";
-          run_options.variants = runnable;
-        }
-      }
-      run_engine.seed = run_options.seed;
-      // One waveform of one process; one fault in one process (each child
-      // would inject its own).
-      for (auto [name, given] : {std::pair{"--trace", !run_engine.trace.empty()},
-                                 {"--inject-fault", !run_engine.fault.empty()}}) {
-        if (!given) continue;
-        if (jobs_option->count() > 0 && jobs > 1) {
-          std::cerr << "error: " << name << " runs in one process: use --jobs 1\n";
-          return tcu::kExitUsage;
-        }
-        jobs = 1;
-      }
-      if (int64_t(run_options.shard_count) * jobs > (int64_t(1) << 30)) {
-        std::cerr << "error: --jobs " << jobs << " with --shard " << shard << ": too many shards\n";
-        return tcu::kExitUsage;
-      }
-      // No more jobs than cases in this shard.
-      jobs = int(std::min<uint64_t>(uint64_t(jobs),
-                                    std::max<uint64_t>(1, tcu::cases_in_shard(run_options))));
-
-      std::string rerun = program_name + " run --engine " + run_engine.name;
-      if (run_engine.name == "rtl") {
-        rerun += " --config " + run_engine.config + joined(front_end_args(run_engine.front_end));
-        if (run_engine.backpressure > 0) rerun += " --backpressure " + run_engine.backpressure_text;
-        if (!run_engine.fault.empty()) rerun += " --inject-fault " + run_engine.fault;
-      }
-      run_options.rerun_prefix = rerun;
-
-      tcu::Report report;
-      report.command = "run";
-      report.datapath = engine_datapath(run_engine);
-      start_header(run_options.seed, run_engine);
-      auto& options = header["options"];
-      options["ptx"] = run_ptx;
-      options["mix"] = run_options.mix;
-      if (run_engine.name == "rtl") {
-        options["backpressure"] = run_engine.backpressure;
-        options["inject_fault"] = run_engine.fault;
-      }
-      options["count"] = run_options.count;
-      options["first"] = run_options.first;
-      options["shard"] = shard;
-      options["jobs"] = jobs;
-      options["details"] = run_options.max_details;
-      report.header = header;
-
-      if (jobs > 1) {
-        auto child_args = [&](const tcu::ChildShard& child) {
-          std::vector<std::string> args = {"run", "--engine", run_engine.name};
-          if (run_engine.name == "rtl") {
-            args.insert(args.end(), {"--config", run_engine.config, "--backpressure",
-                                     run_engine.backpressure_text});
-            const std::vector<std::string> fe = front_end_args(run_engine.front_end);
-            args.insert(args.end(), fe.begin(), fe.end());
-          }
-          if (run_options.mix) args.push_back("--mix");
-          if (run_options.record_cases) args.push_back("--record-cases");
-          for (const std::string& ptx : run_ptx) args.insert(args.end(), {"--ptx", ptx});
-          args.insert(
-              args.end(),
-              {"--count", std::to_string(run_options.count), "--first",
-               std::to_string(run_options.first), "--seed", std::to_string(run_options.seed),
-               "--details", std::to_string(run_options.max_details), "--shard",
-               std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
-               "--report", child.report_path, "--progress-file", child.progress_path});
-          return args;
-        };
-        const int code = tcu::run_parallel(run_options, jobs, program_name, child_args, std::cout,
-                                           std::cerr, &report);
-        report.exit_code = code;
-        return write_reports(run_reports, report);
-      }
-      auto engine = make_engine(run_engine);
-      int code = tcu::run(*engine, run_options, std::cout, &report);
-#ifdef TCU_HAVE_RTL
-      if (!run_engine.fault.empty() && !tcu::fault_injected(*engine)) {
-        std::cerr << "error: --inject-fault " << run_engine.fault
-                  << ": no instruction of this run could take it"
-                  << (run_engine.fault == "meta" ? " (meta needs a sparse variant)" : "")
-                  << "; nothing was tested\n";
-        code = tcu::kExitUsage;
-      } else if (!run_engine.fault.empty() && code == tcu::kExitOk) {
-        std::cerr << "FAIL: --inject-fault " << run_engine.fault
-                  << " was injected but no check caught it\n";
-        code = tcu::kExitMismatch;
-      }
-#endif
-      report.exit_code = code;
-      return write_reports(run_reports, report);
-    }
+    if (replay.cmd->parsed()) return replay_command(replay, call);
+    if (run.cmd->parsed()) return run_command(run, call);
   } catch (const tcu::DesignFailure& e) {
     std::cerr << "FAIL: " << e.what() << "\n";
     return tcu::kExitMismatch;

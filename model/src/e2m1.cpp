@@ -13,12 +13,21 @@
 
 #include "lanes.h"
 #include "tcu/golden.h"
+#include "tcu/values.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
 namespace tcu {
+
+// e2m1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 in halves.
+int e2m1_halves(uint64_t code) {
+  static constexpr int kE2m1Halves[8] = {0, 1, 2, 3, 4, 6, 8, 12};
+  int magnitude = kE2m1Halves[code & 7];
+  return (code & 8) ? -magnitude : magnitude;
+}
+
 namespace {
 
 constexpr int kGroupSize = 16;       // K elements summed exactly per term
@@ -35,13 +44,6 @@ constexpr uint32_t kF32FractionMask = 0x007fffffu;
 // whatever its format.
 constexpr int kZeroExponent = -126;
 
-// e2m1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 in halves.
-constexpr int kE2m1Halves[8] = {0, 1, 2, 3, 4, 6, 8, 12};
-
-int e2m1_halves(uint64_t code) {
-  int magnitude = kE2m1Halves[code & 7];
-  return (code & 8) ? -magnitude : magnitude;
-}
 
 // A scale factor: eighths / 8 * 2^exponent.
 struct Scale {

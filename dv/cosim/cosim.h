@@ -1,0 +1,83 @@
+// The co-simulation interface, in the manner of Ibex's dv/cosim/cosim.h: a
+// reference behind an abstract class that any design's testbench drives.
+// An instruction goes in (issue); the reference computes its D and the
+// cycle at which the design must deliver it, from the handshakes the
+// testbench reports cycle by cycle (datapath_accept, datapath_backpressure,
+// datapath_result); the D that reached the lanes comes back in (retire) and
+// is checked. A rule the testbench checks itself (a protocol rule) is
+// reported through violation() so that every error names its case.
+//
+// No SystemC here: dv/frontend drives it from its SystemC process, and a
+// C++ test (tests/test_cosim.cpp) drives it by hand.
+//
+// make_golden_cosim() gives the golden model's implementation
+// (golden_cosim.h): D from golden_execute, the cycles from the timing model
+// (timing_model.h: the datapath's pipelines and output skid register, the
+// formulas of model/timing.h), the D compared by d_check.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tcu/golden.h"
+#include "tcu/timing.h"
+
+namespace tcu {
+
+// What the scoreboard checks. kCycles: every D and every cycle the timing
+// formulas predict (accept intervals, datapath latency through the skid
+// register, whole-instruction latency). kResults: every D, in issue order,
+// at any latency (a datapath of one's own whose timing is not ours:
+// `tcu run --check results`); the protocol rules hold in both.
+enum class CheckMode { kCycles, kResults };
+// "cycles", "results"; false if unknown.
+bool parse_check_mode(const std::string& name, CheckMode* mode);
+const char* to_string(CheckMode mode);
+
+class Cosim {
+ public:
+  virtual ~Cosim() = default;
+
+  // An instruction entered the front-end at `cycle`; the reference computes
+  // its D now. `case_name` identifies it in error messages.
+  virtual void issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
+                     const std::string& case_name, uint64_t cycle) = 0;
+  // The D the reference expects of an issued instruction.
+  virtual const Fragment& expected_d(uint64_t tag) const = 0;
+  // The datapath accepted it (input handshake) at edge `cycle`; its
+  // operands were first offered at edge `offered`.
+  virtual void datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) = 0;
+  // out_ready was low at this rising edge. Report it before that cycle's
+  // datapath_accept and datapath_result, each cycle in order; every edge
+  // not reported had out_ready high.
+  virtual void datapath_backpressure(uint64_t cycle) = 0;
+  // The datapath returned its D (output handshake) at edge `cycle`.
+  virtual void datapath_result(uint64_t tag, uint64_t cycle) = 0;
+  // Its D reached the lanes' registers at `cycle`. `isolated`: the
+  // front-end was empty when it issued (its whole latency is then
+  // predictable); `write_back_stalls`: cycles back-pressure held its
+  // write-back.
+  virtual void retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
+                      uint64_t write_back_stalls) = 0;
+  // A rule the testbench checks itself was broken by the instruction with
+  // this tag (0 or unknown: by none in particular).
+  virtual void violation(uint64_t tag, uint64_t cycle, const std::string& what) = 0;
+  // The case name an issued tag carries (empty if unknown).
+  virtual std::string case_name(uint64_t tag) const = 0;
+  // Between runs: a new register file (the timing of collection and
+  // write-back follows it).
+  virtual void set_front_end(const FrontEndConfig& front_end) = 0;
+
+  virtual uint64_t checked() const = 0;  // instructions retired
+  virtual uint64_t errors() const = 0;
+  // The error messages so far (the first 100), cleared.
+  virtual std::vector<std::string> take_errors() = 0;
+};
+
+std::unique_ptr<Cosim> make_golden_cosim(const DatapathConfig& datapath,
+                                         const FrontEndConfig& front_end,
+                                         CheckMode mode = CheckMode::kCycles);
+
+}  // namespace tcu

@@ -1,0 +1,124 @@
+#include "handshake_checks.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace tcu {
+namespace {
+
+std::string hex(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", v);
+  return text;
+}
+
+// The first differing word of a port, or -1.
+template <size_t N>
+int first_difference(const std::array<uint32_t, N>& a, const std::array<uint32_t, N>& b) {
+  for (size_t i = 0; i < N; ++i)
+    if (a[i] != b[i]) return int(i);
+  return -1;
+}
+
+bool same_descriptor(const DatapathInputs& e, const DatapathInputs& g) {
+  return e.family == g.family && e.a_signed == g.a_signed && e.b_signed == g.b_signed &&
+         e.satfinite == g.satfinite && e.k32 == g.k32 && e.rounding == g.rounding &&
+         e.c_f16 == g.c_f16 && e.d_f16 == g.d_f16 && e.scale_4x == g.scale_4x;
+}
+
+}  // namespace
+
+void HandshakeChecks::handover_before(uint64_t tag, uint64_t cycle) {
+  handover_tag_ = tag;
+  handover_pending_ = model_.dp_tag() == (tag & 0xffff);
+  if (!handover_pending_)
+    cosim_.violation(tag, cycle,
+                     "the router handed the datapath tag " + std::to_string(model_.dp_tag()) +
+                         ", expected " + std::to_string(tag & 0xffff) + " (issue order)");
+}
+
+void HandshakeChecks::handover_after(const Instr* instr, const WarpOperands* operands,
+                                     uint64_t cycle) {
+  // The golden layout tables check the router's placement.
+  handover_pending_ = false;
+  if (!instr || !operands) return;
+  const uint64_t tag = handover_tag_;
+  pack_datapath_inputs(*instr, *operands, uint32_t(tag), &expected_);
+  model_.dp_inputs(&got_);
+  const DatapathInputs &e = expected_, &g = got_;
+  if (!same_descriptor(e, g)) {
+    cosim_.violation(tag, cycle, "the router handed the datapath a wrong descriptor");
+    return;
+  }
+  struct Port {
+    const char* name;
+    int word;
+    uint32_t want, got;
+  };
+  std::vector<Port> bad;
+  auto check = [&](const char* name, const auto& want, const auto& got) {
+    if (const int w = first_difference(want, got); w >= 0)
+      bad.push_back({name, w, want[size_t(w)], got[size_t(w)]});
+  };
+  check("a", e.a, g.a);
+  check("b", e.b, g.b);
+  check("c", e.c, g.c);
+  check("meta", e.meta, g.meta);
+  check("scale_a", e.scale_a, g.scale_a);
+  check("scale_b", e.scale_b, g.scale_b);
+  if (!bad.empty())
+    cosim_.violation(tag, cycle,
+                     std::string("the router placed operand ") + bad[0].name + " wrongly: in_" +
+                         bad[0].name + "_i word " + std::to_string(bad[0].word) + " is " +
+                         hex(bad[0].got) + ", the layout tables say " + hex(bad[0].want));
+}
+
+void HandshakeChecks::output_before(bool taken, const InDatapath* oldest, uint64_t cycle) {
+  output_ = {};
+  if (held_) {
+    if (!model_.d_valid() || model_.d_tag() != held_tag_) {
+      cosim_.violation(held_full_tag_, cycle,
+                       "out_valid, out_tag or out_d changed while out_ready was low");
+    } else {
+      output_.held = true;  // out_d_o's words are compared after the edge
+      output_.held_tag = held_full_tag_;
+    }
+  }
+  held_ = model_.d_valid() && !model_.d_ready();
+  if (held_) {
+    held_tag_ = model_.d_tag();
+    held_full_tag_ = oldest ? oldest->tag : 0;
+  }
+  if (!taken) return;
+  if (!oldest || model_.d_tag() != (oldest->tag & 0xffff)) {
+    cosim_.violation(
+        oldest ? oldest->tag : 0, cycle,
+        "the datapath returned tag " + std::to_string(model_.d_tag()) +
+            (oldest ? ", expected " + std::to_string(oldest->tag & 0xffff) + " (issue order)"
+                    : ", which is not in flight"));
+    return;
+  }
+  output_.taken_tag = oldest->tag;
+  output_.taken_words = int(fragment_layout(*oldest->instr, Operand::kD).elem_count()) *
+                        elem_bits(oldest->instr->d_type) / 32;
+}
+
+void HandshakeChecks::output_after(uint64_t cycle) {
+  // out_d_o of the cycle that just ended (registered at the edge).
+  const uint32_t* d = model_.d();
+  if (output_.held && !std::equal(held_d_.begin(), held_d_.end(), d))
+    cosim_.violation(output_.held_tag, cycle,
+                     "out_valid, out_tag or out_d changed while out_ready was low");
+  for (int w = output_.taken_words; output_.taken_words && w < kDatapathDWords; ++w)
+    if (d[w] != 0) {
+      cosim_.violation(output_.taken_tag, cycle,
+                       "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
+                           " are set, above the instruction's D");
+      break;
+    }
+  if (held_) std::copy(d, d + kDatapathDWords, held_d_.begin());
+}
+
+}  // namespace tcu

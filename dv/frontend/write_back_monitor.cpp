@@ -1,0 +1,91 @@
+#include "write_back_monitor.h"
+
+#include <algorithm>
+
+namespace tcu {
+
+void WriteBackMonitor::start(uint64_t tag, const Instr& instr, bool isolated) {
+  WritingBack wb;
+  wb.tag = tag;
+  wb.instr = instr;
+  wb.isolated = isolated;
+  const FragmentLayout& layout = fragment_layout(instr, Operand::kD);
+  wb.reg_bits = layout.reg_bits();
+  wb.d.regs_per_lane = layout.regs_per_lane();
+  wb.d.regs.assign(size_t(kLanes * layout.regs_per_lane()), 0);
+  wb.written.assign(size_t(kLanes * layout.regs_per_lane() * wb.reg_bits / 32), false);
+  wb.due = writeback_arrivals(instr, write_back_front_end(datapath_, front_end_));
+  write_backs_.push_back(std::move(wb));
+}
+
+void WriteBackMonitor::land_word(WritingBack& wb, const WbWord& w, uint64_t cycle) {
+  const int lane_words = wb.d.regs_per_lane * wb.reg_bits / 32;
+  const size_t at = size_t(w.lane * lane_words + w.reg);
+  auto where = [&] {
+    return "write-back of lane " + std::to_string(w.lane) + " word " + std::to_string(w.reg);
+  };
+  if (w.reg >= lane_words || !write_word(&wb.d, wb.reg_bits, w.lane, w.reg, w.data)) {
+    cosim_.violation(wb.tag, cycle, where() + ", outside the D fragment");
+  } else if (wb.written[at]) {
+    cosim_.violation(wb.tag, cycle, where() + " twice");
+  } else {
+    wb.written[at] = true;
+    ++wb.words;
+  }
+}
+
+void WriteBackMonitor::take_beat(uint64_t cycle) {
+  if (write_backs_.empty()) {
+    cosim_.violation(0, cycle, "a write-back beat with no D in the router");
+    return;
+  }
+  WritingBack& wb = write_backs_.front();
+  if (model_.wb_tag() != (wb.tag & 0xffff))
+    cosim_.violation(wb.tag, cycle,
+                     "write-back of tag " + std::to_string(model_.wb_tag()) + ", expected " +
+                         std::to_string(wb.tag & 0xffff));
+  const int n = model_.wb_words(words_.data());
+  faults_.on_write_back(words_.data(), n);
+  for (int i = 0; i < n; ++i) land_word(wb, words_[size_t(i)], cycle);
+  if (!model_.wb_last()) return;
+  const int want = dest_words(wb.instr);
+  if (wb.words != want)
+    cosim_.violation(wb.tag, cycle,
+                     "write-back ended after " + std::to_string(wb.words) + " of " +
+                         std::to_string(want) + " D words");
+}
+
+bool WriteBackMonitor::advance(uint64_t cycle, bool stalled, std::vector<Fragment>* results) {
+  // The front D wrote back in the cycle ending now: a cycle of its schedule
+  // ran, unless back-pressure held the beat it needed (counted as a stall)
+  // or its words fell behind the schedule (which nothing explains: the
+  // latency check then fails). It retires with its schedule's last cycle.
+  WritingBack& wb = write_backs_.front();
+  if (stalled)
+    ++wb.stalls;
+  else if (wb.words >= wb.due[wb.elapsed])
+    ++wb.elapsed;
+  if (wb.elapsed < wb.due.size()) return false;
+  cosim_.retire(wb.tag, wb.d, cycle, wb.isolated, uint64_t(wb.stalls));
+  results->push_back(std::move(wb.d));
+  write_backs_.pop_front();
+  return true;
+}
+
+bool WriteBackMonitor::need_beat() {
+  // The router's beat is taken when the register file's write-back schedule
+  // needs more words in the coming cycle than have arrived (a beat carries
+  // DWordsPerCycle, the schedule moves min(rf, DWordsPerCycle) a cycle).
+  active_ = !write_backs_.empty();
+  if (!active_) return false;
+  const WritingBack& wb = write_backs_.front();
+  return wb.words < wb.due[std::min(wb.elapsed, wb.due.size() - 1)];
+}
+
+std::vector<uint64_t> WriteBackMonitor::tags() const {
+  std::vector<uint64_t> tags;
+  for (const WritingBack& wb : write_backs_) tags.push_back(wb.tag);
+  return tags;
+}
+
+}  // namespace tcu
