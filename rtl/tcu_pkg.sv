@@ -310,27 +310,55 @@ package tcu_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------
-  // Leading-zero count of a 64-bit word (64 when zero): a six-step binary
-  // search, each step a compare and a conditional shift. Shared by tcu_lzc and
-  // the units that count leading zeros inside a pipeline stage's function.
+  // The datapath's engines (rtl/tcu_datapath.sv)
   // ---------------------------------------------------------------------------
-  function automatic logic [6:0] lzc64(logic [63:0] x);
-    logic [63:0] v;
-    logic [5:0]  n;
-    v    = x;
-    n[5] = v[63:32] == '0;
-    v    = n[5] ? v << 32 : v;
-    n[4] = v[63:48] == '0;
-    v    = n[4] ? v << 16 : v;
-    n[3] = v[63:56] == '0;
-    v    = n[3] ? v << 8 : v;
-    n[2] = v[63:60] == '0;
-    v    = n[2] ? v << 4 : v;
-    n[1] = v[63:62] == '0;
-    v    = n[1] ? v << 2 : v;
-    n[0] = !v[63];
-    lzc64 = (x == '0) ? 7'd64 : {1'b0, n};
-  endfunction
+  // Engine numbers: the order of the per-engine vectors inside tcu_datapath.
+  localparam int unsigned NUM_ENGINES = 4;
+  localparam int unsigned ENGINE_INT4 = 0;  // int4 dense and sparse
+  localparam int unsigned ENGINE_F16  = 1;
+  localparam int unsigned ENGINE_F64  = 2;
+  localparam int unsigned ENGINE_E2M1 = 3;
+
+  // Unit slices of one instruction (timing.cpp unit_slices): an int4 dense
+  // m16n8k64 element is two 32-wide halves, every other element one slice;
+  // an f16 m8n8k4 has four quad pairs of 8x8 elements.
+  localparam int unsigned INT4_K64_SLICES    = 2 * 16 * 8;
+  localparam int unsigned INT4_K32_SLICES    = 8 * 8;
+  localparam int unsigned INT4_SPARSE_SLICES = 16 * 8;
+  localparam int unsigned E2M1_SLICES        = 16 * 8;
+  localparam int unsigned F16_SLICES         = 4 * 8 * 8;
+  localparam int unsigned F64_SLICES         = 8 * 8;
+  // The k of m8n8k4: the FMAs of one f16 or f64 unit slice.
+  localparam int unsigned FMA_DOT_K = 4;
+
+  localparam int unsigned TAG_BITS  = 16;  // an instruction's tag
+  localparam int unsigned MACS_BITS = 16;  // MACs issued in one cycle (at most 8192)
+
+  // The instruction descriptor, one bundle: tcu_datapath packs its
+  // descriptor ports into it once, and every engine reads its fields.
+  localparam int unsigned DESC_TAG       = 0;   // TAG_BITS bits
+  localparam int unsigned DESC_FAMILY    = 16;  // 3 bits, family_e
+  localparam int unsigned DESC_A_SIGNED  = 19;  // int4 .s4 A
+  localparam int unsigned DESC_B_SIGNED  = 20;  // int4 .s4 B
+  localparam int unsigned DESC_SATFINITE = 21;  // int4 .satfinite
+  localparam int unsigned DESC_K32       = 22;  // int4 dense m8n8k32
+  localparam int unsigned DESC_RND       = 23;  // 2 bits, f64 roundmode_e
+  localparam int unsigned DESC_C_F16     = 25;  // f16 family: C .f16
+  localparam int unsigned DESC_D_F16     = 26;  // f16 family: D .f16
+  localparam int unsigned DESC_SCALE_4X  = 27;  // e2m1 .scale_vec::4X
+  localparam int unsigned DESC_BITS      = 28;
+
+  // What every engine shows the datapath's control, one bundle: its
+  // sequencer's state, the group whose results arrive this cycle, its
+  // ownership of the pipelines' D and the MACs it issues this cycle.
+  localparam int unsigned STATUS_SEQ_BUSY    = 0;   // a group is issued (when the pipes run)
+  localparam int unsigned STATUS_SEQ_DONE    = 1;   // the last group is issued this cycle
+  localparam int unsigned STATUS_ARRIVE      = 2;   // a group's results arrive
+  localparam int unsigned STATUS_ARRIVE_LAST = 3;   // ... and it is the instruction's last
+  localparam int unsigned STATUS_OWN         = 4;   // the engine's D buffer is the pipelines' D
+  localparam int unsigned STATUS_TAG         = 5;   // TAG_BITS: the arriving group's tag
+  localparam int unsigned STATUS_MACS        = 21;  // MACS_BITS: MACs issued this cycle
+  localparam int unsigned STATUS_BITS        = 37;
 
   // NaN encodings the silicon produces.
   localparam logic [31:0] F32_CANONICAL_NAN = 32'h7fff_ffff;

@@ -11,36 +11,36 @@ TOP = "TOP.tcu_sim_top"  # the Verilated model's root, then the Verilog top
 DP = f"{TOP}.u_core.u_datapath"
 WORDS = 64  # WordsPerCycle of the default configuration
 D_WORDS = 64  # its DWordsPerCycle
-# Per family: the engine's signal prefix, its operand register and D buffer
+# Per family: the engine's instance, its operand register and D buffer
 # widths (A, B, C, D), its pipeline signals, and its activity counters' name.
-# An engine's logic sits in its generate block (g_<prefix>, there when the
-# engine is enabled); what it shows the shared logic (sequencer busy, last,
-# D buffer, owner bit) is at the datapath's level.
+# An engine's logic sits in its module's generate block (u_<engine>.g_engine,
+# there when the engine is enabled); its D buffer is the module's d_o.
 ENGINES = {
-    "int4": ("i4", (4096, 2048, 4096, 4096),
-             ["i4_grp[3:0]", "i4_first", "i4_last", "i4_k64", "i4_valid[31:0]", "i4_sum[447:0]",
-              "i4_c[1023:0]", "i4_d[1023:0]"], "int4"),
-    "int4_sparse": ("i4", (4096, 2048, 4096, 4096),
-                    ["i4_grp[3:0]", "i4_first", "i4_last", "i4_valid[31:0]", "g_sp.sp_grp_q[3:0]",
-                     "g_sp.i4_meta_q[511:0]", "i4_sum[447:0]", "i4_d[1023:0]"], "int4"),
-    "f16": ("h", (2048, 2048, 8192, 8192),
-            ["h_grp[3:0]", "h_first", "h_last", "h_d_f16", "h_valid[63:0]", "h_d[2047:0]"], "f16"),
-    "f64": ("f", (2048, 2048, 4096, 4096),
-            ["f_grp[3:0]", "f_first", "f_last", "f_rnd_q[1:0]", "f_valid[3:0]", "f_d[255:0]"],
-            "f64"),
-    "e2m1": ("e2", (4096, 2048, 4096, 4096),
-             ["e2_grp[3:0]", "e2_first", "e2_last", "e2_scale_4x_q", "e2_scale_a_q[511:0]",
-              "e2_scale_b_q[255:0]", "e2_valid[15:0]", "e2_d[511:0]"], "e2m1"),
+    "int4": ("int4", (4096, 2048, 4096, 4096),
+             ["arrive_group[2:0]", "arrive_first", "arrive_last", "arrive_k64", "unit_valid[31:0]",
+              "unit_sum[447:0]", "c_arrived[1023:0]", "unit_d[1023:0]"], "int4"),
+    "int4_sparse": ("int4", (4096, 2048, 4096, 4096),
+                    ["arrive_group[2:0]", "arrive_first", "arrive_last", "unit_valid[31:0]",
+                     "g_sparse_path.sparse_group_q[2:0]", "g_sparse_path.meta_q[511:0]",
+                     "unit_sum[447:0]", "unit_d[1023:0]"], "int4"),
+    "f16": ("f16", (2048, 2048, 8192, 8192),
+            ["arrive_group[1:0]", "arrive_first", "arrive_last", "arrive_d_f16", "unit_valid[63:0]",
+             "unit_d[2047:0]"], "f16"),
+    "f64": ("f64", (2048, 2048, 4096, 4096),
+            ["arrive_group[3:0]", "arrive_first", "arrive_last", "rnd_q[1:0]", "unit_valid[3:0]",
+             "unit_d[255:0]"], "f64"),
+    "e2m1": ("e2m1", (4096, 2048, 4096, 4096),
+             ["arrive_group[2:0]", "arrive_first", "arrive_last", "scale_4x_q", "scale_a_q[511:0]",
+              "scale_b_q[255:0]", "unit_valid[15:0]", "unit_d[511:0]"], "e2m1"),
 }
-# Signals at the datapath's level; the others are in the engine's block.
-SHARED = {"seq_busy", "last", "own_q", "dbuf"}
+# Group widths of the default configuration (its groups per instruction).
+GROUP_BITS = {"int4": 3, "f16": 2, "f64": 4, "e2m1": 3}
 
 
-def engine_signal(p, name):
-    base = name.split("[")[0]
-    if base.startswith(p + "_") and base[len(p) + 1:] in SHARED:
-        return f"{DP}.{name}"
-    return f"{DP}.g_{p}.{name}"
+def engine_signal(engine, name):
+    return f"{DP}.u_{engine}.g_engine.{name}"
+
+
 BIT, HEX = "@28", "@22"
 
 
@@ -75,18 +75,18 @@ def main():
             f"{TOP}.wb_word_valid_o[{D_WORDS - 1}:0]", f"{TOP}.wb_word_lane_o[{5 * D_WORDS - 1}:0]",
             f"{TOP}.wb_word_reg_o[{3 * D_WORDS - 1}:0]", f"{TOP}.wb_word_data_o[{32 * D_WORDS - 1}:0]"])
         lines += group(f"{family} operand register",
-                       [f"{DP}.accept"] + [engine_signal(p, s) for s in
-                                           (f"{p}_tag_q[15:0]", f"{p}_a_q[{aw - 1}:0]",
-                                            f"{p}_b_q[{bw - 1}:0]", f"{p}_c_q[{cw - 1}:0]")])
+                       [f"{DP}.u_ctrl.accept"] + [engine_signal(p, s) for s in
+                                                  ("tag_q[15:0]", f"a_q[{aw - 1}:0]",
+                                                   f"b_q[{bw - 1}:0]", f"c_q[{cw - 1}:0]")])
+        group_bits = GROUP_BITS[p]
         lines += group(f"{family} slice sequencer",
-                       [engine_signal(p, f"{p}_seq_busy"), engine_signal(p, f"{p}_grp_q[3:0]"),
-                        engine_signal(p, f"{p}_issue"), f"{DP}.pipe_en", f"{DP}.in_flight_q[4:0]",
-                        f"{DP}.drained", f"{DP}.eng_en[3:0]"])
+                       [engine_signal(p, "seq_busy"), engine_signal(p, f"group_q[{group_bits - 1}:0]"),
+                        engine_signal(p, "issue"), f"{DP}.pipe_en", f"{DP}.u_ctrl.in_flight_q[4:0]",
+                        f"{DP}.u_ctrl.drained", f"{DP}.engine_clk_en[3:0]"])
         lines += group(f"{family} engine (pipeline, accumulators)",
                        [engine_signal(p, s) for s in engine])
-        lines += group("D", [engine_signal(p, f"{p}_own_q"),
-                             engine_signal(p, f"{p}_dbuf[{dw - 1}:0]"), f"{DP}.pipe_valid_q",
-                             f"{DP}.skid_valid_q", f"{DP}.out_d_o[8191:0]"])
+        lines += group("D", [engine_signal(p, "own_q"), f"{DP}.{p}_d[{dw - 1}:0]",
+                             f"{DP}.pipe_valid", f"{DP}.skid_full", f"{DP}.out_d_o[8191:0]"])
         lines += group(f"{counters} activity counters",
                        [f"{TOP}.act_cycles_o[47:0]"] +
                        [f"{TOP}.act_{counters}_{k}_o[47:0]"

@@ -1,0 +1,136 @@
+// tcu_datapath's protocol assertions (simulation only; Verilator --assert),
+// bound into every tcu_datapath by the bind statement below: the output
+// holds while out_ready_i is low; a D waiting behind a full skid register
+// holds in the pipelines (its valid bit, tag and D); at most one engine
+// delivers or owns the pipelines' D at a time; the in-flight count never
+// wraps; no instruction arrives for an engine the configuration leaves out.
+// The held D is copied only in cycles that hold, so these cost nothing
+// otherwise. Nothing here is synthesized (Yosys defines SYNTHESIS).
+`ifndef SYNTHESIS
+module tcu_datapath_checker #(
+  parameter bit          Int4Enable   = 1'b1,
+  parameter bit          SparseEnable = 1'b1,
+  parameter bit          E2m1Enable   = 1'b1,
+  parameter bit          F16Enable    = 1'b1,
+  parameter bit          F64Enable    = 1'b1,
+  parameter int unsigned FlightW      = 5
+) (
+  input logic                                                 clk_i,
+  input logic                                                 rst_ni,
+  input logic [2:0]                                           in_family_i,
+  input logic                                                 accept_i,
+  input logic [FlightW-1:0]                                   in_flight_i,
+  input logic [tcu_pkg::NUM_ENGINES*tcu_pkg::STATUS_BITS-1:0] engine_status_i,
+  input logic                                                 pipe_en_i,
+  input logic                                                 pipe_valid_i,
+  input logic [15:0]                                          pipe_tag_i,
+  input logic [8191:0]                                        pipe_d_i,
+  input logic                                                 out_valid_i,
+  input logic                                                 out_ready_i,
+  input logic [15:0]                                          out_tag_i,
+  input logic [8191:0]                                        out_d_i
+);
+
+  localparam int unsigned STATUS_BITS = tcu_pkg::STATUS_BITS;
+
+  logic [tcu_pkg::NUM_ENGINES-1:0] arrive_last, owns, built;
+  for (genvar e = 0; e < tcu_pkg::NUM_ENGINES; e++) begin : g_engine
+    assign arrive_last[e] = engine_status_i[e*STATUS_BITS + tcu_pkg::STATUS_ARRIVE] &&
+                            engine_status_i[e*STATUS_BITS + tcu_pkg::STATUS_ARRIVE_LAST];
+    assign owns[e]        = engine_status_i[e*STATUS_BITS + tcu_pkg::STATUS_OWN];
+  end
+  assign built[tcu_pkg::ENGINE_INT4] = Int4Enable;
+  assign built[tcu_pkg::ENGINE_E2M1] = E2m1Enable;
+  assign built[tcu_pkg::ENGINE_F16]  = F16Enable;
+  assign built[tcu_pkg::ENGINE_F64]  = F64Enable;
+
+  // Whether an instruction of family in_family_i has its engine here.
+  logic family_built;
+  always_comb begin
+    unique case (in_family_i)
+      tcu_pkg::FAM_F16:         family_built = built[tcu_pkg::ENGINE_F16];
+      tcu_pkg::FAM_F64:         family_built = built[tcu_pkg::ENGINE_F64];
+      tcu_pkg::FAM_E2M1:        family_built = built[tcu_pkg::ENGINE_E2M1];
+      tcu_pkg::FAM_INT4_SPARSE: family_built = Int4Enable && SparseEnable;
+      default:                  family_built = built[tcu_pkg::ENGINE_INT4];
+    endcase
+  end
+
+  logic          live_q, out_held_q, pipe_held_q;
+  logic [15:0]   out_tag_q, pipe_tag_q;
+  logic [8191:0] out_d_q, pipe_d_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      live_q      <= 1'b0;
+      out_held_q  <= 1'b0;
+      pipe_held_q <= 1'b0;
+    end else begin
+      live_q      <= 1'b1;
+      out_held_q  <= out_valid_i && !out_ready_i;
+      pipe_held_q <= !pipe_en_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (out_valid_i && !out_ready_i) begin
+      out_tag_q <= out_tag_i;
+      out_d_q   <= out_d_i;
+    end
+    if (!pipe_en_i) begin
+      pipe_tag_q <= pipe_tag_i;
+      pipe_d_q   <= pipe_d_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (live_q) begin
+      if (out_held_q) begin
+        assert (out_valid_i && out_tag_i == out_tag_q && out_d_i == out_d_q)
+          else $error("out_valid_o, out_tag_o or out_d_o changed while out_ready_i was low");
+      end
+      if (pipe_held_q) begin
+        assert (pipe_valid_i && pipe_tag_i == pipe_tag_q && pipe_d_i == pipe_d_q)
+          else $error("the D behind the full skid register changed while the pipelines held");
+      end
+      assert ($onehot0(arrive_last))
+        else $error("two engines delivered a last group in one cycle");
+      assert ($onehot0(owns))
+        else $error("two engines own the pipelines' D");
+      assert (!(accept_i && in_flight_i == '1))
+        else $error("in-flight count overflows");
+      assert (!(pipe_valid_i && in_flight_i == '0))
+        else $error("a D is valid with no instruction in flight");
+      // The C++ side refuses instructions for a disabled engine
+      // (tcu::disabled_by); none may arrive here.
+      assert (!(accept_i && !family_built))
+        else $error("%s (family %0d; Int4Enable=%0d SparseEnable=%0d E2m1Enable=%0d %s=%0d %s=%0d)",
+                    "an instruction for an engine this configuration leaves out", in_family_i,
+                    Int4Enable, SparseEnable, E2m1Enable, "F16Enable", F16Enable, "F64Enable",
+                    F64Enable);
+    end
+  end
+
+endmodule
+
+bind tcu_datapath tcu_datapath_checker #(
+  .Int4Enable  (Int4Enable),
+  .SparseEnable(SparseEnable),
+  .E2m1Enable  (E2m1Enable),
+  .F16Enable   (F16Enable),
+  .F64Enable   (F64Enable),
+  .FlightW     ($clog2(MAX_IN_FLIGHT + 1))
+) u_checker (
+  .clk_i,
+  .rst_ni,
+  .in_family_i,
+  .accept_i       (u_ctrl.accept),
+  .in_flight_i    (u_ctrl.in_flight_q),
+  .engine_status_i(engine_status),
+  .pipe_en_i      (pipe_en),
+  .pipe_valid_i   (pipe_valid),
+  .pipe_tag_i     (pipe_tag),
+  .pipe_d_i       (pipe_d),
+  .out_valid_i    (out_valid_o),
+  .out_ready_i,
+  .out_tag_i      (out_tag_o),
+  .out_d_i        (out_d_o)
+);
+`endif

@@ -1,0 +1,199 @@
+// The e2m1 engine of tcu_datapath: Units tcu_e2m1_dot, one D element of a
+// block-scaled m16n8k64 each. Behind its own gated clock (clk_en_i): the
+// operand register loads at start_i, the slice sequencer issues the groups,
+// unit u takes element group * Units + u, and the results go into the D
+// buffer (d_o), which the engine owns from its last group's arrival until
+// pipe_take_i. status_o is the bundle every engine shows the control
+// (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o and d_o are zero.
+module tcu_e2m1_engine #(
+  parameter bit          Enable = 1'b1,
+  parameter int unsigned Units  = 16,
+  parameter int unsigned Stages = 2
+) (
+  input  logic                            clk_i,
+  input  logic                            rst_ni,
+  input  logic                            clk_en_i,
+  input  logic                            pipe_en_i,
+  input  logic                            pipe_take_i,
+  input  logic                            start_i,
+  input  logic [tcu_pkg::DESC_BITS-1:0]   desc_i,
+  input  logic [4095:0]                   a_i,
+  input  logic [2047:0]                   b_i,
+  input  logic [4095:0]                   c_i,
+  input  logic [511:0]                    scale_a_i,
+  input  logic [255:0]                    scale_b_i,
+  output logic [tcu_pkg::STATUS_BITS-1:0] status_o,
+  output logic [4095:0]                   d_o
+);
+
+  localparam int unsigned TAG_BITS    = tcu_pkg::TAG_BITS;
+  localparam int unsigned MACS_BITS   = tcu_pkg::MACS_BITS;
+  localparam int unsigned CODE_BITS   = tcu_pkg::fp_width(tcu_pkg::E2M1);
+  localparam int unsigned SCALE_BITS  = tcu_pkg::fp_width(tcu_pkg::UE8M0);
+  localparam int unsigned F32_BITS    = tcu_pkg::fp_width(tcu_pkg::FP32);
+  localparam int unsigned LANES       = tcu_pkg::E2M1_DOT_LANES;  // k, and MACs of a slice
+  localparam int unsigned ROW_BITS    = LANES * CODE_BITS;        // an A row, a B column
+  // A row's or a column's scale factors (B's scales arrive column-major).
+  localparam int unsigned SCALES_BITS = tcu_pkg::E2M1_MAX_BLOCKS * SCALE_BITS;
+  localparam int unsigned SLICES      = tcu_pkg::E2M1_SLICES;
+  localparam int unsigned GROUPS      = (SLICES + Units - 1) / Units;
+  localparam int unsigned GroupW      = GROUPS > 1 ? $clog2(GROUPS) : 1;
+
+  localparam logic [MACS_BITS-1:0] FULL_GROUP_MACS = MACS_BITS'(Units * LANES);
+  localparam logic [MACS_BITS-1:0] LAST_GROUP_MACS =
+      MACS_BITS'((SLICES - (GROUPS - 1) * Units) * LANES);
+
+  if (Enable) begin : g_engine
+    localparam int unsigned GroupInfoW = GroupW + 2 + TAG_BITS;
+    logic                      clk_engine;
+    logic                      seq_busy, issue, seq_done;
+    logic [GroupW-1:0]         group_q;
+    logic                      scale_4x_q;
+    logic [TAG_BITS-1:0]       tag_q;
+    logic [4095:0]             a_q;
+    logic [2047:0]             b_q;
+    logic [4095:0]             c_q;
+    logic [511:0]              scale_a_q;
+    logic [255:0]              scale_b_q;
+    logic [GroupInfoW-1:0]     group_info_q;
+    logic                      arrive;
+    logic [Units-1:0]          unit_valid;
+    logic [Units*F32_BITS-1:0] unit_d;
+    logic                      own_q;
+
+    tcu_clock_gate u_gate (.clk_i, .en_i(clk_en_i), .clk_o(clk_engine));
+
+    tcu_slice_seq #(
+      .GrpW(GroupW)
+    ) u_seq (
+      .clk_i  (clk_engine),
+      .rst_ni (rst_ni),
+      .en_i   (pipe_en_i),
+      .start_i(start_i),
+      .last_i (GroupW'(GROUPS - 1)),
+      .busy_o (seq_busy),
+      .grp_o  (group_q),
+      .issue_o(issue),
+      .done_o (seq_done)
+    );
+
+    always_ff @(posedge clk_engine) begin
+      if (start_i) begin
+        scale_4x_q <= desc_i[tcu_pkg::DESC_SCALE_4X];
+        tag_q      <= desc_i[tcu_pkg::DESC_TAG +: TAG_BITS];
+        a_q        <= a_i;
+        b_q        <= b_i;
+        c_q        <= c_i;
+        scale_a_q  <= scale_a_i;
+        scale_b_q  <= scale_b_i;
+      end
+    end
+
+    for (genvar u = 0; u < Units; u++) begin : g_unit
+      logic [15:0]            elem;
+      logic [3:0]             row;
+      logic [2:0]             col;
+      logic [ROW_BITS-1:0]    a_row, b_column;
+      logic [SCALES_BITS-1:0] scale_a, scale_b;
+      logic [F32_BITS-1:0]    c;
+      assign elem = 16'(group_q) * 16'(Units) + 16'(u);
+      assign row  = elem[6:3];
+      assign col  = elem[2:0];
+
+      tcu_word_mux #(.Width(ROW_BITS), .Words(16)) u_a_mux (
+        .data_i(a_q), .sel_i(row), .data_o(a_row));
+      tcu_word_mux #(.Width(ROW_BITS), .Words(8)) u_b_mux (
+        .data_i(b_q), .sel_i(col), .data_o(b_column));
+      tcu_word_mux #(.Width(SCALES_BITS), .Words(16)) u_scale_a_mux (
+        .data_i(scale_a_q), .sel_i(row), .data_o(scale_a));
+      tcu_word_mux #(.Width(SCALES_BITS), .Words(8)) u_scale_b_mux (
+        .data_i(scale_b_q), .sel_i(col), .data_o(scale_b));
+      tcu_word_mux #(.Width(F32_BITS), .Words(16*8)) u_c_mux (
+        .data_i(c_q), .sel_i(elem[6:0]), .data_o(c));
+
+      tcu_e2m1_dot #(
+        .Stages(Stages)
+      ) u_dot (
+        .clk_i     (clk_engine),
+        .rst_ni    (rst_ni),
+        .en_i      (pipe_en_i),
+        .valid_i   (seq_busy && elem < 16'(SLICES)),  // see tcu_int4_engine's u_dot
+        .scale_4x_i(scale_4x_q),
+        .a_i       (a_row),
+        .b_i       (b_column),
+        .scale_a_i (scale_a),
+        .scale_b_i (scale_b),
+        .c_i       (c),
+        .valid_o   (unit_valid[u]),
+        .d_o       (unit_d[u*F32_BITS +: F32_BITS])
+      );
+
+      logic unused_elem;
+      assign unused_elem = ^elem[15:7];
+    end
+
+    // What travels alongside the units: the group, its first and last
+    // flags, the tag.
+    tcu_pipe_reg #(
+      .Width(GroupInfoW),
+      .Depth(Stages)
+    ) u_group_pipe (
+      .clk_i  (clk_engine),
+      .rst_ni (rst_ni),
+      .en_i   (pipe_en_i),
+      .valid_i(issue),
+      .data_i ({group_q, group_q == '0, seq_done, tag_q}),
+      .valid_o(arrive),
+      .data_o (group_info_q)
+    );
+
+    logic [GroupW-1:0]   arrive_group;
+    logic                arrive_first, arrive_last;
+    logic [TAG_BITS-1:0] arrive_tag;
+    assign {arrive_group, arrive_first, arrive_last, arrive_tag} = group_info_q;
+
+    // D buffer: element e takes unit e % Units's result in group e / Units;
+    // an instruction's first group clears what the previous D left.
+    for (genvar e = 0; e < SLICES; e++) begin : g_d_buffer
+      localparam int unsigned UNIT = e % Units;
+      logic write;
+      assign write = unit_valid[UNIT] && arrive_group == GroupW'(e / Units);
+      always_ff @(posedge clk_engine) begin
+        if (pipe_en_i) begin
+          if (write) begin
+            d_o[e*F32_BITS +: F32_BITS] <= unit_d[UNIT*F32_BITS +: F32_BITS];
+          end else if (arrive && arrive_first) begin
+            d_o[e*F32_BITS +: F32_BITS] <= '0;
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_engine or negedge rst_ni) begin
+      if (!rst_ni) begin
+        own_q <= 1'b0;
+      end else if (pipe_en_i && arrive && arrive_last) begin
+        own_q <= 1'b1;
+      end else if (pipe_take_i) begin
+        own_q <= 1'b0;
+      end
+    end
+
+    logic [MACS_BITS-1:0] macs;
+    assign macs     = seq_done ? LAST_GROUP_MACS : issue ? FULL_GROUP_MACS : '0;
+    assign status_o = {macs, arrive_tag, own_q, arrive_last, arrive, seq_done, seq_busy};
+
+    // Units beyond the instruction's slices deliver nothing; the
+    // descriptor's fields between the tag and scale_4x are other engines'.
+    logic unused_inputs;
+    assign unused_inputs = ^{unit_d, desc_i[tcu_pkg::DESC_SCALE_4X-1:tcu_pkg::DESC_FAMILY]};
+  end else begin : g_absent
+    assign status_o = '0;
+    assign d_o      = '0;
+
+    logic unused_inputs;
+    assign unused_inputs = ^{clk_i, rst_ni, clk_en_i, pipe_en_i, pipe_take_i, start_i, desc_i,
+                             a_i, b_i, c_i, scale_a_i, scale_b_i};
+  end
+
+endmodule
