@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "cosim.h"
 #include "exit_codes.h"
 #include "explore_launch.h"
 #include "fault.h"
