@@ -231,6 +231,8 @@ int check_stimulus_options(EngineOptions& opt) {
 // register-file bandwidth the options leave open to the router's
 // WordsPerCycle.
 int check_engine_options(EngineOptions& opt) {
+  // A bad value is named before whether its option applies to the engine.
+  if (int code = check_stimulus_options(opt); code >= 0) return code;
   if (opt.name == "golden") {
     for (const CLI::Option* option : opt.rtl_only)
       if (option->count() > 0) {
@@ -246,7 +248,6 @@ int check_engine_options(EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
-  if (int code = check_stimulus_options(opt); code >= 0) return code;
   return resolve_rf_bandwidth(engine_datapath(opt), opt.config, opt.rf_bandwidth_option,
                               opt.name == "rtl", &opt.front_end);
 }
