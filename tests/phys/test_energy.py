@@ -71,5 +71,5 @@ def test_zero_activity_gives_leakage_only(mapped):
 
 
 def test_label_names_the_library():
-    assert library.LABEL == "OSU 0.18 um, typical corner"
+    assert library.LABEL == "OSU 0.18 µm, typical corner"
     assert library.liberty().name == "osu018_stdcells.lib"

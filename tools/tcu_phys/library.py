@@ -6,7 +6,7 @@ from pathlib import Path
 
 LIBRARY_DIR = Path("/usr/share/qflow/tech/osu018")
 LIBERTY = LIBRARY_DIR / "osu018_stdcells.lib"
-LABEL = "OSU 0.18 um, typical corner"
+LABEL = "OSU 0.18 µm, typical corner"
 PACKAGE = "qflow-tech-osu018"
 
 
