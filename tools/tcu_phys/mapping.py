@@ -1,6 +1,7 @@
 """Yosys 0.23: an RTL unit mapped to the library's cells, and its area."""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -22,7 +23,7 @@ class MappedUnit:
     cells: int
     flip_flops: int
     cell_counts: dict
-    seconds: float
+    seconds: float         # Yosys's wall time (the first mapping's, if reused)
 
 
 def cell_areas() -> dict:
@@ -62,11 +63,27 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
               f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean -purge; "
               f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
               f"tee -q -o {stat_json} stat -json")
+    # A mapping is reused when the sources and the script are the same
+    # (the stamp holds their digest and the mapping's own time).
+    digest = hashlib.sha256(script.encode() + b"".join(
+        s.read_bytes() for s in sources_of(top)) + lib.read_bytes()).hexdigest()
+    stamp = workdir / f"{name}.stamp.json"
+    cached = None
+    if stamp.exists() and netlist.exists() and stat_json.exists():
+        cached = json.loads(stamp.read_text())
+        if cached.get("digest") != digest:
+            cached = None
     start = time.monotonic()
-    proc = subprocess.run(["yosys", "-q", "-l", str(log), "-p", script],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"yosys mapping of {name} failed (see {log})")
+    if cached is None:
+        stamp.unlink(missing_ok=True)
+        proc = subprocess.run(["yosys", "-q", "-l", str(log), "-p", script],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"yosys mapping of {name} failed (see {log})")
+        seconds = time.monotonic() - start
+        stamp.write_text(json.dumps({"digest": digest, "seconds": seconds}))
+    else:
+        seconds = cached["seconds"]
     counts = json.loads(_json_part(stat_json.read_text()))["modules"][f"\\{top}"]["num_cells_by_type"]
     areas = cell_areas()
     unknown = [c for c in counts if c not in areas]
@@ -76,8 +93,7 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
     ff_cells = {c: n for c, n in counts.items() if library.is_flip_flop(c)}
     return MappedUnit(top, params, netlist, area,
                       sum(areas[c] * n for c, n in ff_cells.items()),
-                      sum(counts.values()), sum(ff_cells.values()), dict(counts),
-                      time.monotonic() - start)
+                      sum(counts.values()), sum(ff_cells.values()), dict(counts), seconds)
 
 
 def _json_part(text: str) -> str:
