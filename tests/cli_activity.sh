@@ -4,7 +4,9 @@
 # the instructions' m*n*k (sparse: the 32 stored products per row), every
 # engine's busy + idle + gated cycles equal the cycles, engines that never
 # ran count every cycle gated, a back-pressured run has stalled cycles, and
-# `run --jobs` adds its jobs' counters up.
+# `run --jobs` adds its jobs' counters up; the energy estimate in pJ (text
+# and the report's "energy") adds up over the engines and charges the
+# engines that never ran leakage only.
 # Usage: cli_activity.sh path/to/tcu CONFIG
 set -u
 tcu=$1
@@ -34,10 +36,28 @@ assert e["macs"] == macs, (e["macs"], macs)
 assert e["busy"] > 0
 util = e["macs"] / (e["peak_macs_per_cycle"] * a["cycles"])
 assert abs(e["mac_utilization"] - util) < 1e-12, (e["mac_utilization"], util)
-assert a["energy_proxy"] > 0 and "not a measurement" in a["energy_proxy_formula"]
+# The energy estimate (model/src/energy.cpp): every engine's share, the
+# total, pJ per MAC, the library, and the busy engine charged more than the
+# gated ones' leakage.
+en = report["energy"]
+assert en["library"] == "OSU 0.18 µm, typical corner", en["library"]
+parts = en["per_engine"]
+assert set(parts) == set(a["engines"]), parts.keys()
+assert abs(sum(p["pj"] for p in parts.values()) - en["pj"]) <= 1e-9 * en["pj"], en
+total_macs = sum(x["macs"] for x in a["engines"].values())
+assert total_macs > 0 and abs(en["pj_per_mac"] - en["pj"] / total_macs) <= 1e-9 * en["pj_per_mac"], en
+p = parts[engine]
+assert p["macs"] == macs and p["units"] > 0 and p["pj"] > 0, p
+assert p["pj"] >= macs * p["dynamic_pj_per_mac"] > 0, p
+for name, q in parts.items():
+    if name != engine:
+        leak = q["units"] * a["cycles"] * q["leakage_pj_per_unit_cycle"]
+        assert abs(q["pj"] - leak) <= 1e-9 * leak and q["pj"] < p["pj"], (name, q)
 assert eval(extra), extra
 PY
   grep -qE "^ *activity \(RTL counters, [0-9]+ cycles\):" "$dir/out" || fail "$name: no activity table"
+  grep -qE "^ *energy [0-9.e+]+ pJ, [0-9.e+]+ pJ/MAC \(estimate, OSU 0.18 µm, typical corner" "$dir/out" ||
+    fail "$name: no energy line"
 }
 runs() {  # runs PTX: whether this configuration has the variant's engine
   "$tcu" run --engine rtl --config "$config" --ptx "$1" --count 1 --jobs 1 >/dev/null 2>&1

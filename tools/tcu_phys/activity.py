@@ -5,6 +5,7 @@ not Verilator: a netlist of thousands of nets compiles in seconds, where
 Verilator's traced C++ took minutes.)"""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -90,14 +91,19 @@ def build(netlist: Path, top: str, workdir: Path) -> Path:
         clock_low=f"{clock} = 0;" if clock else ";",
         clock_high=f"{clock} = 1;" if clock else ";"))
     sim = workdir / f"{top}.vvp"
-    proc = subprocess.run(["iverilog", "-g2005", "-o", str(sim), "-s", "tcu_phys_tb",
+    # TCU_IVL_DIR: Icarus's own directory (ivl, system.vpi) where Icarus is
+    # not installed where it was built for.
+    ivl = os.environ.get("TCU_IVL_DIR")
+    proc = subprocess.run(["iverilog", *(["-B", ivl] if ivl else []), "-g2005", "-o", str(sim),
+                           "-s", "tcu_phys_tb",
                            str(library.cell_models(workdir)), str(netlist), str(tb)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         (workdir / f"{top}.iverilog.log").write_text(proc.stdout + proc.stderr)
         raise RuntimeError(f"iverilog failed on {netlist} (see {workdir / (top + '.iverilog.log')})")
     script = workdir / f"{top}.sim.sh"
-    script.write_text(f'#!/bin/sh\nexec vvp -n "{sim}" "+stim=$1" "+vcd=$2" >/dev/null\n')
+    modules = f' -M "{ivl}"' if ivl else ""
+    script.write_text(f'#!/bin/sh\nexec vvp{modules} -n "{sim}" "+stim=$1" "+vcd=$2" >/dev/null\n')
     script.chmod(0o755)
     return script
 

@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--params", metavar="NAME=VALUE ...", default="",
                         help="parameters overriding the units' defaults (e.g. \"Stages=1\")")
     parser.add_argument("--all", action="store_true", help="every point of the data file")
+    parser.add_argument("--point", type=int, action="append", metavar="K",
+                        help=f"point K (0..{len(POINTS) - 1}) of --all only (repeatable)")
     parser.add_argument("--cycles", type=int, default=200,
                         help="gate-level simulation cycles per measurement (default 200)")
     parser.add_argument("--seed", type=int, default=1)
@@ -115,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         if args.all:
             units = POINTS
+            if args.point:
+                if any(not 0 <= k < len(POINTS) for k in args.point):
+                    parser.error(f"--point: 0..{len(POINTS) - 1}")
+                units = [POINTS[k] for k in args.point]
         else:
             units = [UNIT_TYPES[n] for n in (args.unit or sorted(UNIT_TYPES))]
             if overrides:

@@ -33,7 +33,7 @@ UNIT_TYPES = {
         UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
                  ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
-        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", ""),
+        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
         UnitType("tcu_operand_router", "router",
                  {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "", ""),
     ]
