@@ -84,6 +84,7 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
         stamp.write_text(json.dumps({"digest": digest, "seconds": seconds}))
     else:
         seconds = cached["seconds"]
+    netlist = split_netlist(netlist, lib, log)
     counts = json.loads(_json_part(stat_json.read_text()))["modules"][f"\\{top}"]["num_cells_by_type"]
     areas = cell_areas()
     unknown = [c for c in counts if c not in areas]
@@ -99,3 +100,49 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
 def _json_part(text: str) -> str:
     # tee -o writes stat's JSON after any header lines Yosys prints.
     return text[text.index("{"):]
+
+
+def split_netlist(netlist: Path, lib: Path, log: Path) -> Path:
+    """The mapped netlist with every wire split into bits (Yosys splitnets):
+    write_verilog joins aliased vector slices into assigns with a
+    concatenation on the left (the FMA units have them), which OpenSTA's
+    Verilog reader refuses; bit by bit they are plain assigns. The same
+    cells, so the same area; the simulation and OpenSTA both read this one."""
+    out = netlist.with_suffix(".split.v")
+    if out.exists() and out.stat().st_mtime_ns >= netlist.stat().st_mtime_ns:
+        return out
+    proc = subprocess.run(["yosys", "-q", "-l", str(log.with_suffix(".split.log")), "-p",
+                           f"read_liberty -lib {lib}; read_verilog {netlist}; splitnets; "
+                           f"write_verilog -noattr -noexpr {out}"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"yosys splitnets of {netlist} failed (see {log.with_suffix('.split.log')})")
+    out.write_text(re.sub(r"^  assign \{(.*)\} = \{(.*)\};$", _bitwise_assigns, out.read_text(),
+                          flags=re.M))
+    return out
+
+
+def _bits(items: str) -> list[str]:
+    """A concatenation's items, bit by bit, most significant first: single
+    bits (after splitnets) and sized constants (8'hff)."""
+    bits = []
+    for item in (i.strip() for i in items.split(",")):
+        m = re.fullmatch(r"(\d+)'([bh])([0-9a-fA-FxXzZ]+)", item)
+        if not m:
+            bits.append(item + (" " if item.startswith("\\") else ""))
+            continue
+        width, base, digits = int(m.group(1)), m.group(2), m.group(3)
+        if set(digits) - set("0123456789abcdefABCDEF"):
+            raise RuntimeError(f"a constant with x or z in a netlist assign: {item}")
+        value = bin(int(digits, 16 if base == "h" else 2))[2:].zfill(width)[-width:]
+        bits += [f"1'b{b}" for b in value]
+    return bits
+
+
+def _bitwise_assigns(m: re.Match) -> str:
+    """assign { a, b } = { c, 1'h0 }; as one assign per bit (OpenSTA reads
+    no concatenation on the left)."""
+    lhs, rhs = _bits(m.group(1)), _bits(m.group(2))
+    if len(lhs) != len(rhs):
+        raise RuntimeError(f"an assign of {len(rhs)} bits to {len(lhs)}: {m.group(0)[:200]}")
+    return "\n".join(f"  assign {a} = {b};" for a, b in zip(lhs, rhs))
