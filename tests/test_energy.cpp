@@ -106,8 +106,9 @@ TEST_CASE("energy: the figures are those of the configuration's stage count") {
   const tcu::EngineEnergy e = tcu::estimate_energy(a, dp).engines[0];
   CHECK(e.stages == 1);
   CHECK(e.config_stages == 1);
-  CHECK(e.pj ==
-        Approx(10.0 * 32 * figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle).epsilon(1e-12));
+  CHECK(
+      e.pj ==
+      Approx(10.0 * 32 * figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle).epsilon(1e-12));
   CHECK(figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle !=
         figures(tcu::ActivityEngine::kInt4, 2).idle_pj_per_cycle);
   dp.int_stages = 7;  // not measured: the nearest stage count that is

@@ -25,11 +25,11 @@ namespace tcu {
 struct EngineEnergy {
   double pj = 0;
   uint64_t macs = 0;
-  int units = 0;                     // dot units built (0: the engine is not)
-  const char* unit = "";             // the unit type priced
-  int stages = 0;                    // the stage count of the figures used
-  int config_stages = 0;             // the configuration's (nearest measured if not in the file)
-  double dynamic_pj_per_mac = 0;     // (busy - idle) pJ per cycle / MACs per slice
+  int units = 0;                  // dot units built (0: the engine is not)
+  const char* unit = "";          // the unit type priced
+  int stages = 0;                 // the stage count of the figures used
+  int config_stages = 0;          // the configuration's (nearest measured if not in the file)
+  double dynamic_pj_per_mac = 0;  // (busy - idle) pJ per cycle / MACs per slice
   double idle_pj_per_unit_cycle = 0;
   double leakage_pj_per_unit_cycle = 0;
 };
