@@ -7,8 +7,9 @@ writes OUTDIR/include/tcu/phys_figures.h (only when its text changes):
 tcu::phys::kDotUnits, each dot unit type's figures at each stage count the
 data file holds (spec/phys_osu018.toml [[point]]s of tcu_*_dot), with the
 library's label. model/src/energy.cpp reads them, so `tcu` needs no file at
-run time. A data file without a point per engine, or a malformed one, exits
-1 with the reason on stderr (the configure step shows it).
+run time; an engine whose unit has no point is not priced (its estimate
+says so). A malformed data file exits 1 with the reason on stderr (the
+configure step shows it).
 """
 from __future__ import annotations
 
@@ -32,8 +33,6 @@ def header(data: dict, source: str) -> str:
     rows = []
     for index, (engine, unit, stage) in enumerate(ENGINES):
         points = [p for p in data.get("point", []) if p.get("unit") == unit]
-        if not points:
-            raise ValueError(f"no [[point]] of {unit} (the {engine} engine's dot unit)")
         for p in points:
             missing = [k for k in POINT_KEYS if k not in p]
             if missing or stage not in p.get("params", {}):
@@ -57,7 +56,7 @@ inline constexpr char kDate[] = {cxx_string(str(data["date"]))};
 inline constexpr double kReferencePeriodNs = {period!r};
 
 struct DotUnitFigures {{
-  int engine;                   // tcu::ActivityEngine
+  int engine;                   // tcu::ActivityEngine (-1: the end of the table)
   const char* unit;             // the RTL module
   int stages;                   // its pipeline registers (Stages or FmaStages)
   int macs_per_cycle;           // MACs (FMAs) of one accepted slice
@@ -70,6 +69,7 @@ struct DotUnitFigures {{
 
 inline constexpr DotUnitFigures kDotUnits[] = {{
 {chr(10).join(rows)}
+    {{-1, "", 0, 1, 0.0, 0.0, 0.0, 0.0, 0.0}},  // the end (engine -1)
 }};
 
 }}  // namespace tcu::phys

@@ -76,13 +76,17 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/MAC", energy.pj, energy.pj_per_mac());
   out << indent << line << " (estimate, " << energy_library()
       << ": the dot units' figures x the counters; docs/ARCHITECTURE.md \"Energy estimate\")\n";
+  for (int e = 0; e < kActivityEngines; ++e)
+    if (!energy.engines[size_t(e)].measured)
+      out << indent << "  " << to_string(ActivityEngine(e))
+          << ": no figures in the data file, not priced (0 pJ above)\n";
 }
 
 nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfig& datapath) {
   const EnergyEstimate energy = estimate_energy(activity, datapath);
   nlohmann::ordered_json json;
   json["pj"] = energy.pj;
-  json["pj_per_mac"] = energy.pj_per_mac();
+  json["pj_per_mac"] = energy.pj_per_mac();  // over the priced engines' MACs
   json["library"] = energy_library();
   json["figures_date"] = energy_figures_date();
   json["covers"] = kEnergyCovers;
@@ -90,6 +94,7 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
   for (int e = 0; e < kActivityEngines; ++e) {
     const EngineEnergy& x = energy.engines[size_t(e)];
     engines[to_string(ActivityEngine(e))] = {
+        {"measured", x.measured},
         {"pj", x.pj},
         {"macs", x.macs},
         {"pj_per_mac", x.macs ? x.pj / double(x.macs) : 0.0},

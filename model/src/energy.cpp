@@ -36,15 +36,15 @@ int config_stages(const DatapathConfig& config, ActivityEngine engine) {
 }
 
 // The engine's unit at `stages`, or at the nearest stage count measured
-// (the fewer stages on a tie). gen_phys.py guarantees one per engine.
-const phys::DotUnitFigures& unit_figures(ActivityEngine engine, int stages) {
+// (the fewer stages on a tie); nullptr if the data file has none.
+const phys::DotUnitFigures* unit_figures(ActivityEngine engine, int stages) {
   const phys::DotUnitFigures* best = nullptr;
   for (const phys::DotUnitFigures& f : phys::kDotUnits) {
     if (f.engine != int(engine)) continue;
     const int d = std::abs(f.stages - stages), best_d = best ? std::abs(best->stages - stages) : 0;
     if (!best || d < best_d || (d == best_d && f.stages < best->stages)) best = &f;
   }
-  return *best;
+  return best;
 }
 
 }  // namespace
@@ -58,12 +58,19 @@ EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& c
     const ActivityEngine engine = ActivityEngine(e);
     const EngineActivity& a = activity[engine];
     EngineEnergy& out = estimate.engines[size_t(e)];
-    const phys::DotUnitFigures& f = unit_figures(engine, config_stages(config, engine));
-    out.unit = f.unit;
-    out.stages = f.stages;
+    const phys::DotUnitFigures* figures = unit_figures(engine, config_stages(config, engine));
     out.config_stages = config_stages(config, engine);
     out.units = engine_built(config, engine) ? dot_units(config, engine_family(engine)) : 0;
     out.macs = a.macs;
+    estimate.macs += a.macs;
+    if (!figures) {  // not in the data file: not priced
+      estimate.unpriced_macs += a.macs;
+      continue;
+    }
+    const phys::DotUnitFigures& f = *figures;
+    out.measured = true;
+    out.unit = f.unit;
+    out.stages = f.stages;
     out.dynamic_pj_per_mac = (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.macs_per_cycle;
     out.idle_pj_per_unit_cycle = f.idle_pj_per_cycle;
     out.leakage_pj_per_unit_cycle = f.leakage_pj_per_cycle;
@@ -71,7 +78,6 @@ EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& c
              double(a.busy + a.idle) * out.units * f.idle_pj_per_cycle +
              double(a.gated) * out.units * f.leakage_pj_per_cycle;
     estimate.pj += out.pj;
-    estimate.macs += a.macs;
   }
   return estimate;
 }

@@ -23,6 +23,7 @@
 namespace tcu {
 
 struct EngineEnergy {
+  bool measured = false;  // the data file has its unit's figures (else pj is 0: not priced)
   double pj = 0;
   uint64_t macs = 0;
   int units = 0;                  // dot units built (0: the engine is not)
@@ -37,9 +38,12 @@ struct EngineEnergy {
 struct EnergyEstimate {
   double pj = 0;
   uint64_t macs = 0;
+  uint64_t unpriced_macs = 0;  // MACs of engines without figures (in macs, not in pj)
   std::array<EngineEnergy, kActivityEngines> engines{};
-  // pJ over issued MACs; 0 when none were issued.
-  double pj_per_mac() const { return macs ? pj / double(macs) : 0.0; }
+  // pJ over the priced MACs; 0 when none were issued.
+  double pj_per_mac() const {
+    return macs > unpriced_macs ? pj / double(macs - unpriced_macs) : 0.0;
+  }
 };
 
 // "OSU 0.18 µm, typical corner": the library every figure is for.
