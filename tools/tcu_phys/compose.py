@@ -44,16 +44,19 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
 
 def datapath(points: list[dict], name: str, values: dict) -> dict | None:
     """The composed figures of configuration `name` (resolved parameter
-    `values`), or None if a part has no point."""
+    `values`); a part without a point is left out and named in `missing`.
+    None if no dot unit of it has a point."""
     parts = []  # (label, count, point)
     engines = {}
+    missing = []
     for engine, (unit, macs, stage, dp_stage, rate, enable) in ENGINES.items():
         count = values[rate] // macs if values[enable] else 0
         if count == 0:
             continue
         p = _find(points, unit, {stage: values[dp_stage]})
         if p is None:
-            return None
+            missing.append(f"{count} x {unit} {stage}={values[dp_stage]}")
+            continue
         parts.append((unit, count, p))
         engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
                            "pj_per_mac": p.get("pj_per_op"),
@@ -62,13 +65,23 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         if engine == "int4" and values["SparseEnable"]:
             mux = _find(points, "tcu_sparse_mux", {})
             if mux is None:
-                return None
-            parts.append(("tcu_sparse_mux", count, mux))
-    router = _find(points, "tcu_operand_router", {k: values[k] for k in ROUTER_PARAMS})
-    ctrl = _find(points, "tcu_datapath_ctrl", {})
-    if router is None or ctrl is None:
+                missing.append(f"{count} x tcu_sparse_mux")
+            else:
+                parts.append(("tcu_sparse_mux", count, mux))
+    if not engines:
         return None
-    parts += [("tcu_operand_router", 1, router), ("tcu_datapath_ctrl", 1, ctrl)]
+    router_params = {k: values[k] for k in ROUTER_PARAMS}
+    router = _find(points, "tcu_operand_router", router_params)
+    if router is None:
+        missing.append("tcu_operand_router " + " ".join(f"{k}={int(v)}"
+                                                        for k, v in router_params.items()))
+    else:
+        parts.append(("tcu_operand_router", 1, router))
+    ctrl = _find(points, "tcu_datapath_ctrl", {})
+    if ctrl is None:
+        missing.append("tcu_datapath_ctrl")
+    else:
+        parts.append(("tcu_datapath_ctrl", 1, ctrl))
     slowest = max(parts, key=lambda part: part[2]["critical_path_ns"])[2]
     units_area = sum(n * p["area_um2"] for u, n, p in parts if u.endswith(("_dot", "_mux")))
     out = {
@@ -77,14 +90,16 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "area_um2": sum(n * p["area_um2"] for _, n, p in parts),
         "flip_flop_area_um2": sum(n * p["flip_flop_area_um2"] for _, n, p in parts),
         "dot_units_area_um2": units_area,
-        "router_area_um2": router["area_um2"],
-        "control_area_um2": ctrl["area_um2"],
+        "router_area_um2": router["area_um2"] if router else None,
+        "control_area_um2": ctrl["area_um2"] if ctrl else None,
         "critical_path_ns": slowest["critical_path_ns"],
         "fmax_mhz": slowest["fmax_mhz"],
         "path_unit": slowest["unit"],
         "path_start": slowest["startpoint"],
         "path_end": slowest["endpoint"],
         "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()),
+        # parts without a point (not measured): left out of every figure above
+        "missing": missing,
     }
     for engine, e in engines.items():
         out[f"{engine}_units"] = e["units"]

@@ -46,12 +46,14 @@ def datapaths_table(data: dict) -> str:
     for d in data.get("datapath", []):
         rows.append(
             f"| {d['name']} | {d['area_um2']:,.0f} | {d['dot_units_area_um2']:,.0f} "
-            f"| {d['router_area_um2']:,.0f} | {d['flip_flop_area_um2']:,.0f} "
+            f"| {_num(d.get('router_area_um2'), ',.0f')} | {d['flip_flop_area_um2']:,.0f} "
             f"| {d['fmax_mhz']:.1f} (`{d['path_unit']}`) "
             + " ".join(f"| {_num(d.get(f'{e}_pj_per_mac'), '.2f')}"
                        for e in ("int4", "e2m1", "f16", "f64"))
             + f" | {d['idle_pj_per_cycle']:,.0f} |")
-    return "\n".join(rows)
+    notes = [f"{d['name']}: not measured, left out: {'; '.join(d['missing'])}"
+             for d in data.get("datapath", []) if d.get("missing")]
+    return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
 def main(argv: list[str] | None = None) -> int:
