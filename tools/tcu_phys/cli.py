@@ -32,7 +32,7 @@ def _tools() -> dict:
             return "?"
         return out.strip().splitlines()[0] if out.strip() else "?"
     return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "verilator": first_line(["verilator", "--version"])}
+            "iverilog": first_line(["iverilog", "-V"])}
 
 
 def _print_row(f: dict) -> None:

@@ -75,6 +75,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict) -
         "# its points (compose in tools/tcu_phys/compose.py says how).\n",
         _table("", head),
     ]
+    points = points + derived_f64(points)
     for p in points:
         text.append(_table("[[point]]", p))
     for d in compose.datapaths(points):
@@ -119,3 +120,31 @@ def compare(stored: dict, fresh: list[dict]) -> list[str]:
                 problems.append(f"{f['unit']} {f['params']}: {name} file {a} fresh {b} "
                                 f"(tolerance {rtol:g} relative)")
     return problems
+
+
+def derived_f64(points: list[dict]) -> list[dict]:
+    """Where tcu_f64_dot has no point of its own but one f64 FMA (tcu_fma
+    Format=1) has: tcu_f64_dot at that FMA's stages as four FMAs (area,
+    energies and FMAs per cycle x 4, the FMA's clock), marked `derived`. It
+    leaves out the registers that carry the chain's later operands, so it
+    is low. [] otherwise."""
+    if any(p["unit"] == "tcu_f64_dot" for p in points):
+        return []
+    out = []
+    for p in points:
+        if p["unit"] != "tcu_fma" or p["params"].get("Format") != 1:
+            continue
+        d = dict(p)
+        d.update(unit="tcu_f64_dot", family="f64", params={"FmaStages": p["params"]["Stages"]},
+                 configs=["default"] if p["params"]["Stages"] == 2 else ["small"],
+                 derived=("4 x tcu_fma Format=FP64 Stages=%d (measured as such): area, "
+                          "cells, energies and FMAs per cycle x 4, its clock; the registers "
+                          "that carry the chain's later operands are left out"
+                          % p["params"]["Stages"]))
+        for k in ("area_um2", "flip_flop_area_um2", "busy_pj_per_cycle", "idle_pj_per_cycle",
+                  "leakage_uw"):
+            if d.get(k) is not None:
+                d[k] = 4 * d[k]
+        d["cells"], d["flip_flops"], d["ops_per_cycle"] = 4 * p["cells"], 4 * p["flip_flops"], 4
+        out.append(d)
+    return out

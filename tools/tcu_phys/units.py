@@ -32,6 +32,9 @@ UNIT_TYPES = {
         UnitType("tcu_f64_dot", "f64", {"FmaStages": 2}, 4, "FMA", "f64"),
         UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
                  ("default", "small")),
+        # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
+        # chain without the registers that carry the later steps' operands.
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
         # Glue: area and clock only (no operand stream of its own).
         UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
         UnitType("tcu_operand_router", "router",
