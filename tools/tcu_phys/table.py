@@ -24,7 +24,8 @@ def points_table(data: dict) -> str:
         params = " ".join(f"{k}={v}" for k, v in p["params"].items()) or "defaults"
         op = f"{_num(p.get('pj_per_op'), '.2f')}" + (f" /{p['op_name']}" if p.get("pj_per_op") else "")
         rows.append(
-            f"| `{p['unit']}` | {params} | {', '.join(p['configs'])} | {p['area_um2']:,.0f} "
+            f"| `{p['unit']}`{' (derived: 4 x `tcu_fma`)' if p.get('derived') else ''} "
+            f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
             f"| {p['flip_flop_area_um2']:,.0f} | {p['cells']:,} | {p['critical_path_ns']:.2f} "
             f"| {p['fmax_mhz']:.1f} | {_num(p.get('busy_pj_per_cycle'), '.1f')} "
             f"| {_num(p.get('idle_pj_per_cycle'), '.2f')} | {op} | {p['synth_seconds']:.0f} "
