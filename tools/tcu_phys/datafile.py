@@ -45,7 +45,7 @@ def _value(v) -> str:
 
 
 def _table(header: str, entries: dict) -> str:
-    lines = [header]
+    lines = [header] if header else []
     for k, v in entries.items():
         if v is not None:  # TOML has no null: a missing key is "not measured"
             lines.append(f"{k} = {_value(v)}")
