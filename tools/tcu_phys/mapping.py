@@ -117,17 +117,30 @@ def split_netlist(netlist: Path, lib: Path, log: Path) -> Path:
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"yosys splitnets of {netlist} failed (see {log.with_suffix('.split.log')})")
-    out.write_text(re.sub(r"^  assign \{(.*)\} = \{(.*)\};$", _bitwise_assigns, out.read_text(),
-                          flags=re.M))
+    text = out.read_text()
+    vectors = {m.group(3): (int(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r"^\s*(?:input|output|wire)\s+\[(\d+):(\d+)\]\s+(\S+)\s*;", text, re.M)}
+    out.write_text(re.sub(r"^  assign \{(.*)\} = (\{.*\}|[^{};]+);$",
+                          lambda m: _bitwise_assigns(m, vectors), text, flags=re.M))
     return out
 
 
-def _bits(items: str) -> list[str]:
-    """A concatenation's items, bit by bit, most significant first: single
-    bits (after splitnets) and sized constants (8'hff)."""
+def _bits(items: str, vectors: dict) -> list[str]:
+    """A concatenation's items (or one item), bit by bit, most significant
+    first: single bits (after splitnets), sized constants (8'hff), and the
+    ports splitnets leaves whole (data_o, data_o[7:4])."""
     bits = []
+    items = items.strip()
+    if items.startswith("{"):
+        items = items[1:-1]
     for item in (i.strip() for i in items.split(",")):
         m = re.fullmatch(r"(\d+)'([bh])([0-9a-fA-FxXzZ]+)", item)
+        v = re.fullmatch(r"(\w+)(?:\s*\[(\d+):(\d+)\])?", item)
+        if v and v.group(1) in vectors:
+            hi, lo = (int(v.group(2)), int(v.group(3))) if v.group(2) else vectors[v.group(1)]
+            step = -1 if hi >= lo else 1
+            bits += [f"{v.group(1)}[{i}]" for i in range(hi, lo + step, step)]
+            continue
         if not m:
             bits.append(item + (" " if item.startswith("\\") else ""))
             continue
@@ -139,10 +152,10 @@ def _bits(items: str) -> list[str]:
     return bits
 
 
-def _bitwise_assigns(m: re.Match) -> str:
+def _bitwise_assigns(m: re.Match, vectors: dict) -> str:
     """assign { a, b } = { c, 1'h0 }; as one assign per bit (OpenSTA reads
     no concatenation on the left)."""
-    lhs, rhs = _bits(m.group(1)), _bits(m.group(2))
+    lhs, rhs = _bits(m.group(1), vectors), _bits(m.group(2), vectors)
     if len(lhs) != len(rhs):
         raise RuntimeError(f"an assign of {len(rhs)} bits to {len(lhs)}: {m.group(0)[:200]}")
     return "\n".join(f"  assign {a} = {b};" for a, b in zip(lhs, rhs))
