@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exit_codes.h"
+#include "tcu/gemm_timing.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
 #include "tcu/register_file.h"
@@ -372,44 +373,6 @@ std::vector<uint64_t> golden_chain_reference(const Problem& problem, const Tilin
   return acc_d;
 }
 
-// ---- timing --------------------------------------------------------------------
-
-// Where the cycles of the GEMM go by timing.h's formula, summed over the
-// k-steps. Within a k-step the front-end collects an instruction's operands
-// while the datapath works on the previous one, so instructions are accepted
-// max(operand delivery, occupancy) apart; each k-step ends with the last
-// instruction's pipeline and write-back (its D is the next k-step's C).
-struct Estimate {
-  int delivery_per_instr = 0, occupancy_per_instr = 0, latency = 0, write_back = 0;
-  uint64_t occupancy = 0;   // the datapath's slice sequencer busy
-  uint64_t delivery = 0;    // operand collection the datapath waits for
-  uint64_t fill_drain = 0;  // pipeline fill and drain, write-back, per k-step
-  uint64_t switches = 0;    // engine changes: none in a one-variant GEMM
-  uint64_t total() const { return occupancy + delivery + fill_drain + switches; }
-};
-
-Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
-  const Instr& instr = options.instr;
-  Estimate e;
-  e.delivery_per_instr = collection_cycles(options.datapath, options.front_end, instr);
-  e.occupancy_per_instr = datapath_occupancy(options.datapath, instr);
-  e.latency = datapath_latency(options.datapath, instr);
-  e.write_back = write_back_cycles(options.datapath, options.front_end, instr);
-  const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
-  const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
-  e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);
-  e.delivery = steps * (uint64_t(e.delivery_per_instr) + (slots - 1) * uint64_t(exposed));
-  e.fill_drain = steps * uint64_t(e.latency - e.occupancy_per_instr + e.write_back);
-  return e;
-}
-
-// Dense-equivalent MACs per cycle of the instruction's engine: its units
-// times one unit invocation's MACs (a sparse slice covers 64 logical k).
-double peak_macs_per_cycle(const DatapathConfig& config, const Instr& instr) {
-  return double(dot_units(config, instr.family)) * double(instr.macs()) /
-         double(unit_slices(instr));
-}
-
 std::string format_element(ElemType type, uint64_t bits) {
   char text[64];
   if (type == ElemType::kS32) {
@@ -543,9 +506,11 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
 
   // The summary.
   const bool timed = measured_cycles > 0;
-  const Estimate estimate = estimate_cycles(options, tiling);
+  const GemmCycleEstimate estimate =
+      estimate_gemm_cycles(options.datapath, options.front_end, instr, uint64_t(tiling.k_steps),
+                           uint64_t(tiling.slots));
   const double macs = double(options.m) * double(options.n) * double(options.k);
-  const double peak = peak_macs_per_cycle(options.datapath, instr);
+  const double peak = peak_dense_macs_per_cycle(options.datapath, instr);
   char line[256];
   out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
       << ", seed " << options.seed << "\n"
@@ -571,7 +536,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     out << line;
   }
   const FrontEndConfig& fe = options.front_end;
-  out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
+  out << "  where the cycles go (estimate from model/include/tcu/gemm_timing.h, rf bandwidth "
       << fe.rf_regs_per_cycle << " words/cycle";
   if (const std::string banks = describe_banks(fe); !banks.empty()) out << ", " << banks;
   out << "):\n";
