@@ -397,7 +397,9 @@ Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
   e.latency = datapath_latency(options.datapath, instr);
   e.write_back = write_back_cycles(options.datapath, options.front_end, instr);
   const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
-  const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
+  // Collection or write-back beyond the occupancy (issue_interval).
+  const int exposed =
+      issue_interval(options.datapath, options.front_end, instr) - e.occupancy_per_instr;
   e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);
   e.delivery = steps * (uint64_t(e.delivery_per_instr) + (slots - 1) * uint64_t(exposed));
   e.fill_drain = steps * uint64_t(e.latency - e.occupancy_per_instr + e.write_back);
@@ -587,7 +589,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                     std::to_string(estimate.occupancy_per_instr));
   estimate_line("operand delivery", estimate.delivery,
                 "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
-                    " per k-step, later ones beyond the occupancy");
+                    " per k-step, later ones' collection or write-back beyond the occupancy");
   estimate_line("pipeline fill/drain", estimate.fill_drain,
                 per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
                     std::to_string(estimate.occupancy_per_instr) + " + write-back " +

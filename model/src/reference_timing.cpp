@@ -13,11 +13,12 @@ const std::vector<TimingReference> kA100Timing = {
      "HMMA.16816's, which NAK's comment puts in MMA_2x_collect"},
     {"int4 m8n8k32", "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", "IMMA_88", 13, 14, 2,
      "m8n8k32 .s4 measured at 1,229-1,248 TOPS (issue 23): 2,048 MACs / 1,024", false, true,
-     "latency not calibrated: the model's latency grows a cycle per issue cycle (1 + occupancy "
-     "+ unit stages) and this shape shares the int4 units with m16n8k64, so it is 6 cycles "
-     "shorter where NAK has it 4 shorter; no parameter lengthens the small shape alone. NAK "
-     "lists IMMA_88 with MMA_1x_collect in every row, which would fit 4 issue cycles, not the "
-     "measured 2"},
+     "latency not calibrated: the model's latency grows with an instruction's issue cycles, "
+     "operand words and D words, all fewer for this shape than for m16n8k64 through the same "
+     "int4 units, so at any parameters it is at least 6 cycles (the issue cycles alone) below "
+     "m16n8k64's, where NAK has IMMA_88 4 below MMA_2x_collect; no parameter lengthens the "
+     "small shape alone. NAK lists IMMA_88 with MMA_1x_collect in every row, which would fit 4 "
+     "issue cycles, not the measured 2"},
     {"int4 sparse m16n8k64", "mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "MMA_1x_collect",
      13, 14, 4, "A100 sparse int4 peak: 2,048 dense-equivalent MACs a cycle; 8,192 / 2,048", true,
      false,

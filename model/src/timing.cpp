@@ -152,7 +152,8 @@ int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, cons
 }
 
 int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  return std::max(collection_cycles(dp, fe, instr), datapath_occupancy(dp, instr));
+  return std::max({collection_cycles(dp, fe, instr), datapath_occupancy(dp, instr),
+                   write_back_cycles(dp, fe, instr)});
 }
 
 bool operator==(const FrontEndConfig& a, const FrontEndConfig& b) {

@@ -108,9 +108,9 @@ FrontEndConfig write_back_front_end(const DatapathConfig& dp, const FrontEndConf
 // collection cycle.
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 // Cycles between the issues of back-to-back independent instructions of one
-// variant: the front-end collects an instruction's operands while the
-// datapath works on the previous one, so max(collection_cycles,
-// datapath_occupancy).
+// variant: the front-end collects an instruction's operands and writes the
+// previous D back while the datapath works, so the longest of
+// collection_cycles, datapath_occupancy and write_back_cycles.
 int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu
