@@ -68,6 +68,8 @@ expect 2 "no published A100 tensor rate for f16" -- "$tcu" gemm --estimate --con
   --compare a100 --ptx "$f16" --m 16 --n 16 --k 16
 expect 2 "--backpressure has no effect with --estimate" -- "$tcu" gemm --estimate \
   --backpressure 0.1 --ptx "$int4" --m 16 --n 8 --k 64
+expect 2 "--estimate runs nothing" -- "$tcu" gemm --estimate --report "$dir/r.json" \
+  --ptx "$int4" --m 16 --n 8 --k 64
 expect 2 "instructions, more than the limit" -- "$tcu" gemm --engine golden \
   --ptx "$int4" --m 4096 --n 4096 --k 4096
 

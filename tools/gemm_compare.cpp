@@ -43,11 +43,11 @@ void print_peak_comparison(const DatapathConfig& dp, const Instr& instr, double 
   std::snprintf(line, sizeof line, "    %-34s %8.1f MACs/cycle\n",
                 "model, per unit (dense-equivalent)", model_per_unit);
   out << line;
-  std::snprintf(line, sizeof line, "    %-34s %8.1f%% (%s)\n", "this GEMM's utilization",
+  std::snprintf(line, sizeof line, "    %-34s %8.3f%% (%s)\n", "this GEMM's utilization",
                 100 * utilization, basis);
   out << line;
   const std::string scaled = "model x " + std::to_string(gpu.units()) + " units at the clock";
-  std::snprintf(line, sizeof line, "    %-34s %8.1f TOPS, %.1f%% of the published peak\n",
+  std::snprintf(line, sizeof line, "    %-34s %8.1f TOPS, %.3f%% of the published peak\n",
                 scaled.c_str(), model_tera_ops, 100 * model_tera_ops / rate.tera_ops);
   out << line;
   (*details)["compare"] = {{"gpu", gpu.name},

@@ -790,6 +790,8 @@ std::string unbuilt_config_error(const EngineOptions& opt) {
 int gemm_command(GemmCommand& c, const Invocation& call) {
   std::string why =
       c.options.estimate_only ? unused_with_estimate(c.engine) : unbuilt_config_error(c.engine);
+  if (c.options.estimate_only && (!c.reports.json_path.empty() || !c.reports.junit_path.empty()))
+    why = "--report and --junit report a run; --estimate runs nothing";
   if (!why.empty()) {
     std::cerr << "error: " << why << "\n";
     return tcu::kExitUsage;
