@@ -60,7 +60,8 @@ void print_notes(const std::vector<ModelTiming>& rows, std::ostream& out) {
 void print_text(const TimingOptions& options, const std::vector<ModelTiming>& rows,
                 const std::vector<std::string>& misses, std::ostream& out) {
   out << "tcu timing: configuration " << options.config << " (" << parameters_text(options.datapath)
-      << "), front-end at WordsPerCycle words a cycle\n"
+      << "), front-end at WordsPerCycle (" << options.datapath.words_per_cycle
+      << ") words a cycle\n"
       << "latency: issue to a dependent instruction able to read D (collection + datapath + "
          "write-back); interval: between back-to-back independent issues\n";
   print_rows(rows, out);
