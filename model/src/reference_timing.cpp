@@ -17,15 +17,17 @@ const std::vector<TimingReference> kA100Timing = {
      "operand words and D words, all fewer for this shape than for m16n8k64 through the same "
      "int4 units, so at any parameters it is at least 6 cycles (the issue cycles alone) below "
      "m16n8k64's, where NAK has IMMA_88 4 below MMA_2x_collect; no parameter lengthens the "
-     "small shape alone. NAK lists IMMA_88 with MMA_1x_collect in every row, which would fit 4 "
-     "issue cycles, not the measured 2"},
+     "small shape alone. NAK lists IMMA_88 with MMA_1x_collect in every row, its "
+     "write-after-write delay too (4), which would fit 4 issue cycles, not the measured 2"},
     {"int4 sparse m16n8k64", "mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "MMA_1x_collect",
      13, 14, 4, "A100 sparse int4 peak: 2,048 dense-equivalent MACs a cycle; 8,192 / 2,048", true,
      false,
      "NAK maps no sparse MMA. Read by issue cycles: every NAK class whose rate is known has "
      "latency = 9 + its issue interval (HMMA.1688 4 -> 13, MMA_1x_collect; HMMA.16816 8 -> 17, "
-     "MMA_2x_collect; DMMA 16 -> 25), and this instruction issues every 4, so MMA_1x_collect "
-     "(issue 23's reading, MMA_2x_collect 17 / 18, the model misses by 3-4). Interval not "
+     "MMA_2x_collect; DMMA 16 -> 25), and NAK's write-after-write delays between MMAs are the "
+     "same issue cycles (MMA_1x_collect 4, MMA_2x_collect 8, DMMA 16); this instruction issues "
+     "every 4, so MMA_1x_collect (issue 23's reading, MMA_2x_collect 17 / 18, the model misses "
+     "by 3-4). Interval not "
      "reached: its 288 source words at WordsPerCycle=64, the router's maximum, take 5 cycles"},
     {"f64 m8n8k4", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", "DMMA", 25, 26, 16,
      "A100 f64 tensor peak: 16 FMAs a cycle per sub-partition; 256 FMAs / 16", true, true,
