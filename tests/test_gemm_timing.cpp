@@ -38,6 +38,20 @@ TEST_CASE("gemm estimate: a narrow register file exposes collection between inst
   CHECK(e.total() == 48 + 208 + 38);
 }
 
+TEST_CASE("gemm estimate: a narrow D write-back spaces the instructions") {
+  const auto int4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  tcu::DatapathConfig dp;
+  dp.d_words_per_cycle = 8;  // write-back 128 / 8 = 16 cycles, collection still 5
+  const tcu::FrontEndConfig fe;
+  const auto e = tcu::estimate_gemm_cycles(dp, fe, int4, 1, 3);
+  CHECK(e.write_back == 16);
+  CHECK(e.occupancy == 3 * 8);
+  // The first collection, then two gaps of 16 - 8 the write-back adds.
+  CHECK(e.delivery == 5 + 2 * 8);
+  CHECK(e.fill_drain == 11 - 8 + 16);
+  CHECK(e.total() == 24 + 21 + 19);
+}
+
 TEST_CASE("gemm estimate: nothing to do costs nothing") {
   const auto f64 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
   const auto e = tcu::estimate_gemm_cycles({}, {}, f64, 0, 4);

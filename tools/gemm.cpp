@@ -10,6 +10,7 @@
 
 #include "exit_codes.h"
 #include "tcu/gemm_timing.h"
+#include "gemm_compare.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
 #include "tcu/register_file.h"
@@ -411,7 +412,7 @@ std::string gemm_options_error(const GemmOptions& options) {
   if (options.warps > tiling.slots)
     return "--warps " + std::to_string(options.warps) + ": more warps than the " +
            std::to_string(tiling.slots) + " instruction(s) of a k-step (output tiles per warp)";
-  if (tiling.instructions() > kMaxInstructions)
+  if (!options.estimate_only && tiling.instructions() > kMaxInstructions)
     return "--m/--n/--k: " + std::to_string(tiling.instructions()) +
            " instructions, more than the limit of " + std::to_string(kMaxInstructions);
   if (const std::string why = front_end_config_error(options.front_end); !why.empty())
@@ -551,7 +552,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                     std::to_string(estimate.occupancy_per_instr));
   estimate_line("operand delivery", estimate.delivery,
                 "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
-                    " per k-step, later ones beyond the occupancy");
+                    " per k-step, later ones' collection or write-back beyond the occupancy");
   estimate_line("pipeline fill/drain", estimate.fill_drain,
                 per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
                     std::to_string(estimate.occupancy_per_instr) + " + write-back " +
@@ -575,6 +576,10 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   if (!timed)
     out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
   out << "\n";
+  if (!options.compare.empty())
+    print_peak_comparison(options.datapath, instr,
+                          macs / (double(timed ? measured_cycles : estimate.total()) * peak),
+                          timed ? "measured" : "estimate", out, details);
   std::optional<Activity> activity = engine.activity();
   if (activity && activity_before) {
     *activity = *activity - *activity_before;
@@ -628,6 +633,38 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                       {"total", estimate.total()}};
   gemm["reference"] = reference_name;
   return exit_code;
+}
+
+int estimate_gemm(const GemmOptions& options, std::ostream& out, nlohmann::ordered_json* details) {
+  const Instr& instr = options.instr;
+  const Tiling tiling = tiling_of(options);
+  const GemmCycleEstimate estimate =
+      estimate_gemm_cycles(options.datapath, options.front_end, instr, uint64_t(tiling.k_steps),
+                           uint64_t(tiling.slots));
+  const double macs = double(options.m) * double(options.n) * double(options.k);
+  const double utilization =
+      macs / (double(estimate.total()) * peak_dense_macs_per_cycle(options.datapath, instr));
+  out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
+      << ", estimate only (nothing run)\n"
+      << "  " << instr.ptx() << "\n"
+      << "  instructions " << tiling.instructions() << " (" << tiling.slots << " per k-step, "
+      << tiling.k_steps << " k-steps)\n"
+      << "  estimate " << estimate.total() << " cycles: occupancy " << estimate.occupancy
+      << ", operand delivery " << estimate.delivery << ", pipeline fill/drain "
+      << estimate.fill_drain << " (model/include/tcu/gemm_timing.h)\n"
+      << "  estimated utilization " << percent(utilization) << "\n";
+  (*details)["m"] = options.m;
+  (*details)["n"] = options.n;
+  (*details)["k"] = options.k;
+  (*details)["instructions"] = tiling.instructions();
+  (*details)["estimate"] = {{"occupancy", estimate.occupancy},
+                            {"operand_delivery", estimate.delivery},
+                            {"fill_drain", estimate.fill_drain},
+                            {"total", estimate.total()}};
+  (*details)["estimated_utilization"] = utilization;
+  if (!options.compare.empty())
+    print_peak_comparison(options.datapath, instr, utilization, "estimate", out, details);
+  return kExitOk;
 }
 
 }  // namespace tcu

@@ -1,7 +1,5 @@
 #include "tcu/gemm_timing.h"
 
-#include <algorithm>
-
 namespace tcu {
 
 GemmCycleEstimate estimate_gemm_cycles(const DatapathConfig& datapath,
@@ -13,9 +11,11 @@ GemmCycleEstimate estimate_gemm_cycles(const DatapathConfig& datapath,
   e.latency = datapath_latency(datapath, instr);
   e.write_back = write_back_cycles(datapath, front_end, instr);
   if (k_steps == 0 || instructions_per_step == 0) return e;
-  // Collection beyond the occupancy shows between back-to-back instructions;
-  // the first instruction of a k-step waits for its whole collection.
-  const uint64_t exposed = uint64_t(std::max(0, e.delivery_per_instr - e.occupancy_per_instr));
+  // Collection or D write-back beyond the occupancy shows between
+  // back-to-back instructions (issue_interval); the first instruction of a
+  // k-step waits for its whole collection.
+  const uint64_t exposed =
+      uint64_t(issue_interval(datapath, front_end, instr) - e.occupancy_per_instr);
   e.occupancy = k_steps * instructions_per_step * uint64_t(e.occupancy_per_instr);
   e.delivery =
       k_steps * (uint64_t(e.delivery_per_instr) + (instructions_per_step - 1) * exposed);

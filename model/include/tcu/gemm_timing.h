@@ -2,7 +2,8 @@
 // the one timing formula (tcu/timing.h): where the cycles go, summed over the
 // k-steps. Within a k-step the front-end collects an instruction's operands
 // while the datapath works on the previous one, so instructions are accepted
-// max(operand delivery, occupancy) apart; each k-step ends with the last
+// issue_interval apart (the longest of operand delivery, occupancy and D
+// write-back); each k-step ends with the last
 // instruction's pipeline and write-back (its D is the next k-step's C).
 #pragma once
 
