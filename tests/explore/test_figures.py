@@ -1,0 +1,165 @@
+"""Unit tests of tools/tcu_explore's figures: MAC counts read from a run's
+report (the f16 count), the physical columns (TOPS, TOPS/mm^2, TOPS/W), the
+synthesis JSON contract, the Pareto fronts and label placement."""
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from tcu_explore import labels, output, pareto, physical, runs, synthesis  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+F16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
+
+
+def mix_report():
+    """A real `tcu run --mix --engine golden --report` (tests/explore/data)."""
+    return json.loads((DATA / "mix_report.json").read_text())
+
+
+def test_mix_macs_are_the_reports_and_f16_is_four_quad_pairs():
+    report = mix_report()
+    f16 = [v for v in report["variants"] if v["ptx"] == F16]
+    assert f16 and f16[0]["instructions"] > 0
+    # m8n8k4 .f16: four 8x8x4 products, one per quad pair, 1,024 MACs.
+    assert f16[0]["dense_macs"] == 1024 * f16[0]["instructions"]
+    figures = runs.report_figures(report, "mix", "mix_report.json")
+    assert figures["macs"] == report["macs"]["dense"]
+    assert figures["issued_macs"] == report["macs"]["issued"]
+    assert figures["instructions"] == sum(v["passed"] + v["failed"] for v in report["variants"])
+    # The dense count, by hand from the shapes: m*n*k, times 4 for f16.
+    by_hand = 0
+    for v in report["variants"]:
+        shape = [int(x) for x in
+                 __import__("re").search(r"\.m(\d+)n(\d+)k(\d+)\.", v["ptx"]).groups()]
+        per = shape[0] * shape[1] * shape[2] * (4 if ".f16." in v["ptx"] else 1)
+        by_hand += per * (v["passed"] + v["failed"])
+    assert figures["macs"] == by_hand
+
+
+def test_a_report_without_mac_counts_is_refused():
+    report = mix_report()
+    del report["macs"]
+    with pytest.raises(runs.ReportError, match=r"r\.json: no \"macs\""):
+        runs.report_figures(report, "mix", "r.json")
+
+
+def test_energy_is_read_per_dense_mac():
+    report = mix_report()
+    dense = report["macs"]["dense"]
+    report["energy"] = {"pj": 2.0 * dense, "pj_per_mac": 9.9, "library": "OSU 0.18 µm, typical corner",
+                        "per_engine": {}}
+    figures = runs.report_figures(report, "mix", "r.json")
+    assert figures["energy_pj"] == 2.0 * dense
+    assert figures["energy_pj_per_mac"] == pytest.approx(2.0)
+    assert figures["energy_library"] == "OSU 0.18 µm, typical corner"
+    del report["energy"]
+    assert "energy_pj_per_mac" not in runs.report_figures(report, "mix", "r.json")
+
+
+def test_physical_columns():
+    row = {"macs_per_cycle": 1024, "fmax_mhz": 500, "area_um2": 2e6, "energy_pj_per_mac": 0.5}
+    # 2 ops x 1024 MACs/cycle x 500 MHz = 1.024e12 ops/s; 2 mm^2; 2 ops / 0.5 pJ.
+    assert physical.derive(row) == {"tops": 1.024, "tops_per_mm2": 0.512, "tops_per_w": 4.0}
+    # The router's area adds; the lower clock rules.
+    row.update(router_area_um2=2e6, router_fmax_mhz=250)
+    assert physical.derive(row)["tops"] == 0.512
+    assert physical.derive(row)["tops_per_mm2"] == 0.128
+    # Missing sources: no column (empty in the CSV).
+    assert physical.derive({"macs_per_cycle": 10, "fmax_mhz": "", "energy_pj_per_mac": "nan"}) == {}
+
+
+def test_synthesis_json_contract(tmp_path):
+    synth = synthesis.Synthesis("k", tmp_path, {})
+    path = tmp_path / "synth.json"
+    path.write_text(json.dumps({"library": "OSU 0.18 µm, typical corner", "rows": [
+        {"unit": "tcu_int4_dot", "area_um2": 1.0},
+        {"unit": "tcu_datapath", "area_um2": 123456.5, "flip_flop_area_um2": 2000.0,
+         "fmax_mhz": 250.5, "critical_path_ns": 3.99, "path_start": "a", "path_end": "b"}]}))
+    synthesis.read_physical(path, synth)
+    assert synth.figures["area_um2"] == 123456.5 and synth.figures["fmax_mhz"] == 250.5
+    assert synth.library == "OSU 0.18 µm, typical corner" and synth.note == ""
+    path.write_text(json.dumps({"area_um2": 5.0}))
+    synth = synthesis.Synthesis("k", tmp_path, {})
+    synthesis.read_physical(path, synth)
+    assert synth.figures == {"area_um2": 5.0}
+    assert "no flip_flop_area_um2, fmax_mhz" in synth.note
+    synth = synthesis.Synthesis("k", tmp_path, {})
+    synthesis.read_physical(tmp_path / "none.json", synth)
+    assert synth.figures == {} and "no cell-library figures" in synth.note
+
+
+def test_energy_front():
+    rows = [
+        {"point": 0, "tops": 1.0, "energy_pj_per_mac": 1.0},
+        {"point": 1, "tops": 2.0, "energy_pj_per_mac": 1.5},
+        {"point": 2, "tops": 1.5, "energy_pj_per_mac": 2.0},  # beaten by point 1
+        {"point": 3, "tops": 0.5, "energy_pj_per_mac": 0.5},
+        {"point": 4, "tops": 3.0, "energy_pj_per_mac": ""},  # no energy: not placed
+    ]
+    assert pareto.energy_front(rows) == {0, 1, 3}
+
+
+def test_rows_without_energy_plot_and_print(tmp_path, capsys):
+    rows = [{"point": i, "IntStages": i, "macs_per_cycle": 10 + i, "cells": 100 * (i + 1),
+             "status": "ok"} for i in range(3)]
+    meta = {"sweep": {"axes": {"IntStages": [0, 1, 2]}}, "columns": ["point", "IntStages",
+            "macs_per_cycle", "cells", "tops", "energy_pj_per_mac", "status"],
+            "workload_text": "w", "notes": ["no energy here"]}
+    output.finish(rows, meta, tmp_path)
+    out = capsys.readouterr().out
+    assert "note: no energy here" in out
+    assert (tmp_path / "energy_vs_throughput.png").stat().st_size > 1000
+    header = (tmp_path / "explore.csv").read_text().splitlines()[0].split(",")
+    assert "pareto_energy" in header and "tops" in header
+
+
+def dense_set(count=40, seed=3):
+    rng = random.Random(seed)
+    return [(1000 + rng.random() * 50, 10 + rng.random(), f"int4={rng.choice([256, 512, 1024])} "
+             f"ist={rng.randint(1, 3)} rf={rng.choice([8, 16, 32, 64])}") for _ in range(count)]
+
+
+def axes_for(points):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    ax.scatter([p[0] for p in points], [p[1] for p in points])
+    fig.tight_layout()
+    return fig, ax
+
+
+def test_labels_do_not_overlap_on_a_dense_set():
+    import matplotlib.pyplot as plt
+    points = dense_set()
+    fig, ax = axes_for(points)
+    placed = labels.place_labels(ax, points)
+    assert all(a is not None for a in placed), "a label found no free place"
+    fig.canvas.draw()
+    boxes = labels.label_boxes(placed, fig.canvas.get_renderer())
+    assert len(boxes) == len(points)
+    assert labels.overlapping_pairs(boxes) == []
+    plt.close(fig)
+
+
+def test_the_old_placement_overlaps_on_the_same_set():
+    # The check can fail: the placement tcu explore had (every label at
+    # (-8, 8) points, right-aligned) overlaps on this set.
+    import matplotlib.pyplot as plt
+    points = dense_set()
+    fig, ax = axes_for(points)
+    old = [ax.annotate(t, (x, y), textcoords="offset points", xytext=(-8, 8), ha="right",
+                       fontsize=8) for x, y, t in points]
+    fig.canvas.draw()
+    assert labels.overlapping_pairs(labels.label_boxes(old, fig.canvas.get_renderer())) != []
+    plt.close(fig)
+
+
+def test_overlap_of_boxes():
+    assert labels.overlaps((0, 0, 10, 10), (5, 5, 15, 15))
+    assert not labels.overlaps((0, 0, 10, 10), (10, 0, 20, 10))
+    assert labels.overlaps((0, 0, 10, 10), (10.5, 0, 20, 10), pad=1)
