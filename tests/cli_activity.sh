@@ -4,7 +4,10 @@
 # the instructions' m*n*k (sparse: the 32 stored products per row), every
 # engine's busy + idle + gated cycles equal the cycles, engines that never
 # ran count every cycle gated, a back-pressured run has stalled cycles, and
-# `run --jobs` adds its jobs' counters up.
+# `run --jobs` adds its jobs' counters up. The report's "macs" block (the
+# model's issued and dense-equivalent counts) equals the counters' MACs and
+# the test's own dense count (sparse: twice the issued; f16 m8n8k4: the four
+# quad pairs, 1,024 a instruction).
 # Usage: cli_activity.sh path/to/tcu CONFIG
 set -u
 tcu=$1
@@ -17,13 +20,16 @@ fail() {
   head -40 "$dir/out"
   failures=$((failures + 1))
 }
-# check NAME ENGINE MACS [python condition on a (activity), e (the engine)]
+# check NAME ENGINE MACS [python condition on a (activity), e (the engine)] [DENSE MACS]
 check() {
-  local name=$1 engine=$2 macs=$3 extra=${4:-True}
-  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" <<'PY' || fail "$name: the report's activity"
+  local name=$1 engine=$2 macs=$3 extra=${4:-True} dense=${5:-$3}
+  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" "$dense" <<'PY' || fail "$name: the report's activity"
 import json, sys
 report = json.load(open(sys.argv[1]))
-engine, macs, extra = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+engine, macs, extra, dense = sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+assert report["macs"]["issued"] == macs and report["macs"]["dense"] == dense, (report["macs"], macs, dense)
+assert sum(v["issued_macs"] for v in report["variants"]) == macs, report["variants"]
+assert sum(v["dense_macs"] for v in report["variants"]) == dense, report["variants"]
 a = report["activity"]
 for name, x in a["engines"].items():
     assert x["busy"] + x["idle"] + x["gated"] == a["cycles"], (name, x, a["cycles"])
@@ -58,7 +64,7 @@ fi
 if runs "$sparse"; then
   "$tcu" gemm --engine rtl --config "$config" --ptx "$sparse" --m 32 --n 16 --k 128 \
     --report "$dir/gemm_sparse.json" >"$dir/out" 2>&1 || fail "gemm sparse"
-  check gemm_sparse int4 $((32 * 16 * 128 / 2))
+  check gemm_sparse int4 $((32 * 16 * 128 / 2)) True $((32 * 16 * 128))
 fi
 if runs "$f64"; then
   "$tcu" run --engine rtl --config "$config" --ptx "$f64" --count 7 --jobs 1 \

@@ -3,13 +3,15 @@ report (the f16 count), the physical columns (TOPS, TOPS/mm^2, TOPS/W), the
 synthesis JSON contract, the Pareto fronts and label placement."""
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from tcu_explore import labels, output, pareto, physical, runs, synthesis  # noqa: E402
+from tcu_explore import build, labels, output, pareto, physical, runs, synthesis  # noqa: E402
+from tcu_explore import params, sweep  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 F16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
@@ -31,13 +33,42 @@ def test_mix_macs_are_the_reports_and_f16_is_four_quad_pairs():
     assert figures["issued_macs"] == report["macs"]["issued"]
     assert figures["instructions"] == sum(v["passed"] + v["failed"] for v in report["variants"])
     # The dense count, by hand from the shapes: m*n*k, times 4 for f16.
-    by_hand = 0
-    for v in report["variants"]:
-        shape = [int(x) for x in
-                 __import__("re").search(r"\.m(\d+)n(\d+)k(\d+)\.", v["ptx"]).groups()]
-        per = shape[0] * shape[1] * shape[2] * (4 if ".f16." in v["ptx"] else 1)
-        by_hand += per * (v["passed"] + v["failed"])
+    assert figures["macs"] == sum((v["passed"] + v["failed"]) * dense_per_instruction(v["ptx"])
+                                  for v in report["variants"])
+
+
+def fake_tcu(tmp_path, report: dict) -> Path:
+    """A stand-in point tool that writes `report` where --report says."""
+    (tmp_path / "report.in.json").write_text(json.dumps(report))
+    fake = tmp_path / "tcu"
+    fake.write_text(f"""#!{sys.executable}
+import shutil, sys
+argv = sys.argv[1:]
+shutil.copy({str(tmp_path / "report.in.json")!r}, argv[argv.index("--report") + 1])
+""")
+    fake.chmod(0o755)
+    return fake
+
+
+def test_a_mix_points_macs_count_f16_as_four_quad_pairs(tmp_path):
+    # Through run_point, as a sweep runs a point: the MAC column of a mix
+    # is the by-hand dense count (1,024 per m8n8k4 .f16, not m*n*k = 256).
+    report = mix_report()
+    fake_tcu(tmp_path, report)
+    point = dict(params.RUN_DEFAULTS, rf_bandwidth=64)
+    figures = runs.run_point(point, build.Build("k", tmp_path, {}),
+                             sweep.Workload(kind="mix", count=60), tmp_path / "p0")
+    assert dense_per_instruction(F16) == 1024
+    assert any(v["ptx"] == F16 and v["passed"] for v in report["variants"])
+    by_hand = sum((v["passed"] + v["failed"]) * dense_per_instruction(v["ptx"])
+                  for v in report["variants"])
     assert figures["macs"] == by_hand
+
+
+def dense_per_instruction(ptx: str) -> int:
+    """The test's own count: m*n*k from the spelling, four quad pairs for f16."""
+    m, n, k = (int(x) for x in re.search(r"\.m(\d+)n(\d+)k(\d+)\.", ptx).groups())
+    return m * n * k * (4 if ".f16." in ptx else 1)
 
 
 def test_a_report_without_mac_counts_is_refused():
