@@ -159,18 +159,18 @@ nlohmann::ordered_json to_json(const Report& report) {
     }
     variants.push_back(std::move(entry));
   }
-  json["macs"] = {{"issued", total.issued},
-                  {"dense", total.dense},
-                  {"definition",
-                   "issued: products the dot units compute (tcu::issued_macs); dense: the "
-                   "dense-equivalent m*n*k per instruction (Instr::macs; m8n8k4 .f16 is four "
-                   "quad pairs, 1,024; a 2:4 sparse instruction issues half of it)"}};
   if (report.activity) json["activity"] = activity_json(*report.activity, report.datapath);
   json["passed"] = report.passed();
   json["failed"] = report.failed();
   json["engine_errors"] = report.engine_errors();
   json["wall_seconds"] = report.wall_seconds;
   json["exit_code"] = report.exit_code;
+  json["macs"] = {{"issued", total.issued},
+                  {"dense", total.dense},
+                  {"definition",
+                   "issued: products the dot units compute (tcu::issued_macs); dense: the "
+                   "dense-equivalent m*n*k per instruction (Instr::macs; m8n8k4 .f16 is four "
+                   "quad pairs, 1,024; a 2:4 sparse instruction issues half of it)"}};
   return json;
 }
 

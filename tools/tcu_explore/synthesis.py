@@ -1,15 +1,17 @@
 """A point's synthesis: scripts/synth.sh at the point's datapath (or
 operand-router) parameters, cached by content. Generic-cell figures from
 its CSV (cells, flip-flops, transistor estimate, logic depth); where
-synth.sh maps to the cell library (its --json, the OSU 0.18 um cells), the
-physical figures: area_um2, flip_flop_area_um2, fmax_mhz, critical_path_ns,
-path_start, path_end."""
+synth.sh maps to the cell library (its --liberty: the OSU 0.18 um cells,
+OpenSTA) and the library is installed, the physical figures from its --json:
+area_um2, flip_flop_area_um2, fmax_mhz, critical_path_ns, path_start,
+path_end (and "library")."""
 from __future__ import annotations
 
 import csv
 import hashlib
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ GENERIC_KEYS = ("cells", "flip_flops", "transistors", "logic_depth")
 PHYSICAL_KEYS = ("area_um2", "flip_flop_area_um2", "fmax_mhz", "critical_path_ns", "path_start",
                  "path_end")
 LIBRARY_KEY = "library"
+LIBERTY_FILE = Path("/usr/share/qflow/tech/osu018/osu018_stdcells.lib")
 
 
 @dataclass
@@ -40,20 +43,27 @@ class Synthesis:
 
 
 def script_version() -> str:
-    """synth.sh's content hash and whether it maps to the cell library (part
-    of the cache key: a changed flow re-synthesizes)."""
+    """synth.sh's content hash and whether it maps to the cell library here
+    (part of the cache key: a changed flow re-synthesizes)."""
     text = SYNTH_SCRIPT.read_bytes()
     return f"synth.sh {hashlib.sha256(text).hexdigest()[:16]}" + (
-        " json" if maps_to_library() else "")
+        " liberty" if not library_missing() else "")
 
 
-def maps_to_library() -> bool:
-    """Whether synth.sh states a --json option (the cell-library figures)."""
+def library_missing() -> str:
+    """Why synth.sh cannot give the cell-library figures here, or ''."""
     try:
         header = SYNTH_SCRIPT.read_text().split("\nset -", 1)[0]
-    except OSError:
-        return False
-    return "--json" in header
+    except OSError as error:
+        return f"{SYNTH_SCRIPT}: {error.strerror}"
+    if "--liberty" not in header or "--json" not in header:
+        return (f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} has no cell-library mapping "
+                "(--liberty --json)")
+    if not LIBERTY_FILE.exists():
+        return f"no OSU 0.18 um library ({LIBERTY_FILE}; Debian package qflow-tech-osu018)"
+    if not shutil.which("sta"):
+        return "no OpenSTA (sta; Debian package opensta)"
+    return ""
 
 
 def physical_row(data, top: str) -> dict | None:
@@ -75,8 +85,9 @@ def read_physical(path: Path, synth: Synthesis) -> None:
     """The cell-library figures of synth.sh's JSON into synth.figures, or
     synth.note saying what is missing."""
     if not path.exists():
-        synth.note = (f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} gave no cell-library figures "
-                      "(no --json mapping): area_um2, fmax_mhz and the columns from them are empty")
+        why = library_missing() or f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} wrote no {path.name}"
+        synth.note = (f"no cell-library figures ({why}): area_um2, fmax_mhz and the columns "
+                      "from them are empty")
         return
     try:
         data = json.loads(path.read_text())
@@ -104,8 +115,8 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             partial_json = synth.directory / "synth.partial.json"
             env = dict(os.environ, SYNTH_DIR=str(synth.directory))
             command = [str(SYNTH_SCRIPT), "--params", params, "--csv", str(partial)]
-            if maps_to_library():
-                command += ["--json", str(partial_json)]
+            if not library_missing():
+                command += ["--liberty", "--json", str(partial_json)]
             status = run_logged(command + [synth.top], log, env, timeout)
             if status != 0:
                 synth.error = ("synthesis timed out" if status == -1
