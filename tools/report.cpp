@@ -6,9 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "version.h"
+// (after version.h: MAC counts)
 #include "tcu/instr.h"
 #include "tcu/timing.h"
-#include "version.h"
 
 namespace tcu {
 
