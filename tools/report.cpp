@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "version.h"
-// (after version.h: MAC counts)
+// The MACs of an instruction (instruction_macs).
 #include "tcu/instr.h"
 #include "tcu/timing.h"
 
