@@ -177,17 +177,60 @@ def test_labels_do_not_overlap_on_a_dense_set():
     plt.close(fig)
 
 
-def test_the_old_placement_overlaps_on_the_same_set():
-    # The check can fail: the placement tcu explore had (every label at
-    # (-8, 8) points, right-aligned) overlaps on this set.
+def test_labels_keep_off_markers_and_lines():
     import matplotlib.pyplot as plt
-    points = dense_set()
+    points = dense_set(count=20, seed=5)
     fig, ax = axes_for(points)
-    old = [ax.annotate(t, (x, y), textcoords="offset points", xytext=(-8, 8), ha="right",
-                       fontsize=8) for x, y, t in points]
     fig.canvas.draw()
-    assert labels.overlapping_pairs(labels.label_boxes(old, fig.canvas.get_renderer())) != []
+    front = sorted(p[:2] for p in points)[:8]
+    obstacles = (labels.marker_boxes(ax, [p[:2] for p in points]) +
+                 labels.line_boxes(ax, front))
+    placed = labels.place_labels(ax, points, obstacles=obstacles)
+    assert all(a is not None for a in placed)
+    fig.canvas.draw()
+    boxes = labels.label_boxes(placed, fig.canvas.get_renderer())
+    assert labels.overlapping_pairs(boxes) == []
+    assert not [(b, o) for b in boxes for o in obstacles if labels.overlaps(b, o)]
+    # Two labels of one text at one point are one.
+    again = labels.place_labels(ax, [points[0], points[0]])
+    assert again[1] is None
     plt.close(fig)
+
+
+# Proofs that the checks above can fail: each planted with the old
+# behaviour, the test must fail.
+def old_placement(ax, points, fontsize=8, obstacles=None):
+    """The placement tools/explore.py had: every label at (-8, 8) points,
+    right-aligned, whatever it covers."""
+    return [ax.annotate(t, (x, y), textcoords="offset points", xytext=(-8, 8), ha="right",
+                        fontsize=fontsize) for x, y, t in points]
+
+
+def test_the_overlap_check_fails_with_the_old_placement(monkeypatch):
+    monkeypatch.setattr(labels, "place_labels", old_placement)
+    with pytest.raises(AssertionError):
+        test_labels_do_not_overlap_on_a_dense_set()
+
+
+def test_the_obstacle_check_fails_when_obstacles_are_ignored(monkeypatch):
+    place = labels.place_labels
+    monkeypatch.setattr(labels, "place_labels",
+                        lambda ax, points, fontsize=8, obstacles=None: place(ax, points, fontsize))
+    with pytest.raises(AssertionError):
+        test_labels_keep_off_markers_and_lines()
+
+
+def test_the_f16_check_fails_on_the_old_count(monkeypatch, tmp_path):
+    # The old count: m*n*k of the spelling (256 for m8n8k4 .f16).
+    def old_macs(data, where):
+        count = 0
+        for v in data["variants"]:
+            m, n, k = (int(x) for x in re.search(r"\.m(\d+)n(\d+)k(\d+)\.", v["ptx"]).groups())
+            count += (v["passed"] + v["failed"]) * m * n * k
+        return count, count
+    monkeypatch.setattr(runs, "report_macs", old_macs)
+    with pytest.raises(AssertionError):
+        test_a_mix_points_macs_count_f16_as_four_quad_pairs(tmp_path)
 
 
 def test_overlap_of_boxes():

@@ -15,13 +15,22 @@ SHORT = {"Int4MacsPerCycle": "int4", "E2m1MacsPerCycle": "e2m1", "F16FmasPerCycl
          "warps": "w", "backpressure": "bp"}
 
 AXIS_TEXT = {
-    "area_um2": "datapath area (µm², {library})",
+    "area_um2": "datapath area (mm², {library})",
     "transistors": "datapath area (transistor estimate, Yosys stat -tech cmos)",
     "cells": "datapath area (Yosys generic cells)",
     "tops": "throughput (TOPS at fmax: 2 x MACs/cycle measured x fmax)",
     "macs_per_cycle": "throughput (MACs per cycle, measured)",
     "energy_pj_per_mac": "energy (pJ per MAC, {library})",
 }
+
+
+# Figures plotted in another unit than their column's.
+SCALE = {"area_um2": 1e-6}  # µm² -> mm²
+
+
+def value(row: dict, key: str) -> float | None:
+    v = number(row.get(key))
+    return None if v is None else v * SCALE.get(key, 1.0)
 
 
 def label(row: dict, axes: list[str]) -> str:
@@ -36,7 +45,7 @@ def library_of(rows: list[dict], key: str) -> str:
 def front_plot(ax, rows: list[dict], axes: list[str], x: str, y: str, front: set[int]) -> None:
     """Points coloured by the first run-parameter axis (points of one model
     share an area), the front as a line, its points labelled."""
-    good = [r for r in rows if number(r.get(x)) is not None and number(r.get(y)) is not None]
+    good = [r for r in rows if value(r, x) is not None and value(r, y) is not None]
     if not good:
         ax.text(0.5, 0.5, f"no point has both {x} and {y} figures", ha="center", va="center",
                 transform=ax.transAxes)
@@ -48,22 +57,28 @@ def front_plot(ax, rows: list[dict], axes: list[str], x: str, y: str, front: set
         groups.setdefault(f"{colour_axis}={r[colour_axis]}" if colour_axis else "points",
                           []).append(r)
     for name, members in groups.items():
-        ax.scatter([number(r[x]) for r in members], [number(r[y]) for r in members], label=name,
+        ax.scatter([value(r, x) for r in members], [value(r, y) for r in members], label=name,
                    zorder=2)
     on_front = sorted((r for r in good if int(r["point"]) in front),
-                      key=lambda r: (number(r[x]), number(r[y])))
+                      key=lambda r: (value(r, x), value(r, y)))
+    line = [(value(r, x), value(r, y)) for r in on_front]
     if on_front:
-        ax.plot([number(r[x]) for r in on_front], [number(r[y]) for r in on_front],
-                color="tab:red", marker="o", markersize=9, markerfacecolor="none", linewidth=1.5,
-                label="Pareto front", zorder=3)
-    ax.legend(fontsize=8)
+        ax.plot([p[0] for p in line], [p[1] for p in line], color="tab:red", marker="o",
+                markersize=9, markerfacecolor="none", linewidth=1.5, label="Pareto front",
+                zorder=3)
+    legend = ax.legend(fontsize=8)
     # Labels last, once the layout is final: they are placed in display
-    # coordinates.
+    # coordinates, clear of every marker, the front's line and the legend.
     ax.figure.tight_layout()
+    ax.figure.canvas.draw()
+    extent = legend.get_window_extent()
+    obstacles = (labels.marker_boxes(ax, [(value(r, x), value(r, y)) for r in good]) +
+                 labels.line_boxes(ax, line) + [(extent.x0, extent.y0, extent.x1, extent.y1)])
     names = [a for a in axes if a != colour_axis]
-    placed = labels.place_labels(ax, [(number(r[x]), number(r[y]), label(r, names) or
-                                       f"point {r['point']}") for r in on_front])
-    left_out = sum(1 for a in placed if a is None)
+    texts = [(value(r, x), value(r, y), label(r, names) or f"point {r['point']}")
+             for r in on_front]
+    placed = labels.place_labels(ax, texts, obstacles=obstacles)
+    left_out = sum(1 for i, a in enumerate(placed) if a is None and texts[i] not in texts[:i])
     if left_out:
         ax.text(0.01, 0.01, f"{left_out} front label(s) left out: no free place",
                 transform=ax.transAxes, fontsize=7, color="0.4")
