@@ -4,10 +4,7 @@
 # the instructions' m*n*k (sparse: the 32 stored products per row), every
 # engine's busy + idle + gated cycles equal the cycles, engines that never
 # ran count every cycle gated, a back-pressured run has stalled cycles, and
-# `run --jobs` adds its jobs' counters up. The report's "macs" block (the
-# model's issued and dense-equivalent counts) equals the counters' MACs and
-# the test's own dense count (sparse: twice the issued; f16 m8n8k4: the four
-# quad pairs, 1,024 a instruction).
+# `run --jobs` adds its jobs' counters up.
 # Usage: cli_activity.sh path/to/tcu CONFIG
 set -u
 tcu=$1
@@ -21,6 +18,9 @@ fail() {
   failures=$((failures + 1))
 }
 # check NAME ENGINE MACS [python condition on a (activity), e (the engine)] [DENSE MACS]
+# The report's "macs" block (the model's issued and dense-equivalent counts)
+# must equal the counters' MACs and the test's own dense count (DENSE MACS,
+# default MACS; sparse: twice the issued; f16 m8n8k4: the four quad pairs).
 check() {
   local name=$1 engine=$2 macs=$3 extra=${4:-True} dense=${5:-$3}
   python3 - "$dir/$name.json" "$engine" "$macs" "$extra" "$dense" <<'PY' || fail "$name: the report's activity"
