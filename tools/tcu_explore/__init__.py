@@ -29,7 +29,9 @@ Modules, one job each:
   labels     point labels placed without overlap
   plots      the PNG plots
   output     CSV, explore.json, the table
-  cli        the sweep command and the command line
+  plan       the builds and syntheses a sweep's points share
+  execute    builds, runs and syntheses in a pool, progress, the rows
+  cli        the command line and the sweep command
   merge      `tcu explore merge`
 
 `tcu explore` runs this package with the interpreter of the project's .venv

@@ -2,41 +2,24 @@
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import hashlib
 import json
 import os
 import sys
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import physical
-from .build import Base, Build, build_model
-from .cache import content_key, default_cache, log_excerpt, rtl_fingerprint, run_logged, tool_version
+from .build import Base
+from .cache import default_cache, rtl_fingerprint, tool_version
+from .execute import execute, rows_of, update_base
 from .merge import command_merge
 from .output import FIGURE_COLUMNS, finish
 from .params import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, RUN_DEFAULTS, RUN_PARAMETERS, UsageError,
                      check_name, check_point_rules, convert, parse_value, router_parameters,
                      rtl_parameters)
-from .plots import label
-from .runs import run_point
+from .plan import plan_of
 from .sweep import Sweep, check_workload, parse_assignment, parse_shard, read_sweep_file
-from .synthesis import Synthesis, script_version, synthesize
-
-
-class Progress:
-    def __init__(self, total: int):
-        self.total, self.done, self.lock = total, 0, threading.Lock()
-        self.start = time.monotonic()
-
-    def step(self, text: str) -> None:
-        with self.lock:
-            self.done += 1
-            elapsed = time.monotonic() - self.start
-            print(f"[{self.done}/{self.total} {elapsed:6.0f} s] {text}", file=sys.stderr,
-                  flush=True)
+from .synthesis import script_version
 
 
 def sweep_of(args, rtl: dict[str, int]) -> Sweep:
@@ -85,127 +68,6 @@ def points_of(sweep: Sweep, rtl: dict[str, int]) -> list[dict[str, object]]:
                              f"WordsPerCycle={point['WordsPerCycle']} (the register words the "
                              "operand router takes a cycle)")
     return points
-
-
-@dataclass
-class Plan:
-    """The builds and syntheses the selected points need, shared by content."""
-    builds: dict[str, Build] = field(default_factory=dict)
-    synths: dict[str, Synthesis] = field(default_factory=dict)
-    point_build: dict[int, Build] = field(default_factory=dict)
-    point_synth: dict[int, list[Synthesis]] = field(default_factory=dict)
-
-
-def plan_of(points, selected, sweep, rtl, base, cache, no_synth, fingerprint, verilator,
-            yosys) -> Plan:
-    plan = Plan()
-    # The router is synthesized (its own run, cached by its parameters) when
-    # one of its parameters is an axis: at 32 words a cycle it takes Yosys a
-    # quarter of an hour.
-    router = router_parameters()
-    synth_router = any(p in sweep.axes for p in router)
-    for i in selected:
-        params = {name: int(points[i][name]) for name in rtl}
-        key = content_key("model", params, fingerprint,
-                          verilator + (f" base {base.directory}" if base else ""))
-        plan.point_build[i] = plan.builds.setdefault(
-            key, Build(key, cache / "models" / key, params, base))
-        if no_synth:
-            continue
-        dp_params = {k: v for k, v in params.items() if k not in router}
-        skey = content_key("synth", dp_params, fingerprint, yosys)
-        plan.point_synth[i] = [plan.synths.setdefault(
-            skey, Synthesis(skey, cache / "synth" / skey, dp_params))]
-        if synth_router:
-            r_params = {k: params[k] for k in router}
-            rkey = content_key("synth-router", r_params, fingerprint, yosys)
-            plan.point_synth[i].append(plan.synths.setdefault(
-                rkey, Synthesis(rkey, cache / "synth" / rkey, r_params, "tcu_operand_router")))
-    return plan
-
-
-def update_base(base: Base, out: Path) -> bool:
-    """The base's objects must be those of this source tree."""
-    log = out / "base-build.log"
-    log.write_text("")
-    print(f"explore: bringing the base build {base.directory} up to date", file=sys.stderr)
-    if run_logged(["cmake", "--build", str(base.directory), "--target", "tcu", "-j",
-                   str(os.cpu_count() or 1)], log) != 0:
-        print(f"{log_excerpt(log)}\nexplore: the base build failed (see {log})", file=sys.stderr)
-        return False
-    return True
-
-
-def execute(plan: Plan, points, selected, sweep, out: Path, args, jobs: int,
-            build_jobs: int) -> dict[int, dict]:
-    """Builds, runs and syntheses, in a pool; each run after its build."""
-    progress = Progress(len(plan.builds) + len(selected) + len(plan.synths))
-    results: dict[int, dict] = {}
-
-    def do_build(build: Build) -> Build:
-        build_model(build, build_jobs)
-        what = build.error or ("cached" if build.cached else f"built in {build.seconds:.0f} s")
-        if build.error:
-            what += "\n" + log_excerpt(build.directory / "build.log")
-        progress.step(f"model {build.key}: {what}")
-        return build
-
-    def do_synth(synth: Synthesis) -> Synthesis:
-        synthesize(synth, args.synth_timeout)
-        what = synth.error or ("cached" if synth.cached else f"synthesized in {synth.seconds:.0f} s")
-        if synth.error:
-            what += "\n" + log_excerpt(synth.directory / "synth.log")
-        progress.step(f"synthesis {synth.key}: {what}")
-        return synth
-
-    def do_run(i: int) -> None:
-        build = plan.point_build[i]
-        if build.error:
-            results[i] = {"status": f"not run: {build.error}"}
-        else:
-            results[i] = run_point(points[i], build, sweep.workload, out / "points" / f"{i:04d}")
-        status = results[i].get("status", "ok")
-        if status != "ok" and build.error == "":
-            status += "\n" + log_excerpt(out / "points" / f"{i:04d}" / "run.log")
-        progress.step(f"point {i}: {label(points[i], list(sweep.axes))}: {status}")
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        build_futures = {key: pool.submit(do_build, b) for key, b in plan.builds.items()}
-        synth_futures = [pool.submit(do_synth, s) for s in plan.synths.values()]
-        # A point's run waits for its build; runs are short, synthesis long.
-        run_futures = []
-        for key, future in build_futures.items():
-            future.result()
-            for i in selected:
-                if plan.point_build[i].key == key:
-                    run_futures.append(pool.submit(do_run, i))
-        for future in run_futures + synth_futures:
-            future.result()
-    return results
-
-
-def rows_of(plan: Plan, points, selected, results) -> tuple[list[dict], list[str]]:
-    """The CSV rows, and notes on figures a source lacked."""
-    rows, notes = [], []
-    for i in selected:
-        row: dict[str, object] = {"point": i}
-        row.update(points[i])
-        row.update(results.get(i, {}))
-        row["build_s"] = round(plan.point_build[i].seconds, 1)
-        for synth in plan.point_synth.get(i, []):
-            row.update(synth.figures)
-            if synth.library and synth.top == "tcu_datapath":
-                row["library"] = synth.library
-            if synth.note and synth.note not in notes:
-                notes.append(synth.note)
-            if synth.error:
-                row["status"] = "; ".join(filter(None, [str(row.get("status", "")), synth.error]))
-        row.setdefault("status", "ok")
-        rows.append(row)
-    if plan.synths and not any(r.get("energy_pj_per_mac") not in (None, "") for r in rows):
-        notes.append("the run reports have no \"energy\" block: energy_pj_per_mac and tops_per_w "
-                     "are empty")
-    return rows, notes
 
 
 def command_sweep(args) -> int:
