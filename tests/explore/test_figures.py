@@ -237,3 +237,43 @@ def test_overlap_of_boxes():
     assert labels.overlaps((0, 0, 10, 10), (5, 5, 15, 15))
     assert not labels.overlaps((0, 0, 10, 10), (10, 0, 20, 10))
     assert labels.overlaps((0, 0, 10, 10), (10.5, 0, 20, 10), pad=1)
+
+
+def fake_synth(tmp_path, monkeypatch, status: int, csv_status: str, cells: str = "100"):
+    """A stand-in scripts/synth.sh writing one CSV row (and a JSON row with
+    no physical figures, as a failed --liberty mapping writes), exiting
+    `status`."""
+    script = tmp_path / "synth.sh"
+    script.write_text(f"""#!{sys.executable}
+import json, sys
+argv = sys.argv[1:]
+open(argv[argv.index("--csv") + 1], "w").write(
+    "unit,parameters,cells,flip_flops,transistors,logic_depth,seconds,status\\n"
+    "tcu_datapath,x,{cells},10,400+,7,3,{csv_status}\\n")
+if "--json" in argv:
+    open(argv[argv.index("--json") + 1], "w").write(json.dumps(
+        [{{"unit": "tcu_datapath", "area_um2": None, "library": None}}]))
+sys.exit({status})
+""")
+    script.chmod(0o755)
+    monkeypatch.setattr(synthesis, "SYNTH_SCRIPT", script)
+    monkeypatch.setattr(synthesis, "library_missing", lambda: "")
+    synth = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
+    synthesis.synthesize(synth, None)
+    return synth
+
+
+def test_a_failed_library_mapping_keeps_the_generic_figures(tmp_path, monkeypatch):
+    synth = fake_synth(tmp_path, monkeypatch, 1, "liberty mapping failed")
+    assert synth.figures["cells"] == "100" and synth.figures["transistors"] == "400"
+    assert "area_um2" not in synth.figures and "no area_um2" in synth.note
+    assert "synthesis of tcu_datapath: liberty mapping failed (see " in synth.error
+    # Cached: the same figures and the same error, without running again.
+    again = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
+    synthesis.synthesize(again, None)
+    assert again.cached and again.figures["cells"] == "100" and again.error == synth.error
+
+
+def test_a_failed_synthesis_is_an_error(tmp_path, monkeypatch):
+    synth = fake_synth(tmp_path, monkeypatch, 1, "failed", cells="")
+    assert synth.error.startswith("synthesis failed (see ") and synth.figures == {}

@@ -103,13 +103,24 @@ def read_physical(path: Path, synth: Synthesis) -> None:
     synth.library = str(row.get(LIBRARY_KEY) or top_library or "")
 
 
+def generic_row(path: Path) -> dict | None:
+    """synth.sh's CSV row, if it has the generic figures (a run whose
+    cell-library mapping failed still has them)."""
+    try:
+        with open(path, newline="") as f:
+            row = next(csv.DictReader(f), None)
+    except OSError:
+        return None
+    return row if row and all(row.get(k) for k in GENERIC_KEYS) else None
+
+
 def synthesize(synth: Synthesis, timeout: float | None) -> None:
     result = synth.directory / "synth.csv"
     physical = synth.directory / "synth.json"
+    log = synth.directory / "synth.log"
     start = time.monotonic()
     with Locked(synth.directory):
         if not result.exists():
-            log = synth.directory / "synth.log"
             params = " ".join(f"{k}={v}" for k, v in synth.params.items())
             partial = synth.directory / "synth.partial.csv"
             partial_json = synth.directory / "synth.partial.json"
@@ -118,7 +129,10 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             if not library_missing():
                 command += ["--liberty", "--json", str(partial_json)]
             status = run_logged(command + [synth.top], log, env, timeout)
-            if status != 0:
+            # A failed run without generic figures is a failed synthesis; one
+            # with them (the cell-library step failed) is kept, its CSV
+            # status saying what failed.
+            if status != 0 and (status == -1 or generic_row(partial) is None):
                 synth.error = ("synthesis timed out" if status == -1
                                else "synthesis failed") + f" (see {log})"
                 synth.seconds = time.monotonic() - start
@@ -128,14 +142,15 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             partial.rename(result)
         else:
             synth.cached = True
-        with open(result) as f:
-            row = next(csv.DictReader(f))
-        synth.figures = {k: row[k] for k in GENERIC_KEYS}
+        row = generic_row(result) or {}
+        synth.figures = {k: row.get(k, "") for k in GENERIC_KEYS}
         # stat -tech cmos leaves flip-flops out ("221570+"): the column is a
         # number, and its meaning is stated in the README.
         synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
         if not synth.cached:
-            synth.figures["synth_s"] = row["seconds"]
+            synth.figures["synth_s"] = row.get("seconds", "")
+        if row.get("status", "ok") not in ("ok", ""):
+            synth.error = f"synthesis of {synth.top}: {row['status']} (see {log})"
         read_physical(physical, synth)
         if synth.top == "tcu_operand_router":
             synth.figures = {f"router_{k}": v for k, v in synth.figures.items()}
