@@ -131,7 +131,7 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             status = run_logged(command + [synth.top], log, env, timeout)
             # A failed run without generic figures is a failed synthesis; one
             # with them (the cell-library step failed) is kept, its CSV
-            # status saying what failed.
+            # status saying what failed (a note, the physical columns empty).
             if status != 0 and (status == -1 or generic_row(partial) is None):
                 synth.error = ("synthesis timed out" if status == -1
                                else "synthesis failed") + f" (see {log})"
@@ -149,9 +149,12 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
         if not synth.cached:
             synth.figures["synth_s"] = row.get("seconds", "")
-        if row.get("status", "ok") not in ("ok", ""):
-            synth.error = f"synthesis of {synth.top}: {row['status']} (see {log})"
         read_physical(physical, synth)
+        if row.get("status", "ok") not in ("ok", ""):
+            # The generic figures are there; the cell library's are not.
+            synth.note = (f"{synth.top} at {' '.join(f'{k}={v}' for k, v in synth.params.items())}"
+                          f": {row['status']} (see {log}); its area_um2, fmax_mhz and the "
+                          "columns from them are empty")
         if synth.top == "tcu_operand_router":
             synth.figures = {f"router_{k}": v for k, v in synth.figures.items()}
     synth.seconds = time.monotonic() - start
