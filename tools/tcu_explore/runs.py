@@ -61,8 +61,6 @@ def report_energy(data: dict, dense_macs: int) -> dict[str, object]:
         figures["energy_pj"] = pj
         if dense_macs:
             figures["energy_pj_per_mac"] = pj / dense_macs
-    elif isinstance(energy.get("pj_per_mac"), (int, float)):
-        figures["energy_pj_per_mac"] = energy["pj_per_mac"]
     if energy.get("library"):
         figures["energy_library"] = energy["library"]
     return figures
