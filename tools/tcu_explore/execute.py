@@ -109,7 +109,7 @@ def rows_of(plan: Plan, points, selected, results) -> tuple[list[dict], list[str
                 row["status"] = "; ".join(filter(None, [str(row.get("status", "")), synth.error]))
         row.setdefault("status", "ok")
         rows.append(row)
-    if plan.synths and not any(r.get("energy_pj_per_mac") not in (None, "") for r in rows):
+    if rows and not any(r.get("energy_pj_per_mac") not in (None, "") for r in rows):
         notes.append("the run reports have no \"energy\" block: energy_pj_per_mac and tops_per_w "
                      "are empty")
     return rows, notes
