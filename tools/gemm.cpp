@@ -604,6 +604,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   variant.failed = failed;
   variant.engine_errors = engine_errors.size();
   variant.cycles = measured_cycles;
+  variant.instructions = tiling.instructions();
   variant.seconds = engine_seconds;
   variant.details = engine_errors;
   variant.details.insert(variant.details.end(), mismatch_lines.begin(), mismatch_lines.end());
