@@ -19,13 +19,19 @@ fail() {
   head -40 "$dir/out"
   failures=$((failures + 1))
 }
-# check NAME ENGINE MACS [python condition on a (activity), e (the engine)]
+# check NAME ENGINE MACS [python condition on a (activity), e (the engine)] [DENSE MACS]
+# The report's "macs" block (the model's issued and dense-equivalent counts)
+# must equal the counters' MACs and the test's own dense count (DENSE MACS,
+# default MACS; sparse: twice the issued; f16 m8n8k4: the four quad pairs).
 check() {
-  local name=$1 engine=$2 macs=$3 extra=${4:-True}
-  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" <<'PY' || fail "$name: the report's activity"
+  local name=$1 engine=$2 macs=$3 extra=${4:-True} dense=${5:-$3}
+  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" "$dense" <<'PY' || fail "$name: the report's activity"
 import json, sys
 report = json.load(open(sys.argv[1]))
-engine, macs, extra = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+engine, macs, extra, dense = sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+assert report["macs"]["issued"] == macs and report["macs"]["dense"] == dense, (report["macs"], macs, dense)
+assert sum(v["issued_macs"] for v in report["variants"]) == macs, report["variants"]
+assert sum(v["dense_macs"] for v in report["variants"]) == dense, report["variants"]
 a = report["activity"]
 for name, x in a["engines"].items():
     assert x["busy"] + x["idle"] + x["gated"] == a["cycles"], (name, x, a["cycles"])
@@ -78,7 +84,7 @@ fi
 if runs "$sparse"; then
   "$tcu" gemm --engine rtl --config "$config" --ptx "$sparse" --m 32 --n 16 --k 128 \
     --report "$dir/gemm_sparse.json" >"$dir/out" 2>&1 || fail "gemm sparse"
-  check gemm_sparse int4 $((32 * 16 * 128 / 2))
+  check gemm_sparse int4 $((32 * 16 * 128 / 2)) True $((32 * 16 * 128))
 fi
 if runs "$f64"; then
   "$tcu" run --engine rtl --config "$config" --ptx "$f64" --count 7 --jobs 1 \

@@ -8,6 +8,9 @@
 
 #include "tcu/energy.h"
 #include "version.h"
+// The MACs of an instruction (instruction_macs).
+#include "tcu/instr.h"
+#include "tcu/timing.h"
 
 namespace tcu {
 
@@ -25,6 +28,15 @@ uint64_t Report::engine_errors() const {
   uint64_t n = 0;
   for (const auto& v : variants) n += v.engine_errors;
   return n;
+}
+
+std::optional<MacCounts> instruction_macs(const std::string& ptx) {
+  try {
+    const Instr instr = parse_ptx(ptx);
+    return MacCounts{uint64_t(issued_macs(instr)), uint64_t(instr.macs())};
+  } catch (const InstrError&) {
+    return std::nullopt;
+  }
 }
 
 nlohmann::ordered_json version_json() {
@@ -146,6 +158,7 @@ nlohmann::ordered_json to_json(const Report& report) {
   json["command"] = report.command;
   json["engine"] = report.engine;
   auto& variants = json["variants"] = nlohmann::ordered_json::array();
+  MacCounts total;
   for (const VariantResult& v : report.variants) {
     nlohmann::ordered_json entry;
     entry["ptx"] = v.ptx;
@@ -154,6 +167,13 @@ nlohmann::ordered_json to_json(const Report& report) {
     entry["failed"] = v.failed;
     entry["engine_errors"] = v.engine_errors;
     entry["cycles"] = v.cycles;
+    entry["instructions"] = v.instruction_count();
+    if (const auto per = instruction_macs(v.ptx)) {
+      entry["issued_macs"] = v.instruction_count() * per->issued;
+      entry["dense_macs"] = v.instruction_count() * per->dense;
+      total.issued += v.instruction_count() * per->issued;
+      total.dense += v.instruction_count() * per->dense;
+    }
     entry["seconds"] = v.seconds;
     entry["details"] = v.details;
     if (v.cases) {
@@ -172,6 +192,12 @@ nlohmann::ordered_json to_json(const Report& report) {
   json["engine_errors"] = report.engine_errors();
   json["wall_seconds"] = report.wall_seconds;
   json["exit_code"] = report.exit_code;
+  json["macs"] = {{"issued", total.issued},
+                  {"dense", total.dense},
+                  {"definition",
+                   "issued: products the dot units compute (tcu::issued_macs); dense: the "
+                   "dense-equivalent m*n*k per instruction (Instr::macs; m8n8k4 .f16 is four "
+                   "quad pairs, 1,024; a 2:4 sparse instruction issues half of it)"}};
   return json;
 }
 
@@ -188,6 +214,8 @@ Report report_from_json(const nlohmann::json& json) {
       v.failed = entry.at("failed").get<uint64_t>();
       v.engine_errors = entry.at("engine_errors").get<uint64_t>();
       v.cycles = entry.at("cycles").get<uint64_t>();
+      if (entry.contains("instructions"))
+        v.instructions = entry.at("instructions").get<uint64_t>();
       v.seconds = entry.at("seconds").get<double>();
       v.details = entry.at("details").get<std::vector<std::string>>();
       if (entry.contains("cases")) {

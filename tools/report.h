@@ -32,12 +32,26 @@ struct VariantResult {
   uint64_t passed = 0, failed = 0;
   uint64_t engine_errors = 0;        // timing or scoreboard checks of the engine
   uint64_t cycles = 0;               // simulated cycles (0 for the golden engine)
+  // Instructions issued; 0 means one per case (run, replay). tcu gemm sets
+  // it: its cases are D elements.
+  uint64_t instructions = 0;
   double seconds = 0;                // time spent in the engine
   std::vector<std::string> details;  // mismatch and engine-error lines, capped
   // run --record-cases: every case of the variant, in index order.
   std::optional<std::vector<CaseRecord>> cases;
   bool ok() const { return failed == 0 && engine_errors == 0; }
+  uint64_t instruction_count() const { return instructions ? instructions : passed + failed; }
 };
+
+// The multiply-accumulates of a variant's instructions, as the model states
+// them once: issued (tcu::issued_macs, what the dot units compute and the
+// activity counters count) and dense-equivalent (Instr::macs, m*n*k times the
+// four quad pairs of m8n8k4 .f16; a 2:4 sparse instruction issues half).
+struct MacCounts {
+  uint64_t issued = 0, dense = 0;
+};
+// Per instruction of a PTX spelling; nullopt if it does not parse.
+std::optional<MacCounts> instruction_macs(const std::string& ptx);
 
 struct Report {
   std::string command;  // "run" or "replay"
