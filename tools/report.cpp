@@ -214,8 +214,7 @@ Report report_from_json(const nlohmann::json& json) {
       v.failed = entry.at("failed").get<uint64_t>();
       v.engine_errors = entry.at("engine_errors").get<uint64_t>();
       v.cycles = entry.at("cycles").get<uint64_t>();
-      if (entry.contains("instructions"))
-        v.instructions = entry.at("instructions").get<uint64_t>();
+      if (entry.contains("instructions")) v.instructions = entry.at("instructions").get<uint64_t>();
       v.seconds = entry.at("seconds").get<double>();
       v.details = entry.at("details").get<std::vector<std::string>>();
       if (entry.contains("cases")) {

@@ -30,8 +30,8 @@ struct VariantResult {
   std::string ptx;
   std::string file;  // replay only
   uint64_t passed = 0, failed = 0;
-  uint64_t engine_errors = 0;        // timing or scoreboard checks of the engine
-  uint64_t cycles = 0;               // simulated cycles (0 for the golden engine)
+  uint64_t engine_errors = 0;  // timing or scoreboard checks of the engine
+  uint64_t cycles = 0;         // simulated cycles (0 for the golden engine)
   // Instructions issued; 0 means one per case (run, replay). tcu gemm sets
   // it: its cases are D elements.
   uint64_t instructions = 0;

@@ -100,7 +100,8 @@ def build(netlist: Path, top: str, workdir: Path) -> Path:
                           capture_output=True, text=True)
     if proc.returncode != 0:
         (workdir / f"{top}.iverilog.log").write_text(proc.stdout + proc.stderr)
-        raise RuntimeError(f"iverilog failed on {netlist} (see {workdir / (top + '.iverilog.log')})")
+        log = workdir / f"{top}.iverilog.log"
+        raise RuntimeError(f"iverilog failed on {netlist} (see {log})")
     script = workdir / f"{top}.sim.sh"
     modules = f' -M "{ivl}"' if ivl else ""
     script.write_text(f'#!/bin/sh\nexec vvp{modules} -n "{sim}" "+stim=$1" "+vcd=$2" >/dev/null\n')

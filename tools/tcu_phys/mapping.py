@@ -85,7 +85,8 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
     else:
         seconds = cached["seconds"]
     netlist = split_netlist(netlist, lib, log)
-    counts = json.loads(_json_part(stat_json.read_text()))["modules"][f"\\{top}"]["num_cells_by_type"]
+    stat = json.loads(_json_part(stat_json.read_text()))
+    counts = stat["modules"][f"\\{top}"]["num_cells_by_type"]
     areas = cell_areas()
     unknown = [c for c in counts if c not in areas]
     if unknown:
@@ -116,7 +117,8 @@ def split_netlist(netlist: Path, lib: Path, log: Path) -> Path:
                            f"write_verilog -noattr -noexpr {out}"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
-        raise RuntimeError(f"yosys splitnets of {netlist} failed (see {log.with_suffix('.split.log')})")
+        raise RuntimeError(f"yosys splitnets of {netlist} failed "
+                           f"(see {log.with_suffix('.split.log')})")
     text = out.read_text()
     vectors = {m.group(3): (int(m.group(1)), int(m.group(2))) for m in re.finditer(
         r"^\s*(?:input|output|wire)\s+\[(\d+):(\d+)\]\s+(\S+)\s*;", text, re.M)}

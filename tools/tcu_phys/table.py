@@ -22,7 +22,9 @@ def points_table(data: dict) -> str:
             "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
     for p in data["point"]:
         params = " ".join(f"{k}={v}" for k, v in p["params"].items()) or "defaults"
-        op = f"{_num(p.get('pj_per_op'), '.2f')}" + (f" /{p['op_name']}" if p.get("pj_per_op") else "")
+        op = _num(p.get("pj_per_op"), ".2f")
+        if p.get("pj_per_op"):
+            op += f" /{p['op_name']}"
         rows.append(
             f"| `{p['unit']}`{' (derived: 4 x `tcu_fma`)' if p.get('derived') else ''} "
             f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
@@ -40,8 +42,8 @@ def _short(pin: str) -> str:
 
 
 def datapaths_table(data: dict) -> str:
-    rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² | fmax MHz "
-            "(slowest part) | int4 pJ/MAC | e2m1 pJ/MAC | f16 pJ/FMA | f64 pJ/FMA "
+    rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² "
+            "| fmax MHz (slowest part) | int4 pJ/MAC | e2m1 pJ/MAC | f16 pJ/FMA | f64 pJ/FMA "
             "| idle pJ/cycle (all units) |",
             "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for d in data.get("datapath", []):
