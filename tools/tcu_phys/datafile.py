@@ -123,28 +123,37 @@ def compare(stored: dict, fresh: list[dict]) -> list[str]:
 
 
 def derived_f64(points: list[dict]) -> list[dict]:
-    """Where tcu_f64_dot has no point of its own but one f64 FMA (tcu_fma
-    Format=1) has: tcu_f64_dot at that FMA's stages as four FMAs (area,
-    energies and FMAs per cycle x 4, the FMA's clock), marked `derived`. It
-    leaves out the registers that carry the chain's later operands, so it
-    is low. [] otherwise."""
-    if any(p["unit"] == "tcu_f64_dot" for p in points):
-        return []
+    """Where tcu_f64_dot has no energy figures of its own (no point, or a
+    point mapped and timed whose simulation did not finish) but one f64
+    FMA (tcu_fma Format=1) has: its energies x 4 (FMAs per cycle 4), and,
+    without a point, its area, cells and clock as well (x 4, the FMA's
+    clock), marked `derived`. Four FMAs leave out the registers that carry
+    the chain's later operands, so the figures are low. The points to add
+    ([] if none); a timed-only point is completed in place."""
+    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1]
     out = []
-    for p in points:
-        if p["unit"] != "tcu_fma" or p["params"].get("Format") != 1:
+    for fma in fmas:
+        stages = fma["params"]["Stages"]
+        own = [p for p in points
+               if p["unit"] == "tcu_f64_dot" and p["params"].get("FmaStages") == stages]
+        if own and own[0].get("busy_pj_per_cycle") is not None:
             continue
-        d = dict(p)
-        d.update(unit="tcu_f64_dot", family="f64", params={"FmaStages": p["params"]["Stages"]},
-                 configs=["default"] if p["params"]["Stages"] == 2 else ["small"],
-                 derived=("4 x tcu_fma Format=FP64 Stages=%d (measured as such): area, "
+        energy = {k: 4 * fma[k] for k in ("busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw")}
+        energy.update(ops_per_cycle=4, op_name="FMA", pj_per_op=fma["pj_per_op"],
+                      busy_toggle_rate=fma["busy_toggle_rate"])
+        if own:  # mapped and timed: only the energy is derived
+            own[0].update(energy, derived=(
+                f"energy only: 4 x tcu_fma Format=FP64 Stages={stages} (its busy, idle and "
+                "leakage figures x 4); area and clock are this unit's own mapping"))
+            continue
+        d = dict(fma)
+        d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
+                 configs=["default"] if stages == 2 else ["small"],
+                 derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
                           "cells, energies and FMAs per cycle x 4, its clock; the registers "
-                          "that carry the chain's later operands are left out"
-                          % p["params"]["Stages"]))
-        for k in ("area_um2", "flip_flop_area_um2", "busy_pj_per_cycle", "idle_pj_per_cycle",
-                  "leakage_uw"):
-            if d.get(k) is not None:
-                d[k] = 4 * d[k]
-        d["cells"], d["flip_flops"], d["ops_per_cycle"] = 4 * p["cells"], 4 * p["flip_flops"], 4
+                          "that carry the chain's later operands are left out"))
+        for k in ("area_um2", "flip_flop_area_um2"):
+            d[k] = 4 * d[k]
+        d["cells"], d["flip_flops"] = 4 * fma["cells"], 4 * fma["flip_flops"]
         out.append(d)
     return out

@@ -26,13 +26,20 @@ def points_table(data: dict) -> str:
         if p.get("pj_per_op"):
             op += f" /{p['op_name']}"
         rows.append(
-            f"| `{p['unit']}`{' (derived: 4 x `tcu_fma`)' if p.get('derived') else ''} "
+            f"| `{p['unit']}`{_derived(p)} "
             f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
             f"| {p['flip_flop_area_um2']:,.0f} | {p['cells']:,} | {p['critical_path_ns']:.2f} "
             f"| {p['fmax_mhz']:.1f} | {_num(p.get('busy_pj_per_cycle'), '.1f')} "
             f"| {_num(p.get('idle_pj_per_cycle'), '.2f')} | {op} | {p['synth_seconds']:.0f} "
             f"| {_short(p['startpoint'])} → {_short(p['endpoint'])} |")
     return "\n".join(rows)
+
+
+def _derived(p: dict) -> str:
+    if not p.get("derived"):
+        return ""
+    what = "energy" if p["derived"].startswith("energy only") else "all"
+    return f" ({what} derived from 4 x `tcu_fma`)"
 
 
 def _short(pin: str) -> str:
