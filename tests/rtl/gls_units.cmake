@@ -52,13 +52,17 @@ endfunction()
 # class <prefix>, in a static library. Verilator's output file names are
 # known only after it runs, so the library compiles two files that include
 # them (tests/rtl/gls_batches.cmake): per-cycle code and set-up code.
+# -fno-const-bit-op-tree: Verilator 5.006's bit-op-tree rewriting (V3Const)
+# mis-simulates the e2m1 dot's netlist (1,406 of 3,000 random cycles wrong
+# at -O3, none with this one optimization off, none under Icarus Verilog;
+# docs/ARCHITECTURE.md, "Simulation and synthesis read one text").
 function(tcu_gls_model lib top prefix netlist)
   set(mdir ${TCU_GLS_DIR}/${lib})
   set(batches ${TCU_GLS_DIR}/${lib}_fast.cpp ${TCU_GLS_DIR}/${lib}_slow.cpp)
   add_custom_command(OUTPUT ${batches} ${mdir}/${prefix}.h
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${mdir}
     COMMAND ${CMAKE_COMMAND} -E env VERILATOR_ROOT=${VERILATOR_ROOT} ${VERILATOR_BIN}
-            --cc ${TCU_VERILATOR_ARGS} -Wno-fatal -Wno-lint -Wno-style
+            --cc ${TCU_VERILATOR_ARGS} -fno-const-bit-op-tree -Wno-fatal -Wno-lint -Wno-style
             --top-module ${top} --prefix ${prefix} --Mdir ${mdir} ${netlist}
     COMMAND ${CMAKE_COMMAND} -DMDIR=${mdir} "-DBATCHES=${batches}"
             -P ${TCU_GLS_TEST_DIR}/gls_batches.cmake
@@ -95,19 +99,6 @@ tcu_gls_test(gls_int4_dot test_rtl_int4_dot.cpp tcu_gls_int4_dot tcu_vectors)
 tcu_gls_netlist(tcu_e2m1_dot "" e2m1_netlist)
 tcu_gls_model(tcu_gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist})
 tcu_gls_test(gls_e2m1_dot test_rtl_e2m1_dot.cpp tcu_gls_e2m1_dot tcu_vectors)
-# Disabled: a mismatch found by this test, not yet explained. The e2m1 dot's
-# netlist gives other D values than the golden model (random operands: one
-# bit off in cycle 3; the MMA-Sim vectors: from their first element), while
-# the same RTL with SYNTHESIS defined, Verilated at Stages=2, passes the same
-# test; Yosys's own reading before synthesis (proc; flatten; write_verilog)
-# differs as well (Inf for NaN). So Yosys 0.23 and Verilator read
-# rtl/tcu_e2m1_dot.sv differently: the e2m1 area figures are of a design
-# that is not the one simulated.
-# (Built on request only: ninja gls_e2m1_dot.)
-set_tests_properties(gls_e2m1_dot PROPERTIES DISABLED TRUE)
-set_target_properties(gls_e2m1_dot gls_e2m1_dot_driver tcu_gls_e2m1_dot PROPERTIES
-  EXCLUDE_FROM_ALL TRUE)
-
 tcu_gls_netlist(tcu_sparse_mux "" sparse_netlist)
 tcu_gls_model(tcu_gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist})
 tcu_gls_test(gls_sparse_mux test_rtl_sparse_mux.cpp tcu_gls_sparse_mux tcu_vectors)
@@ -134,3 +125,52 @@ target_link_libraries(gls_int4_dot_planted_fault PRIVATE tcu_catch_main
 add_test(NAME gls_int4_dot_planted_fault COMMAND gls_int4_dot_planted_fault)
 set_tests_properties(gls_int4_dot_planted_fault PROPERTIES LABELS gls
   PASS_REGULAR_EXPRESSION "REQUIRE\\( sum_of\\(m\\) == \\*want \\)")
+
+# ---- the second tier: units whose netlist takes minutes --------------------------
+# Synthesis, Verilation and compilation of these netlists take several CPU
+# minutes each, so their targets are left out of the default build and their
+# tests are in the second tier (label "full", scripts/test.sh --full): a
+# fixture test builds them (cmake --build, inside ctest), the unit's test and
+# its planted-fault twin then run. Times (CPU seconds on the shared two-core
+# machine) in docs/ARCHITECTURE.md, "Gate-level simulation".
+
+# tcu_gls_full(<unit> <targets...>): the fixture gls_<unit>_build, labels.
+function(tcu_gls_full unit)
+  set_target_properties(${ARGN} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  add_test(NAME gls_${unit}_build
+           COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target ${ARGN})
+  set_tests_properties(gls_${unit}_build PROPERTIES LABELS "gls;full"
+    FIXTURES_SETUP gls_${unit} RUN_SERIAL TRUE TIMEOUT 3600)
+endfunction()
+
+# tcu_gls_planted(<test> <top> <prefix> <netlist> <regex> <libraries...>): a
+# copy of <netlist> with one gate changed (gls_plant_fault.sh), Verilated
+# as <prefix>, linked with <test>'s driver: <test>_planted_fault, which
+# passes only if its output matches <regex> (the check that must fail).
+function(tcu_gls_planted test top prefix netlist regex)
+  get_filename_component(base ${netlist} NAME_WE)
+  set(planted ${TCU_GLS_DIR}/${base}.planted_fault.v)
+  add_custom_command(OUTPUT ${planted}
+    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${planted}
+    DEPENDS ${netlist} ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh
+    VERBATIM)
+  tcu_gls_model(tcu_${test}_planted ${top} ${prefix} ${planted})
+  add_executable(${test}_planted_fault $<TARGET_OBJECTS:${test}_driver>)
+  target_link_libraries(${test}_planted_fault PRIVATE tcu_catch_main tcu_${test}_planted ${ARGN}
+    Catch2::Catch2)
+  add_test(NAME ${test}_planted_fault COMMAND ${test}_planted_fault)
+  set_tests_properties(${test}_planted_fault PROPERTIES LABELS gls
+    PASS_REGULAR_EXPRESSION "${regex}")
+endfunction()
+
+# f64 dot at its default FmaStages=2.
+tcu_gls_netlist(tcu_f64_dot "" f64_netlist)
+tcu_gls_model(tcu_gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist})
+tcu_gls_test(gls_f64_dot test_f64_dot.cpp tcu_gls_f64_dot tcu_model)
+target_compile_options(gls_f64_dot_driver PRIVATE -frounding-math -ffp-contract=off)
+tcu_gls_planted(gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist}
+  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
+tcu_gls_full(f64_dot gls_f64_dot gls_f64_dot_driver tcu_gls_f64_dot gls_f64_dot_planted_fault
+  tcu_gls_f64_dot_planted)
+set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gls;full"
+  FIXTURES_REQUIRED gls_f64_dot)
