@@ -93,15 +93,16 @@ function(tcu_gls_test name source model)
   set_tests_properties(${name} PROPERTIES LABELS gls)
 endfunction()
 
-# tcu_gls_planted(<test> <top> <prefix> <netlist> <regex> <libraries...>): a
-# copy of <netlist> with one gate changed (gls_plant_fault.sh), Verilated
-# as <prefix>, linked with <test>'s driver: <test>_planted_fault, which
-# passes only if its output matches <regex> (the check that must fail).
-function(tcu_gls_planted test top prefix netlist regex)
+# tcu_gls_planted(<test> <top> <prefix> <netlist> <gate> <regex> <libraries...>):
+# a copy of <netlist> with one gate changed (gls_plant_fault.sh: <gate> xor
+# or mux), Verilated as <prefix>, linked with <test>'s driver:
+# <test>_planted_fault, which passes only if its output matches <regex> (the
+# check that must fail).
+function(tcu_gls_planted test top prefix netlist gate regex)
   get_filename_component(base ${netlist} NAME_WE)
   set(planted ${TCU_GLS_DIR}/${base}.planted_fault.v)
   add_custom_command(OUTPUT ${planted}
-    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${planted}
+    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${planted} ${gate}
     DEPENDS ${netlist} ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh
     VERBATIM)
   tcu_gls_model(tcu_${test}_planted ${top} ${prefix} ${planted})
@@ -135,10 +136,16 @@ target_compile_options(gls_f16_dot_driver PRIVATE -frounding-math -ffp-contract=
 # One gate of a netlist changed (an XOR made an XNOR, in a copy): the unit's
 # test, the same object file linked with that model, must fail on a value
 # (not on valid_o, nor by crashing).
-tcu_gls_planted(gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist}
+tcu_gls_planted(gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist} xor
   "REQUIRE\\( sum_of\\(m\\) == \\*want \\)" tcu_vectors)
-tcu_gls_planted(gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist}
+tcu_gls_planted(gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist} xor
   "REQUIRE\\( m.d_o == (want->d|d.at\\(0, r, col\\)) \\)" tcu_vectors)
+# The sparse mux's netlist has no XOR: a multiplexer's inputs swapped.
+tcu_gls_planted(gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist} mux
+  "REQUIRE\\( (int64_t\\(routed\\[i\\]\\) == |tcu::int4_dot|routed\\[i\\] == row.b|tcu::int4_accumulate)"
+  tcu_vectors)
+tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} xor
+  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
 
 # ---- the second tier: units whose netlist takes minutes --------------------------
 # Synthesis, Verilation and compilation of these netlists take several CPU
@@ -162,7 +169,7 @@ tcu_gls_netlist(tcu_f64_dot "" f64_netlist)
 tcu_gls_model(tcu_gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist})
 tcu_gls_test(gls_f64_dot test_f64_dot.cpp tcu_gls_f64_dot tcu_model)
 target_compile_options(gls_f64_dot_driver PRIVATE -frounding-math -ffp-contract=off)
-tcu_gls_planted(gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist}
+tcu_gls_planted(gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist} xor
   "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
 tcu_gls_full(f64_dot gls_f64_dot gls_f64_dot_driver tcu_gls_f64_dot gls_f64_dot_planted_fault
   tcu_gls_f64_dot_planted)
@@ -182,7 +189,7 @@ add_custom_command(OUTPUT ${router_netlist}
   VERBATIM)
 tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist})
 tcu_gls_test(gls_router test_operand_router.cpp tcu_gls_router tcu_datapath_ports)
-tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist}
+tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist} xor
   "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)) \\)"
   tcu_datapath_ports)
 tcu_gls_full(router gls_router gls_router_driver tcu_gls_router gls_router_planted_fault
