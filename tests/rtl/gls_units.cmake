@@ -195,4 +195,4 @@ tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_n
 tcu_gls_full(router gls_router gls_router_driver tcu_gls_router gls_router_planted_fault
   tcu_gls_router_planted)
 set_tests_properties(gls_router gls_router_planted_fault PROPERTIES LABELS "gls;full"
-  FIXTURES_REQUIRED gls_router)
+  FIXTURES_REQUIRED gls_router TIMEOUT 3600)
