@@ -8,6 +8,7 @@
 #   f16_dot                FmaStages=2 (the unit's default, idem)
 #   sparse_mux             (no parameters)
 #   f64_dot                FmaStages=2 (the unit's default; second tier)
+#   operand_router         WordsPerCycle = DWordsPerCycle = 1 (second tier)
 # Netlists are big (the f16 dot is about 25,000 gates): Verilated without
 # splitting into classes, compiled at TCU_GLS_OPT (default -O0, which
 # compiles several times faster than -O1, and the runs are short). Each
@@ -16,10 +17,6 @@
 # gls_<unit>_planted_fault. Units whose synthesis, Verilation and
 # compilation take more than about two minutes are in the second tier (the
 # end of this file).
-# Not yet the operand router: at WordsPerCycle = DWordsPerCycle = 1 (the
-# router of synth.sh's tcu_core row) Yosys takes 210 CPU seconds for its
-# 80,723 cells, and its netlist holds a line Verilator 5.006 refuses (more
-# than 40,000 tokens: an assignment of a whole operand port).
 # Included by tests/CMakeLists.txt (Yosys found).
 include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
