@@ -11,19 +11,7 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 
 # expect CODE PATTERN -- command...
-expect() {
-  local code=$1 pattern=$2
-  shift 3
-  "$@" >"$dir/out" 2>"$dir/err"
-  local got=$?
-  if [[ $got -ne $code ]] || ! grep -qF -- "$pattern" "$dir/out" "$dir/err"; then
-    echo "FAIL: $* -> exit $got (want $code), output lacks '$pattern':"
-    cat "$dir/out" "$dir/err" | head -5
-    failures=$((failures + 1))
-  else
-    echo "ok: exit $code: $*"
-  fi
-}
+source "$(dirname "$0")/lib/expect.sh"
 
 int4=mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32
 f16=mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32
