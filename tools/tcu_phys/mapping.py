@@ -40,6 +40,13 @@ def cell_areas() -> dict:
     return areas
 
 
+# dfflibmap maps flip-flops only: a latch (the clock gate's) is made
+# positive-enable (an inverter on its enable, which abc then maps) and
+# becomes the library's LATCH cell.
+LATCH_MAPPING = (f"dfflegalize -cell $_DLATCH_P_ 01; "
+                 f"techmap -map {Path(__file__).with_name('osu018_latch_map.v')};")
+
+
 def tag(top: str, params: dict) -> str:
     return top + "".join(f".{k}-{v}" for k, v in sorted(params.items()))
 
@@ -60,7 +67,7 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
         chparam = "chparam " + " ".join(f"-set {k} {v}" for k, v in params.items()) + f" {top};"
     script = (f"read_verilog -sv {' '.join(str(s) for s in sources_of(top))}; {chparam} "
               f"hierarchy -check -top {top}; synth -flatten -top {top}; "
-              f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean -purge; "
+              f"dfflibmap -liberty {lib}; {LATCH_MAPPING} abc -liberty {lib}; opt_clean -purge; "
               f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
               f"tee -q -o {stat_json} stat -json")
     # A mapping is reused when the sources and the script are the same
