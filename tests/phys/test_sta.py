@@ -1,0 +1,81 @@
+"""The clock a mapped netlist allows (tools/tcu_phys/sta.py): a clock gate
+(latch + AND, what rtl/tcu_clock_gate.sv maps to in the OSU 0.18 um cells)
+must not set the figure. Two hand-written netlists: a flip-flop-to-flip-flop
+path of inverters, clocked directly and through the gate. The gated one's
+period must be the plain one's (the inverters limit both), which the plain
+design's own report (arrival + setup at the reference period) gives. The
+planted twin times the gated design as the tool did before the period
+search (the first path reported at the reference period) and must miss."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from tcu_phys import sta  # noqa: E402
+
+INVERTERS = 24
+
+
+def netlist(gated: bool) -> str:
+    chain = "\n".join(f"  INVX1 inv{i} (.A(c{i}), .Y(c{i + 1}));" for i in range(INVERTERS))
+    wires = ", ".join(f"c{i}" for i in range(INVERTERS + 1))
+    if gated:
+        clock = ("  wire en_q, clk_n, en_l, gclk;\n"
+                 "  DFFPOSX1 en_reg (.D(en_i), .CLK(clk_i), .Q(en_q));\n"
+                 "  INVX1 clk_inv (.A(clk_i), .Y(clk_n));\n"
+                 "  LATCH en_latch (.D(en_q), .CLK(clk_n), .Q(en_l));\n"
+                 "  AND2X2 gate (.A(en_l), .B(clk_i), .Y(gclk));\n")
+        clk = "gclk"
+    else:
+        clock, clk = "", "clk_i"
+    return (f"module tcg (clk_i, en_i, d_i, q_o);\n  input clk_i;\n  input en_i;\n"
+            f"  input d_i;\n  output q_o;\n  wire {wires};\n{clock}"
+            f"  DFFPOSX1 a_reg (.D(d_i), .CLK({clk}), .Q(c0));\n{chain}\n"
+            f"  DFFPOSX1 b_reg (.D(c{INVERTERS}), .CLK({clk}), .Q(q_o));\nendmodule\n")
+
+
+def write(tmp_path: Path, gated: bool) -> Path:
+    path = tmp_path / f"tcg_{'gated' if gated else 'plain'}.v"
+    path.write_text(netlist(gated))
+    return path
+
+
+def register_to_register_ns(log: str) -> float:
+    """Arrival + setup of the path ending at b_reg, read from report_checks
+    (required = the capturing edge - setup)."""
+    block = next(b for b in log.split("Startpoint: ")[1:] if "Endpoint: b_reg" in b)
+    arrival = float(re.search(r"^\s*([-0-9.]+)\s+data arrival time", block, re.M).group(1))
+    required = float(re.search(r"^\s*([-0-9.]+)\s+data required time", block, re.M).group(1))
+    edges = re.findall(r"^\s*[-0-9.]+\s+([-0-9.]+)\s+clock clk \(rise edge\)", block, re.M)
+    return arrival + float(edges[-1]) - required
+
+
+def test_a_clock_gate_does_not_set_the_clock(tmp_path):
+    plain = sta.critical_path(write(tmp_path, False), "tcg", "clk_i", tmp_path)
+    expected = register_to_register_ns((tmp_path / "tcg.timing.sta.log").read_text())
+    assert 0.5 < expected < 9, expected  # the chain, well inside the reference period
+    assert plain.delay_ns == pytest.approx(expected, abs=1e-3)
+    gated = sta.critical_path(write(tmp_path, True), "tcg", "clk_i", tmp_path)
+    assert gated.delay_ns == pytest.approx(expected, abs=2e-3)
+    assert gated.fmax_mhz == pytest.approx(1e3 / expected, rel=1e-3)
+    assert "b_reg" in gated.endpoint, gated
+
+
+def test_planted_first_path_at_the_reference_period_misses(tmp_path, monkeypatch):
+    """The old reading (no period search, the first path of report_checks:
+    the gate's check, with the latch's borrowed time) is caught."""
+    plain = sta.critical_path(write(tmp_path, False), "tcg", "clk_i", tmp_path)
+    monkeypatch.setattr(sta, "_period_search", lambda clock_port: (
+        f"puts \"tcu_min_period {sta.REFERENCE_PERIOD_NS} slack [sta::worst_slack -max]\"\n"))
+    with pytest.raises(RuntimeError, match="did not settle"):
+        sta.critical_path(write(tmp_path, True), "tcg", "clk_i", tmp_path)
+    log = (tmp_path / "tcg.timing.sta.log").read_text()
+    first = log.split("Startpoint: ")[1]
+    assert "gating" in first  # what the old reading took as the critical path
+    arrival = float(re.search(r"^\s*([-0-9.]+)\s+data arrival time", first, re.M).group(1))
+    assert abs(arrival - plain.delay_ns) > 0.5
