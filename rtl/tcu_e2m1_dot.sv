@@ -28,11 +28,10 @@
 // Stages cycles later, counting only cycles with en_i high; en_i low holds
 // every register.
 //
-// The group dot products (layer 0's products and their sums) come from one
-// of two implementations with one port list, chosen by SynthImpl:
-// tcu_e2m1_group_dots_formula (1: the products as logic, what Yosys maps)
-// or tcu_e2m1_group_dots_table (0: each product read from a 256-entry table,
-// fast in Verilator). scripts/equiv.sh proves them equal (Yosys); both are
+// Layer 0's products of two codes come from one of two implementations
+// with one port list, chosen by SynthImpl: tcu_e2m1_products_formula (1:
+// the products as logic, what Yosys maps) or tcu_e2m1_products_table (0:
+// each product read from a 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal (Yosys); both are
 // tested against the golden model (tests/rtl/test_rtl_e2m1_dot.cpp).
 //
 // Simulation speed (as in tcu_fma; synthesis sees the same logic): each
@@ -100,14 +99,14 @@ module tcu_e2m1_dot #(
   localparam logic [Width-1:0]       POS_INF   = {1'b0, {ExpF{1'b1}}, {Man{1'b0}}};
 
 
-  // The groups' exact dot products in quarters (signed QW bits each), from
-  // one of two implementations of the products (SynthImpl): the formula as
-  // logic, or a table of the 256 products (fast in Verilator).
-  logic [Groups*QW-1:0] group_dots;
+  // The signed products of the codes in quarters (QW bits each), from one of
+  // two implementations (SynthImpl): the formula as logic, or a table of the
+  // 256 products (fast in Verilator).
+  logic [K*QW-1:0] prods;
   if (SynthImpl) begin : g_formula
-    tcu_e2m1_group_dots_formula u_dots (.a_i, .b_i, .dots_o(group_dots));
+    tcu_e2m1_products_formula u_prods (.a_i, .b_i, .prods_o(prods));
   end else begin : g_table
-    tcu_e2m1_group_dots_table u_dots (.a_i, .b_i, .dots_o(group_dots));
+    tcu_e2m1_products_table u_prods (.a_i, .b_i, .prods_o(prods));
   end
 
   // Each layer's packed output, and its input (the previous layer's output,
@@ -143,7 +142,11 @@ module tcu_e2m1_dot #(
   task automatic layer0();
     l0_nan = 1'b0;
     for (int unsigned g = 0; g < Groups; g++) begin
-      l0_q[g*QW +: QW] = group_dots[g*QW +: QW];
+      // The group's exact dot product in quarters.
+      l0_q[g*QW +: QW] = '0;
+      for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
+        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] + prods[i*QW +: QW];
+      end
       // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
       // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.
       for (int unsigned sc = 0; sc < 2; sc++) begin

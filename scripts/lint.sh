@@ -45,7 +45,7 @@ want units && for define in "${defines[@]}"; do
     params=()
     [ "$top" = tcu_core ] && [ -n "$define" ] && params=(-GWordsPerCycle=8 -GDWordsPerCycle=8)
     # The synthesis implementations (SynthImpl=1) where a unit has both.
-    [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=(-GSynthImpl=1)
+    [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=("-GSynthImpl=1'b1")
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module "$top" "${params[@]}" 2>&1) && [ -z "$out" ]; then
       echo "lint clean: $top ${params[*]} ${define:-(simulation)}"
@@ -65,7 +65,7 @@ datapath_params=(
 want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do
     # shellcheck disable=SC2086
-    [ -n "$define" ] && params+=" -GSynthImpl=1"
+    [ -n "$define" ] && params+=" -GSynthImpl=1'b1"
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module tcu_datapath $params 2>&1) && [ -z "$out" ]; then
       echo "lint clean: tcu_datapath $params ${define:-(simulation)}"

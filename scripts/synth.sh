@@ -10,7 +10,8 @@
 #
 #   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [--netlist] [unit...]
 #
-# Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
+# Units with a SynthImpl parameter are synthesized with SynthImpl=1 (their
+# synthesis implementations). Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
 # runs at its defaults, tcu_datapath at one dot unit per engine (the default
 # instantiates hundreds of FMAs), and tcu_core (operand router and datapath)
 # at one dot unit per engine and one word a cycle each way; each --params
@@ -128,6 +129,11 @@ printf '%-22s %10s %10s %12s %6s %8s  %s\n' unit cells flip-flops transistors de
 run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  # The synthesis implementations (SynthImpl=1; the fast simulation ones are
+  # proven equal to them by scripts/equiv.sh), unless --params says otherwise.
+  if grep -q "parameter bit *SynthImpl" "rtl/$top.sv" && [[ " $params" != *" SynthImpl="* ]]; then
+    chparam+=" -set SynthImpl 1"
+  fi
   [ -n "$chparam" ] && chparam="chparam$chparam $top;"
   name=$top
   [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"
