@@ -179,8 +179,8 @@ pair_modules() {  # miter -> "gold gate"
 pair_sources() {  # miter -> files besides the two implementations
   case $1 in
     int4_dot) echo "rtl/tcu_pipe_reg.sv" ;;
-    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv
-                   rtl/tcu_word_mux_index.sv" ;;
+    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv" \
+                  "rtl/tcu_word_mux_index.sv" ;;
   esac
 }
 # One bit of the fast implementation's result flipped for some inputs.
