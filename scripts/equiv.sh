@@ -30,6 +30,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=${EQUIV_DIR:-build/equiv}
+case $out in /*) ;; *) out=$root/$out ;; esac
 plant=0
 tier=all
 list=0
@@ -230,8 +231,8 @@ run_check() {
     sat="sat -verify -tempinduct -prove trigger 0 -set en_i 1 -set-at 1 rst_ni 0
          -maxsteps $((stages + 2)) -show-inputs"
   fi
-  local log="$root/$out/$name${plant:+}.log"
-  [ $plant = 1 ] && log="$root/$out/$name.plant.log"
+  local log="$out/$name.log"
+  [ $plant = 1 ] && log="$out/$name.plant.log"
   local start=$SECONDS result
   # shellcheck disable=SC2046
   timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log" -p "
@@ -244,11 +245,11 @@ run_check() {
     proven=$((proven + 1))
   elif grep -q "SAT proof finished - model found\|SAT temporal induction proof finished - model found\|failed: Found a counter" "$log" 2>/dev/null ||
        grep -q "Assertion failed\|model found: FAIL" "$log" 2>/dev/null; then
-    result="FAILED (counterexample in $out/${log##*/})"
+    result="FAILED (counterexample in $log)"
     failed=$((failed + 1))
   else
-    [ $status = 124 ] && result="ERROR (timed out; $out/${log##*/})" ||
-      result="ERROR (Yosys failed; $out/${log##*/})"
+    [ $status = 124 ] && result="ERROR (timed out; $log)" ||
+      result="ERROR (Yosys failed; $log)"
     failed=$((failed + 1))
     errors=$((errors + 1))
   fi
