@@ -86,7 +86,9 @@ for words in 1 2 3 5 6 16 20 32 64 256 512; do
 done
 for words in 3 16 256; do checks+=("default|word_mux tree=index|comb|word_mux|Width=32 Words=$words"); done
 for dw in 1; do checks+=("default|router_scatter mux=index|comb|scatter|DWordsPerCycle=$dw"); done
-for dw in 5 8 32 64; do checks+=("full|router_scatter mux=index|comb|scatter|DWordsPerCycle=$dw"); done
+for dw in 5; do checks+=("full|router_scatter mux=index|comb|scatter|DWordsPerCycle=$dw"); done
+# Not yet decided: at 8 words the SAT ran past 15 minutes (shared machine).
+for dw in 8 32 64; do checks+=("open|router_scatter mux=index|comb|scatter|DWordsPerCycle=$dw"); done
 
 # ---------------------------------------------------------------------------
 # Miters: GOLD/GATE are replaced by the implementations' module names.
