@@ -5,7 +5,7 @@
 // part-select, so that a beat costs a few operations a word rather than a
 // layout instance per slot. Combinational.
 module tcu_router_scatter_index #(
-  parameter int unsigned DWordsPerCycle = 32
+  parameter int unsigned DWordsPerCycle = 64
 ) (
   input  logic                          busy_i,    // a D is held
   input  logic [9:0]                    base_i,    // the beat's first word

@@ -86,12 +86,13 @@ def config_spec() -> tcu_spec.Spec:
 
 
 def rtl_parameters() -> dict[str, int]:
-    return {p.name: p.default for p in config_spec().parameters if p.rtl}
+    return {p.name: p.default for p in config_spec().parameters if p.axis}
 
 
 def router_parameters() -> list[str]:
     """The operand router's parameters (the rest are the datapath's)."""
-    return [p.name for p in config_spec().parameters if "tcu_operand_router" in p.modules]
+    return [p.name for p in config_spec().parameters
+            if p.axis and "tcu_operand_router" in p.modules]
 
 
 def check_point_rules(index: int, point: dict[str, object]) -> None:
