@@ -5,16 +5,21 @@
 # clang build with AddressSanitizer + UBSan that also runs the fuzzers.
 #
 #   scripts/test.sh          the default tier (CI)
-#   scripts/test.sh --full   also the second tier: long co-verification runs
-#                            and tcu explore's sweep (ctest label "full"),
-#                            tens of minutes
+#   scripts/test.sh --full   also the second tier: long co-verification runs,
+#                            tcu explore's sweep, the slow equivalence checks
+#                            (ctest label "full") and the synthesis
+#                            configuration 'synth' (built only here: its
+#                            Verilated C++ is four times the default's), an
+#                            hour or more
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
 setup_args=()
+configs="default;small"
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
+  configs="default;small;synth"
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
@@ -23,7 +28,7 @@ fi
 jobs=$(nproc)
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
-  -DTCU_CONFIGS="default;small" -DTCU_BUILD_PYTHON=ON \
+  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"
