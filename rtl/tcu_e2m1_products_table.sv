@@ -4,6 +4,7 @@
 // conditional negation (one load per product in the simulator instead of
 // two lookups, a multiply and a negation). Combinational; proven equal to
 // the formula by scripts/equiv.sh.
+// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
 module tcu_e2m1_products_table #(
   localparam int unsigned K     = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned CodeW = tcu_pkg::fp_width(tcu_pkg::E2M1),
