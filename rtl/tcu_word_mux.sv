@@ -24,9 +24,9 @@ module tcu_word_mux #(
   if (SynthImpl) begin : g_tree
     tcu_word_mux_tree #(.Width(Width), .Words(Words)) u_impl (.*);
   end else if (Words == (1 << SelW)) begin : g_index
-    assign data_o = data_i[32'(sel_i)*Width +: Width];
+    assign data_o = data_i[sel_i*Width +: Width];
   end else begin : g_index_bounded
-    assign data_o = 32'(sel_i) < Words ? data_i[32'(sel_i)*Width +: Width] : '0;
+    assign data_o = sel_i < Words ? data_i[sel_i*Width +: Width] : '0;
   end
 
 endmodule
