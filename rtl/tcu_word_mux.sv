@@ -3,13 +3,8 @@
 //
 // Two implementations of the same function with this port list, chosen by
 // SynthImpl: tcu_word_mux_tree (1: a balanced tree of 2:1 multiplexers, what
-// Yosys maps) and the indexed part-select below (0: one copy in a Verilator
-// model). The part-select is written here rather than as a module of its
-// own: the Verilated models keep every module a class (-fno-inline), and an
-// instance below this one would copy data_i, up to 4,096 bits, once more at
-// every evaluation of each of the datapath's muxes (the int4 and e2m1
-// engines ran up to a fifth slower with it). scripts/equiv.sh proves this
-// module at SynthImpl = 0 equal to tcu_word_mux_tree (Yosys).
+// Yosys maps) and tcu_word_mux_index (0: an indexed part-select, one copy in
+// a Verilator model). scripts/equiv.sh proves them equal (Yosys).
 module tcu_word_mux #(
   parameter int unsigned  Width     = 1,
   parameter int unsigned  Words     = 2,
@@ -23,10 +18,8 @@ module tcu_word_mux #(
 
   if (SynthImpl) begin : g_tree
     tcu_word_mux_tree #(.Width(Width), .Words(Words)) u_impl (.*);
-  end else if (Words == (1 << SelW)) begin : g_index
-    assign data_o = data_i[sel_i*Width +: Width];
-  end else begin : g_index_bounded
-    assign data_o = sel_i < Words ? data_i[sel_i*Width +: Width] : '0;
+  end else begin : g_index
+    tcu_word_mux_index #(.Width(Width), .Words(Words)) u_impl (.*);
   end
 
 endmodule

@@ -206,14 +206,15 @@ pair_modules() {  # miter -> "gold gate"
   case $1 in
     int4_dot) echo "tcu_int4_dot_tree tcu_int4_dot_planes" ;;
     e2m1_products) echo "tcu_e2m1_products_formula tcu_e2m1_products_table" ;;
-    word_mux) echo "tcu_word_mux_tree tcu_word_mux" ;;  # tcu_word_mux at SynthImpl = 0
+    word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
   esac
 }
 pair_sources() {  # miter -> files besides the two implementations
   case $1 in
     int4_dot) echo "rtl/tcu_pipe_reg.sv" ;;
-    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv" ;;
+    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv" \
+                  "rtl/tcu_word_mux_index.sv" ;;
   esac
 }
 # One bit of the fast implementation's result flipped for some inputs.

@@ -19,6 +19,7 @@ set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_pkg.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_word_mux.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_tree.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_index.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_andor.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_table.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_mux.sv
