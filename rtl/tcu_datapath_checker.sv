@@ -1,11 +1,13 @@
 // tcu_datapath's protocol assertions (simulation only; Verilator --assert),
-// bound into every tcu_datapath by the bind statement below: the output
-// holds while out_ready_i is low; a D waiting behind a full skid register
-// holds in the pipelines (its valid bit, tag and D); at most one engine
-// delivers or owns the pipelines' D at a time; the in-flight count never
-// wraps; no instruction arrives for an engine the configuration leaves out.
-// The held D is copied only in cycles that hold, so these cost nothing
-// otherwise. Nothing here is synthesized (Yosys defines SYNTHESIS).
+// bound into every tcu_datapath by the bind statement below: a D waiting
+// behind a full skid register holds in the pipelines (its valid bit, tag and
+// D); at most one engine delivers or owns the pipelines' D at a time; the
+// in-flight count never wraps; no instruction arrives for an engine the
+// configuration leaves out. The held D is copied only in cycles that hold,
+// so these cost nothing otherwise. Nothing here is synthesized (Yosys
+// defines SYNTHESIS). The rules of the datapath's ports (the output holds
+// while out_ready is low, the tag order, D's unused bits) are checked once,
+// for any datapath, in dv/frontend/handshake_checks.h.
 `ifndef SYNTHESIS
 module tcu_datapath_checker #(
   parameter bit          Int4Enable   = 1'b1,
@@ -24,11 +26,7 @@ module tcu_datapath_checker #(
   input logic                                                 pipe_en_i,
   input logic                                                 pipe_valid_i,
   input logic [15:0]                                          pipe_tag_i,
-  input logic [8191:0]                                        pipe_d_i,
-  input logic                                                 out_valid_i,
-  input logic                                                 out_ready_i,
-  input logic [15:0]                                          out_tag_i,
-  input logic [8191:0]                                        out_d_i
+  input logic [8191:0]                                        pipe_d_i
 );
 
   localparam int unsigned STATUS_BITS = tcu_pkg::STATUS_BITS;
@@ -56,25 +54,19 @@ module tcu_datapath_checker #(
     endcase
   end
 
-  logic          live_q, out_held_q, pipe_held_q;
-  logic [15:0]   out_tag_q, pipe_tag_q;
-  logic [8191:0] out_d_q, pipe_d_q;
+  logic          live_q, pipe_held_q;
+  logic [15:0]   pipe_tag_q;
+  logic [8191:0] pipe_d_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       live_q      <= 1'b0;
-      out_held_q  <= 1'b0;
       pipe_held_q <= 1'b0;
     end else begin
       live_q      <= 1'b1;
-      out_held_q  <= out_valid_i && !out_ready_i;
       pipe_held_q <= !pipe_en_i;
     end
   end
   always_ff @(posedge clk_i) begin
-    if (out_valid_i && !out_ready_i) begin
-      out_tag_q <= out_tag_i;
-      out_d_q   <= out_d_i;
-    end
     if (!pipe_en_i) begin
       pipe_tag_q <= pipe_tag_i;
       pipe_d_q   <= pipe_d_i;
@@ -82,10 +74,6 @@ module tcu_datapath_checker #(
   end
   always_ff @(posedge clk_i) begin
     if (live_q) begin
-      if (out_held_q) begin
-        assert (out_valid_i && out_tag_i == out_tag_q && out_d_i == out_d_q)
-          else $error("out_valid_o, out_tag_o or out_d_o changed while out_ready_i was low");
-      end
       if (pipe_held_q) begin
         assert (pipe_valid_i && pipe_tag_i == pipe_tag_q && pipe_d_i == pipe_d_q)
           else $error("the D behind the full skid register changed while the pipelines held");
@@ -127,10 +115,6 @@ bind tcu_datapath tcu_datapath_checker #(
   .pipe_en_i      (pipe_en),
   .pipe_valid_i   (pipe_valid),
   .pipe_tag_i     (pipe_tag),
-  .pipe_d_i       (pipe_d),
-  .out_valid_i    (out_valid_o),
-  .out_ready_i,
-  .out_tag_i      (out_tag_o),
-  .out_d_i        (out_d_o)
+  .pipe_d_i       (pipe_d)
 );
 `endif

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # verilator --lint-only -Wall over every unit in rtl/, each as its own top.
 # Waivers live in rtl/lint.vlt, each with its reason. Any warning fails.
+# Constructs Verilator accepts but Yosys reads otherwise: scripts/
+# lint_constructs.py (a test of its own).
 #
 #   scripts/lint.sh [simulation|synthesis] [units|datapaths]
 #

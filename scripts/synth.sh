@@ -7,8 +7,14 @@
 #                means cells without a CMOS cost, flip-flops, were left out)
 #   depth        logic depth: gates on the longest combinational path
 #                between ports and flip-flops (ltp -noff)
+# and with --liberty, the same unit mapped to a real cell library, the OSU
+# 0.18 um standard cells (Debian qflow-tech-osu018, typical corner; Yosys
+# dfflibmap/abc -liberty, OpenSTA; tools/tcu_phys/area.py):
+#   um2          area in um^2 (every cell), ff-um2 the flip-flops' share
+#   MHz          the clock the critical path allows, path its start -> end
 #
-#   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [--netlist] [unit...]
+#   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [--json FILE]
+#                    [--liberty] [--netlist] [unit...]
 #
 # Units with a SynthImpl parameter are synthesized with SynthImpl=1 (their
 # synthesis implementations; the fast ones are not read). Units default to
@@ -22,7 +28,10 @@
 # router parameters (row "tcu_core.router"), its share of the core, e.g.
 #   scripts/synth.sh --params "Int4MacsPerCycle=64 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4" tcu_datapath
 #   scripts/synth.sh --params Stages=1 --params Stages=2 --params Stages=3 tcu_int4_dot
-# --csv FILE writes the table as CSV as well. --netlist writes each run's
+# --csv FILE writes the table as CSV as well (the --liberty columns area_um2,
+# flip_flop_area_um2, fmax_mhz, critical_path_ns, path_start, path_end
+# empty without it); --json FILE as a JSON list of rows with the same keys
+# (and "library"). --netlist writes each run's
 # gate-level netlist as well (write_verilog -noattr after the figures:
 # Yosys's generic cells as Verilog expressions and always blocks, the top's
 # ports as in the RTL, internal vectors split into bits), the
@@ -48,6 +57,8 @@ fail_usage() {
 
 param_sets=()
 csv=""
+json=""
+liberty=0
 netlist=0
 tops=()
 while [ $# -gt 0 ]; do
@@ -68,6 +79,19 @@ while [ $# -gt 0 ]; do
       ;;
     --csv=*)
       csv=${1#--csv=}
+      shift
+      ;;
+    --json)
+      [ $# -ge 2 ] || fail_usage "--json needs a file"
+      json=$2
+      shift 2
+      ;;
+    --json=*)
+      json=${1#--json=}
+      shift
+      ;;
+    --liberty)
+      liberty=1
       shift
       ;;
     --netlist)
@@ -101,10 +125,19 @@ fi
 for top in "${tops[@]}"; do
   [ -f "rtl/$top.sv" ] || fail_usage "no unit $top (rtl/$top.sv)"
 done
+if [ $liberty = 1 ]; then
+  [ -f /usr/share/qflow/tech/osu018/osu018_stdcells.lib ] ||
+    fail_usage "--liberty: no OSU 0.18 um library (/usr/share/qflow/tech/osu018; the Debian package qflow-tech-osu018, scripts/setup.sh installs it)"
+  command -v sta >/dev/null || fail_usage "--liberty: no OpenSTA (sta; the Debian package opensta)"
+fi
 mkdir -p "$out" || exit 2
+LIBERTY_KEYS="area_um2 flip_flop_area_um2 fmax_mhz critical_path_ns path_start path_end"
 if [ -n "$csv" ]; then
-  echo "unit,parameters,cells,flip_flops,transistors,logic_depth,seconds,status" >"$csv" ||
-    fail_usage "--csv $csv: cannot write"
+  echo "unit,parameters,cells,flip_flops,transistors,logic_depth,seconds,status,${LIBERTY_KEYS// /,}" \
+    >"$csv" || fail_usage "--csv $csv: cannot write"
+fi
+if [ -n "$json" ]; then
+  : >"$json.rows" || fail_usage "--json $json: cannot write"
 fi
 
 # The files a top needs: itself and every rtl/tcu_*.sv it names, transitively
@@ -129,8 +162,10 @@ sources_of() {
 }
 
 status=0
-printf '%-22s %10s %10s %12s %6s %8s  %s\n' unit cells flip-flops transistors depth seconds \
-  parameters
+header_liberty=""
+[ $liberty = 1 ] && header_liberty=$(printf ' %11s %9s %8s' um2 ff-um2 MHz)
+printf '%-22s %10s %10s %12s %6s%s %8s  %s\n' unit cells flip-flops transistors depth \
+  "$header_liberty" seconds parameters
 run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
@@ -149,7 +184,8 @@ run() {
   # vectors mix bits of different logic levels, which a simulator such as
   # Verilator would otherwise evaluate as a combinational loop).
   [ $netlist = 1 ] && write_netlist="splitnets; write_verilog -noattr $out/$name.v"
-  local start cells="" ffs="" transistors="" depth="" result=ok
+  local start cells="" ffs="" transistors="" depth="" result=ok lib_json="$out/$name.osu018.json"
+  local -a lib=("" "" "" "" "" "")
   start=$(date +%s)
   # The top's parameters are set with chparam before hierarchy derives the
   # units: Yosys 0.23's hierarchy -chparam trips an internal assertion
@@ -170,17 +206,47 @@ run() {
   else
     result="failed (see $log)"
   fi
+  # The same top mapped to the OSU 0.18 um cells: area and clock.
+  if [ "$result" = ok ] && [ $liberty = 1 ]; then
+    rm -f "$lib_json"
+    if PYTHONPATH=tools python3 -m tcu_phys.area "$top" --params "$params" --json "$lib_json" \
+      --workdir "$out/osu018/$name" >>"$log" 2>&1; then
+      mapfile -t lib < <(python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]: print(f[k])' "$lib_json" $LIBERTY_KEYS)
+    else
+      result="liberty mapping failed (see $log)"
+    fi
+  fi
   local seconds=$(($(date +%s) - start))
   if [ "$result" = ok ]; then
-    printf '%-22s %10s %10s %12s %6s %8s  %s\n' "$label" "$cells" "$ffs" "$transistors" "$depth" \
-      "$seconds" "${params:-defaults}"
+    local row_liberty=""
+    [ $liberty = 1 ] && row_liberty=$(printf ' %11.0f %9.0f %8.1f' "${lib[0]}" "${lib[1]}" "${lib[2]}")
+    printf '%-22s %10s %10s %12s %6s%s %8s  %s\n' "$label" "$cells" "$ffs" "$transistors" "$depth" \
+      "$row_liberty" "$seconds" "${params:-defaults}"
+    [ $liberty = 1 ] && printf '%-22s critical path %s ns: %s -> %s\n' "" "${lib[3]}" "${lib[4]}" \
+      "${lib[5]}"
   else
     printf '%-22s %10s  %s  %s\n' "$label" FAILED "$result" "${params:-defaults}"
     status=1
   fi
   if [ -n "$csv" ]; then
-    printf '%s,"%s",%s,%s,%s,%s,%s,%s\n' "$label" "${params:-defaults}" "$cells" "$ffs" \
-      "$transistors" "$depth" "$seconds" "${result%% (*}" >>"$csv"
+    printf '%s,"%s",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s","%s"\n' "$label" "${params:-defaults}" \
+      "$cells" "$ffs" "$transistors" "$depth" "$seconds" "${result%% (*}" "${lib[@]}" >>"$csv"
+  fi
+  if [ -n "$json" ]; then
+    python3 -c 'import json, sys
+keys = ["unit", "parameters", "cells", "flip_flops", "transistors", "logic_depth", "seconds",
+        "status", "area_um2", "flip_flop_area_um2", "fmax_mhz", "critical_path_ns", "path_start",
+        "path_end"]
+row = dict(zip(keys, sys.argv[1:]))
+for k in ("cells", "flip_flops", "logic_depth", "seconds"):
+    row[k] = int(row[k]) if row[k] else None
+for k in ("area_um2", "flip_flop_area_um2", "fmax_mhz", "critical_path_ns"):
+    row[k] = float(row[k]) if row[k] else None
+row["library"] = "OSU 0.18 µm, typical corner" if row["area_um2"] is not None else None
+print(json.dumps(row))' "$label" "${params:-defaults}" "$cells" "$ffs" "$transistors" "$depth" \
+      "$seconds" "${result%% (*}" "${lib[@]}" >>"$json.rows"
   fi
 }
 
@@ -207,4 +273,9 @@ for top in "${tops[@]}"; do
     for params in "${param_sets[@]}"; do run_top "$top" "$params"; done
   fi
 done
+if [ -n "$json" ]; then
+  python3 -c 'import json, sys
+print(json.dumps([json.loads(l) for l in open(sys.argv[1])], indent=2))' "$json.rows" >"$json"
+  rm -f "$json.rows"
+fi
 exit $status

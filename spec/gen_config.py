@@ -64,6 +64,11 @@ std::vector<std::pair<const char*, int>> datapath_parameters(const DatapathConfi
 // RTL's elaboration checks give.
 std::string datapath_config_error(const DatapathConfig& config);
 
+// Every named configuration of spec/config.toml ([[config]]), resolved, in
+// the spec's order: what a configuration's parameters are without a
+// Verilated model of it (tcu timing, tcu gemm --estimate).
+const std::vector<std::pair<std::string, DatapathConfig>>& spec_configurations();
+
 }}  // namespace tcu
 """
 
@@ -102,6 +107,18 @@ def cxx_range(p: tcu_spec.Parameter) -> str:
             f"{cxx_string(f': must be {p.min}..{p.max} ({p.range_why})')};\n")
 
 
+def cxx_config_table(spec: tcu_spec.Spec) -> str:
+    """The spec's [[config]]s as C++ table entries, every field set."""
+    entries = []
+    for name, given in spec.configs.items():
+        values = spec.resolve(given)
+        fields = "".join(f"         c.{p.field} = {cxx_value(p, values[p.name])};\n"
+                         for p in spec.parameters)
+        entries.append(f"      {{\"{name}\", [] {{\n         DatapathConfig c;\n{fields}"
+                       "         return c;\n       }()},\n")
+    return "".join(entries)
+
+
 def cxx_source(spec: tcu_spec.Spec) -> str:
     equal = " &&\n         ".join(f"a.{p.field} == b.{p.field}" for p in spec.parameters)
     names = "".join(f"      {{\"{p.name}\", int(c.{p.field})}},\n" for p in spec.parameters)
@@ -122,6 +139,12 @@ std::vector<std::pair<const char*, int>> datapath_parameters(const DatapathConfi
 
 std::string datapath_config_error(const DatapathConfig& c) {{
 {checks}  return "";
+}}
+
+const std::vector<std::pair<std::string, DatapathConfig>>& spec_configurations() {{
+  static const std::vector<std::pair<std::string, DatapathConfig>> configs = {{
+{cxx_config_table(spec)}  }};
+  return configs;
 }}
 
 }}  // namespace tcu

@@ -2,7 +2,7 @@
 checking a configuration against its rules, and the rules' messages.
 
 The C++ (gen_config.py), the CMake configure step (gen_config.py), tcu
-explore (tools/explore.py) and the RTL tests (tests/spec/) all use this
+explore (tools/tcu_explore) and the RTL tests (tests/spec/) all use this
 module, so each rule's message is written once, here.
 """
 from __future__ import annotations

@@ -4,7 +4,9 @@
 # the instructions' m*n*k (sparse: the 32 stored products per row), every
 # engine's busy + idle + gated cycles equal the cycles, engines that never
 # ran count every cycle gated, a back-pressured run has stalled cycles, and
-# `run --jobs` adds its jobs' counters up.
+# `run --jobs` adds its jobs' counters up; the energy estimate in pJ (text
+# and the report's "energy") adds up over the engines and charges the
+# engines that never ran leakage only.
 # Usage: cli_activity.sh path/to/tcu CONFIG
 set -u
 tcu=$1
@@ -17,13 +19,19 @@ fail() {
   head -40 "$dir/out"
   failures=$((failures + 1))
 }
-# check NAME ENGINE MACS [python condition on a (activity), e (the engine)]
+# check NAME ENGINE MACS [python condition on a (activity), e (the engine)] [DENSE MACS]
+# The report's "macs" block (the model's issued and dense-equivalent counts)
+# must equal the counters' MACs and the test's own dense count (DENSE MACS,
+# default MACS; sparse: twice the issued; f16 m8n8k4: the four quad pairs).
 check() {
-  local name=$1 engine=$2 macs=$3 extra=${4:-True}
-  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" <<'PY' || fail "$name: the report's activity"
+  local name=$1 engine=$2 macs=$3 extra=${4:-True} dense=${5:-$3}
+  python3 - "$dir/$name.json" "$engine" "$macs" "$extra" "$dense" <<'PY' || fail "$name: the report's activity"
 import json, sys
 report = json.load(open(sys.argv[1]))
-engine, macs, extra = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+engine, macs, extra, dense = sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+assert report["macs"]["issued"] == macs and report["macs"]["dense"] == dense, (report["macs"], macs, dense)
+assert sum(v["issued_macs"] for v in report["variants"]) == macs, report["variants"]
+assert sum(v["dense_macs"] for v in report["variants"]) == dense, report["variants"]
 a = report["activity"]
 for name, x in a["engines"].items():
     assert x["busy"] + x["idle"] + x["gated"] == a["cycles"], (name, x, a["cycles"])
@@ -34,10 +42,28 @@ assert e["macs"] == macs, (e["macs"], macs)
 assert e["busy"] > 0
 util = e["macs"] / (e["peak_macs_per_cycle"] * a["cycles"])
 assert abs(e["mac_utilization"] - util) < 1e-12, (e["mac_utilization"], util)
-assert a["energy_proxy"] > 0 and "not a measurement" in a["energy_proxy_formula"]
+# The energy estimate (model/src/energy.cpp): every engine's share, the
+# total, pJ per MAC, the library, and the busy engine charged more than the
+# gated ones' leakage.
+en = report["energy"]
+assert en["library"] == "OSU 0.18 µm, typical corner", en["library"]
+parts = en["per_engine"]
+assert set(parts) == set(a["engines"]), parts.keys()
+assert abs(sum(p["pj"] for p in parts.values()) - en["pj"]) <= 1e-9 * en["pj"], en
+total_macs = sum(x["macs"] for x in a["engines"].values())
+assert total_macs > 0 and abs(en["pj_per_mac"] - en["pj"] / total_macs) <= 1e-9 * en["pj_per_mac"], en
+p = parts[engine]
+assert p["macs"] == macs and p["units"] > 0 and p["pj"] > 0, p
+assert p["pj"] >= macs * p["dynamic_pj_per_mac"] > 0, p
+for name, q in parts.items():
+    if name != engine:
+        leak = q["units"] * a["cycles"] * q["leakage_pj_per_unit_cycle"]
+        assert abs(q["pj"] - leak) <= 1e-9 * leak and q["pj"] < p["pj"], (name, q)
 assert eval(extra), extra
 PY
   grep -qE "^ *activity \(RTL counters, [0-9]+ cycles\):" "$dir/out" || fail "$name: no activity table"
+  grep -qE "^ *energy [0-9.e+]+ pJ, [0-9.e+]+ pJ/MAC \(estimate, OSU 0.18 µm, typical corner" "$dir/out" ||
+    fail "$name: no energy line"
 }
 runs() {  # runs PTX: whether this configuration has the variant's engine
   "$tcu" run --engine rtl --config "$config" --ptx "$1" --count 1 --jobs 1 >/dev/null 2>&1
@@ -58,7 +84,7 @@ fi
 if runs "$sparse"; then
   "$tcu" gemm --engine rtl --config "$config" --ptx "$sparse" --m 32 --n 16 --k 128 \
     --report "$dir/gemm_sparse.json" >"$dir/out" 2>&1 || fail "gemm sparse"
-  check gemm_sparse int4 $((32 * 16 * 128 / 2))
+  check gemm_sparse int4 $((32 * 16 * 128 / 2)) True $((32 * 16 * 128))
 fi
 if runs "$f64"; then
   "$tcu" run --engine rtl --config "$config" --ptx "$f64" --count 7 --jobs 1 \

@@ -8,19 +8,7 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 
 # expect CODE PATTERN -- command...
-expect() {
-  local code=$1 pattern=$2
-  shift 3
-  "$@" >"$dir/out" 2>"$dir/err"
-  local got=$?
-  if [[ $got -ne $code ]] || ! grep -qF -- "$pattern" "$dir/out" "$dir/err"; then
-    echo "FAIL: $* -> exit $got (want $code), output lacks '$pattern':"
-    cat "$dir/out" "$dir/err" | head -5
-    failures=$((failures + 1))
-  else
-    echo "ok: exit $code: $*"
-  fi
-}
+source "$(dirname "$0")/lib/expect.sh"
 
 lanes() {  # lanes N_REGS VALUE
   local s="[" l r

@@ -33,8 +33,36 @@ for r in rows:
     assert 0 < float(r["mac_utilization"]) <= 1, r
 # The two points differ in their RTL: they must not share a model or an area.
 assert rows[0]["cells"] != rows[1]["cells"], rows
+# MACs from the report: int4 dense issues its dense count; 32x16x128.
+for r in rows:
+    assert int(r["macs"]) == int(r["issued_macs"]) == 32 * 16 * 128, r
+# The decision columns are there; filled where their sources are.
+for c in ("area_um2", "fmax_mhz", "tops", "tops_per_mm2", "energy_pj_per_mac", "tops_per_w",
+          "pareto", "pareto_energy"):
+    assert c in rows[0], c
 PY
-for png in throughput_vs_area.png utilization_vs_rf.png; do
+# With the cell-library flow (synth.sh --liberty, the OSU library, sta): µm²,
+# MHz and TOPS are numbers; with the report's energy, pJ/MAC and TOPS/W.
+python3 - "$work/out/explore.csv" "$work/out/points/0000/report.json" \
+  "$(dirname "$0")/../scripts/synth.sh" <<'PY' || fail "explore.csv lacks physical figures"
+import csv, json, os, shutil, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+report = json.load(open(sys.argv[2]))
+synth = open(sys.argv[3]).read().split("\nset -", 1)[0]
+liberty = ("--liberty" in synth and shutil.which("sta") and
+           os.path.exists("/usr/share/qflow/tech/osu018/osu018_stdcells.lib"))
+for r in rows:
+    if liberty:
+        for c in ("area_um2", "fmax_mhz", "tops", "tops_per_mm2"):
+            assert float(r[c]) > 0, (c, r[c])
+        assert abs(float(r["tops"]) - 2 * float(r["macs_per_cycle"]) * float(r["fmax_mhz"]) / 1e6) \
+            <= 1e-3 * float(r["tops"]), r
+    if "energy" in report:
+        assert float(r["energy_pj_per_mac"]) > 0 and float(r["tops_per_w"]) > 0, r
+print(f"explore_sweep: physical columns {'checked' if liberty else 'empty (no --liberty flow)'}; "
+      f"energy {'checked' if 'energy' in report else 'empty (no energy in the reports)'}")
+PY
+for png in throughput_vs_area.png energy_vs_throughput.png utilization_vs_rf.png; do
   [ -s "$work/out/$png" ] || fail "$png not written"
 done
 

@@ -154,3 +154,18 @@ TEST_CASE("disabled engines: the parameter that leaves a family out") {
   CHECK(tcu::disabled_error("pt", dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"))
             .empty());
 }
+
+TEST_CASE("issue interval: the longest of collection, occupancy and write-back") {
+  const auto f16 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+  const auto int4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  tcu::DatapathConfig dp;
+  tcu::FrontEndConfig fe;
+  // f16 .f32: 384 source words (6 cycles at 64), occupancy 4, 256 D words.
+  CHECK(tcu::collection_cycles(dp, fe, f16) == 6);
+  CHECK(tcu::datapath_occupancy(dp, f16) == 4);
+  CHECK(tcu::issue_interval(dp, fe, f16) == 6);
+  CHECK(tcu::issue_interval(dp, fe, int4) == 8);  // the occupancy binds
+  dp.d_words_per_cycle = 32;                      // 256 D words at 32 a cycle: write-back binds
+  CHECK(tcu::write_back_cycles(dp, fe, f16) == 8);
+  CHECK(tcu::issue_interval(dp, fe, f16) == 8);
+}

@@ -13,7 +13,9 @@ namespace tcu {
 
 int launch_explore(const std::string& program_name, const std::vector<std::string>& args) {
   const std::string source_dir = TCU_SOURCE_DIR;
-  const std::string script = source_dir + "/tools/explore.py";
+  // tools/tcu_explore, run as `python -m tcu_explore` with tools/ on the path.
+  const std::string tools_dir = source_dir + "/tools";
+  const std::string script = tools_dir + "/tcu_explore/__main__.py";
   const char* python_env = std::getenv("TCU_PYTHON");
   // The interpreter that scripts/setup.sh gave matplotlib.
   const std::string python = python_env ? python_env : source_dir + "/.venv/bin/python";
@@ -28,13 +30,18 @@ int launch_explore(const std::string& program_name, const std::vector<std::strin
     return kExitUsage;
   }
   setenv("TCU_EXPLORE_PROG", (program_name + " explore").c_str(), 1);
+  const char* python_path = std::getenv("PYTHONPATH");
+  const std::string path =
+      python_path && *python_path ? tools_dir + ":" + python_path : tools_dir;
+  setenv("PYTHONPATH", path.c_str(), 1);
 #ifdef TCU_HAVE_RTL
-  // The build whose libraries each point's tool links (tools/explore.py).
+  // The build whose libraries each point's tool links (tools/tcu_explore).
   setenv("TCU_EXPLORE_BASE", TCU_BINARY_DIR, 0);
 #endif
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(python.c_str()));
-  argv.push_back(const_cast<char*>(script.c_str()));
+  argv.push_back(const_cast<char*>("-m"));
+  argv.push_back(const_cast<char*>("tcu_explore"));
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   execv(python.c_str(), argv.data());

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "exit_codes.h"
+#include "tcu/gemm_timing.h"
+#include "gemm_compare.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
 #include "tcu/register_file.h"
@@ -372,44 +374,6 @@ std::vector<uint64_t> golden_chain_reference(const Problem& problem, const Tilin
   return acc_d;
 }
 
-// ---- timing --------------------------------------------------------------------
-
-// Where the cycles of the GEMM go by timing.h's formula, summed over the
-// k-steps. Within a k-step the front-end collects an instruction's operands
-// while the datapath works on the previous one, so instructions are accepted
-// max(operand delivery, occupancy) apart; each k-step ends with the last
-// instruction's pipeline and write-back (its D is the next k-step's C).
-struct Estimate {
-  int delivery_per_instr = 0, occupancy_per_instr = 0, latency = 0, write_back = 0;
-  uint64_t occupancy = 0;   // the datapath's slice sequencer busy
-  uint64_t delivery = 0;    // operand collection the datapath waits for
-  uint64_t fill_drain = 0;  // pipeline fill and drain, write-back, per k-step
-  uint64_t switches = 0;    // engine changes: none in a one-variant GEMM
-  uint64_t total() const { return occupancy + delivery + fill_drain + switches; }
-};
-
-Estimate estimate_cycles(const GemmOptions& options, const Tiling& tiling) {
-  const Instr& instr = options.instr;
-  Estimate e;
-  e.delivery_per_instr = collection_cycles(options.datapath, options.front_end, instr);
-  e.occupancy_per_instr = datapath_occupancy(options.datapath, instr);
-  e.latency = datapath_latency(options.datapath, instr);
-  e.write_back = write_back_cycles(options.datapath, options.front_end, instr);
-  const uint64_t steps = uint64_t(tiling.k_steps), slots = uint64_t(tiling.slots);
-  const int exposed = std::max(0, e.delivery_per_instr - e.occupancy_per_instr);
-  e.occupancy = steps * slots * uint64_t(e.occupancy_per_instr);
-  e.delivery = steps * (uint64_t(e.delivery_per_instr) + (slots - 1) * uint64_t(exposed));
-  e.fill_drain = steps * uint64_t(e.latency - e.occupancy_per_instr + e.write_back);
-  return e;
-}
-
-// Dense-equivalent MACs per cycle of the instruction's engine: its units
-// times one unit invocation's MACs (a sparse slice covers 64 logical k).
-double peak_macs_per_cycle(const DatapathConfig& config, const Instr& instr) {
-  return double(dot_units(config, instr.family)) * double(instr.macs()) /
-         double(unit_slices(instr));
-}
-
 std::string format_element(ElemType type, uint64_t bits) {
   char text[64];
   if (type == ElemType::kS32) {
@@ -448,7 +412,7 @@ std::string gemm_options_error(const GemmOptions& options) {
   if (options.warps > tiling.slots)
     return "--warps " + std::to_string(options.warps) + ": more warps than the " +
            std::to_string(tiling.slots) + " instruction(s) of a k-step (output tiles per warp)";
-  if (tiling.instructions() > kMaxInstructions)
+  if (!options.estimate_only && tiling.instructions() > kMaxInstructions)
     return "--m/--n/--k: " + std::to_string(tiling.instructions()) +
            " instructions, more than the limit of " + std::to_string(kMaxInstructions);
   if (const std::string why = front_end_config_error(options.front_end); !why.empty())
@@ -543,9 +507,11 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
 
   // The summary.
   const bool timed = measured_cycles > 0;
-  const Estimate estimate = estimate_cycles(options, tiling);
+  const GemmCycleEstimate estimate =
+      estimate_gemm_cycles(options.datapath, options.front_end, instr, uint64_t(tiling.k_steps),
+                           uint64_t(tiling.slots));
   const double macs = double(options.m) * double(options.n) * double(options.k);
-  const double peak = peak_macs_per_cycle(options.datapath, instr);
+  const double peak = peak_dense_macs_per_cycle(options.datapath, instr);
   char line[256];
   out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
       << ", seed " << options.seed << "\n"
@@ -571,7 +537,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     out << line;
   }
   const FrontEndConfig& fe = options.front_end;
-  out << "  where the cycles go (estimate from model/include/tcu/timing.h, rf bandwidth "
+  out << "  where the cycles go (estimate from model/include/tcu/gemm_timing.h, rf bandwidth "
       << fe.rf_regs_per_cycle << " words/cycle";
   if (const std::string banks = describe_banks(fe); !banks.empty()) out << ", " << banks;
   out << "):\n";
@@ -586,7 +552,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                     std::to_string(estimate.occupancy_per_instr));
   estimate_line("operand delivery", estimate.delivery,
                 "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
-                    " per k-step, later ones beyond the occupancy");
+                    " per k-step, later ones' collection or write-back beyond the occupancy");
   estimate_line("pipeline fill/drain", estimate.fill_drain,
                 per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
                     std::to_string(estimate.occupancy_per_instr) + " + write-back " +
@@ -610,6 +576,10 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   if (!timed)
     out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
   out << "\n";
+  if (!options.compare.empty())
+    print_peak_comparison(options.datapath, instr,
+                          macs / (double(timed ? measured_cycles : estimate.total()) * peak),
+                          timed ? "measured" : "estimate", out, details);
   std::optional<Activity> activity = engine.activity();
   if (activity && activity_before) {
     *activity = *activity - *activity_before;
@@ -634,6 +604,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   variant.failed = failed;
   variant.engine_errors = engine_errors.size();
   variant.cycles = measured_cycles;
+  variant.instructions = tiling.instructions();
   variant.seconds = engine_seconds;
   variant.details = engine_errors;
   variant.details.insert(variant.details.end(), mismatch_lines.begin(), mismatch_lines.end());
@@ -663,6 +634,38 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
                       {"total", estimate.total()}};
   gemm["reference"] = reference_name;
   return exit_code;
+}
+
+int estimate_gemm(const GemmOptions& options, std::ostream& out, nlohmann::ordered_json* details) {
+  const Instr& instr = options.instr;
+  const Tiling tiling = tiling_of(options);
+  const GemmCycleEstimate estimate =
+      estimate_gemm_cycles(options.datapath, options.front_end, instr, uint64_t(tiling.k_steps),
+                           uint64_t(tiling.slots));
+  const double macs = double(options.m) * double(options.n) * double(options.k);
+  const double utilization =
+      macs / (double(estimate.total()) * peak_dense_macs_per_cycle(options.datapath, instr));
+  out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
+      << ", estimate only (nothing run)\n"
+      << "  " << instr.ptx() << "\n"
+      << "  instructions " << tiling.instructions() << " (" << tiling.slots << " per k-step, "
+      << tiling.k_steps << " k-steps)\n"
+      << "  estimate " << estimate.total() << " cycles: occupancy " << estimate.occupancy
+      << ", operand delivery " << estimate.delivery << ", pipeline fill/drain "
+      << estimate.fill_drain << " (model/include/tcu/gemm_timing.h)\n"
+      << "  estimated utilization " << percent(utilization) << "\n";
+  (*details)["m"] = options.m;
+  (*details)["n"] = options.n;
+  (*details)["k"] = options.k;
+  (*details)["instructions"] = tiling.instructions();
+  (*details)["estimate"] = {{"occupancy", estimate.occupancy},
+                            {"operand_delivery", estimate.delivery},
+                            {"fill_drain", estimate.fill_drain},
+                            {"total", estimate.total()}};
+  (*details)["estimated_utilization"] = utilization;
+  if (!options.compare.empty())
+    print_peak_comparison(options.datapath, instr, utilization, "estimate", out, details);
+  return kExitOk;
 }
 
 }  // namespace tcu

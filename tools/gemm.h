@@ -25,6 +25,9 @@ struct GemmOptions {
   FrontEndConfig front_end;
   double backpressure = 0;  // the RTL engine's, so the estimate can name it
   int max_details = 5;      // mismatching elements printed
+  // --estimate: the timing estimate alone, nothing run (no instruction limit).
+  bool estimate_only = false;
+  std::string compare;  // --compare: a GPU whose peak rate to compare with ("a100")
 };
 
 // Why the options cannot be run, starting with the option at fault
@@ -37,5 +40,10 @@ std::string gemm_options_error(const GemmOptions& options);
 // Returns an ExitCode.
 int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Report* report,
              nlohmann::ordered_json* details);
+
+// --estimate: prints the shape, the timing estimate and its utilization (and
+// the --compare section) without running anything; fills *details. Returns
+// an ExitCode.
+int estimate_gemm(const GemmOptions& options, std::ostream& out, nlohmann::ordered_json* details);
 
 }  // namespace tcu

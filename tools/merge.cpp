@@ -230,7 +230,7 @@ Report merged_report(std::vector<ShardReport>& shards, int max_details) {
   merged.command = "run";
   merged.engine = shards.front().report.engine;
   merged.header = nlohmann::ordered_json::parse(shards.front().json.dump());
-  for (const char* key : {"command", "engine", "variants", "activity", "passed", "failed",
+  for (const char* key : {"command", "engine", "variants", "macs", "activity", "passed", "failed",
                           "engine_errors", "wall_seconds", "exit_code"})
     merged.header.erase(key);
   merged.header["options"]["shard"] = "0/1";
@@ -249,6 +249,7 @@ Report merged_report(std::vector<ShardReport>& shards, int max_details) {
       to.failed += from.failed;
       to.engine_errors += from.engine_errors;
       to.cycles += from.cycles;
+      to.instructions += from.instruction_count();
       to.seconds += from.seconds;
       for (const std::string& line : from.details)
         if (details++ < max_details) to.details.push_back(line);

@@ -6,7 +6,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tcu/energy.h"
 #include "version.h"
+// The MACs of an instruction (instruction_macs).
+#include "tcu/instr.h"
+#include "tcu/timing.h"
 
 namespace tcu {
 
@@ -24,6 +28,15 @@ uint64_t Report::engine_errors() const {
   uint64_t n = 0;
   for (const auto& v : variants) n += v.engine_errors;
   return n;
+}
+
+std::optional<MacCounts> instruction_macs(const std::string& ptx) {
+  try {
+    const Instr instr = parse_ptx(ptx);
+    return MacCounts{uint64_t(issued_macs(instr)), uint64_t(instr.macs())};
+  } catch (const InstrError&) {
+    return std::nullopt;
+  }
 }
 
 nlohmann::ordered_json version_json() {
@@ -44,15 +57,10 @@ nlohmann::ordered_json version_json() {
 
 namespace {
 
-std::string energy_formula() {
-  char text[300];
-  std::snprintf(text, sizeof text,
-                "per engine MACs + %g x peak MACs per cycle x clocked (busy + idle) cycles, in "
-                "MAC-equivalents of the engine's own MAC; a proxy for comparing configurations, "
-                "not a measurement",
-                kClockedCycleCost);
-  return text;
-}
+constexpr char kEnergyCovers[] =
+    "the dot units only (not the operand router, the engines' operand and D registers, the int4 "
+    "accumulators, the sparse mux or the control); per engine MACs x dynamic pJ/MAC + clocked "
+    "(busy + idle) cycles x units x idle pJ/cycle + gated cycles x units x leakage pJ/cycle";
 
 }  // namespace
 
@@ -62,8 +70,9 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   out << indent << "activity (RTL counters, " << activity.cycles << " cycles):\n";
   out << indent;
   std::snprintf(line, sizeof line, "  %-6s %12s %12s %12s %12s %14s %9s %13s\n", "engine", "busy",
-                "idle", "stalled", "gated", "MACs", "MAC util", "energy proxy");
+                "idle", "stalled", "gated", "MACs", "MAC util", "energy pJ");
   out << line;
+  const EnergyEstimate energy = estimate_energy(activity, datapath);
   for (int e = 0; e < kActivityEngines; ++e) {
     const ActivityEngine engine = ActivityEngine(e);
     const EngineActivity& a = activity[engine];
@@ -73,14 +82,43 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
                   static_cast<unsigned long long>(a.idle),
                   static_cast<unsigned long long>(a.stalled),
                   static_cast<unsigned long long>(a.gated), static_cast<unsigned long long>(a.macs),
-                  100 * mac_utilization(activity, datapath, engine),
-                  energy_proxy(activity, datapath, engine));
+                  100 * mac_utilization(activity, datapath, engine), energy.engines[size_t(e)].pj);
     out << line;
   }
-  std::snprintf(line, sizeof line, "  energy proxy %.4g MAC-equivalents",
-                energy_proxy(activity, datapath));
-  out << indent << line << " (a proxy, not a measurement: per engine MACs + " << kClockedCycleCost
-      << " x peak MACs/cycle x clocked cycles)\n";
+  std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/MAC", energy.pj, energy.pj_per_mac());
+  out << indent << line << " (estimate, " << energy_library()
+      << ": the dot units' figures x the counters; docs/ARCHITECTURE.md \"Energy estimate\")\n";
+  for (int e = 0; e < kActivityEngines; ++e)
+    if (!energy.engines[size_t(e)].measured)
+      out << indent << "  " << to_string(ActivityEngine(e))
+          << ": no figures in the data file, not priced (0 pJ above)\n";
+}
+
+nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfig& datapath) {
+  const EnergyEstimate energy = estimate_energy(activity, datapath);
+  nlohmann::ordered_json json;
+  json["pj"] = energy.pj;
+  json["pj_per_mac"] = energy.pj_per_mac();  // over the priced engines' MACs
+  json["library"] = energy_library();
+  json["figures_date"] = energy_figures_date();
+  json["covers"] = kEnergyCovers;
+  nlohmann::ordered_json& engines = json["per_engine"];
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const EngineEnergy& x = energy.engines[size_t(e)];
+    engines[to_string(ActivityEngine(e))] = {
+        {"measured", x.measured},
+        {"pj", x.pj},
+        {"macs", x.macs},
+        {"pj_per_mac", x.macs ? x.pj / double(x.macs) : 0.0},
+        {"units", x.units},
+        {"unit", x.unit},
+        {"stages", x.stages},
+        {"config_stages", x.config_stages},
+        {"dynamic_pj_per_mac", x.dynamic_pj_per_mac},
+        {"idle_pj_per_unit_cycle", x.idle_pj_per_unit_cycle},
+        {"leakage_pj_per_unit_cycle", x.leakage_pj_per_unit_cycle}};
+  }
+  return json;
 }
 
 nlohmann::ordered_json activity_json(const Activity& activity, const DatapathConfig& datapath) {
@@ -97,11 +135,8 @@ nlohmann::ordered_json activity_json(const Activity& activity, const DatapathCon
         {"gated", a.gated},
         {"macs", a.macs},
         {"peak_macs_per_cycle", peak_issued_macs_per_cycle(datapath, engine_family(engine))},
-        {"mac_utilization", mac_utilization(activity, datapath, engine)},
-        {"energy_proxy", energy_proxy(activity, datapath, engine)}};
+        {"mac_utilization", mac_utilization(activity, datapath, engine)}};
   }
-  json["energy_proxy"] = energy_proxy(activity, datapath);
-  json["energy_proxy_formula"] = energy_formula();
   return json;
 }
 
@@ -123,6 +158,7 @@ nlohmann::ordered_json to_json(const Report& report) {
   json["command"] = report.command;
   json["engine"] = report.engine;
   auto& variants = json["variants"] = nlohmann::ordered_json::array();
+  MacCounts total;
   for (const VariantResult& v : report.variants) {
     nlohmann::ordered_json entry;
     entry["ptx"] = v.ptx;
@@ -131,6 +167,13 @@ nlohmann::ordered_json to_json(const Report& report) {
     entry["failed"] = v.failed;
     entry["engine_errors"] = v.engine_errors;
     entry["cycles"] = v.cycles;
+    entry["instructions"] = v.instruction_count();
+    if (const auto per = instruction_macs(v.ptx)) {
+      entry["issued_macs"] = v.instruction_count() * per->issued;
+      entry["dense_macs"] = v.instruction_count() * per->dense;
+      total.issued += v.instruction_count() * per->issued;
+      total.dense += v.instruction_count() * per->dense;
+    }
     entry["seconds"] = v.seconds;
     entry["details"] = v.details;
     if (v.cases) {
@@ -140,12 +183,21 @@ nlohmann::ordered_json to_json(const Report& report) {
     }
     variants.push_back(std::move(entry));
   }
-  if (report.activity) json["activity"] = activity_json(*report.activity, report.datapath);
+  if (report.activity) {
+    json["activity"] = activity_json(*report.activity, report.datapath);
+    json["energy"] = energy_json(*report.activity, report.datapath);
+  }
   json["passed"] = report.passed();
   json["failed"] = report.failed();
   json["engine_errors"] = report.engine_errors();
   json["wall_seconds"] = report.wall_seconds;
   json["exit_code"] = report.exit_code;
+  json["macs"] = {{"issued", total.issued},
+                  {"dense", total.dense},
+                  {"definition",
+                   "issued: products the dot units compute (tcu::issued_macs); dense: the "
+                   "dense-equivalent m*n*k per instruction (Instr::macs; m8n8k4 .f16 is four "
+                   "quad pairs, 1,024; a 2:4 sparse instruction issues half of it)"}};
   return json;
 }
 
@@ -162,6 +214,7 @@ Report report_from_json(const nlohmann::json& json) {
       v.failed = entry.at("failed").get<uint64_t>();
       v.engine_errors = entry.at("engine_errors").get<uint64_t>();
       v.cycles = entry.at("cycles").get<uint64_t>();
+      if (entry.contains("instructions")) v.instructions = entry.at("instructions").get<uint64_t>();
       v.seconds = entry.at("seconds").get<double>();
       v.details = entry.at("details").get<std::vector<std::string>>();
       if (entry.contains("cases")) {

@@ -16,6 +16,7 @@
 #include "explore_launch.h"
 #include "fault.h"
 #include "gemm.h"
+#include "gemm_compare.h"
 #include "merge.h"
 #include "parallel.h"
 #include "replay.h"
@@ -24,6 +25,7 @@
 #include "tcu/engine.h"
 #include "tcu/instr.h"
 #include "tcu/timing.h"
+#include "timing.h"
 #include "version.h"
 #ifdef TCU_HAVE_RTL
 #include <systemc>
@@ -43,6 +45,20 @@ std::vector<std::string> config_names() {
   names = {"default", "small"};
 #endif
   return names;
+}
+
+// Every configuration whose parameters this tcu knows: the spec's named ones
+// and, with the RTL, the ones it was built with (one's own, byo).
+std::vector<std::pair<std::string, tcu::DatapathConfig>> known_configurations() {
+  std::vector<std::pair<std::string, tcu::DatapathConfig>> known = tcu::spec_configurations();
+#ifdef TCU_HAVE_RTL
+  for (const auto& entry : tcu::datapath_configs()) {
+    bool listed = false;
+    for (const auto& spec_entry : known) listed |= spec_entry.first == entry.first;
+    if (!listed) known.push_back(entry);
+  }
+#endif
+  return known;
 }
 
 struct EngineOptions {
@@ -151,11 +167,12 @@ std::string fault_option_help() {
   return text;
 }
 
-void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine) {
+void add_engine_options(CLI::App* cmd, EngineOptions* opt, const char* default_engine,
+                        const std::vector<std::string>& configs = config_names()) {
   opt->name = default_engine;
   cmd->add_option("--engine", opt->name, "golden or rtl")->check(CLI::IsMember({"golden", "rtl"}));
   opt->rtl_only.push_back(cmd->add_option("--config", opt->config, "RTL datapath configuration")
-                              ->check(CLI::IsMember(config_names())));
+                              ->check(CLI::IsMember(configs)));
   opt->rtl_only.push_back(
       cmd->add_option("--trace", opt->trace, "write an FST waveform of the RTL engine"));
   opt->rf_bandwidth_option = add_front_end_options(cmd, &opt->front_end, &opt->rtl_only);
@@ -702,10 +719,12 @@ void add_gemm_command(CLI::App& app, GemmCommand* c) {
       "gemm",
       "a whole GEMM D = A*B + C tiled into one mma variant, accumulators chained over the "
       "k-steps, issued by W warps; D checked, cycles and MAC utilization");
+  std::vector<std::string> configs;
+  for (const auto& entry : known_configurations()) configs.push_back(entry.first);
 #ifdef TCU_HAVE_RTL
-  add_engine_options(c->cmd, &c->engine, "rtl");
+  add_engine_options(c->cmd, &c->engine, "rtl", configs);
 #else
-  add_engine_options(c->cmd, &c->engine, "golden");
+  add_engine_options(c->cmd, &c->engine, "golden", configs);
 #endif
   c->cmd->add_option("--ptx", c->ptx, "the mma variant (see tcu list)")->required();
   c->cmd->add_option("--m", c->options.m, "rows of A, C and D")->required();
@@ -717,17 +736,81 @@ void add_gemm_command(CLI::App& app, GemmCommand* c) {
       ->check(CLI::NonNegativeNumber);
   add_stimulus_options(c->cmd, &c->engine);
   add_report_options(c->cmd, &c->reports);
+  c->cmd->add_flag("--estimate", c->options.estimate_only,
+                   "print the timing estimate only, running nothing (no instruction limit; "
+                   "--config may name any configuration of spec/config.toml)");
+  c->cmd
+      ->add_option("--compare", c->options.compare,
+                   "compare the GEMM's rate with a GPU's published peak (a100)")
+      ->check(CLI::IsMember({"a100"}));
+}
+
+// tcu gemm --estimate: the configuration's parameters, not its Verilated
+// model; returns an exit code.
+int gemm_estimate_command(GemmCommand& c) {
+  for (const auto& [name, config] : known_configurations())
+    if (name == c.engine.config) c.options.datapath = config;
+  if (int code = resolve_rf_bandwidth(c.options.datapath, c.engine.config,
+                                      c.engine.rf_bandwidth_option, true, &c.engine.front_end);
+      code >= 0)
+    return code;
+  c.options.front_end = c.engine.front_end;
+  std::string why = tcu::disabled_error(c.engine.config, c.options.datapath, c.options.instr);
+  if (why.empty()) why = tcu::gemm_options_error(c.options);
+  if (!why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    return tcu::kExitUsage;
+  }
+  nlohmann::ordered_json details;
+  return tcu::estimate_gemm(c.options, std::cout, &details);
+}
+
+// The first engine option given that --estimate, which runs nothing, would
+// ignore (all but --config and the register file's), or empty.
+std::string unused_with_estimate(const EngineOptions& opt) {
+  for (const CLI::Option* option : opt.rtl_only) {
+    const std::string name = option->get_name();
+    if (option->count() > 0 && name != "--config" && name.rfind("--rf-", 0) != 0)
+      return name + " has no effect with --estimate (nothing is run)";
+  }
+  return "";
+}
+
+// Why the RTL engine cannot run configuration `opt.config` (a configuration
+// of the spec this tcu was not built with), or empty.
+std::string unbuilt_config_error(const EngineOptions& opt) {
+  if (opt.name != "rtl") return "";
+  for (const std::string& name : config_names())
+    if (name == opt.config) return "";
+  return "--config " + opt.config +
+         ": not Verilated in this tcu (reconfigure with it in -DTCU_CONFIGS); tcu gemm "
+         "--estimate and tcu timing read its parameters without a model";
 }
 
 // `tcu gemm` once its command line is parsed; returns an exit code.
 int gemm_command(GemmCommand& c, const Invocation& call) {
-  if (int code = check_engine_options(c.engine); code >= 0) return code;
+  std::string why =
+      c.options.estimate_only ? unused_with_estimate(c.engine) : unbuilt_config_error(c.engine);
+  if (c.options.estimate_only && (!c.reports.json_path.empty() || !c.reports.junit_path.empty()))
+    why = "--report and --junit report a run; --estimate runs nothing";
+  if (!why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    return tcu::kExitUsage;
+  }
+  if (!c.options.estimate_only)
+    if (int code = check_engine_options(c.engine); code >= 0) return code;
   try {
     c.options.instr = tcu::parse_ptx(c.ptx);
   } catch (const tcu::InstrError& e) {
     std::cerr << "error: --ptx: " << e.what() << "\n";
     return tcu::kExitBadInstruction;
   }
+  if (!c.options.compare.empty()) why = tcu::compare_error(c.options.compare, c.options.instr);
+  if (!why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    return tcu::kExitUsage;
+  }
+  if (c.options.estimate_only) return gemm_estimate_command(c);
   c.options.front_end = c.engine.front_end;
   c.options.backpressure = c.engine.backpressure;
   c.options.datapath = engine_datapath(c.engine);
@@ -756,11 +839,39 @@ int gemm_command(GemmCommand& c, const Invocation& call) {
   return write_reports(c.reports, report);
 }
 
+// ---- tcu timing -----------------------------------------------------------------
+
+struct TimingCommand {
+  CLI::App* cmd = nullptr;
+  tcu::TimingOptions options;
+};
+
+void add_timing_command(CLI::App& app, TimingCommand* c) {
+  c->cmd = app.add_subcommand(
+      "timing",
+      "a configuration's latency and issue interval per family beside the NVIDIA A100's "
+      "(sm_80) figures and their sources; needs no Verilated model");
+  std::vector<std::string> names;
+  for (const auto& entry : known_configurations()) names.push_back(entry.first);
+  c->cmd->add_option("--config", c->options.config, "datapath configuration")
+      ->check(CLI::IsMember(names));
+  c->cmd->add_flag("--json", c->options.json, "print one JSON document instead of the table");
+  c->cmd->add_flag("--check", c->options.check,
+                   "exit 1 unless the configuration keeps every figure the a100 preset claims "
+                   "(latency within one cycle of NAK's, interval equal)");
+}
+
+int timing_command(TimingCommand& c) {
+  for (const auto& [name, config] : known_configurations())
+    if (name == c.options.config) c.options.datapath = config;
+  return tcu::timing(c.options, std::cout);
+}
+
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
   const Invocation call{argc > 0 ? argv[0] : "tcu", std::vector<std::string>(argv, argv + argc)};
-  // explore has its own command line (tools/explore.py parses it).
+  // explore has its own command line (tools/tcu_explore parses it).
   if (argc >= 2 && std::strcmp(argv[1], "explore") == 0)
     return tcu::launch_explore(call.program, std::vector<std::string>(argv + 2, argv + argc));
   if (argc >= 3 && std::strcmp(argv[1], "run") == 0 && std::strcmp(argv[2], "merge") == 0)
@@ -787,6 +898,8 @@ int tcu_main(int argc, char** argv) {
   add_bench_command(app, &bench);
   GemmCommand gemm;
   add_gemm_command(app, &gemm);
+  TimingCommand timing;
+  add_timing_command(app, &timing);
   // Listed for --help only: tcu_main hands `explore` over before parsing.
   app.add_subcommand("explore",
                      "sweep datapath parameters over a workload: per-point models (cached), "
@@ -809,6 +922,7 @@ int tcu_main(int argc, char** argv) {
     }
     if (bench.cmd->parsed()) return bench_command(bench);
     if (gemm.cmd->parsed()) return gemm_command(gemm, call);
+    if (timing.cmd->parsed()) return timing_command(timing);
     if (list_cmd->parsed()) {
       print_list(list_plain);
       return tcu::kExitOk;
@@ -825,7 +939,8 @@ int tcu_main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << "\n";
     return tcu::kExitInternal;
   }
-  std::cerr << "error: a subcommand is required (replay, run, gemm, list; or --version, --help)\n";
+  std::cerr << "error: a subcommand is required (replay, run, gemm, timing, list; or --version, "
+               "--help)\n";
   return tcu::kExitUsage;
 }
 

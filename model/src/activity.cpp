@@ -77,17 +77,4 @@ double mac_utilization(const Activity& activity, const DatapathConfig& config,
   return double(activity[engine].macs) / (peak * double(activity.cycles));
 }
 
-double energy_proxy(const Activity& activity, const DatapathConfig& config, ActivityEngine engine) {
-  const EngineActivity& a = activity[engine];
-  const double peak = double(peak_issued_macs_per_cycle(config, engine_family(engine)));
-  return double(a.macs) + kClockedCycleCost * peak * double(a.busy + a.idle);
-}
-
-double energy_proxy(const Activity& activity, const DatapathConfig& config) {
-  double total = 0;
-  for (int e = 0; e < kActivityEngines; ++e)
-    total += energy_proxy(activity, config, ActivityEngine(e));
-  return total;
-}
-
 }  // namespace tcu

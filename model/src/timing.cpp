@@ -151,6 +151,11 @@ int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, cons
          write_back_cycles(dp, fe, instr);
 }
 
+int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
+  return std::max({collection_cycles(dp, fe, instr), datapath_occupancy(dp, instr),
+                   write_back_cycles(dp, fe, instr)});
+}
+
 bool operator==(const FrontEndConfig& a, const FrontEndConfig& b) {
   return a.rf_regs_per_cycle == b.rf_regs_per_cycle && a.rf_banks == b.rf_banks &&
          a.rf_read_ports == b.rf_read_ports && a.rf_write_ports == b.rf_write_ports;

@@ -1,4 +1,4 @@
-"""Unit tests of tools/explore.py: sweep parsing and its errors, point
+"""Unit tests of tools/tcu_explore: sweep parsing and its errors, point
 numbering, sharding, the Pareto front, CSV/plot output and merge. No model
 is built here (tests/explore_sweep.sh runs a real sweep)."""
 import csv
@@ -9,44 +9,44 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import explore  # noqa: E402
+from tcu_explore import build as builds, cli, params, pareto, runs, sweep as sweeps  # noqa: E402
 
 GEMM = ["--ptx", "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "--m", "16", "--n", "8",
         "--k", "64"]
 
 
 def run_main(argv, capsys):
-    code = explore.main(argv)
+    code = cli.main(argv)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
 
 def test_rtl_parameters_are_the_specs():
-    spec = explore.tcu_spec.load()
-    params = explore.rtl_parameters()
-    assert list(params) == [p.name for p in spec.parameters if p.axis]
-    assert "SynthImpl" not in params  # picks the implementations: synth.sh sets it
-    assert explore.router_parameters() == ["WordsPerCycle", "DWordsPerCycle", "GatherBypass"]
-    assert params["Int4MacsPerCycle"] == 1024
-    assert params["IntStages"] == 2
-    assert "F64FmasPerCycle" in params
+    spec = params.tcu_spec.load()
+    rtl = params.rtl_parameters()
+    assert list(rtl) == [p.name for p in spec.parameters if p.axis]
+    assert "SynthImpl" not in rtl  # picks the implementations: synth.sh sets it
+    assert params.router_parameters() == ["WordsPerCycle", "DWordsPerCycle", "GatherBypass"]
+    assert rtl["Int4MacsPerCycle"] == 1024
+    assert rtl["IntStages"] == 2
+    assert "F64FmasPerCycle" in rtl
     # The operand router's.
-    assert params["WordsPerCycle"] == 64
-    assert params["DWordsPerCycle"] == 64
-    assert params["GatherBypass"] == 1
+    assert rtl["WordsPerCycle"] == 64
+    assert rtl["DWordsPerCycle"] == 64
+    assert rtl["GatherBypass"] == 1
 
 
 def test_a_point_breaking_a_rule_is_refused(capsys):
     code, _, err = run_main(["--axis", "Int4MacsPerCycle=64,96"] + GEMM, capsys)
-    assert code == explore.EXIT_USAGE
+    assert code == params.EXIT_USAGE
     assert "point 1: Int4MacsPerCycle=96 gives 3 int4 units: an odd count above 1" in err
 
 
 def test_words_per_cycle_is_an_axis(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text('[axes]\nWordsPerCycle = [1, 4]\n[fixed]\nDWordsPerCycle = 4\n')
-    sweep = explore.Sweep()
-    explore.read_sweep_file(path, explore.rtl_parameters(), sweep)
+    sweep = sweeps.Sweep()
+    sweeps.read_sweep_file(path, params.rtl_parameters(), sweep)
     assert sweep.axes == {"WordsPerCycle": [1, 4]}
     assert sweep.fixed == {"DWordsPerCycle": 4}
 
@@ -54,15 +54,15 @@ def test_words_per_cycle_is_an_axis(tmp_path):
 def test_rf_bandwidth_above_words_per_cycle_is_refused(tmp_path, capsys):
     code, _, err = run_main(["--axis", "WordsPerCycle=4,8", "--set", "rf_bandwidth=8"] + GEMM +
                             ["--cache", str(tmp_path / "c"), "--out", str(tmp_path / "o")], capsys)
-    assert code == explore.EXIT_USAGE
+    assert code == params.EXIT_USAGE
     assert "point 0: rf_bandwidth=8 is more than its WordsPerCycle=4" in err
 
 
 def test_points_are_the_product_in_axis_order():
-    rtl = explore.rtl_parameters()
-    sweep = explore.Sweep(axes={"Int4MacsPerCycle": [32, 64], "rf_bandwidth": [4, 8, 16]},
+    rtl = params.rtl_parameters()
+    sweep = sweeps.Sweep(axes={"Int4MacsPerCycle": [32, 64], "rf_bandwidth": [4, 8, 16]},
                           fixed={"IntStages": 1})
-    points = sweep.points(dict(rtl, **explore.RUN_DEFAULTS))
+    points = sweep.points(dict(rtl, **params.RUN_DEFAULTS))
     assert len(points) == 6
     assert [(p["Int4MacsPerCycle"], p["rf_bandwidth"]) for p in points[:4]] == [
         (32, 4), (32, 8), (32, 16), (64, 4)]
@@ -74,17 +74,17 @@ def test_register_file_axes_are_run_parameters(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text('[axes]\nrf_banks = [1, 2, 4]\nrf_read_ports = [1, 2]\n'
                     '[fixed]\nrf_write_ports = 2\nrf_bandwidth = 4096\n')
-    sweep = explore.Sweep()
-    rtl = explore.rtl_parameters()
-    explore.read_sweep_file(path, rtl, sweep)
+    sweep = sweeps.Sweep()
+    rtl = params.rtl_parameters()
+    sweeps.read_sweep_file(path, rtl, sweep)
     assert sweep.axes == {"rf_banks": [1, 2, 4], "rf_read_ports": [1, 2]}
-    points = sweep.points(dict(rtl, **explore.RUN_DEFAULTS))
+    points = sweep.points(dict(rtl, **params.RUN_DEFAULTS))
     assert [(p["rf_banks"], p["rf_read_ports"]) for p in points] == [
         (1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (4, 2)]
     assert all(p["rf_write_ports"] == 2 and p["rf_bandwidth"] == 4096 for p in points)
     # The defaults leave the banks unbound (tcu/timing.h's FrontEndConfig).
-    assert (explore.RUN_DEFAULTS["rf_banks"], explore.RUN_DEFAULTS["rf_read_ports"],
-            explore.RUN_DEFAULTS["rf_write_ports"]) == (16, 1, 1)
+    assert (params.RUN_DEFAULTS["rf_banks"], params.RUN_DEFAULTS["rf_read_ports"],
+            params.RUN_DEFAULTS["rf_write_ports"]) == (16, 1, 1)
 
 
 def test_run_point_passes_the_register_file_to_tcu(tmp_path):
@@ -96,14 +96,17 @@ argv = sys.argv[1:]
 open({str(tmp_path / "argv.json")!r}, "w").write(json.dumps(argv))
 report = argv[argv.index("--report") + 1]
 open(report, "w").write(json.dumps({{"gemm": {{"instructions": 1, "macs": 8192, "cycles": 32,
-                                             "peak_macs_per_cycle": 1024}}}}))
+                                             "peak_macs_per_cycle": 1024}},
+                                    "macs": {{"dense": 8192, "issued": 8192}},
+                                    "variants": [{{"ptx": "x", "passed": 128, "failed": 0,
+                                                   "cycles": 32, "instructions": 1}}]}}))
 """)
     fake.chmod(0o755)
-    build = explore.Build("k", tmp_path, {})
-    point = dict(explore.RUN_DEFAULTS, rf_bandwidth=64, rf_banks=2, rf_read_ports=1,
+    build = builds.Build("k", tmp_path, {})
+    point = dict(params.RUN_DEFAULTS, rf_bandwidth=64, rf_banks=2, rf_read_ports=1,
                  rf_write_ports=3)
-    workload = explore.Workload(ptx=GEMM[1], m=16, n=8, k=64)
-    figures = explore.run_point(point, build, workload, tmp_path / "p0")
+    workload = sweeps.Workload(ptx=GEMM[1], m=16, n=8, k=64)
+    figures = runs.run_point(point, build, workload, tmp_path / "p0")
     argv = json.loads((tmp_path / "argv.json").read_text())
     pairs = dict(zip(argv, argv[1:]))
     assert (pairs["--rf-bandwidth"], pairs["--rf-banks"], pairs["--rf-read-ports"],
@@ -116,8 +119,8 @@ def test_sweep_file_is_read(tmp_path):
     path.write_text('[workload]\nptx = "x"\nm = 16\nn = 8\nk = 64\n'
                     '[axes]\nIntStages = [1, 2]\nbackpressure = [0, 0.25]\n'
                     '[fixed]\nInt4MacsPerCycle = 64\n')
-    sweep = explore.Sweep()
-    explore.read_sweep_file(path, explore.rtl_parameters(), sweep)
+    sweep = sweeps.Sweep()
+    sweeps.read_sweep_file(path, params.rtl_parameters(), sweep)
     assert sweep.axes == {"IntStages": [1, 2], "backpressure": [0.0, 0.25]}
     assert sweep.fixed == {"Int4MacsPerCycle": 64}
     assert (sweep.workload.ptx, sweep.workload.m, sweep.workload.k) == ("x", 16, 64)
@@ -145,7 +148,7 @@ def test_bad_sweep_files_name_file_line_and_reason(tmp_path, capsys, text, messa
     path = tmp_path / "s.toml"
     path.write_text(text)
     code, _, err = run_main([str(path)] + GEMM + ["--cache", str(tmp_path / "c")], capsys)
-    assert code == explore.EXIT_USAGE
+    assert code == params.EXIT_USAGE
     assert pytest.importorskip("re").search(message, err), err
 
 
@@ -166,7 +169,7 @@ def test_bad_sweep_files_name_file_line_and_reason(tmp_path, capsys, text, messa
 ])
 def test_bad_command_lines_exit_2(tmp_path, capsys, argv, message):
     code, _, err = run_main(argv + ["--cache", str(tmp_path / "c")], capsys)
-    assert code == explore.EXIT_USAGE
+    assert code == params.EXIT_USAGE
     assert message in err
 
 
@@ -179,12 +182,8 @@ def test_pareto_front():
         {"point": 4, "transistors": 400, "macs_per_cycle": 60},
         {"point": 5, "transistors": "", "macs_per_cycle": 99},   # no area: not placed
     ]
-    assert explore.pareto_front(rows) == {0, 1, 4}
-
-
-def test_instruction_macs():
-    assert explore.instruction_macs("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32") == 8192
-    assert explore.instruction_macs("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64") == 256
+    assert pareto.area_front(rows) == {0, 1, 4}
+    assert pareto.pareto_front(rows, "transistors", "macs_per_cycle") == {0, 1, 4}
 
 
 def fake_shard(directory: Path, points, shard, total=4, sweep_hash="abc"):
@@ -211,7 +210,7 @@ def test_merge_joins_shards_in_point_order(tmp_path, capsys):
     fake_shard(tmp_path / "b", [0, 2], [0, 2])
     code, out, _ = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out",
                              str(tmp_path / "m")], capsys)
-    assert code == explore.EXIT_OK
+    assert code == params.EXIT_OK
     with open(tmp_path / "m" / "explore.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["point"] for r in rows] == ["0", "1", "2", "3"]
@@ -225,7 +224,7 @@ def test_merge_joins_shards_in_point_order(tmp_path, capsys):
 def test_merge_reports_a_missing_shard(tmp_path, capsys):
     fake_shard(tmp_path / "a", [1, 3], [1, 2])
     code, _, err = run_main(["merge", str(tmp_path / "a"), "--out", str(tmp_path / "m")], capsys)
-    assert code == explore.EXIT_FAIL
+    assert code == params.EXIT_FAIL
     assert "2 of 4 point(s) missing" in err
     assert "shards missing: 0 of 2 (--shard i/2)" in err
 
@@ -235,8 +234,8 @@ def test_merge_refuses_different_sweeps_and_overlaps(tmp_path, capsys):
     fake_shard(tmp_path / "b", [0, 2], [0, 2], sweep_hash="other")
     fake_shard(tmp_path / "c", [1], [1, 2])
     code, _, err = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "b")], capsys)
-    assert code == explore.EXIT_USAGE and "a different sweep" in err
+    assert code == params.EXIT_USAGE and "a different sweep" in err
     code, _, err = run_main(["merge", str(tmp_path / "a"), str(tmp_path / "c")], capsys)
-    assert code == explore.EXIT_USAGE and "point 1 appears in more than one shard" in err
+    assert code == params.EXIT_USAGE and "point 1 appears in more than one shard" in err
     code, _, err = run_main(["merge", str(tmp_path / "nothing")], capsys)
-    assert code == explore.EXIT_USAGE and "not an explore output folder" in err
+    assert code == params.EXIT_USAGE and "not an explore output folder" in err

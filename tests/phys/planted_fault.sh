@@ -1,19 +1,52 @@
 #!/usr/bin/env bash
-# Proof that phys_energy_method can fail: a copy of tools/tcu_phys whose
-# power step ignores the simulated activities (one global activity for every
-# net) must fail test_energy_rises_with_toggle_rate.
+# Proof that phys_energy_method can fail: copies of tools/tcu_phys with one
+# fault each must fail the test named with it:
+#   activities  the power step ignores the simulated activities (one global
+#               activity for every net): the "rises" tests must fail;
+#   zero        zero activity is not zero (a global activity of 0.1): the
+#               "zero" tests must fail;
+#   clock       zero activity keeps the clock defined (its pins then keep the
+#               clock's activity): the clocked unit's "zero" test must fail.
 #   tests/phys/planted_fault.sh PYTHON
-set -euo pipefail
+set -uo pipefail
 python=$1
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp -r "$repo/tools" "$repo/tests" "$repo/rtl" "$work/"
-sta="$work/tools/tcu_phys/sta.py"
-grep -q 'for net, (activity, duty) in sorted(activities.items()):' "$sta"
-sed -i 's/for net, (activity, duty) in sorted(activities.items()):/script += "set_power_activity -global -activity 0.1 -duty 0.5\\n"\n        for net, (activity, duty) in []:/' "$sta"
-if "$python" -m pytest -q -p no:cacheprovider "$work/tests/phys" -k rises; then
-  echo "planted_fault: the energy test passed with the activities ignored" >&2
-  exit 1
-fi
-echo "planted_fault: the energy test failed with the activities ignored, as it must"
+failures=0
+plant() {  # plant NAME PYTHON-REPLACEMENT PYTEST-K
+  local name=$1 edit=$2 select=$3 work
+  work=$(mktemp -d)
+  cp -r "$repo/tools" "$repo/tests" "$repo/rtl" "$work/"
+  if ! "$python" - "$work/tools/tcu_phys/sta.py" "$edit" <<'PY'; then
+import sys
+path, edit = sys.argv[1], sys.argv[2]
+old, new = edit.split("|||")
+text = open(path).read()
+if old not in text:
+    sys.exit(f"planted_fault: '{old}' not in {path}")
+open(path, "w").write(text.replace(old, new))
+PY
+    failures=$((failures + 1))
+  elif "$python" -m pytest -q -p no:cacheprovider "$work/tests/phys/test_energy.py" -k "$select" \
+    >"$work/out" 2>&1; then
+    echo "planted_fault: the tests '$select' passed with the fault '$name'" >&2
+    failures=$((failures + 1))
+  elif ! grep -q "failed" "$work/out"; then
+    echo "planted_fault: '$select' with the fault '$name' did not fail a test:" >&2
+    tail -5 "$work/out" >&2
+    failures=$((failures + 1))
+  else
+    echo "planted_fault: '$select' failed with the fault '$name', as it must"
+  fi
+  rm -rf "$work"
+}
+plant activities \
+  'for net, (activity, duty) in sorted(activities.items()):|||script += "set_power_activity -global -activity 0.1 -duty 0.5\n"
+        for net, (activity, duty) in []:' \
+  rises
+plant zero \
+  'script += "set_power_activity -global -activity 0 -duty 0\n"|||script += "set_power_activity -global -activity 0.1 -duty 0.5\n"' \
+  zero
+plant clock \
+  'script = _preamble(netlist, top, None, period_ns)|||script = _preamble(netlist, top, clock_port, period_ns)' \
+  "clocked_unit_zero"
+exit $((failures > 0))

@@ -7,17 +7,16 @@
 #   int4_dot, e2m1_dot     Stages=2 (the unit's default, scripts/synth.sh's row)
 #   f16_dot                FmaStages=2 (the unit's default, idem)
 #   sparse_mux             (no parameters)
-# Not yet tcu_f64_dot (about 100,000 gates at FmaStages=2: several CPU
-# minutes to synthesize, Verilate and compile).
-# Not yet the operand router: at WordsPerCycle = DWordsPerCycle = 1 (the
-# router of synth.sh's tcu_core row) Yosys takes 200 CPU seconds for its
-# 80,723 cells, and its netlist holds a line Verilator 5.006 refuses (more
-# than 40,000 tokens: an assignment of a whole operand port).
+#   f64_dot                FmaStages=2 (the unit's default; second tier)
+#   operand_router         WordsPerCycle = DWordsPerCycle = 1 (second tier)
 # Netlists are big (the f16 dot is about 25,000 gates): Verilated without
 # splitting into classes, compiled at TCU_GLS_OPT (default -O0, which
-# compiles several times faster than -O1, and the runs are short). A copy
-# of the int4 dot's netlist with one gate changed (tests/rtl/
-# gls_plant_fault.sh) must fail its test: gls_int4_dot_planted_fault.
+# compiles several times faster than -O1, and the runs are short). Each
+# unit's test has a twin linked with a copy of its netlist in which one
+# gate is changed (tests/rtl/gls_plant_fault.sh), which must fail:
+# gls_<unit>_planted_fault. Units whose synthesis, Verilation and
+# compilation take more than about two minutes are in the second tier (the
+# end of this file).
 # Included by tests/CMakeLists.txt (Yosys found).
 include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
@@ -52,13 +51,17 @@ endfunction()
 # class <prefix>, in a static library. Verilator's output file names are
 # known only after it runs, so the library compiles two files that include
 # them (tests/rtl/gls_batches.cmake): per-cycle code and set-up code.
+# -fno-const-bit-op-tree: Verilator 5.006's bit-op-tree rewriting (V3Const)
+# mis-simulates the e2m1 dot's netlist (1,406 of 3,000 random cycles wrong
+# at -O3, none with this one optimization off, none under Icarus Verilog;
+# docs/ARCHITECTURE.md, "Simulation and synthesis read one text").
 function(tcu_gls_model lib top prefix netlist)
   set(mdir ${TCU_GLS_DIR}/${lib})
   set(batches ${TCU_GLS_DIR}/${lib}_fast.cpp ${TCU_GLS_DIR}/${lib}_slow.cpp)
   add_custom_command(OUTPUT ${batches} ${mdir}/${prefix}.h
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${mdir}
     COMMAND ${CMAKE_COMMAND} -E env VERILATOR_ROOT=${VERILATOR_ROOT} ${VERILATOR_BIN}
-            --cc ${TCU_VERILATOR_ARGS} -Wno-fatal -Wno-lint -Wno-style
+            --cc ${TCU_VERILATOR_ARGS} -fno-const-bit-op-tree -Wno-fatal -Wno-lint -Wno-style
             --top-module ${top} --prefix ${prefix} --Mdir ${mdir} ${netlist}
     COMMAND ${CMAKE_COMMAND} -DMDIR=${mdir} "-DBATCHES=${batches}"
             -P ${TCU_GLS_TEST_DIR}/gls_batches.cmake
@@ -87,6 +90,27 @@ function(tcu_gls_test name source model)
   set_tests_properties(${name} PROPERTIES LABELS gls)
 endfunction()
 
+# tcu_gls_planted(<test> <top> <prefix> <netlist> <gate> <regex> <libraries...>):
+# a copy of <netlist> with one gate changed (gls_plant_fault.sh: <gate> xor
+# or mux), Verilated as <prefix>, linked with <test>'s driver:
+# <test>_planted_fault, which passes only if its output matches <regex> (the
+# check that must fail).
+function(tcu_gls_planted test top prefix netlist gate regex)
+  get_filename_component(base ${netlist} NAME_WE)
+  set(planted ${TCU_GLS_DIR}/${base}.planted_fault.v)
+  add_custom_command(OUTPUT ${planted}
+    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${planted} ${gate}
+    DEPENDS ${netlist} ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh
+    VERBATIM)
+  tcu_gls_model(tcu_${test}_planted ${top} ${prefix} ${planted})
+  add_executable(${test}_planted_fault $<TARGET_OBJECTS:${test}_driver>)
+  target_link_libraries(${test}_planted_fault PRIVATE tcu_catch_main tcu_${test}_planted ${ARGN}
+    Catch2::Catch2)
+  add_test(NAME ${test}_planted_fault COMMAND ${test}_planted_fault)
+  set_tests_properties(${test}_planted_fault PROPERTIES LABELS gls
+    PASS_REGULAR_EXPRESSION "${regex}")
+endfunction()
+
 # ---- the units ---------------------------------------------------------------
 tcu_gls_netlist(tcu_int4_dot "" int4_netlist)
 tcu_gls_model(tcu_gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist})
@@ -95,19 +119,6 @@ tcu_gls_test(gls_int4_dot test_rtl_int4_dot.cpp tcu_gls_int4_dot tcu_vectors)
 tcu_gls_netlist(tcu_e2m1_dot "" e2m1_netlist)
 tcu_gls_model(tcu_gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist})
 tcu_gls_test(gls_e2m1_dot test_rtl_e2m1_dot.cpp tcu_gls_e2m1_dot tcu_vectors)
-# Disabled: a mismatch found by this test, not yet explained. The e2m1 dot's
-# netlist gives other D values than the golden model (random operands: one
-# bit off in cycle 3; the MMA-Sim vectors: from their first element), while
-# the same RTL with SYNTHESIS defined, Verilated at Stages=2, passes the same
-# test; Yosys's own reading before synthesis (proc; flatten; write_verilog)
-# differs as well (Inf for NaN). So Yosys 0.23 and Verilator read
-# rtl/tcu_e2m1_dot.sv differently: the e2m1 area figures are of a design
-# that is not the one simulated.
-# (Built on request only: ninja gls_e2m1_dot.)
-set_tests_properties(gls_e2m1_dot PROPERTIES DISABLED TRUE)
-set_target_properties(gls_e2m1_dot gls_e2m1_dot_driver tcu_gls_e2m1_dot PROPERTIES
-  EXCLUDE_FROM_ALL TRUE)
-
 tcu_gls_netlist(tcu_sparse_mux "" sparse_netlist)
 tcu_gls_model(tcu_gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist})
 tcu_gls_test(gls_sparse_mux test_rtl_sparse_mux.cpp tcu_gls_sparse_mux tcu_vectors)
@@ -119,18 +130,78 @@ tcu_gls_test(gls_f16_dot test_f16_dot.cpp tcu_gls_f16_dot tcu_model)
 target_compile_options(gls_f16_dot_driver PRIVATE -frounding-math -ffp-contract=off)
 
 # ---- the proof that a gate-level test can fail ----------------------------------
-# One gate of the int4 dot's netlist changed (an XOR made an XNOR, in a copy):
-# the test, the same object file linked with that model, must fail on a sum
+# One gate of a netlist changed (an XOR made an XNOR, in a copy): the unit's
+# test, the same object file linked with that model, must fail on a value
 # (not on valid_o, nor by crashing).
-set(planted ${TCU_GLS_DIR}/tcu_int4_dot.planted_fault.v)
-add_custom_command(OUTPUT ${planted}
-  COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${int4_netlist} ${planted}
-  DEPENDS ${int4_netlist} ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh
+tcu_gls_planted(gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist} xor
+  "REQUIRE\\( sum_of\\(m\\) == \\*want \\)" tcu_vectors)
+tcu_gls_planted(gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist} xor
+  "REQUIRE\\( m.d_o == (want->d|d.at\\(0, r, col\\)) \\)" tcu_vectors)
+# The sparse mux's netlist has no XOR: a multiplexer's inputs swapped.
+tcu_gls_planted(gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist} mux
+  "REQUIRE\\( (int64_t\\(routed\\[i\\]\\) == |tcu::int4_dot|routed\\[i\\] == row.b|tcu::int4_accumulate)"
+  tcu_vectors)
+tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} xor
+  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
+
+# ---- the second tier: units whose netlist takes minutes --------------------------
+# Synthesis, Verilation and compilation of these netlists take several CPU
+# minutes each, so their targets are left out of the default build and their
+# tests are in the second tier (label "full", scripts/test.sh --full): a
+# fixture test builds them (cmake --build, inside ctest), the unit's test and
+# its planted-fault twin then run. Times (CPU seconds on the shared two-core
+# machine) in docs/ARCHITECTURE.md, "Gate-level simulation".
+
+# tcu_gls_full(<unit> <targets...>): the fixture gls_<unit>_build, labels.
+function(tcu_gls_full unit)
+  set_target_properties(${ARGN} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  add_test(NAME gls_${unit}_build
+           COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target ${ARGN})
+  set_tests_properties(gls_${unit}_build PROPERTIES LABELS "gls;full"
+    FIXTURES_SETUP gls_${unit} RUN_SERIAL TRUE TIMEOUT 3600)
+endfunction()
+
+# f64 dot at its default FmaStages=2.
+tcu_gls_netlist(tcu_f64_dot "" f64_netlist)
+tcu_gls_model(tcu_gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist})
+tcu_gls_test(gls_f64_dot test_f64_dot.cpp tcu_gls_f64_dot tcu_model)
+target_compile_options(gls_f64_dot_driver PRIVATE -frounding-math -ffp-contract=off)
+tcu_gls_planted(gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist} xor
+  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
+tcu_gls_full(f64_dot gls_f64_dot gls_f64_dot_driver tcu_gls_f64_dot gls_f64_dot_planted_fault
+  tcu_gls_f64_dot_planted)
+set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gls;full"
+  FIXTURES_REQUIRED gls_f64_dot)
+
+# The operand router at WordsPerCycle = DWordsPerCycle = 1 (the router of
+# scripts/synth.sh's tcu_core row; GatherBypass at its default 1). Its
+# netlist aliases the 8,192-bit D buffer in two assignments of more than
+# 40,000 tokens, which Verilator 5.006 refuses: written one bit an
+# assignment first (tests/rtl/gls_split_assigns.py).
+tcu_gls_netlist(tcu_operand_router "WordsPerCycle=1 DWordsPerCycle=1" router_synth_netlist)
+set(router_netlist ${TCU_GLS_DIR}/tcu_operand_router.w1.v)
+add_custom_command(OUTPUT ${router_netlist}
+  COMMAND ${TCU_GLS_TEST_DIR}/gls_split_assigns.py ${router_synth_netlist} ${router_netlist}
+  DEPENDS ${router_synth_netlist} ${TCU_GLS_TEST_DIR}/gls_split_assigns.py
   VERBATIM)
-tcu_gls_model(tcu_gls_int4_dot_planted tcu_int4_dot Vtcu_int4_dot_gls ${planted})
-add_executable(gls_int4_dot_planted_fault $<TARGET_OBJECTS:gls_int4_dot_driver>)
-target_link_libraries(gls_int4_dot_planted_fault PRIVATE tcu_catch_main
-  tcu_gls_int4_dot_planted tcu_vectors Catch2::Catch2)
-add_test(NAME gls_int4_dot_planted_fault COMMAND gls_int4_dot_planted_fault)
-set_tests_properties(gls_int4_dot_planted_fault PROPERTIES LABELS gls
-  PASS_REGULAR_EXPRESSION "REQUIRE\\( sum_of\\(m\\) == \\*want \\)")
+tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist})
+tcu_gls_test(gls_router test_operand_router.cpp tcu_gls_router tcu_datapath_ports)
+tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist} xor
+  "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)|e.seen.size\\(\\) == e.words.size\\(\\)) \\)"
+  tcu_datapath_ports)
+tcu_gls_full(router gls_router gls_router_driver tcu_gls_router gls_router_planted_fault
+  tcu_gls_router_planted)
+set_tests_properties(gls_router gls_router_planted_fault PROPERTIES LABELS "gls;full"
+  FIXTURES_REQUIRED gls_router TIMEOUT 3600)
+# Disabled: built, Verilated and compiled, but not yet seen to end. The
+# netlist is slow at -O0 (80,000 gates and 15,616-bit ports evaluated three
+# times a cycle, at one word a cycle): the sample's gather section passed
+# after 1,628 s (about 9 CPU minutes) and its timing section after 268 s;
+# the scatter section was not seen to end. The twin (its fault in the
+# scatter's word counter) passed gather and timing and failed in scatter:
+# REQUIRE( e.seen.size() == e.words.size() ), 64 of 128 D words written. Next: a
+# much smaller sample (a few variants, one scatter each), or TCU_GLS_OPT=-O1
+# for this model, then a timing; and whether the twin's fault (an XOR of
+# the scatter counter) fails on a value.
+set_tests_properties(gls_router_build gls_router gls_router_planted_fault PROPERTIES
+  DISABLED TRUE)

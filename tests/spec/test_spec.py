@@ -144,6 +144,9 @@ def test_generated_outputs(tmp_path):
         assert message.split("=")[0] in source
         assert rule.why in source
     assert "set(TCU_CONFIG_RESOLVED_small Int4MacsPerCycle=256 " in cmake
+    # Every named configuration of the spec, built or not (spec_configurations).
+    for name in SPEC.configs:
+        assert f'{{"{name}", [] {{' in source.split("spec_configurations()")[1]
 
 
 def test_generator_reports_a_bad_configuration(tmp_path):

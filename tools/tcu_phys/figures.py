@@ -1,6 +1,7 @@
 """A unit type's physical figures: area, clock, energy per operation."""
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ class UnitFigures:
     unit: str
     family: str
     params: dict
+    configs: list                  # the named configurations this point is of
     library: str
     area_um2: float
     flip_flop_area_um2: float
@@ -22,44 +24,54 @@ class UnitFigures:
     fmax_mhz: float
     startpoint: str
     endpoint: str
-    busy_toggle_rate: float        # mean toggles per net per cycle, busy
-    busy_pj_per_cycle: float       # an operation accepted every cycle
-    idle_pj_per_cycle: float       # clocked, valid low, operands held
-    leakage_uw: float
+    # Energy (None for glue measured for area and clock only):
+    busy_toggle_rate: float | None     # mean toggles per net per cycle, busy
+    busy_pj_per_cycle: float | None    # an operation accepted every cycle
+    idle_pj_per_cycle: float | None    # clocked, valid low, operands held
+    leakage_uw: float | None
     ops_per_cycle: int
     op_name: str
-    pj_per_op: float | None        # busy energy per cycle / operations per cycle
+    pj_per_op: float | None            # busy energy per cycle / operations per cycle
+    synth_seconds: float = 0.0         # the Yosys mapping's wall time
+    seconds: float = 0.0               # the whole measurement's wall time
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
 def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1) -> UnitFigures:
-    """Maps the unit, times it, and simulates it busy and idle at the
-    reference clock; energies are per cycle at that clock (internal and
-    switching energy per cycle do not depend on the clock; leakage energy
-    does, and is small here)."""
+    """Maps the unit, times it, and (unless it is glue without a stimulus)
+    simulates it busy and idle at the reference clock; energies are per
+    cycle at that clock (internal and switching energy per cycle do not
+    depend on the clock; leakage energy does, and is small here)."""
+    start = time.monotonic()
+    workdir = workdir / mapping.tag(unit.name, unit.params)
     mapped = mapping.map_unit(unit.name, unit.params, workdir)
     ins, _ = activity.ports(mapped.netlist)
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
     path = sta.critical_path(mapped.netlist, unit.name, clock, workdir)
-    period = sta.REFERENCE_PERIOD_NS
-    busy = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles, seed)
-    busy_power = sta.power(mapped.netlist, unit.name, clock, workdir, busy.nets, period, "busy")
-    if clock:
-        idle = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles, seed,
-                                 idle=True)
-        idle_power = sta.power(mapped.netlist, unit.name, clock, workdir, idle.nets, period,
-                               "idle")
-    else:
-        idle_power = sta.power(mapped.netlist, unit.name, None, workdir, None, period, "idle")
-    ops = unit.ops_per_valid
-    per_op = None
-    if ops:
-        per_op = busy_power.energy_per_cycle_pj / ops
+    busy_rate = busy_pj = idle_pj = leak_uw = per_op = None
+    if unit.stimulus:
+        period = sta.REFERENCE_PERIOD_NS
+        busy = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles, seed)
+        busy_power = sta.power(mapped.netlist, unit.name, clock, workdir, busy.nets, period,
+                               "busy")
+        if clock:
+            idle = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles,
+                                     seed, idle=True)
+            idle_power = sta.power(mapped.netlist, unit.name, clock, workdir, idle.nets, period,
+                                   "idle")
+        else:  # combinational: idle is no activity at all
+            idle_power = sta.power(mapped.netlist, unit.name, None, workdir, None, period, "idle")
+        busy_rate = busy.mean_toggle_rate()
+        busy_pj = busy_power.energy_per_cycle_pj
+        idle_pj = idle_power.energy_per_cycle_pj
+        leak_uw = busy_power.leakage_w * 1e6
+        if unit.ops_per_valid:
+            per_op = busy_pj / unit.ops_per_valid
     return UnitFigures(
-        unit.name, unit.family, mapped.params, library.LABEL, mapped.area_um2,
-        mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops, path.delay_ns,
-        path.fmax_mhz, path.startpoint, path.endpoint, busy.mean_toggle_rate(),
-        busy_power.energy_per_cycle_pj, idle_power.energy_per_cycle_pj,
-        busy_power.leakage_w * 1e6, ops, unit.op_name, per_op)
+        unit.name, unit.family, mapped.params, list(unit.configs), library.LABEL,
+        mapped.area_um2, mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops,
+        path.delay_ns, path.fmax_mhz, path.startpoint, path.endpoint, busy_rate, busy_pj,
+        idle_pj, leak_uw, unit.ops_per_valid, unit.op_name, per_op, mapped.seconds,
+        time.monotonic() - start)

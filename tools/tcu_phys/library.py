@@ -1,12 +1,14 @@
 """The OSU 0.18 um standard-cell library and its Verilog cell models."""
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
-LIBRARY_DIR = Path("/usr/share/qflow/tech/osu018")
+# TCU_OSU018_DIR: the library's directory where it is not installed there.
+LIBRARY_DIR = Path(os.environ.get("TCU_OSU018_DIR", "/usr/share/qflow/tech/osu018"))
 LIBERTY = LIBRARY_DIR / "osu018_stdcells.lib"
-LABEL = "OSU 0.18 um, typical corner"
+LABEL = "OSU 0.18 µm, typical corner"
 PACKAGE = "qflow-tech-osu018"
 
 

@@ -1,6 +1,7 @@
 """Yosys 0.23: an RTL unit mapped to the library's cells, and its area."""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -22,7 +23,7 @@ class MappedUnit:
     cells: int
     flip_flops: int
     cell_counts: dict
-    seconds: float
+    seconds: float         # Yosys's wall time (the first mapping's, if reused)
 
 
 def cell_areas() -> dict:
@@ -62,12 +63,30 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
               f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean -purge; "
               f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
               f"tee -q -o {stat_json} stat -json")
+    # A mapping is reused when the sources and the script are the same
+    # (the stamp holds their digest and the mapping's own time).
+    digest = hashlib.sha256(script.encode() + b"".join(
+        s.read_bytes() for s in sources_of(top)) + lib.read_bytes()).hexdigest()
+    stamp = workdir / f"{name}.stamp.json"
+    cached = None
+    if stamp.exists() and netlist.exists() and stat_json.exists():
+        cached = json.loads(stamp.read_text())
+        if cached.get("digest") != digest:
+            cached = None
     start = time.monotonic()
-    proc = subprocess.run(["yosys", "-q", "-l", str(log), "-p", script],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"yosys mapping of {name} failed (see {log})")
-    counts = json.loads(_json_part(stat_json.read_text()))["modules"][f"\\{top}"]["num_cells_by_type"]
+    if cached is None:
+        stamp.unlink(missing_ok=True)
+        proc = subprocess.run(["yosys", "-q", "-l", str(log), "-p", script],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"yosys mapping of {name} failed (see {log})")
+        seconds = time.monotonic() - start
+        stamp.write_text(json.dumps({"digest": digest, "seconds": seconds}))
+    else:
+        seconds = cached["seconds"]
+    netlist = split_netlist(netlist, lib, log)
+    stat = json.loads(_json_part(stat_json.read_text()))
+    counts = stat["modules"][f"\\{top}"]["num_cells_by_type"]
     areas = cell_areas()
     unknown = [c for c in counts if c not in areas]
     if unknown:
@@ -76,10 +95,69 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
     ff_cells = {c: n for c, n in counts.items() if library.is_flip_flop(c)}
     return MappedUnit(top, params, netlist, area,
                       sum(areas[c] * n for c, n in ff_cells.items()),
-                      sum(counts.values()), sum(ff_cells.values()), dict(counts),
-                      time.monotonic() - start)
+                      sum(counts.values()), sum(ff_cells.values()), dict(counts), seconds)
 
 
 def _json_part(text: str) -> str:
     # tee -o writes stat's JSON after any header lines Yosys prints.
     return text[text.index("{"):]
+
+
+def split_netlist(netlist: Path, lib: Path, log: Path) -> Path:
+    """The mapped netlist with every wire split into bits (Yosys splitnets):
+    write_verilog joins aliased vector slices into assigns with a
+    concatenation on the left (the FMA units have them), which OpenSTA's
+    Verilog reader refuses; bit by bit they are plain assigns. The same
+    cells, so the same area; the simulation and OpenSTA both read this one."""
+    out = netlist.with_suffix(".split.v")
+    if out.exists() and out.stat().st_mtime_ns >= netlist.stat().st_mtime_ns:
+        return out
+    proc = subprocess.run(["yosys", "-q", "-l", str(log.with_suffix(".split.log")), "-p",
+                           f"read_liberty -lib {lib}; read_verilog {netlist}; splitnets; "
+                           f"write_verilog -noattr -noexpr {out}"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"yosys splitnets of {netlist} failed "
+                           f"(see {log.with_suffix('.split.log')})")
+    text = out.read_text()
+    vectors = {m.group(3): (int(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r"^\s*(?:input|output|wire)\s+\[(\d+):(\d+)\]\s+(\S+)\s*;", text, re.M)}
+    out.write_text(re.sub(r"^  assign \{(.*)\} = (\{.*\}|[^{};]+);$",
+                          lambda m: _bitwise_assigns(m, vectors), text, flags=re.M))
+    return out
+
+
+def _bits(items: str, vectors: dict) -> list[str]:
+    """A concatenation's items (or one item), bit by bit, most significant
+    first: single bits (after splitnets), sized constants (8'hff), and the
+    ports splitnets leaves whole (data_o, data_o[7:4])."""
+    bits = []
+    items = items.strip()
+    if items.startswith("{"):
+        items = items[1:-1]
+    for item in (i.strip() for i in items.split(",")):
+        m = re.fullmatch(r"(\d+)'([bh])([0-9a-fA-FxXzZ]+)", item)
+        v = re.fullmatch(r"(\w+)(?:\s*\[(\d+):(\d+)\])?", item)
+        if v and v.group(1) in vectors:
+            hi, lo = (int(v.group(2)), int(v.group(3))) if v.group(2) else vectors[v.group(1)]
+            step = -1 if hi >= lo else 1
+            bits += [f"{v.group(1)}[{i}]" for i in range(hi, lo + step, step)]
+            continue
+        if not m:
+            bits.append(item + (" " if item.startswith("\\") else ""))
+            continue
+        width, base, digits = int(m.group(1)), m.group(2), m.group(3)
+        if set(digits) - set("0123456789abcdefABCDEF"):
+            raise RuntimeError(f"a constant with x or z in a netlist assign: {item}")
+        value = bin(int(digits, 16 if base == "h" else 2))[2:].zfill(width)[-width:]
+        bits += [f"1'b{b}" for b in value]
+    return bits
+
+
+def _bitwise_assigns(m: re.Match, vectors: dict) -> str:
+    """assign { a, b } = { c, 1'h0 }; as one assign per bit (OpenSTA reads
+    no concatenation on the left)."""
+    lhs, rhs = _bits(m.group(1), vectors), _bits(m.group(2), vectors)
+    if len(lhs) != len(rhs):
+        raise RuntimeError(f"an assign of {len(rhs)} bits to {len(lhs)}: {m.group(0)[:200]}")
+    return "\n".join(f"  assign {a} = {b};" for a, b in zip(lhs, rhs))

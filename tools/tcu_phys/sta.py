@@ -85,12 +85,17 @@ def power(netlist: Path, top: str, clock_port: str | None, workdir: Path,
           activities: dict[str, tuple[float, float]] | None, period_ns: float,
           name: str = "power") -> Power:
     """report_power at `period_ns` with each net's (toggles per cycle, duty);
-    nets not named keep OpenSTA's default. activities=None: no net toggles
-    and, with clock_port None, no clock either (leakage only)."""
-    script = _preamble(netlist, top, clock_port, period_ns)
+    nets not named keep OpenSTA's default. activities=None: no net toggles,
+    the clock's included (leakage only)."""
     if activities is None:
+        # No clock is created: a clock's pins keep the clock's own activity
+        # whatever activity is set on them (OpenSTA 2.0.17), so the clock
+        # port is an input like the others, at activity 0.
+        script = _preamble(netlist, top, None, period_ns)
         script += "set_power_activity -global -activity 0 -duty 0\n"
+        script += "set_power_activity -input -activity 0 -duty 0\n"
     else:
+        script = _preamble(netlist, top, clock_port, period_ns)
         # Nets without a figure of their own (none: every net of the top is
         # simulated) would take OpenSTA's propagated activity; a global
         # activity would override the per-pin figures, so none is set.

@@ -38,8 +38,8 @@ def port_kind(unit_kind: str, port: str, width: int) -> str:
 def make(unit_kind: str, ports: list[tuple[str, int]], cycles: int, seed: int,
          idle: bool = False) -> list[list[int]]:
     """Per cycle, the value of each input port in `ports` (name, width).
-    idle=True: valid_i low after reset and operands held (the clocked-idle
-    case)."""
+    idle=True: valid_i low after reset, operands and qualifiers held (the
+    clocked-idle case)."""
     rng = random.Random(seed)
     held = {name: 0 for name, _ in ports}
     rows = []
@@ -52,12 +52,12 @@ def make(unit_kind: str, ports: list[tuple[str, int]], cycles: int, seed: int,
                 value = 1
             elif name == "valid_i":
                 value = 0 if idle else 1
+            elif idle and cycle >= 2:
+                value = held[name]  # operands and qualifiers held
             elif name in ("a_signed_i", "b_signed_i", "satfinite_i", "scale_4x_i", "c_f16_i",
                           "d_f16_i", "rnd_i") or width <= 2:
                 # an instruction's qualifiers: one per run of 8 operations
                 value = held[name] if (cycle % 8) else rng.getrandbits(width)
-            elif idle and cycle >= 2:
-                value = held[name]
             else:
                 kind = port_kind(unit_kind, name, width)
                 if kind == "scale":  # ue8m0 scales near 2^0

@@ -16,11 +16,12 @@ class UnitType:
     params: dict = field(default_factory=dict)  # the parameters it is mapped at
     ops_per_valid: int = 0    # MACs (or FMAs) one accepted operation does
     op_name: str = "MAC"
-    stimulus: str = "bits"    # tcu_phys.stimulus generator
+    stimulus: str = "bits"    # tcu_phys.stimulus generator; "" = area and clock only
+    configs: tuple = ("default",)  # the named configurations (spec/config.toml) it is of
 
 
 # One entry per unit type of the datapath, at the default configuration's
-# pipeline depths (rtl/CMakeLists.txt TCU_CONFIG_default): one D element (or
+# pipeline depths (spec/config.toml [[config]] default): one D element (or
 # one 32-wide int4 dot) per accepted cycle.
 UNIT_TYPES = {
     u.name: u
@@ -29,9 +30,38 @@ UNIT_TYPES = {
         UnitType("tcu_e2m1_dot", "e2m1", {"Stages": 2}, 64, "MAC", "e2m1"),
         UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "FMA", "f16"),
         UnitType("tcu_f64_dot", "f64", {"FmaStages": 2}, 4, "FMA", "f64"),
-        UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse"),
+        UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
+                 ("default", "small")),
+        # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
+        # chain without the registers that carry the later steps' operands.
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
+        # Glue: area and clock only (no operand stream of its own).
+        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
+        UnitType("tcu_operand_router", "router",
+                 {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "", ""),
     ]
 }
+
+# Every point of the data file (spec/phys_osu018.toml): each unit type at the
+# default configuration's parameters, and again where the small
+# configuration's differ (IntStages 1, E2m1Stages 3, FmaStages 1;
+# DWordsPerCycle 32). tcu_datapath_ctrl's parameters come from the datapath
+# (its defaults are the default configuration's).
+def _small(name: str, params: dict) -> UnitType:
+    u = UNIT_TYPES[name]
+    return UnitType(u.name, u.family, {**u.params, **params}, u.ops_per_valid, u.op_name,
+                    u.stimulus, ("small",))
+
+
+POINTS = [
+    UNIT_TYPES["tcu_int4_dot"], _small("tcu_int4_dot", {"Stages": 1}),
+    UNIT_TYPES["tcu_e2m1_dot"], _small("tcu_e2m1_dot", {"Stages": 3}),
+    UNIT_TYPES["tcu_f16_dot"], _small("tcu_f16_dot", {"FmaStages": 1}),
+    UNIT_TYPES["tcu_f64_dot"], _small("tcu_f64_dot", {"FmaStages": 1}),
+    UNIT_TYPES["tcu_sparse_mux"],
+    UNIT_TYPES["tcu_datapath_ctrl"],
+    UNIT_TYPES["tcu_operand_router"], _small("tcu_operand_router", {"DWordsPerCycle": 32}),
+]
 
 
 def sources_of(top: str) -> list[Path]:

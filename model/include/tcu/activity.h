@@ -1,6 +1,7 @@
 // The RTL's activity counters (rtl/tcu_activity.sv), as read at the end of a
-// run, and the figures derived from them: MAC utilization and an energy
-// proxy. docs/ARCHITECTURE.md ("Activity counters") defines each counter.
+// run, and the figures derived from them: MAC utilization (and, in
+// tcu/energy.h, the energy estimate in pJ). docs/ARCHITECTURE.md ("Activity
+// counters") defines each counter.
 #pragma once
 
 #include <array>
@@ -44,18 +45,6 @@ struct Activity {
 double mac_utilization(const Activity& activity, const DatapathConfig& config,
                        ActivityEngine engine);
 
-// The energy proxy, in MAC-equivalents of the engine's own MAC:
-//   energy = MACs + kClockedCycleCost x peak MACs per cycle x clocked cycles
-// where clocked cycles are busy + idle (the engine's gated clock runs). It
-// charges every issued product once, and every cycle with the clock on a
-// quarter of a full-throughput cycle for the clock tree and the registers
-// (the pipelines, the operand register, the D buffer), whether or not the
-// units work. A proxy for comparing configurations on one workload, not a
-// measurement: it weighs neither the engines' MACs against each other (an
-// f64 FMA costs far more than an int4 product) nor data activity.
-constexpr double kClockedCycleCost = 0.25;
-double energy_proxy(const Activity& activity, const DatapathConfig& config, ActivityEngine engine);
-// The sum over the engines.
-double energy_proxy(const Activity& activity, const DatapathConfig& config);
+// The energy estimate in pJ from these counters: tcu/energy.h.
 
 }  // namespace tcu

@@ -103,7 +103,14 @@ int write_back_cycles(const DatapathConfig& dp, const FrontEndConfig& fe, const 
 // lowered to DWordsPerCycle.
 FrontEndConfig write_back_front_end(const DatapathConfig& dp, const FrontEndConfig& fe);
 // Cycles from issue to the D registers written back, through the front-end:
-// collection_cycles + datapath_latency + write_back_cycles.
+// collection_cycles + datapath_latency + write_back_cycles. A dependent
+// instruction issued this many cycles after `instr` reads D in its first
+// collection cycle.
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
+// Cycles between the issues of back-to-back independent instructions of one
+// variant: the front-end collects an instruction's operands and writes the
+// previous D back while the datapath works, so the longest of
+// collection_cycles, datapath_occupancy and write_back_cycles.
+int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu

@@ -1,0 +1,56 @@
+// The energy estimate in pJ: the activity counters (tcu/activity.h) priced
+// with the dot units' physical figures from the data file
+// spec/phys_osu018.toml (OSU 0.18 µm standard cells, typical corner; built
+// into the library at configure time by spec/gen_phys.py, so nothing is read
+// at run time). docs/ARCHITECTURE.md ("Energy estimate") gives the method.
+//
+// Per engine with U dot units (dot_units; 0 for an engine not built), the
+// unit's figures at the configuration's stage count:
+//   pJ = MACs x (busy - idle) / MACs per slice     the operations' own energy
+//      + (busy + idle cycles) x U x idle pJ/cycle  every clocked cycle
+//      + gated cycles x U x leakage pJ/cycle       the clock off
+// so a cycle with every unit taking a slice costs U x the busy figure, a
+// clocked cycle without work U x the idle figure. It covers the dot units
+// only: not the operand router, the engines' operand and D registers, the
+// int4 accumulators, the sparse mux or the control.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "tcu/activity.h"
+
+namespace tcu {
+
+struct EngineEnergy {
+  bool measured = false;  // the data file has its unit's figures (else pj is 0: not priced)
+  double pj = 0;
+  uint64_t macs = 0;
+  int units = 0;                  // dot units built (0: the engine is not)
+  const char* unit = "";          // the unit type priced
+  int stages = 0;                 // the stage count of the figures used
+  int config_stages = 0;          // the configuration's (nearest measured if not in the file)
+  double dynamic_pj_per_mac = 0;  // (busy - idle) pJ per cycle / MACs per slice
+  double idle_pj_per_unit_cycle = 0;
+  double leakage_pj_per_unit_cycle = 0;
+};
+
+struct EnergyEstimate {
+  double pj = 0;
+  uint64_t macs = 0;
+  uint64_t unpriced_macs = 0;  // MACs of engines without figures (in macs, not in pj)
+  std::array<EngineEnergy, kActivityEngines> engines{};
+  // pJ over the priced MACs; 0 when none were issued.
+  double pj_per_mac() const {
+    return macs > unpriced_macs ? pj / double(macs - unpriced_macs) : 0.0;
+  }
+};
+
+// "OSU 0.18 µm, typical corner": the library every figure is for.
+const char* energy_library();
+// The data file's date.
+const char* energy_figures_date();
+
+EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& config);
+
+}  // namespace tcu

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The data file (spec/phys_osu018.toml) against a fresh measurement.
+#   tests/phys/data_file.sh PYTHON WORKDIR check
+#     measures tcu_sparse_mux (the cheapest point: seconds) into
+#     WORKDIR/fresh.json and requires the data file to agree (tcu_phys
+#     --check);
+#   tests/phys/data_file.sh PYTHON WORKDIR check-int4
+#     the same for tcu_int4_dot at the small configuration's Stages=1 (a
+#     synthesis of a minute or more: second tier);
+#   tests/phys/data_file.sh PYTHON WORKDIR planted
+#     the proof that the check can fail: for each figure --check compares,
+#     a copy of the data file with that figure of the tcu_sparse_mux point
+#     changed by 1% (or 1, or added where the point has none) must be
+#     refused against the same fresh.json, naming the figure; so must a
+#     copy with another library.
+set -uo pipefail
+python=$1
+work=$2
+mode=$3
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+data=$repo/spec/phys_osu018.toml
+export PYTHONPATH=$repo/tools
+mkdir -p "$work" || exit 1
+case $mode in
+  check)
+    nice -n 10 "$python" -m tcu_phys --unit tcu_sparse_mux --workdir "$work" \
+      --json "$work/fresh.json" --check "$data" || exit 1
+    ;;
+  check-int4)
+    nice -n 10 "$python" -m tcu_phys --unit tcu_int4_dot --params Stages=1 --workdir "$work" \
+      --json "$work/fresh_int4.json" --check "$data" || exit 1
+    ;;
+  planted)
+    [ -s "$work/fresh.json" ] || { echo "planted: no $work/fresh.json (run check first)" >&2; exit 1; }
+    fields=$("$python" -c 'from tcu_phys import datafile; print(" ".join(datafile.CHECKED))')
+    failures=0
+    for field in $fields library; do
+      "$python" - "$data" "$work/tampered.toml" "$field" <<'PY' || exit 1
+import re, sys
+text = open(sys.argv[1]).read()
+field = sys.argv[3]
+if field == "library":
+    text = text.replace('library = "OSU 0.18 µm, typical corner"', 'library = "other"', 1)
+else:
+    # the [[point]] of tcu_sparse_mux
+    start = text.index('unit = "tcu_sparse_mux"\n')
+    end = text.find("[[", start)
+    block = text[start:end]
+    m = re.search(rf"^{field} = (.*)$", block, re.M)
+    if m:
+        v = float(m.group(1))
+        new = repr(int(v) + 1) if re.fullmatch(r"-?\d+", m.group(1)) else repr(v * 1.01 or 1.0)
+        block = block[:m.start(1)] + new + block[m.end(1):]
+    else:
+        block += f"{field} = 1.0\n"
+    text = text[:start] + block + text[end:]
+open(sys.argv[2], "w").write(text)
+PY
+      if "$python" -m tcu_phys --from-json "$work/fresh.json" --check "$work/tampered.toml" \
+        >"$work/planted.out" 2>&1; then
+        echo "FAIL: --check accepted a data file with $field changed"
+        failures=$((failures + 1))
+      elif [ "$field" != library ] && ! grep -q ": $field file" "$work/planted.out"; then
+        echo "FAIL: --check refused the changed $field without naming it:"
+        cat "$work/planted.out"
+        failures=$((failures + 1))
+      fi
+    done
+    [ $failures -eq 0 ] || exit 1
+    echo "planted: every figure changed, and the library, was refused"
+    ;;
+  *)
+    echo "usage: data_file.sh PYTHON WORKDIR check|check-int4|planted" >&2
+    exit 2
+    ;;
+esac

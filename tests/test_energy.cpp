@@ -1,0 +1,132 @@
+// The energy estimate (model/src/energy.cpp) against the data file's figures
+// as generated into tcu/phys_figures.h: what each counter is charged.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "tcu/energy.h"
+#include "tcu/phys_figures.h"
+
+namespace {
+
+// The data file's figures of an engine's unit at `stages`; nullptr if none.
+const tcu::phys::DotUnitFigures* find(tcu::ActivityEngine engine, int stages) {
+  for (const auto& f : tcu::phys::kDotUnits)
+    if (f.engine == int(engine) && f.stages == stages) return &f;
+  return nullptr;
+}
+
+const tcu::phys::DotUnitFigures& figures(tcu::ActivityEngine engine, int stages) {
+  const tcu::phys::DotUnitFigures* f = find(engine, stages);
+  if (!f) FAIL("no figures for " << tcu::to_string(engine) << " at " << stages << " stages");
+  return *f;
+}
+
+constexpr tcu::ActivityEngine kEngines[] = {tcu::ActivityEngine::kInt4, tcu::ActivityEngine::kE2m1,
+                                            tcu::ActivityEngine::kF16, tcu::ActivityEngine::kF64};
+
+}  // namespace
+
+TEST_CASE("energy: no cycles, no energy; the library is named") {
+  const tcu::EnergyEstimate e = tcu::estimate_energy(tcu::Activity{}, tcu::DatapathConfig{});
+  CHECK(e.pj == 0);
+  CHECK(e.pj_per_mac() == 0);
+  CHECK(std::strcmp(tcu::energy_library(), "OSU 0.18 µm, typical corner") == 0);
+}
+
+TEST_CASE("energy: a cycle with every unit taking a slice costs units x the busy figure") {
+  const tcu::DatapathConfig dp;  // default: IntStages, E2m1Stages, FmaStages 2
+  for (tcu::ActivityEngine engine : kEngines) {
+    const tcu::Family family = tcu::engine_family(engine);
+    tcu::Activity a;
+    a.cycles = 100;
+    a[engine].busy = 100;
+    a[engine].macs = 100 * uint64_t(tcu::peak_issued_macs_per_cycle(dp, family));
+    const tcu::EnergyEstimate e = tcu::estimate_energy(a, dp);
+    INFO(tcu::to_string(engine));
+    if (!find(engine, 2)) {  // not in the data file: not priced, and said so
+      CHECK_FALSE(e.engines[size_t(engine)].measured);
+      CHECK(e.pj == 0);
+      CHECK(e.unpriced_macs == a[engine].macs);
+      continue;
+    }
+    const auto& f = figures(engine, 2);
+    CHECK(e.engines[size_t(engine)].measured);
+    const int units = tcu::dot_units(dp, family);
+    CHECK(e.engines[size_t(engine)].units == units);
+    CHECK(e.pj == Approx(100.0 * units * f.busy_pj_per_cycle).epsilon(1e-12));
+    CHECK(e.pj_per_mac() == Approx(f.busy_pj_per_cycle / f.macs_per_cycle).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("energy: clocked cycles without work cost the idle figure, gated ones leakage") {
+  const tcu::DatapathConfig dp;
+  for (tcu::ActivityEngine engine : kEngines) {
+    if (!find(engine, 2)) continue;  // not priced (the case above)
+    const auto& f = figures(engine, 2);
+    const int units = tcu::dot_units(dp, tcu::engine_family(engine));
+    INFO(tcu::to_string(engine));
+    tcu::Activity idle;
+    idle.cycles = 50;
+    idle[engine].idle = 50;
+    CHECK(tcu::estimate_energy(idle, dp).pj ==
+          Approx(50.0 * units * f.idle_pj_per_cycle).epsilon(1e-12));
+    tcu::Activity gated;
+    gated.cycles = 50;
+    gated[engine].gated = 50;
+    const double leak = tcu::estimate_energy(gated, dp).pj;
+    CHECK(leak == Approx(50.0 * units * f.leakage_pj_per_cycle).epsilon(1e-12));
+    CHECK(leak > 0);
+    CHECK(leak < 50.0 * units * f.idle_pj_per_cycle);
+  }
+}
+
+TEST_CASE("energy: more MACs in the same cycles cost more") {
+  const tcu::DatapathConfig dp;
+  tcu::Activity a;
+  a.cycles = 64;
+  a[tcu::ActivityEngine::kInt4].busy = 64;
+  double last = -1;
+  for (uint64_t macs : {0, 1024, 4096, 65536}) {
+    a[tcu::ActivityEngine::kInt4].macs = macs;
+    const double pj = tcu::estimate_energy(a, dp).pj;
+    CHECK(pj > last);
+    last = pj;
+  }
+}
+
+TEST_CASE("energy: an engine not built costs nothing; units follow the configuration") {
+  tcu::DatapathConfig dp;
+  dp.f64_enable = false;
+  tcu::Activity a;
+  a.cycles = 10;
+  a[tcu::ActivityEngine::kF64].gated = 10;
+  CHECK(tcu::estimate_energy(a, dp).pj == 0);
+  CHECK(tcu::estimate_energy(a, dp).engines[size_t(tcu::ActivityEngine::kF64)].units == 0);
+  dp = tcu::DatapathConfig{};
+  dp.int4_macs_per_cycle = 256;  // 8 units, not 32
+  a = tcu::Activity{};
+  a.cycles = 10;
+  a[tcu::ActivityEngine::kInt4].idle = 10;
+  CHECK(tcu::estimate_energy(a, dp).pj ==
+        Approx(10.0 * 8 * figures(tcu::ActivityEngine::kInt4, 2).idle_pj_per_cycle));
+}
+
+TEST_CASE("energy: the figures are those of the configuration's stage count") {
+  tcu::DatapathConfig dp;
+  dp.int_stages = 1;  // the small configuration's
+  tcu::Activity a;
+  a.cycles = 10;
+  a[tcu::ActivityEngine::kInt4].idle = 10;
+  const tcu::EngineEnergy e = tcu::estimate_energy(a, dp).engines[0];
+  CHECK(e.stages == 1);
+  CHECK(e.config_stages == 1);
+  CHECK(
+      e.pj ==
+      Approx(10.0 * 32 * figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle).epsilon(1e-12));
+  CHECK(figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle !=
+        figures(tcu::ActivityEngine::kInt4, 2).idle_pj_per_cycle);
+  dp.int_stages = 7;  // not measured: the nearest stage count that is
+  const tcu::EngineEnergy far = tcu::estimate_energy(a, dp).engines[0];
+  CHECK(far.config_stages == 7);
+  CHECK(far.stages == 2);
+}

@@ -1,0 +1,128 @@
+#include "timing.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "exit_codes.h"
+#include "tcu/reference_timing.h"
+
+namespace tcu {
+namespace {
+
+std::string claims_text(const TimingReference& ref) {
+  if (ref.latency_claimed && ref.interval_claimed) return "latency, interval";
+  if (ref.latency_claimed) return "latency";
+  if (ref.interval_claimed) return "interval";
+  return "-";
+}
+
+std::string parameters_text(const DatapathConfig& dp) {
+  std::string text;
+  for (const auto& [name, value] : datapath_parameters(dp))
+    text += std::string(text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+void print_rows(const std::vector<ModelTiming>& rows, std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-22s %7s %8s   %-15s %9s %8s   %s\n", "family", "latency",
+                "interval", "NAK sm_80 class", "ALU / MMA", "A100", "a100 preset claims");
+  out << line;
+  for (const ModelTiming& row : rows) {
+    const TimingReference& ref = *row.reference;
+    const std::string nak =
+        ref.alu_latency ? std::to_string(ref.alu_latency) + " / " + std::to_string(ref.mma_latency)
+                        : "-";
+    const std::string interval = ref.interval ? std::to_string(ref.interval) : "-";
+    std::snprintf(line, sizeof line, "%-22s %7d %8d   %-15s %9s %8s   %s\n", ref.family,
+                  row.latency, row.interval, *ref.nak_class ? ref.nak_class : "-", nak.c_str(),
+                  interval.c_str(), claims_text(ref).c_str());
+    out << line;
+  }
+}
+
+void print_notes(const std::vector<ModelTiming>& rows, std::ostream& out) {
+  const AccelSimReference& accel = a100_accel_sim();
+  out << "Accel-Sim SM80, every tensor instruction alike: trace mode latency "
+      << accel.trace_latency << ", initiation " << accel.trace_interval << "; PTX mode "
+      << accel.ptx_latency << " / " << accel.ptx_interval << "\n"
+      << "notes:\n";
+  for (const ModelTiming& row : rows)
+    out << "  " << row.reference->family << ": " << row.reference->note << "\n";
+  out << "sources:\n";
+  for (const TimingReference& ref : a100_timing_references())
+    if (*ref.interval_source)
+      out << "  A100 interval, " << ref.family << ": " << ref.interval_source << "\n";
+  for (const ReferenceSource& source : a100_sources())
+    out << "  " << source.name << ": " << source.citation << "\n";
+}
+
+void print_text(const TimingOptions& options, const std::vector<ModelTiming>& rows,
+                const std::vector<std::string>& misses, std::ostream& out) {
+  out << "tcu timing: configuration " << options.config << " (" << parameters_text(options.datapath)
+      << "), front-end at WordsPerCycle (" << options.datapath.words_per_cycle
+      << ") words a cycle\n"
+      << "latency: issue to a dependent instruction able to read D (collection + datapath + "
+         "write-back); interval: between back-to-back independent issues\n";
+  print_rows(rows, out);
+  print_notes(rows, out);
+  if (misses.empty()) {
+    out << "the a100 preset's claims: all kept at " << options.config << "\n";
+    return;
+  }
+  out << "the a100 preset's claims: " << misses.size() << " missed at " << options.config << "\n";
+  for (const std::string& miss : misses) out << "  " << miss << "\n";
+}
+
+nlohmann::ordered_json reference_json(const TimingReference& ref) {
+  const AccelSimReference& accel = a100_accel_sim();
+  nlohmann::ordered_json j;
+  j["nak_class"] = *ref.nak_class ? nlohmann::ordered_json(ref.nak_class) : nullptr;
+  j["nak_alu_latency"] = ref.alu_latency ? nlohmann::ordered_json(ref.alu_latency) : nullptr;
+  j["nak_mma_latency"] = ref.mma_latency ? nlohmann::ordered_json(ref.mma_latency) : nullptr;
+  j["a100_interval"] = ref.interval ? nlohmann::ordered_json(ref.interval) : nullptr;
+  j["a100_interval_source"] = ref.interval_source;
+  j["accel_sim"] = {{"trace_latency", accel.trace_latency},
+                    {"trace_interval", accel.trace_interval},
+                    {"ptx_latency", accel.ptx_latency},
+                    {"ptx_interval", accel.ptx_interval}};
+  j["latency_claimed"] = ref.latency_claimed;
+  j["interval_claimed"] = ref.interval_claimed;
+  j["note"] = ref.note;
+  return j;
+}
+
+void print_json(const TimingOptions& options, const std::vector<ModelTiming>& rows,
+                const std::vector<std::string>& misses, std::ostream& out) {
+  nlohmann::ordered_json doc;
+  doc["config"] = options.config;
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : datapath_parameters(options.datapath)) parameters[name] = value;
+  doc["parameters"] = parameters;
+  doc["families"] = nlohmann::ordered_json::array();
+  for (const ModelTiming& row : rows)
+    doc["families"].push_back({{"family", row.reference->family},
+                               {"ptx", row.instr.ptx()},
+                               {"latency", row.latency},
+                               {"interval", row.interval},
+                               {"reference", reference_json(*row.reference)}});
+  doc["sources"] = nlohmann::ordered_json::object();
+  for (const ReferenceSource& source : a100_sources())
+    doc["sources"][source.name] = source.citation;
+  doc["a100_claims_missed"] = misses;
+  out << doc.dump(2) << "\n";
+}
+
+}  // namespace
+
+int timing(const TimingOptions& options, std::ostream& out) {
+  const std::vector<ModelTiming> rows = a100_model_timing(options.datapath);
+  const std::vector<std::string> misses = a100_calibration_misses(options.datapath);
+  if (options.json)
+    print_json(options, rows, misses, out);
+  else
+    print_text(options, rows, misses, out);
+  return options.check && !misses.empty() ? kExitMismatch : kExitOk;
+}
+
+}  // namespace tcu
