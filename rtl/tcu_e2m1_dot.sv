@@ -28,11 +28,13 @@
 // Stages cycles later, counting only cycles with en_i high; en_i low holds
 // every register.
 //
-// Layer 0's products of two codes come from one of two implementations
-// with one port list, chosen by SynthImpl: tcu_e2m1_products_formula (1:
-// the products as logic, what Yosys maps) or tcu_e2m1_products_table (0:
-// each product read from a 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal (Yosys); both are
-// tested against the golden model (tests/rtl/test_rtl_e2m1_dot.cpp).
+// Layer 0's group dots (each group's exact sum of products of two codes)
+// come from one of two implementations with one port list, chosen by
+// SynthImpl: tcu_e2m1_group_dots_formula (1: the products as logic, what
+// Yosys maps) or tcu_e2m1_group_dots_table (0: each product read from a
+// 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal
+// (Yosys); both are tested against the golden model
+// (tests/rtl/test_rtl_e2m1_dot.cpp).
 //
 // Simulation speed (as in tcu_fma; synthesis sees the same logic): each
 // layer is a task without arguments or locals over module-level variables,
@@ -103,14 +105,14 @@ module tcu_e2m1_dot #(
   localparam logic [Width-1:0]       POS_INF   = {1'b0, {ExpF{1'b1}}, {Man{1'b0}}};
 
 
-  // The signed products of the codes in quarters (QW bits each), from one of
-  // two implementations (SynthImpl): the formula as logic, or a table of the
-  // 256 products (fast in Verilator).
-  logic [K*QW-1:0] prods;
+  // Each group's exact dot product in quarters (QW bits each), from one of
+  // two implementations (SynthImpl): the products as logic, or read from a
+  // table of the 256 products (fast in Verilator).
+  logic [Groups*QW-1:0] group_dots;
   if (SynthImpl) begin : g_formula
-    tcu_e2m1_products_formula u_prods (.a_i, .b_i, .prods_o(prods));
+    tcu_e2m1_group_dots_formula u_group_dots (.a_i, .b_i, .dots_o(group_dots));
   end else begin : g_table
-    tcu_e2m1_products_table u_prods (.a_i, .b_i, .prods_o(prods));
+    tcu_e2m1_group_dots_table u_group_dots (.a_i, .b_i, .dots_o(group_dots));
   end
 
   // Each layer's packed output, and its input (the previous layer's output,
@@ -146,11 +148,7 @@ module tcu_e2m1_dot #(
   task automatic layer0();
     l0_nan = 1'b0;
     for (int unsigned g = 0; g < Groups; g++) begin
-      // The group's exact dot product in quarters.
-      l0_q[g*QW +: QW] = '0;
-      for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
-        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] + prods[i*QW +: QW];
-      end
+      l0_q[g*QW +: QW] = group_dots[g*QW +: QW];
       // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
       // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.
       for (int unsigned sc = 0; sc < 2; sc++) begin

@@ -31,11 +31,11 @@ module tcu_int4_dot #(
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   en_i,
-  input  logic                   valid_i /* verilator public_flat_rd */,
-  input  logic                   a_signed_i /* verilator public_flat_rd */,
-  input  logic                   b_signed_i /* verilator public_flat_rd */,
-  input  logic [Lanes*Bits-1:0]  a_i /* verilator public_flat_rd */,
-  input  logic [Lanes*Bits-1:0]  b_i /* verilator public_flat_rd */,
+  input  logic                   valid_i,
+  input  logic                   a_signed_i,
+  input  logic                   b_signed_i,
+  input  logic [Lanes*Bits-1:0]  a_i,
+  input  logic [Lanes*Bits-1:0]  b_i,
   output logic                   valid_o,
   output logic signed [SumW-1:0] sum_o
 );

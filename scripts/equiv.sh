@@ -74,7 +74,7 @@ trap 'rm -rf "$tmp"' EXIT
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's).
-# e2m1 products: no parameters (tcu_e2m1_dot's Stages do not reach them).
+# e2m1 group dots: no parameters (tcu_e2m1_dot's Stages do not reach them).
 # word mux: the bit function does not depend on Width beyond replication
 # (Width 1 and 32 checked); Words as the datapath and the scatter use them:
 # powers of two up to 512 and counts that are not (partial unit groups).
@@ -88,7 +88,7 @@ trap 'rm -rf "$tmp"' EXIT
 checks=()
 checks+=("default|open|int4_dot tree=planes|seq|int4_dot|Stages=2")
 for s in 0 1 3 4 5 6 7; do checks+=("full|open|int4_dot tree=planes|seq|int4_dot|Stages=$s"); done
-checks+=("full|prove|e2m1_products formula=table|comb|e2m1_products|")
+checks+=("full|prove|e2m1_group_dots formula=table|comb|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
   checks+=("default|prove|word_mux tree=index|comb|word_mux|Width=1 Words=$words")
 done
@@ -139,15 +139,15 @@ module eq_miter #(parameter int unsigned Stages = 2) (
 endmodule
 EOF
 }
-miter_e2m1_products() {
+miter_e2m1_group_dots() {
   cat <<'EOF'
 module eq_miter (
   input  logic [255:0] a_i, b_i,
   output logic         trigger
 );
-  logic [64*13-1:0] g, f;
-  GOLD u_gold (.a_i, .b_i, .prods_o(g));
-  GATE u_gate (.a_i, .b_i, .prods_o(f));
+  logic [4*13-1:0] g, f;
+  GOLD u_gold (.a_i, .b_i, .dots_o(g));
+  GATE u_gate (.a_i, .b_i, .dots_o(f));
   assign trigger = g != f;
 endmodule
 EOF
@@ -205,7 +205,7 @@ EOF
 pair_modules() {  # miter -> "gold gate"
   case $1 in
     int4_dot) echo "tcu_int4_dot_tree tcu_int4_dot_planes" ;;
-    e2m1_products) echo "tcu_e2m1_products_formula tcu_e2m1_products_table" ;;
+    e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
   esac
@@ -221,7 +221,7 @@ pair_sources() {  # miter -> files besides the two implementations
 pair_plant() {
   case $1 in
     int4_dot) echo "s/dot_planes = SumW'(sum);/dot_planes = SumW'(sum) ^ SumW'(a[0] \& b[0]);/" ;;
-    e2m1_products) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
+    e2m1_group_dots) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == 0);/" ;;
   esac

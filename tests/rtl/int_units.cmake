@@ -48,9 +48,9 @@ tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux
 
 # ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational) and 8 (two
 # registers after each layer; with SynthImpl = 1: the products as logic,
-# tcu_e2m1_products_formula, not the simulation's table) ---------------------------------------------------
-set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_products_formula.sv
-    tcu_e2m1_products_table.sv)
+# tcu_e2m1_group_dots_formula, not the simulation's table) ---------------------------------------------------
+set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_group_dots_formula.sv
+    tcu_e2m1_group_dots_table.sv)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0
