@@ -104,15 +104,19 @@ function(tcu_batch_verilated_sources lib opt_fast)
 endfunction()
 
 # tcu_verilate(<library> TOP <module> PREFIX <class> SOURCES <.sv...>
-#              [TRACE] [TEST_MODEL] [ARGS <verilator options...>])
+#              [TRACE] [TEST_MODEL] [OPT_FAST <flag>] [ARGS <verilator options...>])
 # TEST_MODEL: a unit-test model, its per-cycle code at
-# TCU_TEST_MODEL_OPT_FAST.
+# TCU_TEST_MODEL_OPT_FAST. OPT_FAST: the per-cycle code's optimization
+# (default TCU_VERILATED_OPT_FAST).
 function(tcu_verilate lib)
-  cmake_parse_arguments(ARG "TRACE;TEST_MODEL" "TOP;PREFIX" "SOURCES;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "TRACE;TEST_MODEL" "TOP;PREFIX;OPT_FAST" "SOURCES;ARGS" ${ARGN})
   add_library(${lib} STATIC)
   set(opt_fast ${TCU_VERILATED_OPT_FAST})
   if(ARG_TEST_MODEL)
     set(opt_fast ${TCU_TEST_MODEL_OPT_FAST})
+  endif()
+  if(ARG_OPT_FAST)
+    set(opt_fast ${ARG_OPT_FAST})
   endif()
   set(trace "")
   if(ARG_TRACE)

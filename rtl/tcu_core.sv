@@ -34,7 +34,11 @@ module tcu_core #(
   parameter bit          F64Enable        = 1'b1,
   parameter int unsigned WordsPerCycle    = 64,
   parameter int unsigned DWordsPerCycle   = 64,
-  parameter bit          GatherBypass     = 1'b1
+  parameter bit          GatherBypass     = 1'b1,
+  // 1: the units' synthesis implementations, 0: the fast simulation ones
+  // (scripts/equiv.sh proves them equal); an implementation choice, not a
+  // configuration parameter of the model.
+  parameter bit          SynthImpl        = 1'b0
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -149,7 +153,8 @@ module tcu_core #(
   tcu_operand_router #(
     .WordsPerCycle (WordsPerCycle),
     .DWordsPerCycle(DWordsPerCycle),
-    .GatherBypass  (GatherBypass)
+    .GatherBypass  (GatherBypass),
+    .SynthImpl     (SynthImpl)
   ) u_router (
     .clk_i,
     .rst_ni,
@@ -225,7 +230,8 @@ module tcu_core #(
     .SparseEnable    (SparseEnable),
     .E2m1Enable      (E2m1Enable),
     .F16Enable       (F16Enable),
-    .F64Enable       (F64Enable)
+    .F64Enable       (F64Enable),
+    .SynthImpl       (SynthImpl)
   ) u_datapath (
     .clk_i,
     .rst_ni,

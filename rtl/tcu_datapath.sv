@@ -64,7 +64,10 @@ module tcu_datapath #(
   parameter bit          SparseEnable     = 1'b1,
   parameter bit          E2m1Enable       = 1'b1,
   parameter bit          F16Enable        = 1'b1,
-  parameter bit          F64Enable        = 1'b1
+  parameter bit          F64Enable        = 1'b1,
+  // 1: the units' synthesis implementations (what Yosys maps), 0: their fast
+  // simulation ones; scripts/equiv.sh proves each pair equal.
+  parameter bit          SynthImpl        = 1'b0
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -250,7 +253,8 @@ module tcu_datapath #(
     .Enable      (Int4Enable),
     .SparseEnable(SparseEnable),
     .Units       (INT4_UNITS),
-    .Stages      (IntStages)
+    .Stages      (IntStages),
+    .SynthImpl   (SynthImpl)
   ) u_int4 (
     .clk_i,
     .rst_ni,
@@ -268,9 +272,10 @@ module tcu_datapath #(
   );
 
   tcu_e2m1_engine #(
-    .Enable(E2m1Enable),
-    .Units (E2M1_UNITS),
-    .Stages(E2m1Stages)
+    .Enable   (E2m1Enable),
+    .Units    (E2M1_UNITS),
+    .Stages   (E2m1Stages),
+    .SynthImpl(SynthImpl)
   ) u_e2m1 (
     .clk_i,
     .rst_ni,
@@ -291,7 +296,8 @@ module tcu_datapath #(
   tcu_f16_engine #(
     .Enable   (F16Enable),
     .Units    (F16_UNITS),
-    .FmaStages(FmaStages)
+    .FmaStages(FmaStages),
+    .SynthImpl(SynthImpl)
   ) u_f16 (
     .clk_i,
     .rst_ni,
@@ -310,7 +316,8 @@ module tcu_datapath #(
   tcu_f64_engine #(
     .Enable   (F64Enable),
     .Units    (F64_UNITS),
-    .FmaStages(FmaStages)
+    .FmaStages(FmaStages),
+    .SynthImpl(SynthImpl)
   ) u_f64 (
     .clk_i,
     .rst_ni,

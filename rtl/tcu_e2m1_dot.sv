@@ -28,9 +28,13 @@
 // Stages cycles later, counting only cycles with en_i high; en_i low holds
 // every register.
 //
-// Simulation (SYNTHESIS undefined) reads each signed product of two codes
-// from a 256-entry table, filled at time 0 by the same formula the
-// synthesis description writes as logic (both are tested).
+// Layer 0's group dots (each group's exact sum of products of two codes)
+// come from one of two implementations with one port list, chosen by
+// SynthImpl: tcu_e2m1_group_dots_formula (1: the products as logic, what
+// Yosys maps) or tcu_e2m1_group_dots_table (0: each product read from a
+// 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal
+// (Yosys); both are tested against the golden model
+// (tests/rtl/test_rtl_e2m1_dot.cpp).
 //
 // Simulation speed (as in tcu_fma; synthesis sees the same logic): each
 // layer is a task without arguments or locals over module-level variables,
@@ -39,7 +43,8 @@
 // data inputs are public_flat_rd, so all instances share one copy of the
 // Verilated code.
 module tcu_e2m1_dot #(
-  parameter int unsigned  Stages = 2,
+  parameter int unsigned  Stages    = 2,
+  parameter bit           SynthImpl = 1'b0,  // 1: the products as logic; 0: a table
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned Blocks = tcu_pkg::E2M1_MAX_BLOCKS,
   localparam int unsigned CodeW  = tcu_pkg::fp_width(tcu_pkg::E2M1),
@@ -66,14 +71,12 @@ module tcu_e2m1_dot #(
   localparam int unsigned Man      = tcu_pkg::man_bits(tcu_pkg::FP32);  // 23
   localparam int unsigned ExpF     = tcu_pkg::exp_bits(tcu_pkg::FP32);  // 8
   localparam int unsigned Bias     = tcu_pkg::bias(tcu_pkg::FP32);      // 127
-  localparam int unsigned Group    = 16;                // k summed exactly per term
+  localparam int unsigned Group    = tcu_pkg::E2M1_GROUP;  // k summed exactly per term
   localparam int unsigned Groups   = K / Group;         // 4 terms
   localparam int unsigned WinFrac  = 35;                // bits kept below the max exponent
   localparam int unsigned TermFrac = 8;                 // quarters times two eighths
-  // Magnitude of an e2m1 code in halves: 0..12.
-  localparam int unsigned HalvesW  = 4;
   // A group's dot in quarters: |q| <= 16 * 144 = 2304.
-  localparam int unsigned QW       = 13;
+  localparam int unsigned QW       = tcu_pkg::E2M1_GROUP_DOT_WIDTH;
   // Product of two scale significands in eighths: <= 15 * 15.
   localparam int unsigned SprodW   = 8;
   // Signed exponents: scale sums lie in [-254, 254], the result's in
@@ -101,31 +104,16 @@ module tcu_e2m1_dot #(
   localparam logic [ScaleW-2:0]      E4M3_NAN  = {(ScaleW - 1){1'b1}};
   localparam logic [Width-1:0]       POS_INF   = {1'b0, {ExpF{1'b1}}, {Man{1'b0}}};
 
-  // ---------------------------------------------------------------------------
-  // Helpers
-  // ---------------------------------------------------------------------------
-  // e2m1 magnitude in halves (0, 0.5, 1, 1.5, 2, 3, 4, 6 for codes 0..7), one
-  // nibble per code: a constant indexed by the code (a shift in simulation,
-  // no branches; a 3-input lookup in gates).
-  localparam logic [8*HalvesW-1:0] HALVES = {4'd12, 4'd8, 4'd6, 4'd4, 4'd3, 4'd2, 4'd1, 4'd0};
 
-`ifndef SYNTHESIS
-  // Simulation: the signed product of two codes in quarters, the same
-  // product and conditional negation as the synthesis description's, as a
-  // table by {a code, b code} filled at time 0 (one load per product in
-  // the simulator instead of two lookups, a multiply and a negation).
-  logic [QW-1:0] prod_q [2**(2*CodeW)];
-  initial begin
-    for (int unsigned i = 0; i < 2**(2*CodeW); i++) begin
-      logic [CodeW-1:0] a, b;
-      logic             neg;
-      {a, b}    = (2 * CodeW)'(i);
-      neg       = a[CodeW-1] ^ b[CodeW-1];
-      prod_q[i] = (QW'(HALVES[a[CodeW-2:0]*HalvesW +: HalvesW] *
-                       HALVES[b[CodeW-2:0]*HalvesW +: HalvesW]) ^ {QW{neg}}) + QW'(neg);
-    end
+  // Each group's exact dot product in quarters (QW bits each), from one of
+  // two implementations (SynthImpl): the products as logic, or read from a
+  // table of the 256 products (fast in Verilator).
+  logic [Groups*QW-1:0] group_dots;
+  if (SynthImpl) begin : g_formula
+    tcu_e2m1_group_dots_formula u_group_dots (.a_i, .b_i, .dots_o(group_dots));
+  end else begin : g_table
+    tcu_e2m1_group_dots_table u_group_dots (.a_i, .b_i, .dots_o(group_dots));
   end
-`endif
 
   // Each layer's packed output, and its input (the previous layer's output,
   // registered or not).
@@ -160,21 +148,7 @@ module tcu_e2m1_dot #(
   task automatic layer0();
     l0_nan = 1'b0;
     for (int unsigned g = 0; g < Groups; g++) begin
-      // The group's exact dot product in quarters. Each product is added or
-      // subtracted as its sign says, written as a conditional negation
-      // (x ^ -s) + s: no data-dependent branch in the simulator's code.
-      l0_q[g*QW +: QW] = '0;
-      for (int unsigned i = g * Group; i < (g + 1) * Group; i++) begin
-`ifdef SYNTHESIS
-        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] +
-            ((QW'(HALVES[a_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW] *
-                  HALVES[b_i[i*CodeW +: CodeW-1]*HalvesW +: HalvesW]) ^
-              {QW{a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]}}) +
-             {{(QW - 1){1'b0}}, a_i[i*CodeW+CodeW-1] ^ b_i[i*CodeW+CodeW-1]});
-`else
-        l0_q[g*QW +: QW] = l0_q[g*QW +: QW] + prod_q[{a_i[i*CodeW +: CodeW], b_i[i*CodeW +: CodeW]}];
-`endif
-      end
+      l0_q[g*QW +: QW] = group_dots[g*QW +: QW];
       // The scale bytes of A (s = 0) and B (s = 1): 2X: group g is in block
       // g/2; 4X: block g. Decoded to {nan, significand in eighths, exponent}.
       for (int unsigned sc = 0; sc < 2; sc++) begin

@@ -8,7 +8,8 @@
 module tcu_e2m1_engine #(
   parameter bit          Enable = 1'b1,
   parameter int unsigned Units  = 16,
-  parameter int unsigned Stages = 2
+  parameter int unsigned Stages = 2,
+  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -100,19 +101,20 @@ module tcu_e2m1_engine #(
       assign row  = elem[6:3];
       assign col  = elem[2:0];
 
-      tcu_word_mux #(.Width(ROW_BITS), .Words(16)) u_a_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(16), .SynthImpl(SynthImpl)) u_a_mux (
         .data_i(a_q), .sel_i(row), .data_o(a_row));
-      tcu_word_mux #(.Width(ROW_BITS), .Words(8)) u_b_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(8), .SynthImpl(SynthImpl)) u_b_mux (
         .data_i(b_q), .sel_i(col), .data_o(b_column));
-      tcu_word_mux #(.Width(SCALES_BITS), .Words(16)) u_scale_a_mux (
+      tcu_word_mux #(.Width(SCALES_BITS), .Words(16), .SynthImpl(SynthImpl)) u_scale_a_mux (
         .data_i(scale_a_q), .sel_i(row), .data_o(scale_a));
-      tcu_word_mux #(.Width(SCALES_BITS), .Words(8)) u_scale_b_mux (
+      tcu_word_mux #(.Width(SCALES_BITS), .Words(8), .SynthImpl(SynthImpl)) u_scale_b_mux (
         .data_i(scale_b_q), .sel_i(col), .data_o(scale_b));
-      tcu_word_mux #(.Width(F32_BITS), .Words(16*8)) u_c_mux (
+      tcu_word_mux #(.Width(F32_BITS), .Words(16*8), .SynthImpl(SynthImpl)) u_c_mux (
         .data_i(c_q), .sel_i(elem[6:0]), .data_o(c));
 
       tcu_e2m1_dot #(
-        .Stages(Stages)
+        .Stages   (Stages),
+        .SynthImpl(SynthImpl)
       ) u_dot (
         .clk_i     (clk_engine),
         .rst_ni    (rst_ni),

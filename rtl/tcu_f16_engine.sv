@@ -9,7 +9,8 @@
 module tcu_f16_engine #(
   parameter bit          Enable    = 1'b1,
   parameter int unsigned Units     = 64,
-  parameter int unsigned FmaStages = 2
+  parameter int unsigned FmaStages = 2,
+  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -92,13 +93,13 @@ module tcu_f16_engine #(
       logic [F32_BITS-1:0]  c32, c;
       assign elem = 16'(group_q) * 16'(Units) + 16'(u);
 
-      tcu_word_mux #(.Width(ROW_BITS), .Words(4*8)) u_a_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(4*8), .SynthImpl(SynthImpl)) u_a_mux (
         .data_i(a_q), .sel_i(elem[7:3]), .data_o(a_row));
-      tcu_word_mux #(.Width(ROW_BITS), .Words(4*8)) u_b_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(4*8), .SynthImpl(SynthImpl)) u_b_mux (
         .data_i(b_q), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_column));
-      tcu_word_mux #(.Width(F16_BITS), .Words(4*8*8)) u_c16_mux (
+      tcu_word_mux #(.Width(F16_BITS), .Words(4*8*8), .SynthImpl(SynthImpl)) u_c16_mux (
         .data_i(c_q[4*8*8*F16_BITS-1:0]), .sel_i(elem[7:0]), .data_o(c16));
-      tcu_word_mux #(.Width(F32_BITS), .Words(4*8*8)) u_c32_mux (
+      tcu_word_mux #(.Width(F32_BITS), .Words(4*8*8), .SynthImpl(SynthImpl)) u_c32_mux (
         .data_i(c_q), .sel_i(elem[7:0]), .data_o(c32));
       assign c = c_f16_q ? {{(F32_BITS - F16_BITS){1'b0}}, c16} : c32;
 

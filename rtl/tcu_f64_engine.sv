@@ -8,7 +8,8 @@
 module tcu_f64_engine #(
   parameter bit          Enable    = 1'b1,
   parameter int unsigned Units     = 4,
-  parameter int unsigned FmaStages = 2
+  parameter int unsigned FmaStages = 2,
+  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -87,11 +88,11 @@ module tcu_f64_engine #(
       logic [F64_BITS-1:0] c;
       assign elem = 16'(group_q) * 16'(Units) + 16'(u);
 
-      tcu_word_mux #(.Width(ROW_BITS), .Words(8)) u_a_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(8), .SynthImpl(SynthImpl)) u_a_mux (
         .data_i(a_q), .sel_i(elem[5:3]), .data_o(a_row));
-      tcu_word_mux #(.Width(ROW_BITS), .Words(8)) u_b_mux (
+      tcu_word_mux #(.Width(ROW_BITS), .Words(8), .SynthImpl(SynthImpl)) u_b_mux (
         .data_i(b_q), .sel_i(elem[2:0]), .data_o(b_column));
-      tcu_word_mux #(.Width(F64_BITS), .Words(8*8)) u_c_mux (
+      tcu_word_mux #(.Width(F64_BITS), .Words(8*8), .SynthImpl(SynthImpl)) u_c_mux (
         .data_i(c_q), .sel_i(elem[5:0]), .data_o(c));
 
       tcu_f64_dot #(

@@ -15,7 +15,8 @@ module tcu_int4_engine #(
   parameter bit          Enable       = 1'b1,
   parameter bit          SparseEnable = 1'b1,
   parameter int unsigned Units        = 32,
-  parameter int unsigned Stages       = 2
+  parameter int unsigned Stages       = 2,
+  parameter bit          SynthImpl    = 1'b0  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -160,9 +161,9 @@ module tcu_int4_engine #(
         // (which Verilator assembles as one concatenation of all units).
         logic [HALF_BITS-1:0]   b_sparse;
         assign elem = 16'(sparse_group_q) * 16'(Units) + 16'(u);
-        tcu_word_mux #(.Width(8*4), .Words(16)) u_meta_mux (
+        tcu_word_mux #(.Width(8*4), .Words(16), .SynthImpl(SynthImpl)) u_meta_mux (
           .data_i(meta_q), .sel_i(elem[6:3]), .data_o(meta));
-        tcu_word_mux #(.Width(COLUMN_BITS), .Words(8)) u_b_mux (
+        tcu_word_mux #(.Width(COLUMN_BITS), .Words(8), .SynthImpl(SynthImpl)) u_b_mux (
           .data_i(sparse_b_q), .sel_i(elem[2:0]), .data_o(b_column));
         tcu_sparse_mux u_sparse_mux (
           .meta_i(meta),
@@ -222,12 +223,12 @@ module tcu_int4_engine #(
       assign col = elem[2:0];
       // k=64 rows are two windows (halves); k=32 and compressed rows one.
       assign a_window = (!sparse_q && !k32_q) ? {row, half} : {1'b0, row};
-      tcu_word_mux #(.Width(HALF_BITS), .Words(4096/HALF_BITS)) u_a_mux (
+      tcu_word_mux #(.Width(HALF_BITS), .Words(4096/HALF_BITS), .SynthImpl(SynthImpl)) u_a_mux (
         .data_i(a_q), .sel_i(a_window), .data_o(a_in));
       // B's half column: k = 32*half .. 32*half+31 of column col.
-      tcu_word_mux #(.Width(HALF_BITS), .Words(2*8)) u_b_mux (
+      tcu_word_mux #(.Width(HALF_BITS), .Words(2*8), .SynthImpl(SynthImpl)) u_b_mux (
         .data_i(b_q), .sel_i({col, half}), .data_o(b_dense));
-      tcu_word_mux #(.Width(ACC_BITS), .Words(ELEMENTS)) u_c_mux (
+      tcu_word_mux #(.Width(ACC_BITS), .Words(ELEMENTS), .SynthImpl(SynthImpl)) u_c_mux (
         .data_i(c_q), .sel_i(elem[6:0]), .data_o(c_issued[u*ACC_BITS +: ACC_BITS]));
 
       if (SparseEnable) begin : g_sparse_b
@@ -237,7 +238,8 @@ module tcu_int4_engine #(
       end
 
       tcu_int4_dot #(
-        .Stages(Stages)
+        .Stages   (Stages),
+        .SynthImpl(SynthImpl)
       ) u_dot (
         .clk_i     (clk_engine),
         .rst_ni    (rst_ni),

@@ -54,16 +54,23 @@
 // Area: the gather network lets any of WordsPerCycle slots write any
 // position, so every bit of the 15,616-bit operand buffer selects among
 // WordsPerCycle slots; each scatter slot selects one of D's 256 words
-// (tcu_word_mux). Simulation sees per-slot indexed part-select writes (at
-// most 64 loop iterations) placed through a table, and the bypass as a
-// low-phase latch (below); synthesis per-position AND-OR networks
-// (SYNTHESIS), the same function at every rising edge (both are tested).
-// Yosys figures are in docs/ARCHITECTURE.md. Nothing changes while no beat
-// and no D arrive.
+// (tcu_word_mux). The gather buffer and the scatter's word selection have
+// two implementations each, modules with one port list chosen by SynthImpl:
+//   gather:  tcu_router_gather_andor (1: per-position AND-OR networks, what
+//            Yosys maps) / tcu_router_gather_table (0: per-slot indexed
+//            part-select writes placed through a table, the bypass as a
+//            low-phase latch; fast in Verilator);
+//   scatter: tcu_router_scatter_mux (1: layout formulas and tcu_word_mux
+//            trees) / tcu_router_scatter_index (0: one loop of indexed
+//            part-selects).
+// Both are tested against the golden layouts; docs/ARCHITECTURE.md says
+// which pairs scripts/equiv.sh proves equal. Yosys figures are in
+// docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = 64,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = 64,   // scatter: D words a cycle (1..64)
-  parameter bit          GatherBypass   = 1'b1  // last beat straight through to dp_*_o
+  parameter bit          GatherBypass   = 1'b1, // last beat straight through to dp_*_o
+  parameter bit          SynthImpl      = 1'b0  // 1: synthesis implementations, 0: fast ones
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -215,392 +222,63 @@ module tcu_operand_router #(
   assign {cur_sparsity, cur_byte_id_a, cur_thread_id_a, cur_byte_id_b, cur_thread_id_b} =
          desc_cur[23:16];
 
-  // The operand buffer: cleared by a start, then each word written at its
-  // place. With the bypass, the last beat's words go straight to the
-  // datapath (dp_*_o show the buffer with them written; only in that beat,
-  // the only cycle of a collection with dp_valid_o high); once complete,
-  // the buffer holds them.
-  logic [4095:0] a_q;
-  logic [2047:0] b_q;
-  logic [8191:0] c_q;
-  logic [511:0]  meta_q, sa_q;
-  logic [255:0]  sb_q;
-  logic          show_next;
-  assign show_next = GatherBypass && collect_q && in_last_i;
-
-`ifdef SYNTHESIS
-  // Each slot's word through the layout formulas.
-  logic [2:0]  slot_op     [WordsPerCycle];
-  logic        slot_hit    [WordsPerCycle];
-  logic [8:0]  slot_lo_pos [WordsPerCycle];
-  logic [8:0]  slot_hi_pos [WordsPerCycle];
-  logic [15:0] slot_lo     [WordsPerCycle];
-  logic [15:0] slot_hi     [WordsPerCycle];
-  logic [WordsPerCycle-1:0] slot_split, wr_a, wr_b, wr_c, wr_meta, wr_sa, wr_sb;
-
-  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_slot
-    logic        wr;
-    logic [31:0] placed;
-    assign slot_op[s] = in_word_op_i[3*s +: 3];
-    tcu_frag_layout u_layout (
-      .family_i     (cur_family),
-      .k32_i        (cur_k32),
-      .a_row_i      (cur_a_row),
-      .b_row_i      (cur_b_row),
-      .acc_f16_i    (cur_c_f16),
-      .scale_4x_i   (cur_scale_4x),
-      .sparsity_i   (cur_sparsity),
-      .byte_id_a_i  (cur_byte_id_a),
-      .thread_id_a_i(cur_thread_id_a),
-      .byte_id_b_i  (cur_byte_id_b),
-      .thread_id_b_i(cur_thread_id_b),
-      .op_i         (slot_op[s]),
-      .lane_i       (in_word_lane_i[5*s +: 5]),
-      .reg_i        (in_word_reg_i[3*s +: 3]),
-      .word_i       (in_word_data_i[32*s +: 32]),
-      .hit_o        (slot_hit[s]),
-      .lo_pos_o     (slot_lo_pos[s]),
-      .hi_pos_o     (slot_hi_pos[s]),
-      .split_o      (slot_split[s]),
-      .word_o       (placed)
-    );
-    assign slot_lo[s]  = placed[15:0];
-    assign slot_hi[s]  = placed[31:16];
-    assign wr          = beat && in_word_valid_i[s] && slot_hit[s];
-    assign wr_a[s]     = wr && slot_op[s] == tcu_pkg::OP_A;
-    assign wr_b[s]     = wr && slot_op[s] == tcu_pkg::OP_B;
-    assign wr_c[s]     = wr && slot_op[s] == tcu_pkg::OP_C;
-    assign wr_meta[s]  = wr && slot_op[s] == tcu_pkg::OP_META;
-    assign wr_sa[s]    = wr && slot_op[s] == tcu_pkg::OP_SCALE_A;
-    assign wr_sb[s]    = wr && slot_op[s] == tcu_pkg::OP_SCALE_B;
-  end
-
-
-  // The next state, a_d .. sb_d.
-  logic [4095:0] a_d;
-  logic [2047:0] b_d;
-  logic [8191:0] c_d;
-  logic [511:0]  meta_d, sa_d;
-  logic [255:0]  sb_d;
-
-  // Per position, an AND-OR over the slots: slot s writes position p when
-  // its row select (p's high bits, decoded once per slot) and its column
-  // select (p's low three bits) are both high. The OR is a reduction, which
-  // Yosys maps to a balanced tree (a chain written as a loop stays a chain:
-  // logic depth grew by one a slot).
-  //
-  // A and B (16-bit halves): a word's lo half lands at L, its hi half at
-  // L + 1 (L even) or, split (f16 A .col, B .row), at L + 4 (L[2] = 0).
-  // Half h is written by the slot with L = h & ~1, or h & ~4 when split;
-  // which of the word's halves it takes depends only on h[2], h[0] and
-  // split, so each slot offers four values, one per class {h[2], h[0]}:
-  // 00 lo, 11 hi, 01 (h[0]) hi or, split, lo, 10 (h[2]) lo or, split, hi.
-  logic [32*WordsPerCycle-1:0] a_row_sel, c_row_sel;
-  logic [16*WordsPerCycle-1:0] b_row_sel;
-  logic [8*WordsPerCycle-1:0]  a_col_sel, b_col_sel, c_col_sel;
-  logic [64*WordsPerCycle-1:0] ab_class;
-  logic [16*WordsPerCycle-1:0] meta_sel, sa_sel;
-  logic [8*WordsPerCycle-1:0]  sb_sel;
-
-  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_sel
-    logic [7:0] a_pos, c_pos;
-    logic [6:0] b_pos;
-    logic       split, unused_pos;
-    assign a_pos      = slot_lo_pos[s][7:0];
-    assign b_pos      = slot_lo_pos[s][6:0];
-    assign c_pos      = slot_lo_pos[s][8:1];
-    assign split      = slot_split[s];
-    assign unused_pos = ^slot_hi_pos[s];  // implied by lo_pos and split
-    for (genvar r = 0; r < 32; r++) begin : g_row32
-      assign a_row_sel[32*s + r] = wr_a[s] && a_pos[7:3] == 5'(r);
-      assign c_row_sel[32*s + r] = wr_c[s] && c_pos[7:3] == 5'(r);
-    end
-    for (genvar r = 0; r < 16; r++) begin : g_row16
-      assign b_row_sel[16*s + r] = wr_b[s] && b_pos[6:3] == 4'(r);
-      assign meta_sel[16*s + r]  = wr_meta[s] && c_pos[3:0] == 4'(r);
-      assign sa_sel[16*s + r]    = wr_sa[s] && c_pos[3:0] == 4'(r);
-    end
-    for (genvar j = 0; j < 8; j++) begin : g_col
-      localparam logic [2:0] NOT_SPLIT = 3'(j & 6);  // j & ~1
-      localparam logic [2:0] SPLIT     = 3'(j & 3);  // j & ~4
-      assign a_col_sel[8*s + j] = a_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
-      assign b_col_sel[8*s + j] = b_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
-      assign c_col_sel[8*s + j] = c_pos[2:0] == 3'(j);
-      assign sb_sel[8*s + j]    = wr_sb[s] && c_pos[2:0] == 3'(j);
-    end
-    assign ab_class[64*s +: 64] = {slot_hi[s], split ? slot_hi[s] : slot_lo[s],
-                                   split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
-  end
-
-  // The slots' values bit-major, so that each position's bit is one OR
-  // reduction (a balanced tree) over the slots: ab_t[(class*16+b)*W + s] is
-  // bit b of slot s's class value, word_t[b*W + s] bit b of its word.
-  localparam int unsigned W = WordsPerCycle;
-  logic [64*W-1:0] ab_t;
-  logic [32*W-1:0] word_t;
-  for (genvar s = 0; s < W; s++) begin : g_transpose
-    for (genvar b = 0; b < 64; b++) begin : g_ab
-      assign ab_t[b*W + s] = ab_class[64*s + b];
-    end
-    for (genvar b = 0; b < 32; b++) begin : g_word
-      assign word_t[b*W + s] = b < 16 ? slot_lo[s][b%16] : slot_hi[s][b%16];
-    end
-  end
-
-  for (genvar h = 0; h < 256; h++) begin : g_a
-    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic [W-1:0]  sel;
-    logic [15:0]   val;
-    for (genvar s = 0; s < W; s++) begin : g_sel
-      assign sel[s] = a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8];
-    end
-    for (genvar b = 0; b < 16; b++) begin : g_bit
-      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
-    end
-    assign a_d[16*h +: 16] = |sel ? val : take_start ? '0 : a_q[16*h +: 16];
-  end
-  for (genvar h = 0; h < 128; h++) begin : g_b
-    localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic [W-1:0]  sel;
-    logic [15:0]   val;
-    for (genvar s = 0; s < W; s++) begin : g_sel
-      assign sel[s] = b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8];
-    end
-    for (genvar b = 0; b < 16; b++) begin : g_bit
-      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
-    end
-    assign b_d[16*h +: 16] = |sel ? val : take_start ? '0 : b_q[16*h +: 16];
-  end
-  // C, metadata and scales: whole words, at word lo_pos / 2 of the port.
-  for (genvar w = 0; w < 256; w++) begin : g_c
-    logic [W-1:0]  sel;
-    logic [31:0]   val;
-    for (genvar s = 0; s < W; s++) begin : g_sel
-      assign sel[s] = c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8];
-    end
-    for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign val[b] = |(sel & word_t[b*W +: W]);
-    end
-    assign c_d[32*w +: 32] = |sel ? val : take_start ? '0 : c_q[32*w +: 32];
-  end
-  for (genvar w = 0; w < 16; w++) begin : g_meta_sa
-    logic [W-1:0]  meta_sel_w, sa_sel_w;
-    logic [31:0]   meta_val, sa_val;
-    for (genvar s = 0; s < W; s++) begin : g_sel
-      assign meta_sel_w[s] = meta_sel[16*s + w];
-      assign sa_sel_w[s]   = sa_sel[16*s + w];
-    end
-    for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign meta_val[b] = |(meta_sel_w & word_t[b*W +: W]);
-      assign sa_val[b]   = |(sa_sel_w & word_t[b*W +: W]);
-    end
-    assign meta_d[32*w +: 32] = |meta_sel_w ? meta_val : take_start ? '0 : meta_q[32*w +: 32];
-    assign sa_d[32*w +: 32]   = |sa_sel_w ? sa_val : take_start ? '0 : sa_q[32*w +: 32];
-  end
-  for (genvar w = 0; w < 8; w++) begin : g_sb
-    logic [W-1:0]  sel;
-    logic [31:0]   val;
-    for (genvar s = 0; s < W; s++) begin : g_sel
-      assign sel[s] = sb_sel[8*s + w];
-    end
-    for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign val[b] = |(sel & word_t[b*W +: W]);
-    end
-    assign sb_d[32*w +: 32] = |sel ? val : take_start ? '0 : sb_q[32*w +: 32];
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (beat) begin
-      a_q    <= a_d;
-      b_q    <= b_d;
-      c_q    <= c_d;
-      meta_q <= meta_d;
-      sa_q   <= sa_d;
-      sb_q   <= sb_d;
-    end
-  end
-
-  assign dp_a_o       = show_next ? a_d : a_q;
-  assign dp_b_o       = show_next ? b_d : b_q;
-  assign dp_c_o       = show_next ? c_d : c_q;
-  assign dp_meta_o    = show_next ? meta_d : meta_q;
-  assign dp_scale_a_o = show_next ? sa_d : sa_q;
-  assign dp_scale_b_o = show_next ? sb_d : sb_q;
-`else
-  // Simulation. Verilator evaluates logic fed by the core's inputs at every
-  // eval() (two a cycle) and again after each clock edge, so the placements
-  // are computed only where a word is written, and cheaply:
-  // - A, B and C words are placed by a table of tcu_pkg::frag_place's
-  //   results (hit, lo_pos, hi_pos), indexed by layout class, operand, lane
-  //   and register word and filled once from frag_place at time 0; the
-  //   metadata and scale words, whose placement depends on the selectors and
-  //   whose value frag_place shifts, are placed by frag_place itself.
-  // - With the bypass, dp_*_o are a latch open while clk_i is low: the
-  //   buffer with the last beat written over it, computed once a cycle (in
-  //   the low phase, after the inputs have changed) instead of at every
-  //   eval. A register capturing dp_*_o at the rising edge sees what the
-  //   combinational path of the synthesis description gives, provided the
-  //   inputs settle while clk_i is low (they change after the rising edge
-  //   and are evaluated with clk_i low before the next, as every driver in
-  //   this project does: systemc/datapath_model.h); waveforms show dp_*_o
-  //   changing at the falling edge. The buffer then takes dp_*_o at the
-  //   edge (a copy) instead of placing the last beat again.
-  localparam int unsigned PW   = tcu_pkg::FRAG_PLACE_W;
-  localparam int unsigned PosW = tcu_pkg::FRAG_POS_W;
-  // Fields of a placement {hit, lo_pos, hi_pos, split, word}.
-  localparam int unsigned HIT = PW - 1;
-  localparam int unsigned LO  = PW - 1 - PosW;      // lo_pos's lsb
-  localparam int unsigned HI  = PW - 1 - 2 * PosW;  // hi_pos's lsb
-  localparam int unsigned EntryW = 1 + 2 * PosW;    // {hit, lo_pos, hi_pos}
-  localparam int unsigned RomIdxW = 4 + 2 + 5 + 3;  // {class, op, lane, reg}
-
+  // The operand buffer (tcu_router_gather_*): cleared by a start, then each
+  // word written at its place. With the bypass, the last beat's words go
+  // straight to the datapath (dp_*_o show the buffer with them written;
+  // only in that beat, the only cycle of a collection with dp_valid_o high);
+  // once complete, the buffer holds them.
   logic [tcu_pkg::FRAG_DESC_W-1:0] place_desc;
-  logic [3:0]                      place_class;
+  logic                            show_next;
   assign place_desc = {cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16, cur_scale_4x,
                        cur_sparsity, cur_byte_id_a, cur_thread_id_a, cur_byte_id_b,
                        cur_thread_id_b};
+  assign show_next = GatherBypass && collect_q && in_last_i;
 
-  // Layout classes: the descriptor fields the A, B and C placements depend
-  // on. 8..15: m8n8k4 .f16 {a_row, b_row, acc_f16}; 5: m8n8k32; else the
-  // family code (family codes outside family_e place as FAM_INT4, as
-  // frag_place does).
-  localparam logic [3:0] CLASS_K32 = 4'd5;
-  function automatic logic [3:0] layout_class(logic [2:0] family, logic k32, logic a_row,
-                                              logic b_row, logic acc_f16);
-    unique case (family)
-      tcu_pkg::FAM_F16:         layout_class = {1'b1, a_row, b_row, acc_f16};
-      tcu_pkg::FAM_INT4_SPARSE,
-      tcu_pkg::FAM_F64,
-      tcu_pkg::FAM_E2M1:        layout_class = {1'b0, family};
-      default:                  layout_class = k32 ? CLASS_K32 : {1'b0, tcu_pkg::FAM_INT4};
-    endcase
-  endfunction
-  function automatic logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc(logic [3:0] cls);
-    logic [2:0] family;
-    family = cls[3] ? tcu_pkg::FAM_F16 : cls == CLASS_K32 ? tcu_pkg::FAM_INT4 : cls[2:0];
-    class_desc = {family, cls == CLASS_K32, cls[3] & cls[2], cls[3] & cls[1], cls[3] & cls[0],
-                  9'd0};
-  endfunction
-  assign place_class = layout_class(cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16);
-
-  logic [EntryW-1:0] place_rom [2**RomIdxW];
-  initial begin
-    for (int unsigned i = 0; i < 2**RomIdxW; i++) begin
-      logic [RomIdxW-1:0] idx;
-      logic [PW-1:0]      p;
-      idx          = RomIdxW'(i);
-      p            = tcu_pkg::frag_place(class_desc(idx[13:10]), {1'b0, idx[9:8]}, idx[7:3],
-                                         idx[2:0], 32'd0);
-      place_rom[i] = {p[HIT], p[LO +: PosW], p[HI +: PosW]};
-    end
+  if (SynthImpl) begin : g_gather_andor
+    tcu_router_gather_andor #(
+      .WordsPerCycle(WordsPerCycle),
+      .GatherBypass (GatherBypass)
+    ) u_gather (
+      .clk_i,
+      .take_start_i(take_start),
+      .beat_i      (beat),
+      .show_next_i (show_next),
+      .desc_i      (place_desc),
+      .in_word_valid_i,
+      .in_word_op_i,
+      .in_word_lane_i,
+      .in_word_reg_i,
+      .in_word_data_i,
+      .dp_a_o,
+      .dp_b_o,
+      .dp_c_o,
+      .dp_meta_o,
+      .dp_scale_a_o,
+      .dp_scale_b_o
+    );
+  end else begin : g_gather_table
+    tcu_router_gather_table #(
+      .WordsPerCycle(WordsPerCycle),
+      .GatherBypass (GatherBypass)
+    ) u_gather (
+      .clk_i,
+      .take_start_i(take_start),
+      .beat_i      (beat),
+      .show_next_i (show_next),
+      .desc_i      (place_desc),
+      .in_word_valid_i,
+      .in_word_op_i,
+      .in_word_lane_i,
+      .in_word_reg_i,
+      .in_word_data_i,
+      .dp_a_o,
+      .dp_b_o,
+      .dp_c_o,
+      .dp_meta_o,
+      .dp_scale_a_o,
+      .dp_scale_b_o
+    );
   end
-
-  // Slot s's placement as frag_place packs it (split is not used here).
-  function automatic logic [PW-1:0] place_slot(int unsigned s);
-    logic [2:0]        op;
-    logic [4:0]        lane;
-    logic [2:0]        reg_idx;
-    logic [31:0]       word;
-    logic [EntryW-1:0] e;
-    op      = in_word_op_i[3*s +: 3];
-    lane    = in_word_lane_i[5*s +: 5];
-    reg_idx = in_word_reg_i[3*s +: 3];
-    word    = in_word_data_i[32*s +: 32];
-    if (!in_word_valid_i[s]) begin
-      place_slot = '0;
-    end else if (op <= tcu_pkg::OP_C) begin
-      e          = place_rom[{place_class, op[1:0], lane, reg_idx}];
-      place_slot = {e, 1'b0, word};
-    end else begin
-      place_slot = tcu_pkg::frag_place(place_desc, op, lane, reg_idx, word);
-    end
-  endfunction
-
-  always_ff @(posedge clk_i) begin
-    logic [PW-1:0] p;
-    if (take_start) begin
-      a_q    <= '0;
-      b_q    <= '0;
-      c_q    <= '0;
-      meta_q <= '0;
-      sa_q   <= '0;
-      sb_q   <= '0;
-    end
-    if (show_next) begin
-      a_q    <= dp_a_o;
-      b_q    <= dp_b_o;
-      c_q    <= dp_c_o;
-      meta_q <= dp_meta_o;
-      sa_q   <= dp_scale_a_o;
-      sb_q   <= dp_scale_b_o;
-    end else if (beat) begin
-      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        p = place_slot(s);
-        if (p[HIT]) begin
-          unique case (in_word_op_i[3*s +: 3])
-            tcu_pkg::OP_A: begin
-              a_q[{p[LO +: 8], 4'h0} +: 16] <= p[15:0];
-              a_q[{p[HI +: 8], 4'h0} +: 16] <= p[31:16];
-            end
-            tcu_pkg::OP_B: begin
-              b_q[{p[LO +: 7], 4'h0} +: 16] <= p[15:0];
-              b_q[{p[HI +: 7], 4'h0} +: 16] <= p[31:16];
-            end
-            tcu_pkg::OP_C:       c_q[{p[LO + 1 +: 8], 5'h00} +: 32] <= p[31:0];
-            tcu_pkg::OP_META:    meta_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
-            tcu_pkg::OP_SCALE_A: sa_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
-            tcu_pkg::OP_SCALE_B: sb_q[{p[LO + 1 +: 3], 5'h00} +: 32] <= p[31:0];
-            default: ;
-          endcase
-        end
-      end
-    end
-  end
-
-  if (GatherBypass) begin : g_bypass
-    // show_next implies no start this cycle (collect_q), so no clear.
-    always_latch begin
-      logic [PW-1:0] p;
-      if (!clk_i) begin
-        dp_a_o       = a_q;
-        dp_b_o       = b_q;
-        dp_c_o       = c_q;
-        dp_meta_o    = meta_q;
-        dp_scale_a_o = sa_q;
-        dp_scale_b_o = sb_q;
-        if (show_next) begin
-          for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-            p = place_slot(s);
-            if (p[HIT]) begin
-              unique case (in_word_op_i[3*s +: 3])
-                tcu_pkg::OP_A: begin
-                  dp_a_o[{p[LO +: 8], 4'h0} +: 16] = p[15:0];
-                  dp_a_o[{p[HI +: 8], 4'h0} +: 16] = p[31:16];
-                end
-                tcu_pkg::OP_B: begin
-                  dp_b_o[{p[LO +: 7], 4'h0} +: 16] = p[15:0];
-                  dp_b_o[{p[HI +: 7], 4'h0} +: 16] = p[31:16];
-                end
-                tcu_pkg::OP_C:       dp_c_o[{p[LO + 1 +: 8], 5'h00} +: 32] = p[31:0];
-                tcu_pkg::OP_META:    dp_meta_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
-                tcu_pkg::OP_SCALE_A: dp_scale_a_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
-                tcu_pkg::OP_SCALE_B: dp_scale_b_o[{p[LO + 1 +: 3], 5'h00} +: 32] = p[31:0];
-                default: ;
-              endcase
-            end
-          end
-        end
-      end
-    end
-  end else begin : g_no_bypass
-    assign dp_a_o       = a_q;
-    assign dp_b_o       = b_q;
-    assign dp_c_o       = c_q;
-    assign dp_meta_o    = meta_q;
-    assign dp_scale_a_o = sa_q;
-    assign dp_scale_b_o = sb_q;
-  end
-`endif
 
   // ===========================================================================
   // Scatter
@@ -659,69 +337,35 @@ module tcu_operand_router #(
     end
   end
 
-`ifdef SYNTHESIS
-  // Each slot: the layout formulas and a word multiplexer over D.
-  localparam int unsigned D_WORDS = 8192 / 32;  // out_d_o
-  for (genvar s = 0; s < DWordsPerCycle; s++) begin : g_wb
-    logic [9:0]  idx;
-    logic        hit, unused_lo_half, unused_split;
-    logic [8:0]  lo_pos, unused_hi_pos;
-    logic [31:0] unused_word;
-    assign idx            = base_q + 10'(s);
-    assign unused_lo_half = lo_pos[0];  // D words are whole words
-    tcu_frag_layout u_layout (
-      .family_i     (dfam_q),
-      .k32_i        (dk32_q),
-      .a_row_i      (1'b0),
-      .b_row_i      (1'b0),
-      .acc_f16_i    (df16_q),
-      .scale_4x_i   (1'b0),
-      .sparsity_i   (1'b0),
-      .byte_id_a_i  (2'd0),
-      .thread_id_a_i(1'b0),
-      .byte_id_b_i  (2'd0),
-      .thread_id_b_i(2'd0),
-      .op_i         (tcu_pkg::OP_D),
-      .lane_i       (idx[4:0]),
-      .reg_i        (idx[7:5]),
-      .word_i       (32'd0),
-      .hit_o        (hit),
-      .lo_pos_o     (lo_pos),
-      .hi_pos_o     (unused_hi_pos),
-      .split_o      (unused_split),
-      .word_o       (unused_word)
+  if (SynthImpl) begin : g_scatter_mux
+    tcu_router_scatter_mux #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
+      .busy_i   (busy_q),
+      .base_i   (base_q),
+      .d_words_i(d_words),
+      .family_i (dfam_q),
+      .k32_i    (dk32_q),
+      .f16_i    (df16_q),
+      .d_i      (dbuf_q),
+      .wb_word_valid_o,
+      .wb_word_lane_o,
+      .wb_word_reg_o,
+      .wb_word_data_o
     );
-    tcu_word_mux #(
-      .Width(32),
-      .Words(D_WORDS)
-    ) u_mux (
-      .data_i(dbuf_q),
-      .sel_i (lo_pos[8:1]),
-      .data_o(wb_word_data_o[32*s +: 32])
+  end else begin : g_scatter_index
+    tcu_router_scatter_index #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
+      .busy_i   (busy_q),
+      .base_i   (base_q),
+      .d_words_i(d_words),
+      .family_i (dfam_q),
+      .k32_i    (dk32_q),
+      .f16_i    (df16_q),
+      .d_i      (dbuf_q),
+      .wb_word_valid_o,
+      .wb_word_lane_o,
+      .wb_word_reg_o,
+      .wb_word_data_o
     );
-    assign wb_word_valid_o[s]         = busy_q && hit && idx < d_words;
-    assign wb_word_lane_o[5*s +: 5]   = idx[4:0];
-    assign wb_word_reg_o[3*s +: 3]    = idx[7:5];
   end
-`else
-  // Simulation: the same selection as one loop over the slots, with only
-  // the C/D case of the layout formulas (tcu_pkg::frag_cd_place, which
-  // frag_place uses for C and D), so that a beat costs a few operations a
-  // word rather than a layout instance per slot.
-  always_comb begin
-    for (int unsigned s = 0; s < DWordsPerCycle; s++) begin
-      logic [9:0]  idx;
-      logic [11:0] cd;
-      idx                        = base_q + 10'(s);
-      cd                         = tcu_pkg::frag_cd_place(dfam_q, dk32_q, df16_q, idx[4:0],
-                                                          idx[7:5]);
-      wb_word_data_o[32*s +: 32] = dbuf_q[{cd[7:0], 5'h00} +: 32];
-      wb_word_valid_o[s]         = busy_q && {1'b0, idx[7:5]} < cd[11:8] && idx < d_words;
-      wb_word_lane_o[5*s +: 5]   = idx[4:0];
-      wb_word_reg_o[3*s +: 3]    = idx[7:5];
-    end
-  end
-`endif
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------------------

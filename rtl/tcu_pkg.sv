@@ -74,6 +74,14 @@ package tcu_pkg;
   // ---------------------------------------------------------------------------
   localparam int unsigned E2M1_DOT_LANES  = 64;  // k of m16n8k64
   localparam int unsigned E2M1_MAX_BLOCKS = 4;   // scale blocks per row (4X)
+  // k summed exactly into one group term, and that sum in quarters (signed:
+  // |q| <= 16 * 6 * 6 * 4 = 2304).
+  localparam int unsigned E2M1_GROUP           = 16;
+  localparam int unsigned E2M1_GROUP_DOT_WIDTH = 13;
+  // e2m1 magnitude in halves (0, 0.5, 1, 1.5, 2, 3, 4, 6 for codes 0..7), one
+  // nibble per code: a constant indexed by the code (a shift in simulation,
+  // no branches; a 3-input lookup in gates).
+  localparam logic [31:0] E2M1_HALVES = {4'd12, 4'd8, 4'd6, 4'd4, 4'd3, 4'd2, 4'd1, 4'd0};
 
   // ---------------------------------------------------------------------------
   // Rounding modes (PTX .rn/.rz/.rm/.rp; same order as tcu::Rounding)

@@ -1,48 +1,25 @@
 // Selects word sel_i of Words words (word w at data_i[w*Width +: Width]);
 // selecting past the last word gives zero. Combinational.
 //
-// Synthesis sees a balanced tree of 2:1 multiplexers, one level per select
-// bit, so selects with constant bits (a unit's fixed part of a slice index)
-// reduce to the words they can reach; an indexed part-select would map to a
-// shifter as wide as data_i. Simulation sees the indexed part-select, which
-// a Verilator model evaluates as one word-aligned copy instead of every node
-// of the tree. Both describe the same function.
+// Two implementations of the same function with this port list, chosen by
+// SynthImpl: tcu_word_mux_tree (1: a balanced tree of 2:1 multiplexers, what
+// Yosys maps) and tcu_word_mux_index (0: an indexed part-select, one copy in
+// a Verilator model). scripts/equiv.sh proves them equal (Yosys).
 module tcu_word_mux #(
-  parameter int unsigned  Width = 1,
-  parameter int unsigned  Words = 2,
-  localparam int unsigned SelW  = Words > 1 ? $clog2(Words) : 1
+  parameter int unsigned  Width     = 1,
+  parameter int unsigned  Words     = 2,
+  parameter bit           SynthImpl = 1'b0,
+  localparam int unsigned SelW      = Words > 1 ? $clog2(Words) : 1
 ) (
   input  logic [Words*Width-1:0] data_i,
   input  logic [SelW-1:0]        sel_i,
   output logic [Width-1:0]       data_o
 );
 
-`ifdef SYNTHESIS
-  // Level l holds 2^(SelW-l) words; level 0 is the input padded with zeros.
-  for (genvar l = 0; l <= SelW; l++) begin : g_level
-    localparam int unsigned Count = 1 << (SelW - l);
-    logic [Count*Width-1:0] words;
-    if (l == 0) begin : g_leaf
-      if (Count > Words) begin : g_pad
-        assign words = {{((Count - Words) * Width){1'b0}}, data_i};
-      end else begin : g_full
-        assign words = data_i;
-      end
-    end else begin : g_node
-      for (genvar j = 0; j < Count; j++) begin : g_mux
-        assign words[j*Width +: Width] = sel_i[l-1] ? g_level[l-1].words[(2*j+1)*Width +: Width]
-                                                    : g_level[l-1].words[(2*j)*Width +: Width];
-      end
-    end
+  if (SynthImpl) begin : g_tree
+    tcu_word_mux_tree #(.Width(Width), .Words(Words)) u_impl (.*);
+  end else begin : g_index
+    tcu_word_mux_index #(.Width(Width), .Words(Words)) u_impl (.*);
   end
-
-  assign data_o = g_level[SelW].words;
-`else
-  if (Words == (1 << SelW)) begin : g_pow2
-    assign data_o = data_i[int'(sel_i)*Width +: Width];
-  end else begin : g_bounded
-    assign data_o = int'(sel_i) < Words ? data_i[int'(sel_i)*Width +: Width] : '0;
-  end
-`endif
 
 endmodule

@@ -32,8 +32,9 @@ units=()
 for unit in rtl/tcu_*.sv; do
   [ "$unit" = rtl/tcu_pkg.sv ] || units+=("$unit")
 done
-# Twice: as simulated, and with SYNTHESIS defined (the code Yosys reads, e.g.
-# tcu_word_mux's mux tree).
+# Twice: as simulated, and as Yosys reads it: SYNTHESIS defined (no
+# verification aids) and SynthImpl=1 where a unit has it (the synthesis
+# implementations, e.g. tcu_word_mux's mux tree).
 want units && for define in "${defines[@]}"; do
   for unit in "${units[@]}"; do
     top=$(basename "$unit" .sv)
@@ -45,6 +46,8 @@ want units && for define in "${defines[@]}"; do
     # linted at its defaults as its own top in the same pass.
     params=()
     [ "$top" = tcu_core ] && [ -n "$define" ] && params=(-GWordsPerCycle=8 -GDWordsPerCycle=8)
+    # The synthesis implementations (SynthImpl=1) where a unit has both.
+    [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=("-GSynthImpl=1'b1")
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module "$top" "${params[@]}" 2>&1) && [ -z "$out" ]; then
       echo "lint clean: $top ${params[*]} ${define:-(simulation)}"
@@ -64,6 +67,7 @@ datapath_params=(
 want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do
     # shellcheck disable=SC2086
+    [ -n "$define" ] && params+=" -GSynthImpl=1'b1"
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module tcu_datapath $params 2>&1) && [ -z "$out" ]; then
       echo "lint clean: tcu_datapath $params ${define:-(simulation)}"

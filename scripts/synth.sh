@@ -16,10 +16,13 @@
 #   scripts/synth.sh [--params "Name=Value ..."]... [--csv FILE] [--json FILE]
 #                    [--liberty] [--netlist] [unit...]
 #
-# Units default to every rtl/tcu_*.sv but tcu_pkg. Without --params each unit
-# runs at its defaults, tcu_datapath at one dot unit per engine (the default
-# instantiates hundreds of FMAs), and tcu_core (operand router and datapath)
-# at one dot unit per engine and one word a cycle each way; each --params
+# Units with a SynthImpl parameter are synthesized with SynthImpl=1 (their
+# synthesis implementations; the fast ones are not read). Units default to
+# every rtl/tcu_*.sv but tcu_pkg and the fast implementations. Without
+# --params each unit runs at its defaults, tcu_datapath at one dot unit per
+# engine (the default instantiates hundreds of FMAs), and tcu_core (operand
+# router and datapath) at one dot unit per engine and one word a cycle each
+# way; each --params
 # gives one run of every unit at those parameters (repeat it for a sweep).
 # tcu_core is followed by a run of tcu_operand_router alone at the core's
 # router parameters (row "tcu_core.router"), its share of the core, e.g.
@@ -114,7 +117,7 @@ for params in "${param_sets[@]+"${param_sets[@]}"}"; do
 done
 units=()
 for unit in rtl/tcu_*.sv; do
-  [ "$unit" = rtl/tcu_pkg.sv ] || units+=("$unit")
+  [ "$unit" = rtl/tcu_pkg.sv ] || grep -q "^// Simulation flow only:" "$unit" || units+=("$unit")
 done
 if [ ${#tops[@]} -eq 0 ]; then
   for unit in "${units[@]}"; do tops+=("$(basename "$unit" .sv)"); done
@@ -139,7 +142,9 @@ fi
 
 # The files a top needs: itself and every rtl/tcu_*.sv it names, transitively
 # (a name in a comment only adds a file), so that a unit does not depend on
-# whether unrelated files parse.
+# whether unrelated files parse; but not the fast simulation implementations
+# (marked "Simulation flow only"; SynthImpl=1 never instantiates them, and
+# Yosys would spend minutes filling tcu_router_gather_table's table).
 sources_of() {
   local -a todo=("$1") seen=()
   local name word
@@ -149,7 +154,8 @@ sources_of() {
     [[ " ${seen[*]-} " == *" $name "* ]] && continue
     seen+=("$name")
     for word in $(grep -oE '\btcu_[a-z0-9_]+\b' "rtl/$name.sv" | sort -u); do
-      [ "$word" != tcu_pkg ] && [ -f "rtl/$word.sv" ] && todo+=("$word")
+      [ "$word" != tcu_pkg ] && [ -f "rtl/$word.sv" ] &&
+        ! grep -q "^// Simulation flow only:" "rtl/$word.sv" && todo+=("$word")
     done
   done
   for name in "${seen[@]}"; do printf 'rtl/%s.sv ' "$name"; done
@@ -163,6 +169,11 @@ printf '%-22s %10s %10s %12s %6s%s %8s  %s\n' unit cells flip-flops transistors 
 run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  # The synthesis implementations (SynthImpl=1; the fast simulation ones are
+  # proven equal to them by scripts/equiv.sh), unless --params says otherwise.
+  if grep -q "parameter bit *SynthImpl" "rtl/$top.sv" && [[ " $params" != *" SynthImpl="* ]]; then
+    chparam+=" -set SynthImpl 1"
+  fi
   [ -n "$chparam" ] && chparam="chparam$chparam $top;"
   name=$top
   [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"

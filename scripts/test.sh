@@ -5,20 +5,24 @@
 # clang build with AddressSanitizer + UBSan that also runs the fuzzers.
 #
 #   scripts/test.sh          the default tier (CI)
-#   scripts/test.sh --full   also the second tier: long co-verification runs
-#                            and tcu explore's sweep (ctest label "full"),
-#                            tens of minutes
+#   scripts/test.sh --full   also the second tier: long co-verification runs,
+#                            tcu explore's sweep, the slow equivalence checks
+#                            (ctest label "full") and the synthesis
+#                            configuration 'synth' (built only here: its
+#                            Verilated C++ is four times the default's), an
+#                            hour or more
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
 setup_args=()
 # The a100 preset (timing calibrated to the A100) has its own RTL
-# parameters: Verilated for the second tier only.
+# parameters, the synth configuration the synthesis implementations:
+# Verilated for the second tier only.
 configs="default;small"
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
-  configs="default;small;a100"
+  configs="default;small;a100;synth"
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2

@@ -15,7 +15,7 @@ from pathlib import Path
 SPEC_FILE = Path(__file__).resolve().parent / "config.toml"
 
 PARAMETER_KEYS = {"name", "type", "default", "min", "max", "range_why", "meaning", "modules",
-                  "rtl"}
+                  "axis"}
 RULE_KEYS = {"any": {"kind", "params", "why"},
              "multiple": {"kind", "param", "of", "when", "why"},
              "even_units": {"kind", "param", "of", "unit", "when", "why"}}
@@ -41,7 +41,7 @@ class Parameter:
     min: int = 0
     max: int | None = None
     range_why: str = ""
-    rtl: bool = True  # declared by the RTL (SynthImpl: not yet)
+    axis: bool = True  # an axis of tcu explore (SynthImpl: not)
 
     @property
     def field(self) -> str:
@@ -112,8 +112,8 @@ class Spec:
     def parameter(self, name: str) -> Parameter:
         return next(p for p in self.parameters if p.name == name)
 
-    def names(self, rtl_only: bool = False) -> list[str]:
-        return [p.name for p in self.parameters if p.rtl or not rtl_only]
+    def names(self) -> list[str]:
+        return [p.name for p in self.parameters]
 
     def defaults(self) -> dict[str, int]:
         return {p.name: p.default for p in self.parameters}
@@ -137,10 +137,6 @@ class Spec:
                 raise ConfigError(f"unknown parameter '{name}' (tcu_core has: "
                                   f"{', '.join(self.names())})")
             values[name] = value
-            parameter = self.parameter(name)
-            if not parameter.rtl and value != parameter.default and isinstance(value, int):
-                raise ConfigError(f"{name}={value}: the RTL does not declare {name} yet "
-                                  f"(only its default, {parameter.default}, can be built)")
         if why := self.error(values):
             raise ConfigError(why)
         return values
@@ -204,7 +200,7 @@ def _parameter(table: dict) -> Parameter:
                           min=_int(table.get("min", 0), f"{name}: min"),
                           max=None if max_value is None else _int(max_value, f"{name}: max"),
                           range_why=str(table.get("range_why", "")),
-                          rtl=bool(table.get("rtl", True)))
+                          axis=bool(table.get("axis", True)))
     if parameter.max is not None and not parameter.range_why:
         raise ValueError(f"{name}: a max needs a range_why (what the range bounds)")
     if why := parameter.range_error(parameter.default):

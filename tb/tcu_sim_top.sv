@@ -23,7 +23,11 @@ module tcu_sim_top #(
   parameter bit          F64Enable        = 1'b1,
   parameter int unsigned WordsPerCycle    = 64,
   parameter int unsigned DWordsPerCycle   = 64,
-  parameter bit          GatherBypass     = 1'b1
+  parameter bit          GatherBypass     = 1'b1,
+  // 1: the units' synthesis implementations, 0: the fast simulation ones
+  // (scripts/equiv.sh proves them equal); an implementation choice, not a
+  // configuration parameter of the model.
+  parameter bit          SynthImpl        = 1'b0
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -160,7 +164,8 @@ module tcu_sim_top #(
     .F64Enable       (F64Enable),
     .WordsPerCycle   (WordsPerCycle),
     .DWordsPerCycle  (DWordsPerCycle),
-    .GatherBypass    (GatherBypass)
+    .GatherBypass    (GatherBypass),
+    .SynthImpl       (SynthImpl)
   ) u_core (
     .clk_i,
     .rst_ni,

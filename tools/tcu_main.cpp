@@ -381,7 +381,8 @@ void print_list(bool plain) {
               << config.f64_fmas_per_cycle << " FMAs/cycle; stages int " << config.int_stages
               << ", e2m1 " << config.e2m1_stages << ", fma " << config.fma_stages
               << "; operand router " << config.words_per_cycle << " words/cycle in, "
-              << config.d_words_per_cycle << " out" << (config.gather_bypass ? "" : ", no bypass");
+              << config.d_words_per_cycle << " out" << (config.gather_bypass ? "" : ", no bypass")
+              << (config.synth_impl ? "; the units' synthesis implementations (SynthImpl=1)" : "");
     std::cout << (without.empty() ? "; every family" : "; without " + without) << "\n";
   }
 #endif

@@ -8,8 +8,9 @@
 #   w64        WordsPerCycle = 64, DWordsPerCycle = 1,  GatherBypass = 1 (the
 #              ends of the parameters' ranges)
 #   w3_synth   WordsPerCycle = 3,  DWordsPerCycle = 5,  GatherBypass = 1, with
-#              SYNTHESIS defined: the description Yosys reads (AND-OR
-#              networks per position, tcu_word_mux trees) simulated as well.
+#              SynthImpl = 1: the implementations Yosys maps
+#              (tcu_router_gather_andor's AND-OR networks per position,
+#              tcu_router_scatter_mux's tcu_word_mux trees) simulated as well.
 # All with --assert (the router's protocol assertions).
 include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
@@ -17,6 +18,12 @@ set(TCU_ROUTER_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
 set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_pkg.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_word_mux.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_tree.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_index.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_andor.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_table.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_mux.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_index.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_clock_gate.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)
@@ -34,7 +41,7 @@ tcu_router_model(Vtcu_operand_router_w32 -GWordsPerCycle=32 -GDWordsPerCycle=64
 tcu_router_model(Vtcu_operand_router_w64 -GWordsPerCycle=64 -GDWordsPerCycle=1
   -GGatherBypass=1'b1)
 tcu_router_model(Vtcu_operand_router_w3_synth -GWordsPerCycle=3 -GDWordsPerCycle=5
-  -GGatherBypass=1'b1 +define+SYNTHESIS)
+  -GGatherBypass=1'b1 -GSynthImpl=1'b1)
 
 add_executable(test_operand_router ${CMAKE_CURRENT_LIST_DIR}/test_operand_router.cpp)
 target_link_libraries(test_operand_router PRIVATE tcu_catch_main Vtcu_operand_router_w8

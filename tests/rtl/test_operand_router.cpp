@@ -22,8 +22,8 @@
 //
 // Four models (router_units.cmake): W = 8 / DW = 8 with the bypass,
 // W = 32 / DW = 64 without, W = 64 / DW = 1 (the ends of the ranges) with,
-// and W = 3 / DW = 5 Verilated with SYNTHESIS
-// defined, which simulates the description Yosys synthesizes (per-position
+// and W = 3 / DW = 5 Verilated with SynthImpl = 1,
+// which simulates the implementations Yosys synthesizes (per-position
 // AND-OR networks, tcu_word_mux trees).
 #include <algorithm>
 #include <array>

@@ -300,8 +300,8 @@ TEST_CASE("tcu_e2m1_dot Stages=0 matches e2m1_dot", "[rtl][e2m1]") {
 }
 
 // Two registers after every layer: the second of each is a tcu_pipe_reg.
-// Verilated with SYNTHESIS defined: the products as Yosys reads them.
-TEST_CASE("tcu_e2m1_dot Stages=8 (SYNTHESIS description) matches e2m1_dot", "[rtl][e2m1]") {
+// Verilated with SynthImpl = 1: the products as Yosys maps them.
+TEST_CASE("tcu_e2m1_dot Stages=8 (SynthImpl=1) matches e2m1_dot", "[rtl][e2m1]") {
   check_unit<Vtcu_e2m1_dot_s8>(8, 23);
 }
 #endif

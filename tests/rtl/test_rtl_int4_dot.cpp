@@ -1,5 +1,5 @@
 // rtl/tcu_int4_dot.sv at Stages = 2 (its simulation description, the bit
-// planes) and 7 (with SYNTHESIS defined: the multipliers and adder tree Yosys
+// planes) and 7 (with SynthImpl = 1: the multipliers and adder tree Yosys
 // reads), and rtl/tcu_int4_accumulate.sv, bit-exact against the golden
 // int4_dot and int4_accumulate.
 #include <algorithm>
@@ -180,7 +180,7 @@ TEST_CASE("tcu_int4_dot Stages=2 (simulation description) matches int4_dot", "[r
   check_dot_unit<Vtcu_int4_dot_s2>(2, 1);
 }
 
-TEST_CASE("tcu_int4_dot Stages=7 (SYNTHESIS description) matches int4_dot", "[rtl][int4]") {
+TEST_CASE("tcu_int4_dot Stages=7 (SynthImpl=1) matches int4_dot", "[rtl][int4]") {
   check_dot_unit<Vtcu_int4_dot_s7>(7, 2);
 }
 

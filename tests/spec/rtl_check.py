@@ -79,8 +79,6 @@ def check_defaults(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]
                 for i in compilation.getRoot().topInstances}
     checks, problems = 0, []
     for p in spec.parameters:
-        if not p.rtl:
-            continue
         must = set(CARRIERS) | set(p.modules)
         for module, params in declared.items():
             checks += 1
@@ -109,7 +107,7 @@ def check_pass_through(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[s
                 moved[p.name] = min(moved[p.name], p.max) if p.default != p.max else p.max // 2
             if spec.error(moved) is None:
                 values = moved
-    rtl_values = {k: v for k, v in values.items() if spec.parameter(k).rtl}
+    rtl_values = dict(values)
     compilation = design.elaborate([TOP], rtl_values)
     checks, problems = 0, []
 
@@ -132,7 +130,7 @@ def check_pass_through(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[s
 def check_rules(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
     cases = [(f"rule at {spec.path.name}:{r.line}", r.counterexample(spec)) for r in spec.rules]
     for p in spec.parameters:
-        if p.type == "int" and p.rtl:
+        if p.type == "int":
             for value in ([p.min - 1] if p.min > 0 else []) + ([p.max + 1] if p.max else []):
                 values = spec.defaults()
                 values[p.name] = value
@@ -141,14 +139,14 @@ def check_rules(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
     for what, values in cases:
         checks += 1
         expected = spec.error(values)
-        fatals = design.fatals({k: v for k, v in values.items() if spec.parameter(k).rtl})
+        fatals = design.fatals(values)
         if expected not in fatals:
             problems.append(f"{what}: elaboration at {describe(spec, values)} gives "
                             f"{fatals or 'no $fatal'}; the spec's message is {expected!r}")
     for name, given in spec.configs.items():
         checks += 1
         values = spec.resolve(given)
-        fatals = design.fatals({k: v for k, v in values.items() if spec.parameter(k).rtl})
+        fatals = design.fatals(values)
         if fatals:
             problems.append(f"configuration '{name}': elaboration stops: {fatals}")
     return checks, problems

@@ -46,13 +46,15 @@ def config_spec() -> tcu_spec.Spec:
 
 
 def rtl_parameters() -> dict[str, int]:
-    """The RTL's parameters (spec/config.toml) with their defaults."""
-    return {p.name: p.default for p in config_spec().parameters if p.rtl}
+    """The explored RTL parameters (spec/config.toml) with their defaults
+    (SynthImpl, which picks implementations, is no axis: synth.sh sets it)."""
+    return {p.name: p.default for p in config_spec().parameters if p.axis}
 
 
 def router_parameters() -> list[str]:
     """The operand router's parameters (the rest are the datapath's)."""
-    return [p.name for p in config_spec().parameters if "tcu_operand_router" in p.modules]
+    return [p.name for p in config_spec().parameters
+            if p.axis and "tcu_operand_router" in p.modules]
 
 
 def check_point_rules(index: int, point: dict[str, object]) -> None:

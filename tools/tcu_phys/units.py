@@ -76,8 +76,9 @@ def sources_of(top: str) -> list[Path]:
         seen.append(name)
         text = (RTL / f"{name}.sv").read_text()
         for word in sorted(set(re.findall(r"\btcu_[a-z0-9_]+\b", text))):
-            if word != "tcu_pkg" and (RTL / f"{word}.sv").is_file():
-                todo.append(word)
+            if word != "tcu_pkg" and (RTL / f"{word}.sv").is_file() and \
+                    "\n// Simulation flow only:" not in (RTL / f"{word}.sv").read_text():
+                todo.append(word)  # not the fast implementations (SynthImpl = 0)
     return [RTL / "tcu_pkg.sv"] + [RTL / f"{n}.sv" for n in seen]
 
 

@@ -1,0 +1,215 @@
+// tcu_operand_router's gather buffer, the fast simulation implementation
+// (same ports and function as tcu_router_gather_andor at every rising
+// edge). Verilator evaluates logic fed by the core's inputs at every eval()
+// (two a cycle) and again after each clock edge, so the placements are
+// computed only where a word is written, and cheaply: per-slot indexed
+// part-select writes (at most 64 loop iterations).
+// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+module tcu_router_gather_table #(
+  parameter int unsigned WordsPerCycle = 64,
+  parameter bit          GatherBypass  = 1'b1
+) (
+  input  logic                            clk_i,
+  input  logic                            take_start_i,  // clear the buffer first
+  input  logic                            beat_i,        // place this cycle's words
+  input  logic                            show_next_i,   // the bypassed last beat
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,        // frag_place's descriptor
+  input  logic [WordsPerCycle-1:0]        in_word_valid_i,
+  input  logic [3*WordsPerCycle-1:0]      in_word_op_i,
+  input  logic [5*WordsPerCycle-1:0]      in_word_lane_i,
+  input  logic [3*WordsPerCycle-1:0]      in_word_reg_i,
+  input  logic [32*WordsPerCycle-1:0]     in_word_data_i,
+  output logic [4095:0]                   dp_a_o,
+  output logic [2047:0]                   dp_b_o,
+  output logic [8191:0]                   dp_c_o,
+  output logic [511:0]                    dp_meta_o,
+  output logic [511:0]                    dp_scale_a_o,
+  output logic [255:0]                    dp_scale_b_o
+);
+
+  // The descriptor's fields (tcu_pkg::frag_place's order).
+  // (the A, B and C placements need only the first five; the metadata and
+  // scale words go through frag_place with all of them).
+  logic [2:0] cur_family;
+  logic       cur_k32, cur_a_row, cur_b_row, cur_c_f16;
+  assign {cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16} =
+         desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7];
+
+  // The operand buffer.
+  logic [4095:0] a_q;
+  logic [2047:0] b_q;
+  logic [8191:0] c_q;
+  logic [511:0]  meta_q, sa_q;
+  logic [255:0]  sb_q;
+
+  // Simulation. Verilator evaluates logic fed by the core's inputs at every
+  // eval() (two a cycle) and again after each clock edge, so the placements
+  // are computed only where a word is written, and cheaply:
+  // - A, B and C words are placed by a table of tcu_pkg::frag_place's
+  //   results (hit, lo_pos, hi_pos), indexed by layout class, operand, lane
+  //   and register word and filled once from frag_place at time 0; the
+  //   metadata and scale words, whose placement depends on the selectors and
+  //   whose value frag_place shifts, are placed by frag_place itself.
+  // - With the bypass, dp_*_o are a latch open while clk_i is low: the
+  //   buffer with the last beat_i written over it, computed once a cycle (in
+  //   the low phase, after the inputs have changed) instead of at every
+  //   eval. A register capturing dp_*_o at the rising edge sees what the
+  //   combinational path of the synthesis description gives, provided the
+  //   inputs settle while clk_i is low (they change after the rising edge
+  //   and are evaluated with clk_i low before the next, as every driver in
+  //   this project does: systemc/datapath_model.h); waveforms show dp_*_o
+  //   changing at the falling edge. The buffer then takes dp_*_o at the
+  //   edge (a copy) instead of placing the last beat_i again.
+  localparam int unsigned PW   = tcu_pkg::FRAG_PLACE_W;
+  localparam int unsigned PosW = tcu_pkg::FRAG_POS_W;
+  // Fields of a placement {hit, lo_pos, hi_pos, split, word}.
+  localparam int unsigned HIT = PW - 1;
+  localparam int unsigned LO  = PW - 1 - PosW;      // lo_pos's lsb
+  localparam int unsigned HI  = PW - 1 - 2 * PosW;  // hi_pos's lsb
+  localparam int unsigned EntryW = 1 + 2 * PosW;    // {hit, lo_pos, hi_pos}
+  localparam int unsigned RomIdxW = 4 + 2 + 5 + 3;  // {class, op, lane, reg}
+
+  logic [3:0] place_class;
+
+  // Layout classes: the descriptor fields the A, B and C placements depend
+  // on. 8..15: m8n8k4 .f16 {a_row, b_row, acc_f16}; 5: m8n8k32; else the
+  // family code (family codes outside family_e place as FAM_INT4, as
+  // frag_place does).
+  localparam logic [3:0] CLASS_K32 = 4'd5;
+  function automatic logic [3:0] layout_class(logic [2:0] family, logic k32, logic a_row,
+                                              logic b_row, logic acc_f16);
+    unique case (family)
+      tcu_pkg::FAM_F16:         layout_class = {1'b1, a_row, b_row, acc_f16};
+      tcu_pkg::FAM_INT4_SPARSE,
+      tcu_pkg::FAM_F64,
+      tcu_pkg::FAM_E2M1:        layout_class = {1'b0, family};
+      default:                  layout_class = k32 ? CLASS_K32 : {1'b0, tcu_pkg::FAM_INT4};
+    endcase
+  endfunction
+  function automatic logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc(logic [3:0] cls);
+    logic [2:0] family;
+    family = cls[3] ? tcu_pkg::FAM_F16 : cls == CLASS_K32 ? tcu_pkg::FAM_INT4 : cls[2:0];
+    class_desc = {family, cls == CLASS_K32, cls[3] & cls[2], cls[3] & cls[1], cls[3] & cls[0],
+                  9'd0};
+  endfunction
+  assign place_class = layout_class(cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16);
+
+  logic [EntryW-1:0] place_rom [2**RomIdxW];
+  initial begin
+    for (int unsigned i = 0; i < 2**RomIdxW; i++) begin
+      logic [RomIdxW-1:0] idx;
+      logic [PW-1:0]      p;
+      idx          = RomIdxW'(i);
+      p            = tcu_pkg::frag_place(class_desc(idx[13:10]), {1'b0, idx[9:8]}, idx[7:3],
+                                         idx[2:0], 32'd0);
+      place_rom[i] = {p[HIT], p[LO +: PosW], p[HI +: PosW]};
+    end
+  end
+
+  // Slot s's placement as frag_place packs it (split is not used here).
+  function automatic logic [PW-1:0] place_slot(int unsigned s);
+    logic [2:0]        op;
+    logic [4:0]        lane;
+    logic [2:0]        reg_idx;
+    logic [31:0]       word;
+    logic [EntryW-1:0] e;
+    op      = in_word_op_i[3*s +: 3];
+    lane    = in_word_lane_i[5*s +: 5];
+    reg_idx = in_word_reg_i[3*s +: 3];
+    word    = in_word_data_i[32*s +: 32];
+    if (!in_word_valid_i[s]) begin
+      place_slot = '0;
+    end else if (op <= tcu_pkg::OP_C) begin
+      e          = place_rom[{place_class, op[1:0], lane, reg_idx}];
+      place_slot = {e, 1'b0, word};
+    end else begin
+      place_slot = tcu_pkg::frag_place(desc_i, op, lane, reg_idx, word);
+    end
+  endfunction
+
+  always_ff @(posedge clk_i) begin
+    logic [PW-1:0] p;
+    if (take_start_i) begin
+      a_q    <= '0;
+      b_q    <= '0;
+      c_q    <= '0;
+      meta_q <= '0;
+      sa_q   <= '0;
+      sb_q   <= '0;
+    end
+    if (show_next_i) begin
+      a_q    <= dp_a_o;
+      b_q    <= dp_b_o;
+      c_q    <= dp_c_o;
+      meta_q <= dp_meta_o;
+      sa_q   <= dp_scale_a_o;
+      sb_q   <= dp_scale_b_o;
+    end else if (beat_i) begin
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        p = place_slot(s);
+        if (p[HIT]) begin
+          unique case (in_word_op_i[3*s +: 3])
+            tcu_pkg::OP_A: begin
+              a_q[{p[LO +: 8], 4'h0} +: 16] <= p[15:0];
+              a_q[{p[HI +: 8], 4'h0} +: 16] <= p[31:16];
+            end
+            tcu_pkg::OP_B: begin
+              b_q[{p[LO +: 7], 4'h0} +: 16] <= p[15:0];
+              b_q[{p[HI +: 7], 4'h0} +: 16] <= p[31:16];
+            end
+            tcu_pkg::OP_C:       c_q[{p[LO + 1 +: 8], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_META:    meta_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_SCALE_A: sa_q[{p[LO + 1 +: 4], 5'h00} +: 32] <= p[31:0];
+            tcu_pkg::OP_SCALE_B: sb_q[{p[LO + 1 +: 3], 5'h00} +: 32] <= p[31:0];
+            default: ;
+          endcase
+        end
+      end
+    end
+  end
+
+  if (GatherBypass) begin : g_bypass
+    // show_next_i implies no start this cycle (collect_q), so no clear.
+    always_latch begin
+      logic [PW-1:0] p;
+      if (!clk_i) begin
+        dp_a_o       = a_q;
+        dp_b_o       = b_q;
+        dp_c_o       = c_q;
+        dp_meta_o    = meta_q;
+        dp_scale_a_o = sa_q;
+        dp_scale_b_o = sb_q;
+        if (show_next_i) begin
+          for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+            p = place_slot(s);
+            if (p[HIT]) begin
+              unique case (in_word_op_i[3*s +: 3])
+                tcu_pkg::OP_A: begin
+                  dp_a_o[{p[LO +: 8], 4'h0} +: 16] = p[15:0];
+                  dp_a_o[{p[HI +: 8], 4'h0} +: 16] = p[31:16];
+                end
+                tcu_pkg::OP_B: begin
+                  dp_b_o[{p[LO +: 7], 4'h0} +: 16] = p[15:0];
+                  dp_b_o[{p[HI +: 7], 4'h0} +: 16] = p[31:16];
+                end
+                tcu_pkg::OP_C:       dp_c_o[{p[LO + 1 +: 8], 5'h00} +: 32] = p[31:0];
+                tcu_pkg::OP_META:    dp_meta_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
+                tcu_pkg::OP_SCALE_A: dp_scale_a_o[{p[LO + 1 +: 4], 5'h00} +: 32] = p[31:0];
+                tcu_pkg::OP_SCALE_B: dp_scale_b_o[{p[LO + 1 +: 3], 5'h00} +: 32] = p[31:0];
+                default: ;
+              endcase
+            end
+          end
+        end
+      end
+    end
+  end else begin : g_no_bypass
+    assign dp_a_o       = a_q;
+    assign dp_b_o       = b_q;
+    assign dp_c_o       = c_q;
+    assign dp_meta_o    = meta_q;
+    assign dp_scale_a_o = sa_q;
+    assign dp_scale_b_o = sb_q;
+  end
+
+endmodule

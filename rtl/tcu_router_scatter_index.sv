@@ -1,0 +1,42 @@
+// A beat of tcu_operand_router's scatter, the fast simulation
+// implementation (same ports and function as tcu_router_scatter_mux): one
+// loop over the slots, with only the C/D case of the layout formulas
+// (tcu_pkg::frag_cd_place, which frag_place uses for C and D) and an indexed
+// part-select, so that a beat costs a few operations a word rather than a
+// layout instance per slot. Combinational.
+// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+module tcu_router_scatter_index #(
+  parameter int unsigned DWordsPerCycle = 64
+) (
+  input  logic                          busy_i,    // a D is held
+  input  logic [9:0]                    base_i,    // the beat's first word
+  input  logic [9:0]                    d_words_i, // the instruction's D words
+  input  logic [2:0]                    family_i,  // D's descriptor
+  input  logic                          k32_i,
+  input  logic                          f16_i,
+  input  logic [8191:0]                 d_i,       // D as the datapath's out_d_o
+  output logic [DWordsPerCycle-1:0]     wb_word_valid_o,
+  output logic [5*DWordsPerCycle-1:0]   wb_word_lane_o,
+  output logic [3*DWordsPerCycle-1:0]   wb_word_reg_o,
+  output logic [32*DWordsPerCycle-1:0]  wb_word_data_o
+);
+
+  // Simulation: the same selection as one loop over the slots, with only
+  // the C/D case of the layout formulas (tcu_pkg::frag_cd_place, which
+  // frag_place uses for C and D), so that a beat costs a few operations a
+  // word rather than a layout instance per slot.
+  always_comb begin
+    for (int unsigned s = 0; s < DWordsPerCycle; s++) begin
+      logic [9:0]  idx;
+      logic [11:0] cd;
+      idx                        = base_i + 10'(s);
+      cd                         = tcu_pkg::frag_cd_place(family_i, k32_i, f16_i, idx[4:0],
+                                                          idx[7:5]);
+      wb_word_data_o[32*s +: 32] = d_i[{cd[7:0], 5'h00} +: 32];
+      wb_word_valid_o[s]         = busy_i && {1'b0, idx[7:5]} < cd[11:8] && idx < d_words_i;
+      wb_word_lane_o[5*s +: 5]   = idx[4:0];
+      wb_word_reg_o[3*s +: 3]    = idx[7:5];
+    end
+  end
+
+endmodule
