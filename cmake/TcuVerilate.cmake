@@ -19,6 +19,17 @@ set(TCU_VERILATED_OPT_TRACE -O1 CACHE STRING "optimization of Verilated waveform
 set(TCU_TEST_MODEL_OPT_FAST -O1 CACHE STRING "optimization of the unit-test models' per-cycle code")
 set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
     CACHE STRING "Verilator options for every model")
+# A coverage build (scripts/coverage.sh, its own build directory): every
+# model Verilated with line, toggle and user (cover property) coverage, the
+# runtime with Verilator's coverage writer; `tcu run --coverage DIR` then
+# writes the RTL's coverage beside the functional bins.
+option(TCU_COVERAGE "Verilate with --coverage (line, toggle, user cover points)" OFF)
+set(tcu_verilated_coverage 0)
+set(tcu_verilator_coverage_args "")
+if(TCU_COVERAGE)
+  set(tcu_verilated_coverage 1)
+  set(tcu_verilator_coverage_args --coverage)
+endif()
 
 if(NOT TARGET tcu_verilated_runtime)
   find_package(Threads REQUIRED)
@@ -30,10 +41,14 @@ if(NOT TARGET tcu_verilated_runtime)
       IMPORTED_LOCATION ${TCU_VERILATED_RUNTIME_LIBRARY})
     set(usage INTERFACE)
   else()
+    set(coverage_runtime "")
+    if(TCU_COVERAGE)
+      set(coverage_runtime ${VERILATOR_ROOT}/include/verilated_cov.cpp)
+    endif()
     add_library(tcu_verilated_runtime STATIC
       ${VERILATOR_ROOT}/include/verilated.cpp
       ${VERILATOR_ROOT}/include/verilated_threads.cpp
-      ${VERILATOR_ROOT}/include/verilated_fst_c.cpp)
+      ${VERILATOR_ROOT}/include/verilated_fst_c.cpp ${coverage_runtime})
     target_compile_options(tcu_verilated_runtime PRIVATE -O2 -w)
     set_target_properties(tcu_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
     set(usage PUBLIC)
@@ -41,7 +56,7 @@ if(NOT TARGET tcu_verilated_runtime)
   target_include_directories(tcu_verilated_runtime SYSTEM ${usage}
     ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
   target_compile_definitions(tcu_verilated_runtime ${usage}
-    VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
+    VM_COVERAGE=${tcu_verilated_coverage} VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
   target_link_libraries(tcu_verilated_runtime ${usage} ZLIB::ZLIB Threads::Threads)
 endif()
 
@@ -131,7 +146,7 @@ function(tcu_verilate lib)
       SOURCES ${ARG_SOURCES}
       TOP_MODULE ${ARG_TOP}
       PREFIX ${ARG_PREFIX}
-      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS})
+      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${tcu_verilator_coverage_args} ${ARG_ARGS})
     target_compile_options(${lib} PRIVATE -O1)
     set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
   else()
@@ -139,7 +154,7 @@ function(tcu_verilate lib)
       SOURCES ${ARG_SOURCES}
       TOP_MODULE ${ARG_TOP}
       PREFIX ${ARG_PREFIX}
-      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${ARG_ARGS}
+      VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${tcu_verilator_coverage_args} ${ARG_ARGS}
       OPT_FAST ${opt_fast}
       OPT_SLOW ${TCU_VERILATED_OPT_SLOW})
     tcu_batch_verilated_sources(${lib} ${opt_fast})

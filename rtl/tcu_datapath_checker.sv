@@ -26,7 +26,10 @@ module tcu_datapath_checker #(
   input logic                                                 pipe_en_i,
   input logic                                                 pipe_valid_i,
   input logic [15:0]                                          pipe_tag_i,
-  input logic [8191:0]                                        pipe_d_i
+  input logic [8191:0]                                        pipe_d_i,
+  input logic                                                 skid_full_i,
+  input logic                                                 out_valid_i,
+  input logic                                                 out_ready_i
 );
 
   localparam int unsigned STATUS_BITS = tcu_pkg::STATUS_BITS;
@@ -96,6 +99,47 @@ module tcu_datapath_checker #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // Cover points (Verilator --coverage-user; `tcu run --coverage` lists them
+  // as the microarchitecture's bins): each family after each other family
+  // (the engine switches, back-to-back dense/sparse int4), the skid register
+  // full and empty with out_ready low and high while each engine owns the
+  // pipelines' D, the pipelines held under each engine, and the in-flight
+  // overlapping an output. Families and engines a configuration leaves out
+  // are never hit there (their waivers say so).
+  // ---------------------------------------------------------------------------
+  logic       seen_q;
+  logic [2:0] last_family_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      seen_q        <= 1'b0;
+      last_family_q <= '0;
+    end else if (accept_i) begin
+      seen_q        <= 1'b1;
+      last_family_q <= in_family_i;
+    end
+  end
+  for (genvar prev = 0; prev < 5; prev++) begin : g_after
+    for (genvar next = 0; next < 5; next++) begin : g_family
+      c_family_order: cover property (@(posedge clk_i) disable iff (!rst_ni)
+          accept_i && seen_q && last_family_q == 3'(prev) && in_family_i == 3'(next));
+    end
+  end
+  for (genvar e = 0; e < tcu_pkg::NUM_ENGINES; e++) begin : g_engine_cover
+    c_skid_full_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        owns[e] && skid_full_i && !out_ready_i);
+    c_skid_full_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        owns[e] && skid_full_i && out_ready_i);
+    c_skid_empty_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        owns[e] && pipe_valid_i && !skid_full_i && !out_ready_i);
+    c_skid_empty_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        owns[e] && pipe_valid_i && !skid_full_i && out_ready_i);
+    c_pipes_held: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        owns[e] && !pipe_en_i);
+  end
+  c_accept_while_out_valid: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      in_flight_i != '0 && accept_i && out_valid_i);
+
 endmodule
 
 bind tcu_datapath tcu_datapath_checker #(
@@ -115,6 +159,9 @@ bind tcu_datapath tcu_datapath_checker #(
   .pipe_en_i      (pipe_en),
   .pipe_valid_i   (pipe_valid),
   .pipe_tag_i     (pipe_tag),
-  .pipe_d_i       (pipe_d)
+  .pipe_d_i       (pipe_d),
+  .skid_full_i    (skid_full),
+  .out_valid_i    (out_valid_o),
+  .out_ready_i
 );
 `endif

@@ -81,6 +81,11 @@ class DatapathModel {
   // Starts an FST waveform (time in ns = cycle).
   virtual void open_trace(const std::string& path) = 0;
 
+  // Writes the model's code coverage (Verilator's coverage.dat format) to
+  // `path`; false, writing nothing, when it was Verilated without coverage
+  // (a build without TCU_COVERAGE).
+  virtual bool write_coverage(const std::string& path) = 0;
+
  protected:
   uint64_t cycle_ = 0;
 };

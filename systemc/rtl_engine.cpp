@@ -91,6 +91,10 @@ class RtlEngine : public Engine {
   uint64_t cycles() const override { return front_end_.cycle(); }
   // A datapath of one's own has no activity counters (its wrapper counts
   // cycles only): none are reported.
+  bool write_rtl_coverage(const std::string& path) override {
+    return model_->write_coverage(path);
+  }
+
   std::optional<Activity> activity() const override {
     if (datapath_is_own(config_name_)) return std::nullopt;
     return model_->activity();

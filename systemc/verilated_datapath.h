@@ -5,6 +5,9 @@
 
 #include <verilated.h>
 #include <verilated_fst_c.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 #include <array>
 #include <cstdlib>
@@ -146,6 +149,16 @@ class VerilatedDatapath : public DatapathModel {
   bool d_ready() const override { return top_->obs_d_ready_o; }
   uint32_t d_tag() const override { return top_->obs_d_tag_o; }
   const uint32_t* d() const override { return top_->obs_out_d_o.data(); }
+  bool write_coverage(const std::string& path) override {
+#if VM_COVERAGE
+    context_->coveragep()->write(path.c_str());
+    return true;
+#else
+    (void)path;
+    return false;
+#endif
+  }
+
   Activity activity() const override {
     Activity a;
     a.cycles = top_->act_cycles_o;

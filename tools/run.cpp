@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "exit_codes.h"
@@ -165,6 +166,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
   int details = 0;
   uint64_t cases_run = 0;
   std::string hang;
+  std::optional<Instr> last_instr;  // the stream's previous instruction (coverage)
 
   // Runs one batch back to back; false after a hang (the engine is unusable).
   auto run_batch = [&](const std::vector<PlannedCase>& cases) {
@@ -233,6 +235,12 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
       cases_run += cases.size();
       return false;
     }
+    if (opt.coverage)
+      for (const StreamItem& item : items) {
+        opt.coverage->sample(item.instr, item.operands);
+        if (last_instr) opt.coverage->sample_order(*last_instr, item.instr);
+        last_instr = item.instr;
+      }
     for (size_t p = 0; p < items.size(); ++p) {
       const Instr& instr = items[p].instr;
       const Fragment want = golden_execute(instr, items[p].operands);

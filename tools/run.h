@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report.h"
+#include "tcu/coverage.h"
 #include "tcu/engine.h"
 
 namespace tcu {
@@ -32,6 +33,8 @@ struct RunOptions {
   // Keep a CaseRecord of every case in the report (--record-cases), so that
   // reports can be compared case for case (`tcu run merge --compare`).
   bool record_cases = false;
+  // Functional coverage of the run's instructions (`--coverage`), or null.
+  FunctionalCoverage* coverage = nullptr;
 };
 
 // The variants a run covers and the number of cases of each in its shard.

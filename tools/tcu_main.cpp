@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "bench.h"
 #include "cosim.h"
+#include "coverage.h"
 #include "exit_codes.h"
 #include "explore_launch.h"
 #include "fault.h"
@@ -488,6 +490,9 @@ struct RunCommand {
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   CLI::Option* jobs_option = nullptr;
   ReportOptions reports;
+  std::string coverage_dir;   // --coverage: the merged report
+  std::string coverage_part;  // set by `run --jobs` in its children
+  std::string coverage_waivers = TCU_SOURCE_DIR "/spec/coverage_waivers.txt";
 };
 
 void add_run_command(CLI::App& app, RunCommand* c) {
@@ -518,8 +523,15 @@ void add_run_command(CLI::App& app, RunCommand* c) {
   c->cmd->add_flag("--record-cases", c->options.record_cases,
                    "record each case's index, result and D digest in --report (for tcu run "
                    "merge --compare; tcu run merge joins shard reports)");
+  c->cmd->add_option("--coverage", c->coverage_dir,
+                     "write the run's functional coverage (and, in a TCU_COVERAGE build, the "
+                     "RTL's code coverage) to DIR: functional.json, rtl.info, html/index.html");
+  c->cmd->add_option("--coverage-waivers", c->coverage_waivers,
+                     "the waived bins, 'GROUP | BIN | REASON' a line (default: the source "
+                     "tree's spec/coverage_waivers.txt)");
   // Set by `run --jobs` for its children.
   c->cmd->add_option("--progress-file", c->options.progress_file)->group("");
+  c->cmd->add_option("--coverage-part", c->coverage_part)->group("");
 }
 
 // The variants of the run: --ptx's, each of which the configuration must
@@ -604,6 +616,32 @@ nlohmann::ordered_json run_header(const RunCommand& c, const Invocation& call) {
   return header;
 }
 
+std::string coverage_part_dir(const RunCommand& c, int shard) {
+  return (std::filesystem::path(c.coverage_dir) / "parts" / ("shard" + std::to_string(shard)))
+      .string();
+}
+
+// --coverage DIR (or a child's part): the directories exist and are empty
+// of an earlier run's parts. Returns an exit code or -1.
+int prepare_coverage(const RunCommand& c) {
+  namespace fs = std::filesystem;
+  for (const std::string& dir : {c.coverage_dir, c.coverage_part}) {
+    if (dir.empty()) continue;
+    std::error_code error;
+    if (dir == c.coverage_dir) fs::remove_all(fs::path(dir) / "parts", error);
+    fs::create_directories(dir, error);
+    if (error || !fs::is_directory(dir)) {
+      std::cerr << "error: --coverage " << dir << ": cannot create the directory\n";
+      return tcu::kExitUsage;
+    }
+  }
+  if (!c.coverage_dir.empty() && !std::filesystem::exists(c.coverage_waivers)) {
+    std::cerr << "error: --coverage-waivers " << c.coverage_waivers << ": no such file\n";
+    return tcu::kExitUsage;
+  }
+  return -1;
+}
+
 // The run in c.jobs child processes, a shard each.
 int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* report) {
   auto child_args = [&](const tcu::ChildShard& child) {
@@ -621,6 +659,8 @@ int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* re
                  "--details", std::to_string(c.options.max_details), "--shard",
                  std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
                  "--report", child.report_path, "--progress-file", child.progress_path});
+    if (!c.coverage_dir.empty())
+      args.insert(args.end(), {"--coverage-part", coverage_part_dir(c, child.index)});
     return args;
   };
   return tcu::run_parallel(c.options, c.jobs, call.program, child_args, std::cout, std::cerr,
@@ -646,15 +686,34 @@ int run_command(RunCommand& c, const Invocation& call) {
   report.command = "run";
   report.datapath = engine_datapath(c.engine);
   report.header = run_header(c, call);
+  if (int code = prepare_coverage(c); code >= 0) return code;
   if (c.jobs > 1) {
     report.exit_code = run_in_children(c, call, &report);
+    if (!c.coverage_dir.empty()) {
+      std::vector<std::string> parts;
+      for (int k = 0; k < c.jobs; ++k)
+        parts.push_back(coverage_part_dir(c, c.options.shard_index + k * c.options.shard_count));
+      if (tcu::finish_coverage(c.coverage_dir, parts, c.coverage_waivers, std::cout, std::cerr))
+        report.exit_code = std::max(report.exit_code, int(tcu::kExitUsage));
+    }
     return write_reports(c.reports, report);
   }
   auto engine = make_engine(c.engine);
+  tcu::FunctionalCoverage coverage;
+  const std::string coverage_target = c.coverage_part.empty() ? c.coverage_dir : c.coverage_part;
+  if (!coverage_target.empty()) c.options.coverage = &coverage;
   const int code = tcu::run(*engine, c.options, std::cout, &report);
   report.exit_code =
       fault_outcome(c.engine, *engine, code, "run",
                     c.engine.fault == "meta" ? " (meta needs a sparse variant)" : "");
+  if (!coverage_target.empty()) {
+    const std::string rtl = (std::filesystem::path(coverage_target) / "rtl.dat").string();
+    tcu::write_coverage_part(coverage_target, coverage, engine->write_rtl_coverage(rtl));
+    if (c.coverage_part.empty() &&
+        tcu::finish_coverage(c.coverage_dir, {c.coverage_dir}, c.coverage_waivers, std::cout,
+                             std::cerr))
+      report.exit_code = std::max(report.exit_code, int(tcu::kExitUsage));
+  }
   return write_reports(c.reports, report);
 }
 
@@ -867,6 +926,40 @@ int timing_command(TimingCommand& c) {
   return tcu::timing(c.options, std::cout);
 }
 
+// ---- tcu coverage merge -----------------------------------------------------------
+
+struct CoverageCommand {
+  CLI::App* cmd = nullptr;
+  CLI::App* merge = nullptr;
+  std::string out;
+  std::vector<std::string> parts;
+  std::string waivers = TCU_SOURCE_DIR "/spec/coverage_waivers.txt";
+};
+
+void add_coverage_command(CLI::App& app, CoverageCommand* c) {
+  c->cmd = app.add_subcommand("coverage", "coverage reports of runs (tcu run --coverage DIR)");
+  c->cmd->require_subcommand(1);
+  c->merge = c->cmd->add_subcommand(
+      "merge", "merge the coverage directories of several runs into one report");
+  c->merge->add_option("--out", c->out, "the merged report's directory")->required();
+  c->merge->add_option("dirs", c->parts, "directories written by tcu run --coverage")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  c->merge->add_option("--coverage-waivers", c->waivers, "the waived bins (as tcu run's)")
+      ->check(CLI::ExistingFile);
+}
+
+int coverage_command(CoverageCommand& c) {
+  std::error_code error;
+  std::filesystem::create_directories(c.out, error);
+  if (error || !std::filesystem::is_directory(c.out)) {
+    std::cerr << "error: --out " << c.out << ": cannot create the directory\n";
+    return tcu::kExitUsage;
+  }
+  return tcu::finish_coverage(c.out, c.parts, c.waivers, std::cout, std::cerr) ? tcu::kExitUsage
+                                                                                : tcu::kExitOk;
+}
+
 }  // namespace
 
 int tcu_main(int argc, char** argv) {
@@ -900,6 +993,8 @@ int tcu_main(int argc, char** argv) {
   add_gemm_command(app, &gemm);
   TimingCommand timing;
   add_timing_command(app, &timing);
+  CoverageCommand coverage;
+  add_coverage_command(app, &coverage);
   // Listed for --help only: tcu_main hands `explore` over before parsing.
   app.add_subcommand("explore",
                      "sweep datapath parameters over a workload: per-point models (cached), "
@@ -923,6 +1018,7 @@ int tcu_main(int argc, char** argv) {
     if (bench.cmd->parsed()) return bench_command(bench);
     if (gemm.cmd->parsed()) return gemm_command(gemm, call);
     if (timing.cmd->parsed()) return timing_command(timing);
+    if (coverage.cmd->parsed()) return coverage_command(coverage);
     if (list_cmd->parsed()) {
       print_list(list_plain);
       return tcu::kExitOk;

@@ -66,6 +66,9 @@ class Engine {
   // Mismatches the engine's own scoreboard found (timing included), each
   // a line of text; cleared by the call.
   virtual std::vector<std::string> take_errors() { return {}; }
+  // Writes the RTL's code coverage to `path` (Verilator's coverage.dat);
+  // false when the engine has none (golden, or RTL built without coverage).
+  virtual bool write_rtl_coverage(const std::string& /*path*/) { return false; }
 };
 
 class GoldenEngine : public Engine {

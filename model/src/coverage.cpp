@@ -1,0 +1,295 @@
+#include "tcu/coverage.h"
+
+#include <array>
+#include <cstring>
+
+namespace tcu {
+namespace {
+
+// ---- the bins, as data ------------------------------------------------------
+// Element classes per element type: the bins "a.<class>", "b.<class>",
+// "c.<class>" of a variant whose operand has that type.
+const std::vector<const char*>& element_classes(ElemType type) {
+  static const std::vector<const char*> kSigned4 = {"zero", "max", "min"};
+  static const std::vector<const char*> kUnsigned4 = {"zero", "max"};
+  static const std::vector<const char*> kS32 = {"zero", "max", "min"};
+  static const std::vector<const char*> kFloat = {"pos_zero", "neg_zero", "subnormal", "normal",
+                                                  "pos_inf",  "neg_inf",  "qnan",      "snan"};
+  static const std::vector<const char*> kE2m1 = {"zero", "subnormal", "normal", "max"};
+  switch (type) {
+    case ElemType::kS4: return kSigned4;
+    case ElemType::kU4: return kUnsigned4;
+    case ElemType::kS32: return kS32;
+    case ElemType::kE2m1: return kE2m1;
+    default: return kFloat;
+  }
+}
+
+// The result's bins: D's classes and events.
+const std::vector<const char*>& result_bins(const Instr& instr) {
+  static const std::vector<const char*> kWrap = {"d.in_range", "d.wrap_high", "d.wrap_low"};
+  static const std::vector<const char*> kClamp = {"d.in_range", "d.clamp_high", "d.clamp_low"};
+  static const std::vector<const char*> kFloat = {
+      "d.pos_zero", "d.neg_zero", "d.subnormal",       "d.normal",         "d.inf",
+      "d.nan",      "d.overflow", "d.cancel_pos_zero", "d.cancel_neg_zero"};
+  if (instr.d_type == ElemType::kS32) return instr.satfinite ? kClamp : kWrap;
+  return kFloat;
+}
+
+// Scale classes (block-scaled e2m1): ue8m0 and ue4m3 bytes.
+const std::vector<const char*>& scale_classes(ElemType type) {
+  static const std::vector<const char*> kUe8m0 = {"nan", "min", "one", "max", "other"};
+  static const std::vector<const char*> kUe4m3 = {"nan", "zero", "subnormal", "normal"};
+  return type == ElemType::kUe8m0 ? kUe8m0 : kUe4m3;
+}
+
+const char* kFamilyNames[] = {"int4_dense", "int4_sparse", "f16", "f64", "e2m1"};
+constexpr int kFamilies = 5;
+
+// ---- classifying ------------------------------------------------------------
+struct FloatFormat {
+  int exp_bits, man_bits;
+};
+
+FloatFormat float_format(ElemType type) {
+  switch (type) {
+    case ElemType::kF16: return {5, 10};
+    case ElemType::kF32: return {8, 23};
+    default: return {11, 52};
+  }
+}
+
+const char* float_class(uint64_t bits, FloatFormat f) {
+  const uint64_t man = bits & ((uint64_t{1} << f.man_bits) - 1);
+  const uint64_t exp = (bits >> f.man_bits) & ((uint64_t{1} << f.exp_bits) - 1);
+  const bool negative = (bits >> (f.man_bits + f.exp_bits)) & 1;
+  const uint64_t exp_max = (uint64_t{1} << f.exp_bits) - 1;
+  if (exp == 0) return man == 0 ? (negative ? "neg_zero" : "pos_zero") : "subnormal";
+  if (exp < exp_max) return "normal";
+  if (man == 0) return negative ? "neg_inf" : "pos_inf";
+  return (man >> (f.man_bits - 1)) & 1 ? "qnan" : "snan";
+}
+
+bool float_is_zero(uint64_t bits, FloatFormat f) {
+  return (bits & ((uint64_t{1} << (f.man_bits + f.exp_bits)) - 1)) == 0;
+}
+bool float_is_special(uint64_t bits, FloatFormat f) {  // inf or NaN
+  const uint64_t exp = (bits >> f.man_bits) & ((uint64_t{1} << f.exp_bits) - 1);
+  return exp == (uint64_t{1} << f.exp_bits) - 1;
+}
+
+const char* element_class(uint64_t bits, ElemType type) {
+  switch (type) {
+    case ElemType::kS4: {
+      const int v = int4_value(bits, true);
+      return v == 0 ? "zero" : v == 7 ? "max" : v == -8 ? "min" : nullptr;
+    }
+    case ElemType::kU4: return bits == 0 ? "zero" : bits == 15 ? "max" : nullptr;
+    case ElemType::kS32: {
+      const uint32_t v = uint32_t(bits);
+      return v == 0 ? "zero" : v == 0x7fffffffu ? "max" : v == 0x80000000u ? "min" : nullptr;
+    }
+    case ElemType::kE2m1: {
+      const unsigned magnitude = bits & 7;
+      return magnitude == 0 ? "zero" : magnitude == 1 ? "subnormal" : magnitude == 7 ? "max"
+                                                                                     : "normal";
+    }
+    default: return float_class(bits, float_format(type));
+  }
+}
+
+const char* scale_class(uint64_t byte, ElemType type) {
+  byte &= 0xff;
+  if (type == ElemType::kUe8m0)
+    return byte == 0xff ? "nan" : byte == 0 ? "min" : byte == 127 ? "one" : byte == 0xfe ? "max"
+                                                                                        : "other";
+  const unsigned magnitude = byte & 0x7f;
+  return magnitude == 0x7f ? "nan" : magnitude == 0 ? "zero" : magnitude < 8 ? "subnormal"
+                                                                              : "normal";
+}
+
+// Names hit by one instruction, each once (hits count instructions).
+class HitSet {
+ public:
+  void add(std::string name) {
+    for (const std::string& n : names_)
+      if (n == name) return;
+    names_.push_back(std::move(name));
+  }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+void classify_matrix(const char* operand, const Matrix& m, ElemType type, HitSet* hits) {
+  std::array<const char*, 16> seen{};
+  size_t count = 0;
+  for (uint64_t e : m.elems) {
+    const char* cls = element_class(e, type);
+    if (!cls) continue;
+    bool known = false;
+    for (size_t i = 0; i < count && !known; ++i) known = seen[i] == cls;
+    if (!known && count < seen.size()) seen[count++] = cls;
+  }
+  for (size_t i = 0; i < count; ++i) hits->add(std::string(operand) + "." + seen[i]);
+}
+
+// int4: C + the exact dot, against the int32 range.
+void classify_int_results(const Instr& instr, const Operands& ops, HitSet* hits) {
+  const Matrix a = instr.sparse() ? sparse_expand(instr, ops.a, ops.meta) : ops.a;
+  const bool a_signed = instr.a_type == ElemType::kS4, b_signed = instr.b_type == ElemType::kS4;
+  const int k = instr.shape.k, n = instr.shape.n;
+  for (int row = 0; row < instr.shape.m; ++row)
+    for (int col = 0; col < n; ++col) {
+      const int64_t dot =
+          int4_dot(&a.elems[size_t(row) * k], &ops.b.elems[size_t(col)], k, a_signed, b_signed, n);
+      const int64_t sum = int64_t(int32_t(uint32_t(ops.c.at(0, row, col)))) + dot;
+      if (sum > INT32_MAX)
+        hits->add(instr.satfinite ? "d.clamp_high" : "d.wrap_high");
+      else if (sum < INT32_MIN)
+        hits->add(instr.satfinite ? "d.clamp_low" : "d.wrap_low");
+      else
+        hits->add("d.in_range");
+    }
+}
+
+// A product a_k * b_k that is neither zero nor special, for cancellation.
+bool nonzero_product(uint64_t a, uint64_t b, ElemType type) {
+  if (type == ElemType::kE2m1) return (a & 7) != 0 && (b & 7) != 0;
+  const FloatFormat f = float_format(type);
+  return !float_is_zero(a, f) && !float_is_zero(b, f) && !float_is_special(a, f) &&
+         !float_is_special(b, f);
+}
+
+void classify_float_results(const Instr& instr, const Operands& ops, const Matrix& d,
+                            HitSet* hits) {
+  const FloatFormat df = float_format(instr.d_type), cf = float_format(instr.c_type);
+  bool special_input = false;
+  for (const Matrix* m : {&ops.a, &ops.b})
+    if (instr.a_type != ElemType::kE2m1)
+      for (uint64_t e : m->elems) special_input |= float_is_special(e, float_format(instr.a_type));
+  for (uint64_t e : ops.c.elems) special_input |= float_is_special(e, cf);
+  const int k = instr.shape.k;
+  for (int batch = 0; batch < d.batches; ++batch)
+    for (int row = 0; row < d.rows; ++row)
+      for (int col = 0; col < d.cols; ++col) {
+        const uint64_t v = d.at(batch, row, col);
+        const char* cls = float_class(v, df);
+        if (!std::strcmp(cls, "pos_inf") || !std::strcmp(cls, "neg_inf")) {
+          hits->add("d.inf");
+          if (!special_input) hits->add("d.overflow");
+        } else if (!std::strcmp(cls, "qnan") || !std::strcmp(cls, "snan")) {
+          hits->add("d.nan");
+        } else {
+          hits->add(std::string("d.") + cls);
+        }
+        if (!float_is_zero(v, df)) continue;
+        bool nonzero = !float_is_zero(ops.c.at(batch, row, col), cf);
+        for (int i = 0; i < k && !nonzero; ++i)
+          nonzero = nonzero_product(ops.a.at(batch, row, i), ops.b.at(batch, i, col), instr.a_type);
+        if (nonzero) hits->add(v == 0 ? "d.cancel_pos_zero" : "d.cancel_neg_zero");
+      }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> coverage_bin_names(const Instr& instr) {
+  std::vector<std::pair<std::string, std::string>> names;
+  const std::pair<const char*, ElemType> operands[] = {
+      {"a", instr.a_type}, {"b", instr.b_type}, {"c", instr.c_type}};
+  for (const auto& [operand, type] : operands)
+    for (const char* cls : element_classes(type))
+      names.emplace_back(std::string(operand) + "." + cls, "operand");
+  for (const char* bin : result_bins(instr)) names.emplace_back(bin, "result");
+  if (instr.sparse()) {
+    for (unsigned nibble = 0; nibble < 16; ++nibble)
+      if (!sparse_meta_error(nibble, instr.ordered_metadata))
+        names.emplace_back(std::string("meta.0x") + "0123456789abcdef"[nibble], "metadata");
+    names.emplace_back("sel.0", "metadata");
+    names.emplace_back("sel.1", "metadata");
+  }
+  if (instr.block_scaled())
+    for (const char* operand : {"scale_a", "scale_b"})
+      for (const char* cls : scale_classes(instr.scale_type))
+        names.emplace_back(std::string(operand) + "." + cls, "scale");
+  return names;
+}
+
+FunctionalCoverage::FunctionalCoverage() {
+  for (const Instr& instr : all_variants())
+    for (const auto& [name, kind] : coverage_bin_names(instr)) {
+      index_[{instr.ptx(), name}] = bins_.size();
+      bins_.push_back({instr.ptx(), name, kind, 0, ""});
+    }
+  for (int before = 0; before < kFamilies; ++before)
+    for (int after = 0; after < kFamilies; ++after) {
+      const std::string name =
+          std::string("order.") + kFamilyNames[before] + "->" + kFamilyNames[after];
+      index_[{"stream", name}] = bins_.size();
+      bins_.push_back({"stream", name, "stream", 0, ""});
+    }
+}
+
+void FunctionalCoverage::hit(const std::string& group, const std::string& name) {
+  const auto it = index_.find({group, name});
+  if (it != index_.end()) ++bins_[it->second].hits;
+}
+
+bool FunctionalCoverage::add(const std::string& group, const std::string& name, uint64_t hits) {
+  const auto it = index_.find({group, name});
+  if (it == index_.end()) return false;
+  bins_[it->second].hits += hits;
+  return true;
+}
+
+void FunctionalCoverage::add_bin(const std::string& group, const std::string& name,
+                                 const std::string& kind, uint64_t hits) {
+  const auto it = index_.find({group, name});
+  if (it != index_.end()) {
+    bins_[it->second].hits += hits;
+    return;
+  }
+  index_[{group, name}] = bins_.size();
+  bins_.push_back({group, name, kind, hits, ""});
+}
+
+bool FunctionalCoverage::waive(const std::string& group, const std::string& name,
+                               const std::string& why) {
+  const auto it = index_.find({group, name});
+  if (it == index_.end()) return false;
+  bins_[it->second].waiver = why;
+  return true;
+}
+
+void FunctionalCoverage::sample(const Instr& instr, const WarpOperands& warp) {
+  const Operands ops = gather_operands(instr, warp);
+  HitSet hits;
+  classify_matrix("a", ops.a, instr.a_type, &hits);
+  classify_matrix("b", ops.b, instr.b_type, &hits);
+  classify_matrix("c", ops.c, instr.c_type, &hits);
+  if (instr.d_type == ElemType::kS32)
+    classify_int_results(instr, ops, &hits);
+  else
+    classify_float_results(instr, ops, golden_mma(instr, ops), &hits);
+  if (instr.sparse()) {
+    for (uint64_t nibble : ops.meta.elems)
+      hits.add(std::string("meta.0x") + "0123456789abcdef"[nibble & 0xf]);
+    hits.add("sel." + std::to_string(warp.selectors.sparsity));
+  }
+  if (instr.block_scaled()) {
+    for (uint64_t byte : ops.scale_a.elems)
+      hits.add(std::string("scale_a.") + scale_class(byte, instr.scale_type));
+    for (uint64_t byte : ops.scale_b.elems)
+      hits.add(std::string("scale_b.") + scale_class(byte, instr.scale_type));
+  }
+  const std::string group = instr.ptx();
+  for (const std::string& name : hits.names()) hit(group, name);
+}
+
+void FunctionalCoverage::sample_order(const Instr& before, const Instr& after) {
+  hit("stream", std::string("order.") + kFamilyNames[int(before.family)] + "->" +
+                    kFamilyNames[int(after.family)]);
+}
+
+}  // namespace tcu

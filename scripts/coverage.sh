@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Code and functional coverage of the default regression (the main job's
+# counts, scripts/main.sh): a coverage build of the default configuration
+# (build-coverage, -DTCU_COVERAGE=ON: Verilator --coverage), the per-variant
+# run and the mixed run with back-pressure, each with --coverage, merged
+# into $COVERAGE_DIR (default coverage/): functional.json, rtl.info and
+# html/index.html. The terminal summary ends the output.
+#   scripts/coverage.sh            (TCU_COUNT, TCU_MIX_COUNT, TCU_SEED as main.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+cmake -S . -B build-coverage -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+  -DTCU_BUILD_PYTHON=OFF -DTCU_CONFIGS=default -DTCU_COVERAGE=ON
+cmake --build build-coverage -j "$(nproc)" --target tcu
+out=${COVERAGE_DIR:-coverage}
+rm -rf "$out"
+build-coverage/tcu run --count "${TCU_COUNT:-1000}" --seed "${TCU_SEED:-1}" \
+  --coverage "$out/runs/variants"
+build-coverage/tcu run --mix --backpressure 0.2 --count "${TCU_MIX_COUNT:-20000}" \
+  --seed "${TCU_SEED:-1}" --coverage "$out/runs/mix"
+build-coverage/tcu coverage merge --out "$out" "$out/runs/variants" "$out/runs/mix"

@@ -1,0 +1,330 @@
+#include "coverage.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace tcu {
+namespace fs = std::filesystem;
+
+void write_functional_json(const std::string& path, const FunctionalCoverage& coverage) {
+  nlohmann::ordered_json bins = nlohmann::ordered_json::array();
+  for (const CoverageBin& bin : coverage.bins())
+    bins.push_back({{"group", bin.group},
+                    {"name", bin.name},
+                    {"kind", bin.kind},
+                    {"hits", bin.hits},
+                    {"waiver", bin.waiver.empty() ? nlohmann::ordered_json(nullptr)
+                                                  : nlohmann::ordered_json(bin.waiver)}});
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write");
+  out << nlohmann::ordered_json{{"bins", bins}}.dump(1) << "\n";
+}
+
+void add_functional_json(const std::string& path, FunctionalCoverage* coverage) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read");
+  nlohmann::json doc;
+  try {
+    in >> doc;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
+  }
+  if (!doc.contains("bins") || !doc["bins"].is_array())
+    throw std::runtime_error(path + ": no \"bins\" array");
+  size_t index = 0;
+  for (const auto& bin : doc["bins"]) {
+    ++index;
+    if (!bin.is_object() || !bin.contains("group") || !bin.contains("name") ||
+        !bin.contains("hits") || !bin["hits"].is_number_unsigned())
+      throw std::runtime_error(path + ": bin " + std::to_string(index) +
+                               ": needs \"group\", \"name\" and a non-negative \"hits\"");
+    // The RTL's cover points come from the merged rtl.dat, not from here.
+    if (bin.value("kind", "") == "uarch") continue;
+    if (!coverage->add(bin["group"].get<std::string>(), bin["name"].get<std::string>(),
+                       bin["hits"].get<uint64_t>()))
+      throw std::runtime_error(path + ": bin " + std::to_string(index) + " (" +
+                               bin["group"].get<std::string>() + " / " +
+                               bin["name"].get<std::string>() +
+                               ") is not a bin of this tcu's coverage model");
+  }
+}
+
+namespace {
+
+std::string trim(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read the waiver file");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string text = trim(line.substr(0, line.find('#')));
+    if (text.empty()) continue;
+    const size_t bar1 = text.find('|'), bar2 = text.find('|', bar1 + 1);
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (bar1 == std::string::npos || bar2 == std::string::npos)
+      throw std::runtime_error(where + "expected 'GROUP | BIN | REASON'");
+    const std::string group = trim(text.substr(0, bar1));
+    const std::string name = trim(text.substr(bar1 + 1, bar2 - bar1 - 1));
+    const std::string reason = trim(text.substr(bar2 + 1));
+    if (group.empty() || name.empty() || reason.empty())
+      throw std::runtime_error(where + "a waiver needs a group, a bin and a reason");
+    bool found = false;
+    if (group == "*") {
+      for (const CoverageBin& bin : coverage->bins())
+        if (bin.name == name) found |= coverage->waive(bin.group, name, reason);
+    } else {
+      found = coverage->waive(group, name, reason);
+    }
+    // The RTL's cover points (group rtl) exist only with a coverage build's data.
+    if (!found && (group != "rtl" || rtl_bins))
+      throw std::runtime_error(where + "no bin '" + name + "' in group '" + group + "'");
+  }
+}
+
+void write_coverage_part(const std::string& dir, const FunctionalCoverage& coverage,
+                         bool rtl_written) {
+  write_functional_json((fs::path(dir) / "functional.json").string(), coverage);
+  if (!rtl_written) fs::remove(fs::path(dir) / "rtl.dat");
+}
+
+namespace {
+
+// Runs a command (argv), its output to `log`; the exit status.
+int run_tool(const std::vector<std::string>& argv, const std::string& log) {
+  std::string command;
+  for (const std::string& arg : argv) {
+    command += " '";
+    for (char ch : arg) command += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    command += "'";
+  }
+  command += " >'" + log + "' 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+struct CodeCoverage {
+  std::vector<std::pair<std::string, uint64_t>> cover_points;  // name, hits
+  uint64_t lines = 0, lines_hit = 0;
+  // Per module (from the points' page, v_toggle/<module>): toggle points.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> toggles;  // hit, total
+  uint64_t user = 0, user_hit = 0;
+};
+
+// The RTL's line coverage from rtl.info (files under rtl/).
+void read_lines(const std::string& info, CodeCoverage* code) {
+  std::ifstream in(info);
+  std::string line;
+  bool in_rtl = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("SF:", 0) == 0) in_rtl = line.find("/rtl/") != std::string::npos;
+    if (!in_rtl || line.rfind("DA:", 0) != 0) continue;
+    const size_t comma = line.find(',');
+    ++code->lines;
+    if (comma != std::string::npos && std::stoull(line.substr(comma + 1)) > 0) ++code->lines_hit;
+  }
+}
+
+// Toggle and user points from Verilator's coverage.dat: lines
+// C '<key>\x02<value>\x01...' <count>.
+void read_points(const std::string& dat, CodeCoverage* code) {
+  std::ifstream in(dat);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("C '", 0) != 0) continue;
+    const size_t end = line.rfind('\'');
+    const std::string keys = line.substr(3, end - 3);
+    const uint64_t count = std::stoull(line.substr(end + 1));
+    std::string page, hierarchy, comment;
+    for (size_t at = 0; at < keys.size();) {
+      const size_t next = keys.find('\x01', at);
+      const std::string field = keys.substr(at, next == std::string::npos ? std::string::npos
+                                                                           : next - at);
+      const size_t sep = field.find('\x02');
+      if (sep != std::string::npos) {
+        const std::string key = field.substr(0, sep), value = field.substr(sep + 1);
+        if (key == "page") page = value;
+        if (key == "h") hierarchy = value;
+        if (key == "o") comment = value;
+      }
+      if (next == std::string::npos) break;
+      at = next + 1;
+    }
+    if (page.rfind("v_toggle/", 0) == 0) {
+      auto& [hit, total] = code->toggles[page.substr(9)];
+      ++total;
+      if (count > 0) ++hit;
+    } else if (page.rfind("v_user/", 0) == 0) {
+      ++code->user;
+      if (count > 0) ++code->user_hit;
+      code->cover_points.emplace_back(hierarchy + (comment.empty() ? "" : "." + comment), count);
+    }
+  }
+}
+
+std::string percent(uint64_t hit, uint64_t total) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << (total ? 100.0 * double(hit) / double(total) : 0)
+       << "%";
+  return text.str();
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '<') out += "&lt;";
+    else if (ch == '>') out += "&gt;";
+    else if (ch == '&') out += "&amp;";
+    else out += ch;
+  }
+  return out;
+}
+
+struct KindSummary {
+  uint64_t bins = 0, hit = 0, waived = 0;
+};
+
+std::map<std::string, KindSummary> summarize(const FunctionalCoverage& coverage) {
+  std::map<std::string, KindSummary> kinds;
+  for (const CoverageBin& bin : coverage.bins()) {
+    KindSummary& k = kinds[bin.kind];
+    ++k.bins;
+    if (bin.hits > 0) ++k.hit;
+    else if (!bin.waiver.empty()) ++k.waived;
+  }
+  return kinds;
+}
+
+void write_html(const std::string& dir, const FunctionalCoverage& coverage,
+                const CodeCoverage* code) {
+  fs::create_directories(fs::path(dir) / "html");
+  std::ofstream html(fs::path(dir) / "html" / "index.html");
+  html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tcu coverage</title>\n"
+          "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}"
+          ".miss{background:#fdd}.waived{background:#ffd}.hit{background:#dfd}</style>"
+          "</head><body>\n<h1>tcu coverage</h1>\n<h2>Functional bins</h2>\n<table>\n"
+          "<tr><th>kind</th><th>bins</th><th>hit</th><th>waived</th><th>missed</th></tr>\n";
+  for (const auto& [kind, k] : summarize(coverage))
+    html << "<tr><td>" << kind << "</td><td>" << k.bins << "</td><td>" << k.hit << "</td><td>"
+         << k.waived << "</td><td>" << k.bins - k.hit - k.waived << "</td></tr>\n";
+  html << "</table>\n";
+  if (code) {
+    html << "<h2>RTL code coverage</h2>\n<p>Lines of rtl/: " << code->lines_hit << " of "
+         << code->lines << " (" << percent(code->lines_hit, code->lines)
+         << "); cover points: " << code->user_hit << " of " << code->user
+         << ". <a href=\"rtl/index.html\">Annotated sources (genhtml)</a></p>\n"
+         << "<table><tr><th>module</th><th>toggle points hit</th><th>of</th><th>%</th></tr>\n";
+    for (const auto& [module, counts] : code->toggles)
+      html << "<tr><td>" << html_escape(module) << "</td><td>" << counts.first << "</td><td>"
+           << counts.second << "</td><td>" << percent(counts.first, counts.second)
+           << "</td></tr>\n";
+    html << "</table>\n";
+  } else {
+    html << "<p>No RTL code coverage: this tcu was built without TCU_COVERAGE "
+            "(scripts/coverage.sh builds one).</p>\n";
+  }
+  html << "<h2>Every bin (missed first)</h2>\n<table>\n"
+          "<tr><th>group</th><th>bin</th><th>kind</th><th>hits</th><th>waiver</th></tr>\n";
+  for (int pass = 0; pass < 3; ++pass)
+    for (const CoverageBin& bin : coverage.bins()) {
+      const int rank = bin.hits > 0 ? 2 : bin.waiver.empty() ? 0 : 1;
+      if (rank != pass) continue;
+      html << "<tr class=\"" << (rank == 0 ? "miss" : rank == 1 ? "waived" : "hit") << "\"><td>"
+           << html_escape(bin.group) << "</td><td>" << html_escape(bin.name) << "</td><td>"
+           << bin.kind << "</td><td>" << bin.hits << "</td><td>" << html_escape(bin.waiver)
+           << "</td></tr>\n";
+    }
+  html << "</table>\n</body></html>\n";
+}
+
+}  // namespace
+
+int finish_coverage(const std::string& dir, const std::vector<std::string>& parts,
+                    const std::string& waivers, std::ostream& out, std::ostream& err) {
+  FunctionalCoverage coverage;
+  std::vector<std::string> rtl_parts;
+  try {
+    for (const std::string& part : parts) {
+      add_functional_json((fs::path(part) / "functional.json").string(), &coverage);
+      if (fs::exists(fs::path(part) / "rtl.dat"))
+        rtl_parts.push_back((fs::path(part) / "rtl.dat").string());
+    }
+  } catch (const std::exception& e) {
+    err << "error: --coverage: " << e.what() << "\n";
+    return 1;
+  }
+  std::optional<CodeCoverage> code;
+  if (!rtl_parts.empty()) {
+    const std::string dat = (fs::path(dir) / "rtl.dat").string();
+    const std::string info = (fs::path(dir) / "rtl.info").string();
+    const std::string log = (fs::path(dir) / "coverage-tools.log").string();
+    std::vector<std::string> merge = {"verilator_coverage", "--write", dat + ".merged"};
+    merge.insert(merge.end(), rtl_parts.begin(), rtl_parts.end());
+    if (run_tool(merge, log) != 0) {
+      err << "error: --coverage: verilator_coverage could not merge the RTL coverage (see " << log
+          << ")\n";
+      return 1;
+    }
+    fs::rename(dat + ".merged", dat);
+    if (run_tool({"verilator_coverage", "--write-info", info, dat}, log) != 0) {
+      err << "error: --coverage: verilator_coverage --write-info failed (see " << log << ")\n";
+      return 1;
+    }
+    if (run_tool({"genhtml", "--quiet", "--output-directory",
+                  (fs::path(dir) / "html" / "rtl").string(), info},
+                 log) != 0) {
+      err << "error: --coverage: genhtml (Debian package lcov) failed (see " << log << ")\n";
+      return 1;
+    }
+    code.emplace();
+    read_lines(info, &*code);
+    read_points(dat, &*code);
+    for (const auto& [name, hits] : code->cover_points) coverage.add_bin("rtl", name, "uarch", hits);
+  }
+  try {
+    if (!waivers.empty()) apply_waivers(waivers, &coverage, code.has_value());
+    write_functional_json((fs::path(dir) / "functional.json").string(), coverage);
+  } catch (const std::exception& e) {
+    err << "error: --coverage: " << e.what() << "\n";
+    return 1;
+  }
+  write_html(dir, coverage, code ? &*code : nullptr);
+
+  out << "coverage: " << dir << "/html/index.html\n";
+  for (const auto& [kind, k] : summarize(coverage))
+    out << "  functional " << std::left << std::setw(9) << kind << std::right << std::setw(6)
+        << k.hit << " / " << k.bins << " bins hit, " << k.waived << " waived, "
+        << k.bins - k.hit - k.waived << " missed\n";
+  if (code) {
+    uint64_t toggle_hit = 0, toggle_total = 0;
+    for (const auto& [module, counts] : code->toggles) {
+      toggle_hit += counts.first;
+      toggle_total += counts.second;
+    }
+    out << "  rtl lines      " << code->lines_hit << " / " << code->lines << " ("
+        << percent(code->lines_hit, code->lines) << "), toggle points " << toggle_hit << " / "
+        << toggle_total << " (" << percent(toggle_hit, toggle_total) << "), cover points "
+        << code->user_hit << " / " << code->user << "\n";
+  } else {
+    out << "  rtl: no code coverage (this tcu was built without TCU_COVERAGE; "
+           "scripts/coverage.sh builds one)\n";
+  }
+  return 0;
+}
+
+}  // namespace tcu

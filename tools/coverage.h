@@ -1,0 +1,39 @@
+// `tcu run --coverage DIR`: the functional coverage of the run (the golden
+// model's bins, tcu/coverage.h) and, in a build with TCU_COVERAGE=ON, the
+// RTL's code coverage (Verilator --coverage: line, toggle and the RTL's
+// cover points), written to DIR as functional.json, rtl.dat (Verilator's
+// coverage data), rtl.info (lcov) and html/index.html. `--jobs N`: each
+// child writes a part (DIR/parts/...), the parent merges them.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tcu/coverage.h"
+
+namespace tcu {
+
+// functional.json: {"bins": [{"group", "name", "kind", "hits", "waiver"}...]}.
+void write_functional_json(const std::string& path, const FunctionalCoverage& coverage);
+// Adds a functional.json's hits to `coverage`; throws std::runtime_error
+// naming the file and what is wrong.
+void add_functional_json(const std::string& path, FunctionalCoverage* coverage);
+// Applies a waiver file: lines "GROUP | BIN | REASON" ('#' comments, blank
+// lines); GROUP "*" is every group that has the bin, GROUP "rtl" the RTL's
+// cover points (checked only when `rtl_bins`: a coverage build's data is
+// there). Throws std::runtime_error naming the file, the line and the reason.
+void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins = true);
+
+// A part of a run's coverage (one process): functional.json and, where the
+// RTL was built with coverage, rtl.dat. `rtl_written` says whether it was.
+void write_coverage_part(const std::string& dir, const FunctionalCoverage& coverage,
+                         bool rtl_written);
+
+// Merges the parts into `dir` (the parts may be `dir` itself), applies the
+// waivers, writes functional.json, rtl.info and the HTML report, and prints
+// the summary. Returns 0, or 1 with a message on `err` when a tool fails.
+int finish_coverage(const std::string& dir, const std::vector<std::string>& parts,
+                    const std::string& waivers, std::ostream& out, std::ostream& err);
+
+}  // namespace tcu
