@@ -9,13 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-cmake -S . -B build-coverage -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+cmake -S . -B "${COVERAGE_BUILD:-build-coverage}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
   -DTCU_BUILD_PYTHON=OFF -DTCU_CONFIGS=default -DTCU_COVERAGE=ON
-cmake --build build-coverage -j "$(nproc)" --target tcu
+cmake --build "${COVERAGE_BUILD:-build-coverage}" -j "$(nproc)" --target tcu
 out=${COVERAGE_DIR:-coverage}
 rm -rf "$out"
-build-coverage/tcu run --count "${TCU_COUNT:-1000}" --seed "${TCU_SEED:-1}" \
+"${COVERAGE_BUILD:-build-coverage}"/tcu run --count "${TCU_COUNT:-1000}" --seed "${TCU_SEED:-1}" \
   --coverage "$out/runs/variants"
-build-coverage/tcu run --mix --backpressure 0.2 --count "${TCU_MIX_COUNT:-20000}" \
+"${COVERAGE_BUILD:-build-coverage}"/tcu run --mix --backpressure 0.2 --count "${TCU_MIX_COUNT:-20000}" \
   --seed "${TCU_SEED:-1}" --coverage "$out/runs/mix"
-build-coverage/tcu coverage merge --out "$out" "$out/runs/variants" "$out/runs/mix"
+"${COVERAGE_BUILD:-build-coverage}"/tcu coverage merge --out "$out" "$out/runs/variants" "$out/runs/mix"

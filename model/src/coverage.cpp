@@ -25,15 +25,26 @@ const std::vector<const char*>& element_classes(ElemType type) {
   }
 }
 
-// The result's bins: D's classes and events.
+// The result's bins: D's classes and events, those the variant can reach.
+// u4 x u4 sums are never negative (no C + dot below INT32_MIN); the e2m1
+// path gives +0 for every zero sum (MMA-Sim's semantics, model/src/e2m1.cpp).
 const std::vector<const char*>& result_bins(const Instr& instr) {
   static const std::vector<const char*> kWrap = {"d.in_range", "d.wrap_high", "d.wrap_low"};
   static const std::vector<const char*> kClamp = {"d.in_range", "d.clamp_high", "d.clamp_low"};
+  static const std::vector<const char*> kWrapUnsigned = {"d.in_range", "d.wrap_high"};
+  static const std::vector<const char*> kClampUnsigned = {"d.in_range", "d.clamp_high"};
   static const std::vector<const char*> kFloat = {
       "d.pos_zero", "d.neg_zero", "d.subnormal",       "d.normal",         "d.inf",
       "d.nan",      "d.overflow", "d.cancel_pos_zero", "d.cancel_neg_zero"};
-  if (instr.d_type == ElemType::kS32) return instr.satfinite ? kClamp : kWrap;
-  return kFloat;
+  static const std::vector<const char*> kE2m1 = {"d.pos_zero", "d.subnormal", "d.normal",
+                                                 "d.inf",      "d.nan",       "d.overflow",
+                                                 "d.cancel_pos_zero"};
+  if (instr.d_type == ElemType::kS32) {
+    const bool unsigned_only = instr.a_type == ElemType::kU4 && instr.b_type == ElemType::kU4;
+    if (unsigned_only) return instr.satfinite ? kClampUnsigned : kWrapUnsigned;
+    return instr.satfinite ? kClamp : kWrap;
+  }
+  return instr.block_scaled() ? kE2m1 : kFloat;
 }
 
 // Scale classes (block-scaled e2m1): ue8m0 and ue4m3 bytes.
