@@ -20,15 +20,23 @@ set(TCU_TEST_MODEL_OPT_FAST -O1 CACHE STRING "optimization of the unit-test mode
 set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
     CACHE STRING "Verilator options for every model")
 # A coverage build (scripts/coverage.sh, its own build directory): every
-# model Verilated with line, toggle and user (cover property) coverage, the
-# runtime with Verilator's coverage writer; `tcu run --coverage DIR` then
-# writes the RTL's coverage beside the functional bins.
-option(TCU_COVERAGE "Verilate with --coverage (line, toggle, user cover points)" OFF)
+# model Verilated with line and user (cover property) coverage, and with
+# TCU_COVERAGE_TOGGLE toggle coverage too, the runtime with Verilator's
+# coverage writer; `tcu run --coverage DIR` then writes the RTL's coverage
+# beside the functional bins. Toggle coverage is its own option because it
+# is the cost: with it the main job's runs took 48x their plain time
+# (session 9: 110 s against 2.3 s), every covered signal compared at every
+# evaluation.
+option(TCU_COVERAGE "Verilate with line and cover-point coverage" OFF)
+option(TCU_COVERAGE_TOGGLE "with TCU_COVERAGE: toggle coverage as well (slow)" OFF)
 set(tcu_verilated_coverage 0)
 set(tcu_verilator_coverage_args "")
 if(TCU_COVERAGE)
   set(tcu_verilated_coverage 1)
-  set(tcu_verilator_coverage_args --coverage)
+  set(tcu_verilator_coverage_args --coverage-line --coverage-user)
+  if(TCU_COVERAGE_TOGGLE)
+    list(APPEND tcu_verilator_coverage_args --coverage-toggle)
+  endif()
 endif()
 
 if(NOT TARGET tcu_verilated_runtime)

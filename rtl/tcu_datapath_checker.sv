@@ -101,42 +101,30 @@ module tcu_datapath_checker #(
 
   // ---------------------------------------------------------------------------
   // Cover points (Verilator --coverage-user; `tcu run --coverage` lists them
-  // as the microarchitecture's bins): each family after each other family
-  // (the engine switches, back-to-back dense/sparse int4), the skid register
-  // full and empty with out_ready low and high while each engine owns the
-  // pipelines' D, the pipelines held under each engine, and the in-flight
-  // overlapping an output. Families and engines a configuration leaves out
-  // are never hit there (their waivers say so).
+  // as the microarchitecture's bins, group rtl): while each engine owns the
+  // pipelines' D, the skid register full and empty with out_ready low and
+  // high, and the pipelines held; an instruction accepted while a D is
+  // shown. One statement per engine (Verilator merges the iterations of a
+  // generate loop into one cover point); the order of the families, which
+  // the RTL takes as issued, is the functional model's stream bins.
+  // Engines a configuration leaves out are never hit there.
   // ---------------------------------------------------------------------------
-  logic       seen_q;
-  logic [2:0] last_family_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      seen_q        <= 1'b0;
-      last_family_q <= '0;
-    end else if (accept_i) begin
-      seen_q        <= 1'b1;
-      last_family_q <= in_family_i;
-    end
-  end
-  for (genvar prev = 0; prev < 5; prev++) begin : g_after
-    for (genvar next = 0; next < 5; next++) begin : g_family
-      c_family_order: cover property (@(posedge clk_i) disable iff (!rst_ni)
-          accept_i && seen_q && last_family_q == 3'(prev) && in_family_i == 3'(next));
-    end
-  end
-  for (genvar e = 0; e < tcu_pkg::NUM_ENGINES; e++) begin : g_engine_cover
-    c_skid_full_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni)
-        owns[e] && skid_full_i && !out_ready_i);
-    c_skid_full_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni)
-        owns[e] && skid_full_i && out_ready_i);
-    c_skid_empty_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni)
-        owns[e] && pipe_valid_i && !skid_full_i && !out_ready_i);
-    c_skid_empty_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni)
-        owns[e] && pipe_valid_i && !skid_full_i && out_ready_i);
-    c_pipes_held: cover property (@(posedge clk_i) disable iff (!rst_ni)
-        owns[e] && !pipe_en_i);
-  end
+`define TCU_ENGINE_COVERS(name, e) \
+  c_``name``_skid_full_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni) \
+      owns[e] && skid_full_i && !out_ready_i); \
+  c_``name``_skid_full_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni) \
+      owns[e] && skid_full_i && out_ready_i); \
+  c_``name``_skid_empty_ready_low: cover property (@(posedge clk_i) disable iff (!rst_ni) \
+      owns[e] && pipe_valid_i && !skid_full_i && !out_ready_i); \
+  c_``name``_skid_empty_ready_high: cover property (@(posedge clk_i) disable iff (!rst_ni) \
+      owns[e] && pipe_valid_i && !skid_full_i && out_ready_i); \
+  c_``name``_pipes_held: cover property (@(posedge clk_i) disable iff (!rst_ni) \
+      owns[e] && !pipe_en_i);
+  `TCU_ENGINE_COVERS(int4, tcu_pkg::ENGINE_INT4)
+  `TCU_ENGINE_COVERS(e2m1, tcu_pkg::ENGINE_E2M1)
+  `TCU_ENGINE_COVERS(f16, tcu_pkg::ENGINE_F16)
+  `TCU_ENGINE_COVERS(f64, tcu_pkg::ENGINE_F64)
+`undef TCU_ENGINE_COVERS
   c_accept_while_out_valid: cover property (@(posedge clk_i) disable iff (!rst_ni)
       in_flight_i != '0 && accept_i && out_valid_i);
 

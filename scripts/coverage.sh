@@ -5,12 +5,15 @@
 # run and the mixed run with back-pressure, each with --coverage, merged
 # into $COVERAGE_DIR (default coverage/): functional.json, rtl.info and
 # html/index.html. The terminal summary ends the output.
+# Toggle coverage (per module) costs the runs tens of times their time:
+# COVERAGE_TOGGLE=1 adds it (-DTCU_COVERAGE_TOGGLE=ON).
 #   scripts/coverage.sh            (TCU_COUNT, TCU_MIX_COUNT, TCU_SEED as main.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 cmake -S . -B "${COVERAGE_BUILD:-build-coverage}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-  -DTCU_BUILD_PYTHON=OFF -DTCU_CONFIGS=default -DTCU_COVERAGE=ON
+  -DTCU_BUILD_PYTHON=OFF -DTCU_CONFIGS=default -DTCU_COVERAGE=ON \
+  -DTCU_COVERAGE_TOGGLE="$([ "${COVERAGE_TOGGLE:-0}" = 1 ] && echo ON || echo OFF)"
 cmake --build "${COVERAGE_BUILD:-build-coverage}" -j "$(nproc)" --target tcu
 out=${COVERAGE_DIR:-coverage}
 rm -rf "$out"
