@@ -168,13 +168,12 @@ printf '%-22s %10s %10s %12s %6s%s %8s  %s\n' unit cells flip-flops transistors 
   "$header_liberty" seconds parameters
 run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
-  for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
   # The synthesis implementations (SynthImpl=1; the fast simulation ones are
   # proven equal to them by scripts/equiv.sh), unless --params says otherwise.
   if grep -q "parameter bit *SynthImpl" "rtl/$top.sv" && [[ " $params" != *" SynthImpl="* ]]; then
-    chparam+=" -set SynthImpl 1"
+    chparam+=" -chparam SynthImpl 1"
   fi
-  [ -n "$chparam" ] && chparam="chparam$chparam $top;"
   name=$top
   [ -n "$params" ] && name+=".$(echo "$params" | tr ' =' '_-')"
   local log="$out/$name.log" stat="$out/$name.stat" ltp="$out/$name.ltp"
@@ -187,11 +186,14 @@ run() {
   local start cells="" ffs="" transistors="" depth="" result=ok lib_json="$out/$name.osu018.json"
   local -a lib=("" "" "" "" "" "")
   start=$(date +%s)
-  # The top's parameters are set with chparam before hierarchy derives the
-  # units: Yosys 0.23's hierarchy -chparam trips an internal assertion
-  # (a derived module added twice) on tcu_datapath.
-  if yosys -q -l "$log" -p "read_verilog -sv rtl/tcu_pkg.sv $(sources_of "$top"); $chparam
-        hierarchy -check -top $top; synth -flatten -top $top -run coarse:;
+  # read_verilog -defer: no module is elaborated at its default parameters,
+  # only from the top down at the top's (hierarchy -chparam); read at their
+  # defaults, the units would instantiate the fast implementations
+  # (SynthImpl = 0), which the synthesis flows do not read. (Without -defer,
+  # Yosys 0.23's hierarchy -chparam tripped an internal assertion, a derived
+  # module added twice, on tcu_datapath.)
+  if yosys -q -l "$log" -p "read_verilog -sv -defer rtl/tcu_pkg.sv $(sources_of "$top");
+        hierarchy -check -top $top$chparam; synth -flatten -top $top -run coarse:;
         tee -q -o $stat stat -tech cmos; tee -q -o $ltp ltp -noff; $write_netlist" \
     >/dev/null 2>&1; then
     cells=$(awk '/Number of cells:/ {n = $4} END {print n}' "$stat")

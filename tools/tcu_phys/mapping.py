@@ -74,12 +74,13 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
     stat_json = workdir / f"{name}.stat.json"
     log = workdir / f"{name}.yosys.log"
     lib = library.liberty()
-    chparam = ""
-    if params:
-        chparam = "chparam " + " ".join(f"-set {k} {v}" for k, v in params.items()) + f" {top};"
+    # -defer: modules are elaborated only from the top down at its
+    # parameters (at their defaults the units would instantiate the fast
+    # implementations, which are not read).
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
     constr = f"-constr {ABC_CONSTRAINTS} " if top in BUFFERED_TOPS else ""
-    script = (f"read_verilog -sv {' '.join(str(s) for s in sources_of(top))}; {chparam} "
-              f"hierarchy -check -top {top}; synth -flatten -top {top}; "
+    script = (f"read_verilog -sv -defer {' '.join(str(s) for s in sources_of(top))}; "
+              f"hierarchy -check -top {top}{chparam}; synth -flatten -top {top}; "
               f"dfflibmap -liberty {lib}; {LATCH_MAPPING} abc {constr}-liberty {lib}; "
               f"opt_clean -purge; "
               f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
