@@ -153,9 +153,158 @@ void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
       }
 }
 
+WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index);
+
+// ---- directed cases ------------------------------------------------------
+// One case in kDirectedEvery is built for a result the random recipes reach
+// rarely or never (the functional coverage's bins, model/src/coverage.cpp):
+// the random operands are made first (so the selectors, metadata and junk
+// are as usual), then these elements are overwritten. Which target: the
+// case index / kDirectedEvery, in turn.
+constexpr uint64_t kDirectedEvery = 32;
+
+// Sets every used element of `f` to value(batch, row, col).
+template <typename Value>
+void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
+  const int bits = layout.elem_bits();
+  const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  for (int b = 0; b < layout.batches(); ++b)
+    for (int r = 0; r < layout.rows(); ++r)
+      for (int c = 0; c < layout.cols(); ++c) {
+        const Slot s = layout.slot_of({b, r, c});
+        uint64_t& reg = f.at(s.lane, s.reg);
+        reg = (reg & ~(mask << (s.elem * bits))) | ((value(b, r, c) & mask) << (s.elem * bits));
+      }
+}
+
+void direct_f16(const Instr& in, uint64_t target, WarpOperands& w) {
+  const auto& la = fragment_layout(in, Operand::kA);
+  const auto& lb = fragment_layout(in, Operand::kB);
+  const auto& lc = fragment_layout(in, Operand::kC);
+  const bool c16 = in.c_type == ElemType::kF16;
+  switch (target % 4) {
+    case 0:  // -0 * B + -0: a zero of negative sign (f16 D)
+      place_at(la, w.a, [](int, int, int) { return 0x8000; });
+      place_at(lb, w.b, [](int, int, int) { return 0x3c00; });
+      place_at(lc, w.c, [&](int, int, int) { return c16 ? 0x8000 : 0x80000000; });
+      break;
+    case 1:  // zero products, subnormal C: a subnormal D
+      place_at(la, w.a, [](int, int, int) { return 0; });
+      place_at(lc, w.c, [&](int, int, int) { return c16 ? 0x0001 : 0x00000001; });
+      break;
+    case 2:  // 65504 * 65504 x 4: past f16's range
+      place_at(la, w.a, [](int, int, int) { return 0x7bff; });
+      place_at(lb, w.b, [](int, int, int) { return 0x7bff; });
+      break;
+    default:  // one product -2^-28, C +0: a negative sum below f16's range
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 0x8400 : 0; });  // -2^-14
+      place_at(lb, w.b, [](int, int, int) { return 0x0400; });                 // 2^-14
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      break;
+  }
+}
+
+void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
+  const auto& la = fragment_layout(in, Operand::kA);
+  const auto& lb = fragment_layout(in, Operand::kB);
+  const auto& lc = fragment_layout(in, Operand::kC);
+  constexpr uint64_t kOne = 0x3ff0000000000000ull, kSign = 0x8000000000000000ull;
+  constexpr uint64_t kBig = 0x6974e718d7d7625aull;   // 1e200
+  constexpr uint64_t kTiny = 0x1a70000000000000ull;  // 2^-600
+  switch (target % 6) {
+    case 0:  // -0 * 1 + -0
+      place_at(la, w.a, [](int, int, int) { return kSign; });
+      place_at(lb, w.b, [](int, int, int) { return kOne; });
+      place_at(lc, w.c, [](int, int, int) { return kSign; });
+      break;
+    case 1:  // zero products, subnormal C
+      place_at(la, w.a, [](int, int, int) { return 0; });
+      place_at(lc, w.c, [](int, int, int) { return 1; });
+      break;
+    case 2:    // 1e200 * 1e200: positive overflow
+    case 3: {  // and negative
+      const uint64_t sign = target % 6 == 3 ? kSign : 0;
+      place_at(la, w.a, [&](int, int, int) { return kBig | sign; });
+      place_at(lb, w.b, [](int, int, int) { return kBig; });
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      break;
+    }
+    case 4:  // one product -2^-1200 (below the subnormals), the others -0
+      place_at(la, w.a, [&](int, int, int k) { return k == 0 ? kTiny | kSign : kSign; });
+      place_at(lb, w.b, [](int, int, int) { return kTiny; });
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      break;
+    default:  // 1 * 1 x 4 - 4: an exact zero from nonzero terms
+      place_at(la, w.a, [](int, int, int) { return kOne; });
+      place_at(lb, w.b, [](int, int, int) { return kOne; });
+      place_at(lc, w.c, [](int, int, int) { return 0xc010000000000000ull; });  // -4
+      break;
+  }
+}
+
+void direct_int4(const Instr& in, uint64_t target, WarpOperands& w) {
+  // C at INT32_MAX or INT32_MIN exactly (the random accumulators land
+  // within 4,000 of the limits, on them rarely).
+  const auto& lc = fragment_layout(in, Operand::kC);
+  place_at(lc, w.c, [&](int, int, int) { return target % 2 ? 0x80000000u : 0x7fffffffu; });
+}
+
+void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
+  const auto& la = fragment_layout(in, Operand::kA);
+  const auto& lb = fragment_layout(in, Operand::kB);
+  const auto& lc = fragment_layout(in, Operand::kC);
+  const bool ue8m0 = in.scale_type == ElemType::kUe8m0;
+  const auto& lsa = fragment_layout(in, Operand::kScaleA, w.selectors);
+  const auto& lsb = fragment_layout(in, Operand::kScaleB, w.selectors);
+  switch (target % 4) {
+    case 0:  // zero A, C +0 or subnormal (then the smallest scales, so
+             // that C sets the sum's window; model/src/e2m1.cpp)
+      place_at(la, w.a, [](int, int, int) { return 0; });
+      place_at(lc, w.c, [&](int, int, int) { return (target / 4) % 2; });
+      if ((target / 4) % 2) {
+        place_at(lsa, w.scale_a, [](int, int, int) { return 0; });
+        place_at(lsb, w.scale_b, [](int, int, int) { return 0; });
+      }
+      break;
+    case 1:  // A 1.0, B +1.0 and -1.0 in turn, C +0: every sum cancels
+      place_at(la, w.a, [](int, int, int) { return 2; });
+      place_at(lb, w.b, [](int, int k, int) { return k % 2 ? 10 : 2; });
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      break;
+    case 2:  // 6 * 6 at the largest scales (ue8m0 2^127: past f32's range)
+      place_at(la, w.a, [](int, int, int) { return 7; });
+      place_at(lb, w.b, [](int, int, int) { return 7; });
+      place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
+      place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
+      break;
+    default:  // one product 0.25 at scales 2^-127 and 2^0, C +0: subnormal
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 1 : 0; });
+      place_at(lb, w.b, [](int, int, int) { return 1; });
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0x00 : 0x01; });
+      place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0x7f : 0x38; });
+      break;
+  }
+}
+
 }  // namespace
 
 WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
+  WarpOperands w = generate_random_operands(in, seed, index);
+  if (index % kDirectedEvery != kDirectedEvery - 1) return w;
+  const uint64_t target = index / kDirectedEvery;
+  switch (in.family) {
+    case Family::kF16: direct_f16(in, target, w); break;
+    case Family::kF64: direct_f64(in, target, w); break;
+    case Family::kE2m1: direct_e2m1(in, target, w); break;
+    default: direct_int4(in, target, w); break;
+  }
+  return w;
+}
+
+namespace {
+
+WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index) {
   Source src(mix(mix(seed) ^ variant_hash(in)) ^ mix(index));
   WarpOperands w;
   const Recipe recipe = src.recipe();
@@ -231,4 +380,5 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
   return w;
 }
 
+}  // namespace
 }  // namespace tcu

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The functional coverage of a short golden regression (every variant, then
-# a mixed stream) keeps its floors (tests/coverage/floor.py), and the check
-# bites: the same directory with its hits zeroed must fail it.
+# a mixed stream) keeps its floors (tests/coverage/floor.py): every bin hit
+# or waived (spec/coverage_waivers.txt), the generator's directed cases
+# included; and the check bites: the same directory with its hits zeroed
+# must fail it.
 #   tests/coverage/functional_floor.sh TCU PYTHON WORKDIR
 set -uo pipefail
 tcu=$1
@@ -18,8 +20,8 @@ mkdir -p "$work"
   { cat "$work/merge.log"; exit 1; }
 cat "$work/merge.log"
 floors=(metadata=1.0 scale=1.0 stream=1.0 operand=FLOOR_OPERAND result=FLOOR_RESULT)
-floors=("${floors[@]/FLOOR_OPERAND/${FLOOR_OPERAND:-0.95}}")
-floors=("${floors[@]/FLOOR_RESULT/${FLOOR_RESULT:-0.70}}")
+floors=("${floors[@]/FLOOR_OPERAND/${FLOOR_OPERAND:-1.0}}")
+floors=("${floors[@]/FLOOR_RESULT/${FLOOR_RESULT:-1.0}}")
 "$python" "$here/floor.py" "$work/merged" "${floors[@]}" || exit 1
 # The planted twin: every hit zeroed.
 mkdir -p "$work/planted"
