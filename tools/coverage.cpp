@@ -22,6 +22,7 @@ void write_functional_json(const std::string& path, const FunctionalCoverage& co
                     {"name", bin.name},
                     {"kind", bin.kind},
                     {"hits", bin.hits},
+                    {"first", bin.first},
                     {"waiver", bin.waiver.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(bin.waiver)}});
   std::ofstream out(path);
@@ -49,8 +50,11 @@ void add_functional_json(const std::string& path, FunctionalCoverage* coverage) 
                                ": needs \"group\", \"name\" and a non-negative \"hits\"");
     // The RTL's cover points come from the merged rtl.dat, not from here.
     if (bin.value("kind", "") == "uarch") continue;
+    const uint64_t first = bin.contains("first") && bin["first"].is_number_unsigned()
+                               ? bin["first"].get<uint64_t>()
+                               : 0;
     if (!coverage->add(bin["group"].get<std::string>(), bin["name"].get<std::string>(),
-                       bin["hits"].get<uint64_t>()))
+                       bin["hits"].get<uint64_t>(), first))
       throw std::runtime_error(path + ": bin " + std::to_string(index) + " (" +
                                bin["group"].get<std::string>() + " / " +
                                bin["name"].get<std::string>() +
@@ -239,14 +243,16 @@ void write_html(const std::string& dir, const FunctionalCoverage& coverage,
             "(scripts/coverage.sh builds one).</p>\n";
   }
   html << "<h2>Every bin (missed first)</h2>\n<table>\n"
-          "<tr><th>group</th><th>bin</th><th>kind</th><th>hits</th><th>waiver</th></tr>\n";
+          "<tr><th>group</th><th>bin</th><th>kind</th><th>hits</th><th>first (cases)</th>"
+          "<th>waiver</th></tr>\n";
   for (int pass = 0; pass < 3; ++pass)
     for (const CoverageBin& bin : coverage.bins()) {
       const int rank = bin.hits > 0 ? 2 : bin.waiver.empty() ? 0 : 1;
       if (rank != pass) continue;
       html << "<tr class=\"" << (rank == 0 ? "miss" : rank == 1 ? "waived" : "hit") << "\"><td>"
            << html_escape(bin.group) << "</td><td>" << html_escape(bin.name) << "</td><td>"
-           << bin.kind << "</td><td>" << bin.hits << "</td><td>" << html_escape(bin.waiver)
+           << bin.kind << "</td><td>" << bin.hits << "</td><td>" << bin.first << "</td><td>"
+           << html_escape(bin.waiver)
            << "</td></tr>\n";
     }
   html << "</table>\n</body></html>\n";

@@ -238,26 +238,33 @@ FunctionalCoverage::FunctionalCoverage() {
   for (const Instr& instr : all_variants())
     for (const auto& [name, kind] : coverage_bin_names(instr)) {
       index_[{instr.ptx(), name}] = bins_.size();
-      bins_.push_back({instr.ptx(), name, kind, 0, ""});
+      bins_.push_back({instr.ptx(), name, kind, 0, 0, ""});
     }
   for (int before = 0; before < kFamilies; ++before)
     for (int after = 0; after < kFamilies; ++after) {
       const std::string name =
           std::string("order.") + kFamilyNames[before] + "->" + kFamilyNames[after];
       index_[{"stream", name}] = bins_.size();
-      bins_.push_back({"stream", name, "stream", 0, ""});
+      bins_.push_back({"stream", name, "stream", 0, 0, ""});
     }
 }
 
-void FunctionalCoverage::hit(const std::string& group, const std::string& name) {
+void FunctionalCoverage::hit(const std::string& group, const std::string& name,
+                             uint64_t sampled) {
   const auto it = index_.find({group, name});
-  if (it != index_.end()) ++bins_[it->second].hits;
+  if (it == index_.end()) return;
+  CoverageBin& bin = bins_[it->second];
+  if (bin.hits++ == 0) bin.first = sampled;
 }
 
-bool FunctionalCoverage::add(const std::string& group, const std::string& name, uint64_t hits) {
+bool FunctionalCoverage::add(const std::string& group, const std::string& name, uint64_t hits,
+                             uint64_t first) {
   const auto it = index_.find({group, name});
   if (it == index_.end()) return false;
-  bins_[it->second].hits += hits;
+  CoverageBin& bin = bins_[it->second];
+  bin.hits += hits;
+  // Merged parts: the soonest any of them needed.
+  if (first != 0 && (bin.first == 0 || first < bin.first)) bin.first = first;
   return true;
 }
 
@@ -269,7 +276,7 @@ void FunctionalCoverage::add_bin(const std::string& group, const std::string& na
     return;
   }
   index_[{group, name}] = bins_.size();
-  bins_.push_back({group, name, kind, hits, ""});
+  bins_.push_back({group, name, kind, hits, 0, ""});
 }
 
 bool FunctionalCoverage::waive(const std::string& group, const std::string& name,
@@ -302,12 +309,16 @@ void FunctionalCoverage::sample(const Instr& instr, const WarpOperands& warp) {
       hits.add(std::string("scale_b.") + scale_class(byte, instr.scale_type));
   }
   const std::string group = instr.ptx();
-  for (const std::string& name : hits.names()) hit(group, name);
+  const uint64_t sampled = ++sampled_[group];
+  for (const std::string& name : hits.names()) hit(group, name, sampled);
 }
 
 void FunctionalCoverage::sample_order(const Instr& before, const Instr& after) {
-  hit("stream", std::string("order.") + kFamilyNames[int(before.family)] + "->" +
-                    kFamilyNames[int(after.family)]);
+  const uint64_t sampled = ++sampled_["stream"];
+  hit("stream",
+      std::string("order.") + kFamilyNames[int(before.family)] + "->" +
+          kFamilyNames[int(after.family)],
+      sampled);
 }
 
 }  // namespace tcu

@@ -21,6 +21,9 @@ struct CoverageBin {
   std::string name;    // e.g. "a.max", "d.clamp_high", "meta.0x4"
   std::string kind;    // "operand", "result", "metadata", "scale", "stream"
   uint64_t hits = 0;
+  // The instructions sampled (in this process, of this variant or of the
+  // stream) up to and including the first that hit the bin; 0: never.
+  uint64_t first = 0;
   std::string waiver;  // empty, or why the bin need not be hit
 };
 
@@ -35,7 +38,8 @@ class FunctionalCoverage {
   void sample_order(const Instr& before, const Instr& after);
 
   // Adds hits to a bin (merging runs); false if there is no such bin.
-  bool add(const std::string& group, const std::string& name, uint64_t hits);
+  bool add(const std::string& group, const std::string& name, uint64_t hits,
+           uint64_t first = 0);
   // Adds hits to a bin, making it if there is none (the RTL's cover
   // points, kind "uarch", known only from a coverage build's data).
   void add_bin(const std::string& group, const std::string& name, const std::string& kind,
@@ -46,8 +50,9 @@ class FunctionalCoverage {
   const std::vector<CoverageBin>& bins() const { return bins_; }
 
  private:
-  void hit(const std::string& group, const std::string& name);
+  void hit(const std::string& group, const std::string& name, uint64_t sampled);
   std::vector<CoverageBin> bins_;
+  std::map<std::string, uint64_t> sampled_;  // per group
   std::map<std::pair<std::string, std::string>, size_t> index_;
 };
 
