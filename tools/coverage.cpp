@@ -323,9 +323,13 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
       toggle_total += counts.second;
     }
     out << "  rtl lines      " << code->lines_hit << " / " << code->lines << " ("
-        << percent(code->lines_hit, code->lines) << "), toggle points " << toggle_hit << " / "
-        << toggle_total << " (" << percent(toggle_hit, toggle_total) << "), cover points "
-        << code->user_hit << " / " << code->user << "\n";
+        << percent(code->lines_hit, code->lines) << "), ";
+    if (toggle_total > 0)
+      out << "toggle points " << toggle_hit << " / " << toggle_total << " ("
+          << percent(toggle_hit, toggle_total) << "), ";
+    else
+      out << "toggles not collected (COVERAGE_TOGGLE=1), ";
+    out << "cover points " << code->user_hit << " / " << code->user << "\n";
   } else {
     out << "  rtl: no code coverage (this tcu was built without TCU_COVERAGE; "
            "scripts/coverage.sh builds one)\n";
