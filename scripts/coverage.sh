@@ -2,7 +2,8 @@
 # Code and functional coverage of the default regression (the main job's
 # counts, scripts/main.sh): a coverage build of the default configuration
 # (build-coverage, -DTCU_COVERAGE=ON: Verilator --coverage), the per-variant
-# run and the mixed run with back-pressure, each with --coverage, merged
+# run, the mixed run with back-pressure and the heavy back-pressure run,
+# each with --coverage, merged
 # into $COVERAGE_DIR (default coverage/): functional.json, rtl.info and
 # html/index.html. The terminal summary ends the output.
 # Toggle coverage (per module) costs the runs tens of times their time:
@@ -21,4 +22,7 @@ rm -rf "$out"
   --coverage "$out/runs/variants"
 "${COVERAGE_BUILD:-build-coverage}"/tcu run --mix --backpressure 0.2 --count "${TCU_MIX_COUNT:-20000}" \
   --seed "${TCU_SEED:-1}" --coverage "$out/runs/mix"
-"${COVERAGE_BUILD:-build-coverage}"/tcu coverage merge --out "$out" "$out/runs/variants" "$out/runs/mix"
+"${COVERAGE_BUILD:-build-coverage}"/tcu run --mix --backpressure 0.9 --count "${TCU_STRESS_COUNT:-3000}" \
+  --seed "${TCU_SEED:-1}" --coverage "$out/runs/stress"
+"${COVERAGE_BUILD:-build-coverage}"/tcu coverage merge --out "$out" "$out/runs/variants" \
+  "$out/runs/mix" "$out/runs/stress"
