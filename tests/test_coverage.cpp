@@ -23,9 +23,9 @@ uint64_t hits(const tcu::FunctionalCoverage& coverage, const tcu::Instr& instr,
   return 0;
 }
 
-// An int4 dense instruction whose every A and B element is `a`/`b` and every
-// C element `c` (matrix order, laid out by the instruction's layouts).
-tcu::WarpOperands uniform_int4(const tcu::Instr& instr, uint64_t a, uint64_t b, uint32_t c) {
+// Operands of `instr` whose every A, B and C element is the bit pattern
+// `a`, `b`, `c` (matrix order, laid out by the instruction's layouts).
+tcu::WarpOperands uniform(const tcu::Instr& instr, uint64_t a, uint64_t b, uint64_t c) {
   tcu::WarpOperands warp;
   auto fill = [&](tcu::Operand op, uint64_t value) {
     const tcu::FragmentLayout& layout = tcu::fragment_layout(instr, op);
@@ -39,6 +39,12 @@ tcu::WarpOperands uniform_int4(const tcu::Instr& instr, uint64_t a, uint64_t b, 
   return warp;
 }
 
+uint64_t bits_of(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  return bits;
+}
+
 }  // namespace
 
 TEST_CASE("int4: C near the int32 limits wraps or clamps as the variant says", "[coverage]") {
@@ -47,8 +53,8 @@ TEST_CASE("int4: C near the int32 limits wraps or clamps as the variant says", "
       tcu::parse_ptx("mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32");
   tcu::FunctionalCoverage coverage;
   // 7 * 7 * 64 = 3136 above INT32_MAX - 10.
-  coverage.sample(wrap, uniform_int4(wrap, 7, 7, 0x7ffffff5u));
-  coverage.sample(clamp, uniform_int4(clamp, 7, 7, 0x7ffffff5u));
+  coverage.sample(wrap, uniform(wrap, 7, 7, 0x7ffffff5u));
+  coverage.sample(clamp, uniform(clamp, 7, 7, 0x7ffffff5u));
   CHECK(hits(coverage, wrap, "d.wrap_high") == 1);
   CHECK(hits(coverage, wrap, "d.wrap_low") == 0);
   CHECK(hits(coverage, wrap, "d.in_range") == 0);
@@ -58,10 +64,10 @@ TEST_CASE("int4: C near the int32 limits wraps or clamps as the variant says", "
   CHECK(hits(coverage, wrap, "a.min") == 0);
   CHECK(hits(coverage, wrap, "c.max") == 0);  // 0x7ffffff5 is not INT32_MAX
   // -8 * 7 * 64 below INT32_MIN + 10.
-  coverage.sample(clamp, uniform_int4(clamp, 8, 7, 0x8000000au));
+  coverage.sample(clamp, uniform(clamp, 8, 7, 0x8000000au));
   CHECK(hits(coverage, clamp, "d.clamp_low") == 1);
   CHECK(hits(coverage, clamp, "a.min") == 1);
-  coverage.sample(wrap, uniform_int4(wrap, 0, 0, 0x7fffffffu));
+  coverage.sample(wrap, uniform(wrap, 0, 0, 0x7fffffffu));
   CHECK(hits(coverage, wrap, "d.in_range") == 1);
   CHECK(hits(coverage, wrap, "c.max") == 1);
   CHECK(hits(coverage, wrap, "a.zero") == 1);
@@ -69,32 +75,20 @@ TEST_CASE("int4: C near the int32 limits wraps or clamps as the variant says", "
 
 TEST_CASE("f64: overflow and cancellation are told apart", "[coverage]") {
   const tcu::Instr f64 = tcu::parse_ptx("mma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64");
-  auto uniform = [&](double a, double b, double c) {
-    tcu::WarpOperands warp;
-    auto fill = [&](tcu::Operand op, double value) {
-      const tcu::FragmentLayout& layout = tcu::fragment_layout(f64, op);
-      tcu::Matrix m(layout.batches(), layout.rows(), layout.cols());
-      uint64_t bits;
-      std::memcpy(&bits, &value, 8);
-      for (uint64_t& e : m.elems) e = bits;
-      return layout.scatter(m);
-    };
-    warp.a = fill(tcu::Operand::kA, a);
-    warp.b = fill(tcu::Operand::kB, b);
-    warp.c = fill(tcu::Operand::kC, c);
-    return warp;
+  auto uniform_f64 = [&](double a, double b, double c) {
+    return uniform(f64, bits_of(a), bits_of(b), bits_of(c));
   };
   tcu::FunctionalCoverage coverage;
-  coverage.sample(f64, uniform(1e300, 1e300, 0.0));  // finite operands, infinite sums
+  coverage.sample(f64, uniform_f64(1e300, 1e300, 0.0));  // finite operands, infinite sums
   CHECK(hits(coverage, f64, "d.overflow") == 1);
   CHECK(hits(coverage, f64, "d.inf") == 1);
   CHECK(hits(coverage, f64, "d.cancel_pos_zero") == 0);
-  coverage.sample(f64, uniform(1.0, 1.0, -4.0));  // 4 * 1 - 4 = +0 in .rn
+  coverage.sample(f64, uniform_f64(1.0, 1.0, -4.0));  // 4 * 1 - 4 = +0 in .rn
   CHECK(hits(coverage, f64, "d.cancel_pos_zero") == 1);
   CHECK(hits(coverage, f64, "d.cancel_neg_zero") == 0);
   CHECK(hits(coverage, f64, "d.overflow") == 1);
   const double inf = std::numeric_limits<double>::infinity();
-  coverage.sample(f64, uniform(inf, 1.0, 0.0));  // infinite operand: inf, not overflow
+  coverage.sample(f64, uniform_f64(inf, 1.0, 0.0));  // infinite operand: inf, not overflow
   CHECK(hits(coverage, f64, "d.inf") == 2);
   CHECK(hits(coverage, f64, "d.overflow") == 1);
   CHECK(hits(coverage, f64, "a.pos_inf") == 1);

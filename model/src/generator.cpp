@@ -139,30 +139,6 @@ Fragment junk_words(Source& src) {
   return f;
 }
 
-// Overwrites the used elements of `f` (per `layout`) with `value()`.
-template <typename Value>
-void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
-  const int bits = layout.elem_bits();
-  const uint64_t mask = (1ull << bits) - 1;
-  for (int b = 0; b < layout.batches(); ++b)
-    for (int r = 0; r < layout.rows(); ++r)
-      for (int c = 0; c < layout.cols(); ++c) {
-        const Slot s = layout.slot_of({b, r, c});
-        uint64_t& reg = f.at(s.lane, s.reg);
-        reg = (reg & ~(mask << (s.elem * bits))) | ((value() & mask) << (s.elem * bits));
-      }
-}
-
-WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index);
-
-// ---- directed cases ------------------------------------------------------
-// One case in kDirectedEvery is built for a result the random recipes reach
-// rarely or never (the functional coverage's bins, model/src/coverage.cpp):
-// the random operands are made first (so the selectors, metadata and junk
-// are as usual), then these elements are overwritten. Which target: the
-// case index / kDirectedEvery, in turn.
-constexpr uint64_t kDirectedEvery = 32;
-
 // Sets every used element of `f` to value(batch, row, col).
 template <typename Value>
 void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
@@ -176,6 +152,23 @@ void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
         reg = (reg & ~(mask << (s.elem * bits))) | ((value(b, r, c) & mask) << (s.elem * bits));
       }
 }
+
+// Overwrites the used elements of `f` (per `layout`) with `value()`, in
+// matrix order.
+template <typename Value>
+void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
+  place_at(layout, f, [&](int, int, int) { return value(); });
+}
+
+WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index);
+
+// ---- directed cases ------------------------------------------------------
+// One case in kDirectedEvery is built for a result the random recipes reach
+// rarely or never (the functional coverage's bins, model/src/coverage.cpp):
+// the random operands are made first (so the selectors, metadata and junk
+// are as usual), then these elements are overwritten. Which target: the
+// case index / kDirectedEvery, in turn.
+constexpr uint64_t kDirectedEvery = 32;
 
 void direct_f16(const Instr& in, uint64_t target, WarpOperands& w) {
   const auto& la = fragment_layout(in, Operand::kA);
