@@ -32,6 +32,16 @@ if(TCU_BYO_RTL)
     list(APPEND TCU_CONFIG_NAMES byo)
   endif()
 endif()
+# Mutation testing (scripts/mutate.sh, tools/tcu_mutate): configuration
+# 'mutant', the small configuration's parameters, Verilated from RTL in which
+# every mutant is compiled in and chosen at run time (TCU_PLUSARGS=+mutant=K).
+option(TCU_MUTATION "Verilate configuration 'mutant' (mutation testing)" OFF)
+if(TCU_MUTATION)
+  set(TCU_CONFIG_mutant "@small")
+  if(NOT "mutant" IN_LIST TCU_CONFIG_NAMES)
+    list(APPEND TCU_CONFIG_NAMES mutant)
+  endif()
+endif()
 set(tcu_config_requests "")
 foreach(config ${TCU_CONFIG_NAMES})
   if(DEFINED TCU_CONFIG_${config})

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and passes every test: the main build
 # (golden model, RTL units, SystemC front-end, co-verification runs, the
-# Python module's pytest suite) and a
+# Python module's pytest suite, a sample of the RTL's mutants: label
+# mutation) and a
 # clang build with AddressSanitizer + UBSan that also runs the fuzzers.
 #
 #   scripts/test.sh          the default tier (CI)
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
-#                            tcu explore's sweep, the slow equivalence checks
+#                            tcu explore's sweep, the slow equivalence checks,
+#                            the whole mutation campaign
 #                            (ctest label "full") and the synthesis
 #                            configuration 'synth' (built only here: its
 #                            Verilated C++ is four times the default's), an
@@ -31,7 +33,7 @@ fi
 jobs=$(nproc)
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
-  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON \
+  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=ON \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"

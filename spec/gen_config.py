@@ -196,6 +196,12 @@ def resolve(spec: tcu_spec.Spec, requests: list[str]) -> dict[str, dict[str, int
             raise tcu_spec.ConfigError(
                 f"TCU_CONFIGS: unknown configuration '{name}': give its parameters with "
                 f"-DTCU_CONFIG_{name}=\"Param=Value;...\" (known: {known})")
+        if text.startswith("@"):  # another configuration's parameters (TCU_CONFIG_x=@small)
+            if text[1:] not in spec.configs:
+                raise tcu_spec.ConfigError(f"TCU_CONFIG_{name}: '{text}': no configuration "
+                                           f"'{text[1:]}' in {spec.path} (known: {known})")
+            resolved[name] = spec.resolve(spec.configs[text[1:]])
+            continue
         try:
             resolved[name] = spec.resolve(spec.parse_assignments(text))
         except tcu_spec.ConfigError as error:

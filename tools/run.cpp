@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -8,7 +9,9 @@
 
 #include "exit_codes.h"
 #include "progress.h"
+#include "tcu/activity.h"
 #include "tcu/generator.h"
+#include "tcu/instr.h"
 #include "tcu/vectors.h"
 
 namespace tcu {
@@ -136,6 +139,41 @@ size_t named_case(const std::string& error,
   if (cycle_at == std::string::npos) return std::string::npos;
   const auto found = position_of_id.find(error.substr(id_at, cycle_at - id_at));
   return found == position_of_id.end() ? std::string::npos : found->second;
+}
+
+// The activity counters against what the run issued (tcu::
+// activity_disagreements, and no stalled cycle without back-pressure); each
+// disagreement is an engine check failed, charged to the first variant of
+// its engine (so that `run --jobs` and the reports carry it). True if none.
+bool check_activity(const Activity& counters, bool backpressure,
+                    std::vector<VariantResult>& variants, std::ostream& out) {
+  RunIssue issued{};
+  std::array<VariantResult*, kActivityEngines> first_variant{};
+  for (VariantResult& v : variants) {
+    const std::optional<MacCounts> macs = instruction_macs(v.ptx);
+    if (!macs) continue;
+    const size_t e = size_t(activity_engine(parse_ptx(v.ptx).family));
+    issued[e].instructions += v.instruction_count();
+    issued[e].macs += macs->issued * v.instruction_count();
+    if (!first_variant[e]) first_variant[e] = &v;
+  }
+  std::vector<std::pair<size_t, std::string>> problems;
+  for (const std::string& p : activity_disagreements(counters, issued))
+    for (size_t e = 0; e < counters.engines.size(); ++e)
+      if (p.rfind(std::string(to_string(ActivityEngine(e))) + ":", 0) == 0) problems.push_back({e, p});
+  // out_ready never low: the skid register never fills, no pipeline holds.
+  for (size_t e = 0; e < counters.engines.size() && !backpressure; ++e)
+    if (counters.engines[e].stalled)
+      problems.push_back({e, std::string(to_string(ActivityEngine(e))) + ": " +
+                                 std::to_string(counters.engines[e].stalled) +
+                                 " stalled cycles without back-pressure"});
+  for (const auto& [e, text] : problems) {
+    out << "activity counters disagree with the run: " << text << "\n";
+    VariantResult* charged = first_variant[e] ? first_variant[e] : &variants.front();
+    ++charged->engine_errors;
+    charged->details.push_back("activity counters: " + text);
+  }
+  return problems.empty();
 }
 
 }  // namespace
@@ -307,6 +345,8 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     report->activity = activity;
     progress.clear();
     print_activity(out, *activity, report->datapath);
+    if (hang.empty() && !report->variants.empty())
+      check_activity(*activity, opt.backpressure > 0, report->variants, out);
   }
   if (!hang.empty())
     out << "the run stopped at the hang: " << cases_in_run(opt) - cases_run << " case(s) not run\n";

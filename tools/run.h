@@ -29,6 +29,9 @@ struct RunOptions {
   // --backpressure 0.3"); a failure appends --mix, --ptx, --seed, --first,
   // --count (and --shard, --jobs 1 for its batch).
   std::string rerun_prefix = "tcu run";
+  // The RTL engine's --backpressure: without it no pipeline ever holds, and
+  // the activity check expects no stalled cycle.
+  double backpressure = 0;
   std::string progress_file;  // set by `run --jobs` in its children
   // Keep a CaseRecord of every case in the report (--record-cases), so that
   // reports can be compared case for case (`tcu run merge --compare`).

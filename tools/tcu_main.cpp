@@ -678,6 +678,7 @@ int run_command(RunCommand& c, const Invocation& call) {
   c.engine.seed = c.options.seed;
   if (int code = resolve_run_jobs(c); code >= 0) return code;
   c.options.rerun_prefix = call.program + " run" + joined(engine_args(c.engine));
+  c.options.backpressure = c.engine.backpressure;
   if (c.engine.name == "rtl" && c.engine.backpressure > 0)
     c.options.rerun_prefix += " --backpressure " + c.engine.backpressure_text;
   if (!c.engine.fault.empty()) c.options.rerun_prefix += " --inject-fault " + c.engine.fault;

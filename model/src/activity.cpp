@@ -1,5 +1,7 @@
 #include "tcu/activity.h"
 
+#include <sstream>
+
 namespace tcu {
 
 const char* to_string(ActivityEngine engine) {
@@ -75,6 +77,45 @@ double mac_utilization(const Activity& activity, const DatapathConfig& config,
   const double peak = double(peak_issued_macs_per_cycle(config, engine_family(engine)));
   if (peak <= 0 || activity.cycles == 0) return 0;
   return double(activity[engine].macs) / (peak * double(activity.cycles));
+}
+
+std::vector<std::string> activity_disagreements(const Activity& counters, const RunIssue& issued) {
+  std::vector<std::string> problems;
+  auto report = [&](ActivityEngine engine, const std::string& what) {
+    problems.push_back(std::string(to_string(engine)) + ": " + what);
+  };
+  for (size_t e = 0; e < counters.engines.size(); ++e) {
+    const auto engine = ActivityEngine(e);
+    const EngineActivity& c = counters.engines[e];
+    const EngineIssue& want = issued[e];
+    std::ostringstream text;
+    if (c.busy + c.idle + c.gated != counters.cycles) {
+      text << "busy " << c.busy << " + idle " << c.idle << " + gated " << c.gated
+           << " != cycles " << counters.cycles;
+      report(engine, text.str());
+      text.str("");
+    }
+    if (c.macs != want.macs) {
+      text << "counted " << c.macs << " MACs, the run issued " << want.macs;
+      report(engine, text.str());
+      text.str("");
+    }
+    if (want.instructions == 0 && (c.busy || c.idle)) {
+      text << "no instruction, yet busy " << c.busy << " and idle " << c.idle << " cycles";
+      report(engine, text.str());
+      text.str("");
+    }
+    if (c.busy < want.instructions) {
+      text << "busy " << c.busy << " cycles for " << want.instructions << " instructions";
+      report(engine, text.str());
+      text.str("");
+    }
+    if (c.stalled > c.busy) {
+      text << "stalled " << c.stalled << " > busy " << c.busy;
+      report(engine, text.str());
+    }
+  }
+  return problems;
 }
 
 }  // namespace tcu

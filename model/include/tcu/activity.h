@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tcu/timing.h"
 
@@ -44,6 +46,23 @@ struct Activity {
 // busy with a useful slice in every cycle.
 double mac_utilization(const Activity& activity, const DatapathConfig& config,
                        ActivityEngine engine);
+
+// What a run issued to one engine: its instructions and their MACs
+// (tcu::issued_macs each).
+struct EngineIssue {
+  uint64_t instructions = 0;
+  uint64_t macs = 0;
+};
+using RunIssue = std::array<EngineIssue, kActivityEngines>;
+
+// The counters read after a run from reset against what it issued, one line
+// per disagreement: each engine's cycles counted once (busy + idle + gated
+// = cycles), its MACs the issued ones, an engine without instructions never
+// busy or idle, one with instructions busy at least a cycle per instruction
+// (an engine accepts at most one a cycle), stalled cycles among the busy
+// ones. `tcu run` checks them after every run: a wrong counter or clock-gate
+// enable fails the run (scripts/mutate.sh found the regression blind to them).
+std::vector<std::string> activity_disagreements(const Activity& counters, const RunIssue& issued);
 
 // The energy estimate in pJ from these counters: tcu/energy.h.
 

@@ -1,0 +1,67 @@
+// tcu::activity_disagreements (model/src/activity.cpp), the check `tcu run`
+// makes of the RTL's activity counters after every run: counters built by
+// hand to agree with a run, then each rule broken by one changed field.
+#include <catch2/catch.hpp>
+
+#include "tcu/activity.h"
+
+namespace {
+
+using tcu::ActivityEngine;
+
+// 100 cycles; int4 ran 3 instructions of 512 MACs, f16 one of 1,024; e2m1
+// and f64 never ran (gated throughout).
+struct Fixture {
+  tcu::Activity counters;
+  tcu::RunIssue issued{};
+  Fixture() {
+    counters.cycles = 100;
+    counters[ActivityEngine::kInt4] = {/*busy*/ 20, /*idle*/ 12, /*stalled*/ 4, /*gated*/ 68,
+                                       /*macs*/ 1536};
+    counters[ActivityEngine::kF16] = {5, 12, 0, 83, 1024};
+    counters[ActivityEngine::kE2m1] = {0, 0, 0, 100, 0};
+    counters[ActivityEngine::kF64] = {0, 0, 0, 100, 0};
+    issued[size_t(ActivityEngine::kInt4)] = {3, 1536};
+    issued[size_t(ActivityEngine::kF16)] = {1, 1024};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("activity counters that agree with the run pass", "[activity]") {
+  Fixture f;
+  CHECK(tcu::activity_disagreements(f.counters, f.issued).empty());
+}
+
+TEST_CASE("each activity rule fails on one changed counter", "[activity]") {
+  Fixture f;
+  auto only_problem = [&](const char* engine) {
+    const auto problems = tcu::activity_disagreements(f.counters, f.issued);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].rfind(engine, 0) == 0);
+    return problems[0];
+  };
+  SECTION("a MAC count one bit off") {
+    f.counters[ActivityEngine::kInt4].macs ^= 1;
+    CHECK(only_problem("int4").find("MACs") != std::string::npos);
+  }
+  SECTION("a cycle counted twice (idle and gated)") {
+    f.counters[ActivityEngine::kF16].idle += 1;
+    CHECK(only_problem("f16").find("cycles 100") != std::string::npos);
+  }
+  SECTION("an engine without instructions lingering") {
+    f.counters[ActivityEngine::kF64].idle = 3;
+    f.counters[ActivityEngine::kF64].gated = 97;
+    CHECK(only_problem("f64").find("no instruction") != std::string::npos);
+  }
+  SECTION("fewer busy cycles than instructions") {
+    f.counters[ActivityEngine::kInt4].busy = 2;
+    f.counters[ActivityEngine::kInt4].stalled = 0;
+    f.counters[ActivityEngine::kInt4].gated = 86;
+    CHECK(only_problem("int4").find("busy 2 cycles for 3") != std::string::npos);
+  }
+  SECTION("stalls outside busy cycles") {
+    f.counters[ActivityEngine::kF16].stalled = 6;
+    CHECK(only_problem("f16").find("stalled") != std::string::npos);
+  }
+}

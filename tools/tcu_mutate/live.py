@@ -1,0 +1,46 @@
+"""Which mutation sites the design elaborates at the campaign's parameters:
+the simulation top compiled by pyslang with those parameters, and the start
+of every expression and statement of every instantiated module and generate
+block collected. A site elsewhere (a generate branch another parameter value
+takes, a module only the synthesis implementations use) cannot change the
+simulated design: it is not a mutant of it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyslang
+
+
+def live_starts(rtl_dir: Path, top: Path, params: list[str]) -> set[tuple[str, int]]:
+    """(file name, offset) of each elaborated expression and statement."""
+    package = rtl_dir / "tcu_pkg.sv"
+    files = [package] + [f for f in sorted(rtl_dir.glob("tcu_*.sv")) if f != package] + [top]
+    # CompilationOptions keeps views of these strings: they must outlive it.
+    top_name, overrides = top.stem, list(params)
+    options = pyslang.ast.CompilationOptions()
+    options.topModules = {top_name}
+    options.paramOverrides = overrides
+    compilation = pyslang.ast.Compilation(pyslang.Bag([options]))
+    # The trees are kept referenced while the compilation lives (it does not own them).
+    trees = [pyslang.syntax.SyntaxTree.fromFile(str(f)) for f in files]
+    for tree in trees:
+        compilation.addSyntaxTree(tree)
+    # slang's stricter errors (an enum assigned from a vector) do not stop
+    # elaboration; a parameter rule's $fatal does.
+    fatals = [d for d in compilation.getAllDiagnostics() if d.code == pyslang.Diags.FatalTask]
+    if fatals:
+        raise ValueError(f"{top.stem} does not elaborate with {' '.join(params)}: "
+                         f"{fatals[0].args}")
+    sources = compilation.sourceManager
+    live: set[tuple[str, int]] = set()
+
+    def visit(node):
+        if isinstance(node, pyslang.ast.GenerateBlockSymbol) and node.isUninstantiated:
+            return pyslang.ast.VisitAction.Skip
+        if isinstance(node, (pyslang.ast.Expression, pyslang.ast.Statement)):
+            start = node.sourceRange.start
+            live.add((Path(sources.getFileName(start)).name, start.offset))
+        return pyslang.ast.VisitAction.Advance
+
+    compilation.getRoot().visit(visit)
+    return live
