@@ -1,0 +1,100 @@
+"""tools/tcu_mutate without a model: where sites are found and where not,
+the mutated texts, the instrumented form, the equivalence list's errors,
+the sample's spread."""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from tcu_mutate import campaign, equivalent, instrument, sites  # noqa: E402
+
+FIXTURE = """module m #(parameter int W = 4 + 4) (
+  input  logic clk_i, input logic rst_ni, input logic [W-1:0] a_i, b_i,
+  output logic [W-1:0] y_o, output logic f_o
+);
+  localparam int K = W - 1;
+  logic [W-1:0] q;
+  logic unused_x;
+  assign unused_x = ^{a_i, b_i};
+  assign y_o = a_i + b_i;
+  assign f_o = (a_i == b_i) ? q[3] : 1'b0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) q <= '0;
+    else if (f_o) q <= a_i[K:0];
+  end
+  for (genvar i = 0; i < 2; i++) begin : g
+  end
+endmodule
+"""
+
+
+def fixture_sites(tmp_path):
+    path = tmp_path / "m.sv"
+    path.write_text(FIXTURE)
+    return path, sites.find_sites(path, "u")
+
+
+def test_sites_only_in_logic(tmp_path):
+    _, found = fixture_sites(tmp_path)
+    changes = {(s.original, s.mutated) for s in found}
+    assert ("a_i + b_i", "a_i - b_i") in changes
+    assert ("a_i == b_i", "a_i != b_i") in changes
+    assert ("(a_i == b_i) ? q[3] : 1'b0", "(a_i == b_i) ? 1'b0 : q[3]") in changes
+    assert ("1'b0", "1'd1") in changes
+    assert ("3", "2") in changes                       # a bit select's index
+    assert ("f_o", "!(f_o)") in changes                # an if condition negated
+    assert ("'0", "'1") in changes                     # a reset value
+    originals = [s.original for s in found]
+    # Never a parameter, a localparam, a range, a loop header, a reset
+    # condition, or a lint sink.
+    for constant in ("4 + 4", "W - 1", "W-1", "K:0", "i < 2", "!rst_ni", "^{a_i, b_i}"):
+        assert constant not in originals, constant
+
+
+def test_instrumented_text_selects_by_number(tmp_path):
+    path, found = fixture_sites(tmp_path)
+    text = path.read_text()
+    add = next(s for s in found if s.original == "a_i + b_i")
+    out = instrument.rewrite(text, [(7, add)])
+    assert "((tcu_mutant_pkg::active == 32'd7) ? (a_i - b_i) : (a_i + b_i))" in out
+    assert out.replace("((tcu_mutant_pkg::active == 32'd7) ? (a_i - b_i) : (a_i + b_i))",
+                       "a_i + b_i") == text
+
+
+def test_selected_sites_do_not_overlap(tmp_path):
+    _, found = fixture_sites(tmp_path)
+    chosen = instrument.select(found)
+    assert chosen
+    for a, b in zip(chosen, chosen[1:]):
+        assert a.end <= b.start
+
+
+@pytest.mark.parametrize("text, flipped", [("1'b0", "1'd1"), ("4'hF", "4'd14"), ("12", "13"),
+                                           ("8'sd3", "8'sd2"), ("'1", "'0"), ("4'bx0", None)])
+def test_literal_flip(text, flipped):
+    assert sites._literal_flip(text) == flipped
+
+
+def test_equivalent_list_errors_name_file_and_line(tmp_path):
+    known = {"m.sv:9:16:operator:9"}
+    good = tmp_path / "good.txt"
+    good.write_text("# comment\nm.sv:9:16:operator:9 | the sum is never read\n")
+    assert equivalent.read(good, known) == {"m.sv:9:16:operator:9": "the sum is never read"}
+    for body, message in [("m.sv:9:16:operator:9\n", "expected"),
+                          ("m.sv:9:16:operator:9 |  \n", "no reason"),
+                          ("m.sv:1:1:operator:3 | stale\n", "no such mutant"),
+                          ("m.sv:9:16:operator:9 | a\nm.sv:9:16:operator:9 | b\n", "twice")]:
+        bad = tmp_path / "bad.txt"
+        bad.write_text(body)
+        with pytest.raises(equivalent.EquivalentListError, match=f"bad.txt:[12]: .*{message}"):
+            equivalent.read(bad, known)
+
+
+def test_sample_spreads_over_units():
+    mutants = [{"number": n, "unit": unit} for n, unit in
+               enumerate(["a"] * 50 + ["b"] * 5 + ["c"] * 2, start=1)]
+    chosen = campaign.sample(mutants, 6, seed=3)
+    assert len(chosen) == 6
+    assert {m["unit"] for m in chosen} == {"a", "b", "c"}
+    assert campaign.sample(mutants, 6, seed=3) == chosen      # seeded
