@@ -165,6 +165,8 @@ module tcu_datapath #(
   // Instructions in flight: at most one per occupancy in the latency, plus
   // one.
   localparam int unsigned MAX_IN_FLIGHT   = MAX_GROUPS + MAX_LATENCY + 2;
+  // Cycles an engine's clock runs on after it was last busy.
+  localparam int unsigned LINGER          = MAX_LATENCY + 2;
 
   // Engine e is built (tcu_pkg ENGINE_* order).
   localparam logic [ENGINES-1:0] ENGINE_ENABLE = {E2m1Enable, F64Enable, F16Enable, Int4Enable};
@@ -220,7 +222,7 @@ module tcu_datapath #(
   tcu_datapath_ctrl #(
     .EngineEnable(ENGINE_ENABLE),
     .MaxInFlight (MAX_IN_FLIGHT),
-    .Linger      (MAX_LATENCY + 2)
+    .Linger      (LINGER)
   ) u_ctrl (
     .clk_i,
     .rst_ni,

@@ -3,7 +3,10 @@
 // behind a full skid register holds in the pipelines (its valid bit, tag and
 // D); at most one engine delivers or owns the pipelines' D at a time; the
 // in-flight count never wraps; no instruction arrives for an engine the
-// configuration leaves out. The held D is copied only in cycles that hold,
+// configuration leaves out; an engine's clock runs exactly while it is busy
+// and for Linger cycles after (the clock gate's rule, stated here as a count
+// of the cycles since the engine was last busy, apart from
+// tcu_datapath_ctrl's down-counter). The held D is copied only in cycles that hold,
 // so these cost nothing otherwise. Nothing here is synthesized (Yosys
 // defines SYNTHESIS). The rules of the datapath's ports (the output holds
 // while out_ready is low, the tag order, D's unused bits) are checked once,
@@ -15,7 +18,8 @@ module tcu_datapath_checker #(
   parameter bit          E2m1Enable   = 1'b1,
   parameter bit          F16Enable    = 1'b1,
   parameter bit          F64Enable    = 1'b1,
-  parameter int unsigned FlightW      = 5
+  parameter int unsigned FlightW      = 5,
+  parameter int unsigned Linger       = 12
 ) (
   input logic                                                 clk_i,
   input logic                                                 rst_ni,
@@ -29,7 +33,9 @@ module tcu_datapath_checker #(
   input logic [8191:0]                                        pipe_d_i,
   input logic                                                 skid_full_i,
   input logic                                                 out_valid_i,
-  input logic                                                 out_ready_i
+  input logic                                                 out_ready_i,
+  input logic [tcu_pkg::NUM_ENGINES-1:0]                      engine_busy_i,
+  input logic [tcu_pkg::NUM_ENGINES-1:0]                      engine_clk_en_i
 );
 
   localparam int unsigned STATUS_BITS = tcu_pkg::STATUS_BITS;
@@ -99,6 +105,29 @@ module tcu_datapath_checker #(
     end
   end
 
+  // The clock gate: cycles since engine e was last busy (saturating; from
+  // reset, never), and its clock enable against them.
+  for (genvar e = 0; e < tcu_pkg::NUM_ENGINES; e++) begin : g_linger
+    logic [7:0] since_busy_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        since_busy_q <= 8'hff;
+      end else if (engine_busy_i[e]) begin
+        since_busy_q <= 8'd1;
+      end else if (since_busy_q != 8'hff) begin
+        since_busy_q <= since_busy_q + 8'd1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (live_q) begin
+        assert (engine_clk_en_i[e] == (built[e] && (engine_busy_i[e] ||
+                                                    32'(since_busy_q) <= Linger)))
+          else $error("engine %0d: clock enable %0d, busy %0d, last busy %0d cycles ago (%s %0d)",
+                      e, engine_clk_en_i[e], engine_busy_i[e], since_busy_q, "Linger", Linger);
+      end
+    end
+  end
+
   // ---------------------------------------------------------------------------
   // Cover points (Verilator --coverage-user; `tcu run --coverage` lists them
   // as the microarchitecture's bins, group rtl): while each engine owns the
@@ -136,7 +165,8 @@ bind tcu_datapath tcu_datapath_checker #(
   .E2m1Enable  (E2m1Enable),
   .F16Enable   (F16Enable),
   .F64Enable   (F64Enable),
-  .FlightW     ($clog2(MAX_IN_FLIGHT + 1))
+  .FlightW     ($clog2(MAX_IN_FLIGHT + 1)),
+  .Linger      (LINGER)
 ) u_checker (
   .clk_i,
   .rst_ni,
@@ -150,6 +180,8 @@ bind tcu_datapath tcu_datapath_checker #(
   .pipe_d_i       (pipe_d),
   .skid_full_i    (skid_full),
   .out_valid_i    (out_valid_o),
-  .out_ready_i
+  .out_ready_i,
+  .engine_busy_i  (engine_busy),
+  .engine_clk_en_i(engine_clk_en)
 );
 `endif

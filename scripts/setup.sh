@@ -5,8 +5,9 @@
 # exact command to run. Idempotent, and quick when everything is present.
 #
 #   scripts/setup.sh          what the main job and the default test tier use
-#   scripts/setup.sh --full   also what only the second tier uses (a one-node
-#                             SLURM cluster: slurm-wlm, munge)
+#   scripts/setup.sh --full   also what only the second tier and the docs use
+#                             (a one-node SLURM cluster: slurm-wlm, munge; the
+#                             coverage report's screenshot: wkhtmltopdf)
 set -euo pipefail
 full=0
 if [ "${1:-}" = --full ]; then
@@ -24,7 +25,7 @@ packages=(
   qflow-tech-osu018 opensta iverilog lcov
 )
 if [ "$full" = 1 ]; then
-  packages+=(slurm-wlm munge)
+  packages+=(slurm-wlm munge wkhtmltopdf)
 fi
 
 missing=()

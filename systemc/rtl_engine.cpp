@@ -99,6 +99,10 @@ class RtlEngine : public Engine {
     if (datapath_is_own(config_name_)) return std::nullopt;
     return model_->activity();
   }
+  std::optional<uint64_t> expected_stalled_cycles() const override {
+    if (datapath_is_own(config_name_)) return std::nullopt;
+    return front_end_.cosim().pipeline_held_edges();
+  }
   void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
   const std::string& config() const { return config_name_; }
   bool fault_injected() const { return front_end_.fault_injected(); }

@@ -146,7 +146,8 @@ size_t named_case(const std::string& error,
 // disagreement is an engine check failed, charged to the first variant of
 // its engine (so that `run --jobs` and the reports carry it). True if none.
 bool check_activity(const Activity& counters, bool backpressure,
-                    std::vector<VariantResult>& variants, std::ostream& out) {
+                    std::optional<uint64_t> held_edges, std::vector<VariantResult>& variants,
+                    std::ostream& out) {
   RunIssue issued{};
   std::array<VariantResult*, kActivityEngines> first_variant{};
   for (VariantResult& v : variants) {
@@ -167,6 +168,14 @@ bool check_activity(const Activity& counters, bool backpressure,
       problems.push_back({e, std::string(to_string(ActivityEngine(e))) + ": " +
                                  std::to_string(counters.engines[e].stalled) +
                                  " stalled cycles without back-pressure"});
+  // The pipelines hold only with a D in flight, whose engine is the one busy
+  // (the drain rule): the stalled counters add up to the held edges.
+  uint64_t stalled = 0;
+  for (const EngineActivity& engine : counters.engines) stalled += engine.stalled;
+  if (held_edges && stalled != *held_edges)
+    problems.push_back({0, "stalled cycles " + std::to_string(stalled) +
+                               " over the engines, the reference's pipelines held " +
+                               std::to_string(*held_edges)});
   for (const auto& [e, text] : problems) {
     out << "activity counters disagree with the run: " << text << "\n";
     VariantResult* charged = first_variant[e] ? first_variant[e] : &variants.front();
@@ -346,7 +355,8 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     progress.clear();
     print_activity(out, *activity, report->datapath);
     if (hang.empty() && !report->variants.empty())
-      check_activity(*activity, opt.backpressure > 0, report->variants, out);
+      check_activity(*activity, opt.backpressure > 0, engine.expected_stalled_cycles(),
+                     report->variants, out);
   }
   if (!hang.empty())
     out << "the run stopped at the hang: " << cases_in_run(opt) - cases_run << " case(s) not run\n";

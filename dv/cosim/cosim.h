@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,11 @@ class Cosim {
   // Between runs: a new register file (the timing of collection and
   // write-back follows it).
   virtual void set_front_end(const FrontEndConfig& front_end) = 0;
+
+  // The edges at which the reference's pipelines held so far (the output
+  // skid register full, a D waiting behind it); none where the reference
+  // has no timing (CheckMode::kResults).
+  virtual std::optional<uint64_t> pipeline_held_edges() const { return std::nullopt; }
 
   virtual uint64_t checked() const = 0;  // instructions retired
   virtual uint64_t errors() const = 0;

@@ -38,6 +38,9 @@ class TimingModel {
   std::string result(uint64_t tag, uint64_t cycle);
   // The edge the output model delivered `tag`'s D (0: not yet).
   uint64_t delivered(uint64_t tag) const;
+  // The edges so far at which the pipelines held (the skid register full and
+  // a D waiting behind it): the RTL's stalled cycles, summed over engines.
+  uint64_t held_edges() const { return stalls_; }
   // Its D reached the lanes at `cycle`; an isolated instruction's latency
   // must equal instruction_latency() plus the back-pressure it met. Forgets
   // the tag.

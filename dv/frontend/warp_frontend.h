@@ -74,6 +74,7 @@ SC_MODULE(WarpFrontEnd) {
   std::vector<Fragment>& results() { return results_; }
   uint64_t cycle() const { return cycle_; }
   Cosim& cosim() { return *cosim_; }
+  const Cosim& cosim() const { return *cosim_; }
   // The case names of the instructions issued but not yet retired.
   std::vector<std::string> unfinished() const;
   // Whether the requested fault found an instruction to go into.

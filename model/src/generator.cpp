@@ -1,5 +1,6 @@
 #include "tcu/generator.h"
 
+#include <cstring>
 #include <random>
 
 namespace tcu {
@@ -204,7 +205,7 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
   constexpr uint64_t kOne = 0x3ff0000000000000ull, kSign = 0x8000000000000000ull;
   constexpr uint64_t kBig = 0x6974e718d7d7625aull;   // 1e200
   constexpr uint64_t kTiny = 0x1a70000000000000ull;  // 2^-600
-  switch (target % 6) {
+  switch (target % 7) {
     case 0:  // -0 * 1 + -0
       place_at(la, w.a, [](int, int, int) { return kSign; });
       place_at(lb, w.b, [](int, int, int) { return kOne; });
@@ -216,7 +217,7 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       break;
     case 2:    // 1e200 * 1e200: positive overflow
     case 3: {  // and negative
-      const uint64_t sign = target % 6 == 3 ? kSign : 0;
+      const uint64_t sign = target % 7 == 3 ? kSign : 0;
       place_at(la, w.a, [&](int, int, int) { return kBig | sign; });
       place_at(lb, w.b, [](int, int, int) { return kBig; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
@@ -227,11 +228,28 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lb, w.b, [](int, int, int) { return kTiny; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
       break;
-    default:  // 1 * 1 x 4 - 4: an exact zero from nonzero terms
+    case 5:  // 1 * 1 x 4 - 4: an exact zero from nonzero terms
       place_at(la, w.a, [](int, int, int) { return kOne; });
       place_at(lb, w.b, [](int, int, int) { return kOne; });
       place_at(lc, w.c, [](int, int, int) { return 0xc010000000000000ull; });  // -4
       break;
+    default: {  // a*b - round(a*b): the product's rounding error, i*j*2^-104,
+                // a sum whose leading one lies far below the operands'
+      auto near_one = [=](int i) { return kOne + uint64_t(i + 1); };  // 1 + (i+1)*2^-52
+      place_at(la, w.a, [&](int, int r, int k) { return k == 0 ? near_one(r) : 0; });
+      place_at(lb, w.b, [&](int, int k, int c) { return k == 0 ? near_one(c) : 0; });
+      place_at(lc, w.c, [&](int, int r, int c) {
+        double a, b;
+        const uint64_t ab[2] = {near_one(r), near_one(c)};
+        std::memcpy(&a, &ab[0], 8);
+        std::memcpy(&b, &ab[1], 8);
+        const double product = -(a * b);  // rounded to nearest, even
+        uint64_t bits;
+        std::memcpy(&bits, &product, 8);
+        return bits;
+      });
+      break;
+    }
   }
 }
 
@@ -249,7 +267,7 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
   const bool ue8m0 = in.scale_type == ElemType::kUe8m0;
   const auto& lsa = fragment_layout(in, Operand::kScaleA, w.selectors);
   const auto& lsb = fragment_layout(in, Operand::kScaleB, w.selectors);
-  switch (target % 4) {
+  switch (target % 5) {
     case 0:  // zero A, C +0 or subnormal (then the smallest scales, so
              // that C sets the sum's window; model/src/e2m1.cpp)
       place_at(la, w.a, [](int, int, int) { return 0; });
@@ -270,12 +288,22 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
       place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
       break;
-    default:  // one product 0.25 at scales 2^-127 and 2^0, C +0: subnormal
+    case 3:  // one product 0.25 at scales 2^-127 and 2^0, C +0: subnormal
       place_at(la, w.a, [](int, int, int k) { return k == 0 ? 1 : 0; });
       place_at(lb, w.b, [](int, int, int) { return 1; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
       place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0x00 : 0x01; });
       place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0x7f : 0x38; });
+      break;
+    default:  // ue8m0: 1*1*2^-113 + 0.5*0.5*2^-127 - 2^-113 = 2^-129, a
+              // subnormal D from terms whose window lies above f32's
+              // subnormal grid (ue4m3 scales cannot reach it: left random)
+      if (!ue8m0) break;
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 2 : k == 32 ? 1 : 0; });
+      place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 2 : k == 32 ? 1 : 0; });
+      place_at(lc, w.c, [](int, int, int) { return 0x87000000; });  // -2^-113
+      place_at(lsa, w.scale_a, [](int, int, int block) { return block == 0 ? 14 : 0; });
+      place_at(lsb, w.scale_b, [](int, int, int) { return 127; });
       break;
   }
 }

@@ -21,23 +21,25 @@ class Stage:
 
 
 def regression(data_dir: Path, seed: int) -> list[Stage]:
-    """Quick runs first (they kill most mutants within a second), then the
-    main job's regression (scripts/main.sh's counts) and the project's vector
-    files. Every case index 31 of 32 is a directed corner case
-    (model/src/generator.cpp), so 64 cases a variant include two."""
+    """Quick runs first (they kill most mutants within a second), the
+    project's vector files (seconds), then the main job's regression
+    (scripts/main.sh's counts). Every case index 31 of 32 is a directed
+    corner case (model/src/generator.cpp), so 64 cases a variant include two."""
     s = str(seed)
     stages = [
         Stage("quick", ["run", "--count", "64", "--seed", s]),
         Stage("quick-stress", ["run", "--mix", "--backpressure", "0.9", "--count", "2000",
                                "--seed", s]),
+    ]
+    for vectors in sorted(data_dir.glob("*.jsonl.gz")):
+        stages.append(Stage(f"replay {vectors.name}", ["replay", "--engine", "rtl", str(vectors)]))
+    stages += [
         Stage("main", ["run", "--count", "1000", "--seed", s]),
         Stage("main-mix", ["run", "--mix", "--backpressure", "0.2", "--count", "20000",
                            "--seed", s]),
         Stage("main-stress", ["run", "--mix", "--backpressure", "0.9", "--count", "3000",
                               "--seed", s]),
     ]
-    for vectors in sorted(data_dir.glob("*.jsonl.gz")):
-        stages.append(Stage(f"replay {vectors.name}", ["replay", "--engine", "rtl", str(vectors)]))
     return stages
 
 
