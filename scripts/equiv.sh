@@ -266,7 +266,7 @@ run_check() {
     # equal internal signals are found and merged, where one SAT call on the
     # whole miter (sat -prove) does not finish for sums over equal parts.
     # An undefined bit becomes a free input (it must not matter).
-    sat="techmap; opt; setundef -anyseq; opt; aigmap; write_aiger -zinit $dir/miter.aig"
+    sat="techmap; setundef -anyseq; aigmap; write_aiger -zinit $dir/miter.aig"
   else
     local stages=${params#*Stages=}
     stages=${stages%% *}
