@@ -70,7 +70,51 @@ std::string trim(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
+// A line waiver starts with an RTL source path and a line: "rtl/...sv:N".
+bool is_line_waiver(const std::string& text) {
+  return text.rfind("rtl/", 0) == 0 && text.find(".sv:") != std::string::npos &&
+         text.find(".sv:") < text.find('|');
+}
+
 }  // namespace
+
+std::vector<LineWaiver> read_line_waivers(const std::string& path) {
+  std::vector<LineWaiver> waivers;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read the waiver file");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string text = trim(line.substr(0, line.find('#')));
+    if (!is_line_waiver(text)) continue;
+    const std::string where = path + ":" + std::to_string(number);
+    const size_t bar = text.find('|'), colon = text.find(".sv:") + 3;
+    LineWaiver waiver;
+    waiver.file = text.substr(0, colon);
+    waiver.reason = trim(text.substr(bar + 1));
+    waiver.where = where;
+    const std::string range = trim(text.substr(colon + 1, bar - colon - 1));
+    const size_t dash = range.find('-');
+    try {
+      size_t used = 0;
+      waiver.first = std::stoi(range, &used);
+      if (used != (dash == std::string::npos ? range.size() : dash)) throw std::invalid_argument("");
+      waiver.last = waiver.first;
+      if (dash != std::string::npos) {
+        const std::string last = range.substr(dash + 1);
+        waiver.last = std::stoi(last, &used);
+        if (used != last.size()) throw std::invalid_argument("");
+      }
+    } catch (const std::exception&) {
+      throw std::runtime_error(where + ": expected 'rtl/FILE.sv:LINE[-LINE] | REASON'");
+    }
+    if (waiver.first < 1 || waiver.last < waiver.first)
+      throw std::runtime_error(where + ": '" + range + "' is not a range of lines");
+    if (waiver.reason.empty() || waiver.reason.find('|') != std::string::npos)
+      throw std::runtime_error(where + ": a line waiver needs one reason after one '|'");
+    waivers.push_back(waiver);
+  }
+  return waivers;
+}
 
 void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins) {
   std::ifstream in(path);
@@ -78,7 +122,7 @@ void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool r
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string text = trim(line.substr(0, line.find('#')));
-    if (text.empty()) continue;
+    if (text.empty() || is_line_waiver(text)) continue;  // read_line_waivers' lines
     const size_t bar1 = text.find('|'), bar2 = text.find('|', bar1 + 1);
     const std::string where = path + ":" + std::to_string(number) + ": ";
     if (bar1 == std::string::npos || bar2 == std::string::npos)
@@ -125,6 +169,11 @@ int run_tool(const std::vector<std::string>& argv, const std::string& log) {
 struct CodeCoverage {
   std::vector<std::pair<std::string, uint64_t>> cover_points;  // name, hits
   uint64_t lines = 0, lines_hit = 0;
+  // Per RTL file ("rtl/x.sv"), per instrumented line: hits.
+  std::map<std::string, std::map<int, uint64_t>> line_hits;
+  // The uncovered lines ("rtl/x.sv:N") with their waiver's reason, or empty.
+  std::vector<std::pair<std::string, std::string>> uncovered;
+  uint64_t waived = 0, waived_but_hit = 0;
   // Per module (from the points' page, v_toggle/<module>): toggle points.
   std::map<std::string, std::pair<uint64_t, uint64_t>> toggles;  // hit, total
   uint64_t user = 0, user_hit = 0;
@@ -133,15 +182,51 @@ struct CodeCoverage {
 // The RTL's line coverage from rtl.info (files under rtl/).
 void read_lines(const std::string& info, CodeCoverage* code) {
   std::ifstream in(info);
-  std::string line;
-  bool in_rtl = false;
+  std::string line, file;
   while (std::getline(in, line)) {
-    if (line.rfind("SF:", 0) == 0) in_rtl = line.find("/rtl/") != std::string::npos;
-    if (!in_rtl || line.rfind("DA:", 0) != 0) continue;
+    if (line.rfind("SF:", 0) == 0) {
+      const size_t at = line.rfind("/rtl/");
+      file = at == std::string::npos ? "" : line.substr(at + 1);
+    }
+    if (file.empty() || line.rfind("DA:", 0) != 0) continue;
     const size_t comma = line.find(',');
-    ++code->lines;
-    if (comma != std::string::npos && std::stoull(line.substr(comma + 1)) > 0) ++code->lines_hit;
+    if (comma == std::string::npos) continue;
+    const uint64_t hits = std::stoull(line.substr(comma + 1));
+    code->line_hits[file][std::stoi(line.substr(3, comma - 3))] += hits;
   }
+  for (const auto& [name, lines] : code->line_hits)
+    for (const auto& [number, hits] : lines) {
+      ++code->lines;
+      if (hits > 0) ++code->lines_hit;
+    }
+}
+
+// Marks the uncovered lines waived or not; a waiver that names no line the
+// coverage build counts is an error (stale, or a typo), naming its line.
+void apply_line_waivers(const std::vector<LineWaiver>& waivers, CodeCoverage* code) {
+  std::map<std::pair<std::string, int>, std::string> reason;
+  for (const LineWaiver& w : waivers) {
+    const auto file = code->line_hits.find(w.file);
+    bool counted = false;
+    for (int number = w.first; number <= w.last; ++number) {
+      if (file == code->line_hits.end() || !file->second.count(number)) continue;
+      counted = true;
+      reason[{w.file, number}] = w.reason;
+      if (file->second.at(number) > 0) ++code->waived_but_hit;
+    }
+    if (!counted)
+      throw std::runtime_error(w.where + ": " + w.file + ":" + std::to_string(w.first) +
+                               (w.last > w.first ? "-" + std::to_string(w.last) : "") +
+                               ": no line the coverage build counts");
+  }
+  for (const auto& [name, lines] : code->line_hits)
+    for (const auto& [number, hits] : lines) {
+      if (hits > 0) continue;
+      const auto it = reason.find({name, number});
+      code->uncovered.emplace_back(name + ":" + std::to_string(number),
+                                   it == reason.end() ? "" : it->second);
+      if (it != reason.end()) ++code->waived;
+    }
 }
 
 // Toggle and user points from Verilator's coverage.dat: lines
@@ -237,6 +322,11 @@ void write_html(const std::string& dir, const FunctionalCoverage& coverage,
       html << "<tr><td>" << html_escape(module) << "</td><td>" << counts.first << "</td><td>"
            << counts.second << "</td><td>" << percent(counts.first, counts.second)
            << "</td></tr>\n";
+    html << "</table>\n<h3>Uncovered lines</h3>\n<table><tr><th>line</th><th>waiver</th></tr>\n";
+    for (const auto& [where, why] : code->uncovered)
+      html << "<tr class=\"" << (why.empty() ? "miss" : "waived") << "\"><td>"
+           << html_escape(where) << "</td><td>" << (why.empty() ? "not waived" : html_escape(why))
+           << "</td></tr>\n";
     html << "</table>\n";
   } else {
     html << "<p>No RTL code coverage: this tcu was built without TCU_COVERAGE "
@@ -300,6 +390,12 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
     code.emplace();
     read_lines(info, &*code);
     read_points(dat, &*code);
+    try {
+      if (!waivers.empty()) apply_line_waivers(read_line_waivers(waivers), &*code);
+    } catch (const std::exception& e) {
+      err << "error: --coverage: " << e.what() << "\n";
+      return 1;
+    }
     for (const auto& [name, hits] : code->cover_points) coverage.add_bin("rtl", name, "uarch", hits);
   }
   try {
@@ -322,8 +418,18 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
       toggle_hit += counts.first;
       toggle_total += counts.second;
     }
+    const uint64_t missed = code->uncovered.size() - code->waived;
     out << "  rtl lines      " << code->lines_hit << " / " << code->lines << " ("
-        << percent(code->lines_hit, code->lines) << "), ";
+        << percent(code->lines_hit, code->lines) << "); uncovered: " << code->waived
+        << " waived, " << missed << " not waived";
+    if (code->waived_but_hit) out << " (" << code->waived_but_hit << " waived lines were hit)";
+    out << "\n";
+    for (size_t i = 0, shown = 0; i < code->uncovered.size() && shown < 10; ++i)
+      if (code->uncovered[i].second.empty()) {
+        out << "    not waived: " << code->uncovered[i].first << "\n";
+        ++shown;
+      }
+    out << "  rtl ";
     if (toggle_total > 0)
       out << "toggle points " << toggle_hit << " / " << toggle_total << " ("
           << percent(toggle_hit, toggle_total) << "), ";

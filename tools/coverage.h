@@ -20,10 +20,20 @@ void write_functional_json(const std::string& path, const FunctionalCoverage& co
 // naming the file and what is wrong.
 void add_functional_json(const std::string& path, FunctionalCoverage* coverage);
 // Applies a waiver file: lines "GROUP | BIN | REASON" ('#' comments, blank
-// lines); GROUP "*" is every group that has the bin, GROUP "rtl" the RTL's
+// lines; the RTL's line waivers are read by read_line_waivers); GROUP "*" is every group that has the bin, GROUP "rtl" the RTL's
 // cover points (checked only when `rtl_bins`: a coverage build's data is
 // there). Throws std::runtime_error naming the file, the line and the reason.
 void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins = true);
+
+// The RTL's line waivers, lines "rtl/FILE.sv:FIRST[-LAST] | REASON" of the
+// same file: uncovered lines of those ranges count as waived in the report.
+// Throws std::runtime_error naming the file and line of a malformed one.
+struct LineWaiver {
+  std::string file;  // "rtl/tcu_fma.sv"
+  int first = 0, last = 0;
+  std::string reason, where;  // where: "FILE:LINE" of the waiver
+};
+std::vector<LineWaiver> read_line_waivers(const std::string& path);
 
 // A part of a run's coverage (one process): functional.json and, where the
 // RTL was built with coverage, rtl.dat. `rtl_written` says whether it was.

@@ -267,7 +267,7 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
   const bool ue8m0 = in.scale_type == ElemType::kUe8m0;
   const auto& lsa = fragment_layout(in, Operand::kScaleA, w.selectors);
   const auto& lsb = fragment_layout(in, Operand::kScaleB, w.selectors);
-  switch (target % 5) {
+  switch (target % 7) {
     case 0:  // zero A, C +0 or subnormal (then the smallest scales, so
              // that C sets the sum's window; model/src/e2m1.cpp)
       place_at(la, w.a, [](int, int, int) { return 0; });
@@ -295,15 +295,34 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0x00 : 0x01; });
       place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0x7f : 0x38; });
       break;
-    default:  // ue8m0: 1*1*2^-113 + 0.5*0.5*2^-127 - 2^-113 = 2^-129, a
-              // subnormal D from terms whose window lies above f32's
-              // subnormal grid (ue4m3 scales cannot reach it: left random)
+    case 4:  // ue8m0: 1*1*2^-113 + 0.5*0.5*2^-127 - 2^-113 = 2^-129, a
+             // subnormal D from terms whose window lies above f32's
+             // subnormal grid (ue4m3 scales cannot reach it: left random)
       if (!ue8m0) break;
       place_at(la, w.a, [](int, int, int k) { return k == 0 ? 2 : k == 32 ? 1 : 0; });
       place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 2 : k == 32 ? 1 : 0; });
       place_at(lc, w.c, [](int, int, int) { return 0x87000000; });  // -2^-113
       place_at(lsa, w.scale_a, [](int, int, int block) { return block == 0 ? 14 : 0; });
       place_at(lsb, w.scale_b, [](int, int, int) { return 127; });
+      break;
+    case 5:  // C +Inf and -Inf (D = C unless a scale is NaN: the project's
+             // reading, as IEEE adds a finite sum to an infinity; MMA-Sim,
+             // the reference of these variants, refuses an infinite C)
+      place_at(lc, w.c, [](int, int row, int col) {
+        return (row + col) % 2 ? 0xff800000u : 0x7f800000u;
+      });
+      break;
+    default:  // ue8m0: one product 1*1 at scales 2^-127 and 2^-28 (2^-155),
+              // every block at those scales, C +0: the window's lsb is
+              // 2^-161, so the sum is nonzero yet under f32's least
+              // subnormal 2^-149, and D is +0 (ue4m3 scales cannot get
+              // that small: left random)
+      if (!ue8m0) break;
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 2 : 0; });
+      place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 2 : 0; });
+      place_at(lc, w.c, [](int, int, int) { return 0; });
+      place_at(lsa, w.scale_a, [](int, int, int) { return 0; });
+      place_at(lsb, w.scale_b, [](int, int, int) { return 127 - 28; });
       break;
   }
 }
