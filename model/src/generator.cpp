@@ -307,22 +307,29 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
       break;
     case 5:  // C +Inf and -Inf (D = C unless a scale is NaN: the project's
              // reading, as IEEE adds a finite sum to an infinity; MMA-Sim,
-             // the reference of these variants, refuses an infinite C)
+             // the reference of these variants, refuses an infinite C),
+             // against products of the other sign at the largest scales
+             // (ue8m0: 36 * 2^254 per product, far past 2^128, so a C
+             // taken as finite would give the products' infinity)
+      place_at(la, w.a, [](int, int, int) { return 7; });
+      place_at(lb, w.b, [](int, int k, int col) { return (k + col) % 2 ? 7 : 15; });
       place_at(lc, w.c, [](int, int row, int col) {
         return (row + col) % 2 ? 0xff800000u : 0x7f800000u;
       });
+      place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
+      place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
       break;
     default:  // ue8m0: one product 1*1 at scales 2^-127 and 2^-28 (2^-155),
               // every block at those scales, C +0: the window's lsb is
               // 2^-161, so the sum is nonzero yet under f32's least
-              // subnormal 2^-149, and D is +0 (ue4m3 scales cannot get
-              // that small: left random)
-      if (!ue8m0) break;
-      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 2 : 0; });
-      place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 2 : 0; });
+              // subnormal 2^-149, and D is +0. ue4m3 (whose scales cannot
+              // get that small): A's scales all zero against B's largest
+              // (448), C +0: every term is zero, D is +0.
+      place_at(la, w.a, [&](int, int, int k) { return ue8m0 ? (k == 0 ? 2 : 0) : 7; });
+      place_at(lb, w.b, [&](int, int k, int) { return ue8m0 ? (k == 0 ? 2 : 0) : 7; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
       place_at(lsa, w.scale_a, [](int, int, int) { return 0; });
-      place_at(lsb, w.scale_b, [](int, int, int) { return 127 - 28; });
+      place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 127 - 28 : 0x7e; });
       break;
   }
 }
