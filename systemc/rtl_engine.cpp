@@ -99,9 +99,9 @@ class RtlEngine : public Engine {
     if (datapath_is_own(config_name_)) return std::nullopt;
     return model_->activity();
   }
-  std::optional<uint64_t> expected_stalled_cycles() const override {
+  std::optional<ReferenceActivity> expected_activity() const override {
     if (datapath_is_own(config_name_)) return std::nullopt;
-    return front_end_.cosim().pipeline_held_edges();
+    return front_end_.cosim().reference_activity();
   }
   void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
   const std::string& config() const { return config_name_; }

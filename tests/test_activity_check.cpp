@@ -38,8 +38,10 @@ TEST_CASE("each activity rule fails on one changed counter", "[activity]") {
   auto only_problem = [&](const char* engine) {
     const auto problems = tcu::activity_disagreements(f.counters, f.issued);
     REQUIRE(problems.size() == 1);
-    CHECK(problems[0].rfind(engine, 0) == 0);
-    return problems[0];
+    REQUIRE(problems[0].engine);
+    CHECK(std::string(tcu::to_string(*problems[0].engine)) == engine);
+    CHECK(problems[0].text.rfind(engine, 0) == 0);
+    return problems[0].text;
   };
   SECTION("a MAC count one bit off") {
     f.counters[ActivityEngine::kInt4].macs ^= 1;
@@ -63,5 +65,39 @@ TEST_CASE("each activity rule fails on one changed counter", "[activity]") {
   SECTION("stalls outside busy cycles") {
     f.counters[ActivityEngine::kF16].stalled = 6;
     CHECK(only_problem("f16").find("stalled") != std::string::npos);
+  }
+}
+
+// The rules that need more than the counters: whether out_ready was ever low,
+// and the timed reference's prediction (the held edges, each engine's busy
+// edges), as the co-verification's timing model makes it.
+TEST_CASE("activity counters against back-pressure and the reference", "[activity]") {
+  Fixture f;
+  tcu::ReferenceActivity reference;
+  reference.held_edges = 4;
+  reference.busy[size_t(ActivityEngine::kInt4)] = 20;
+  reference.busy[size_t(ActivityEngine::kF16)] = 5;
+  CHECK(tcu::activity_disagreements(f.counters, f.issued, true, reference).empty());
+  SECTION("stalled cycles without back-pressure") {
+    const auto problems = tcu::activity_disagreements(f.counters, f.issued, false, reference);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].engine == ActivityEngine::kInt4);
+    CHECK(problems[0].text == "int4: 4 stalled cycles without back-pressure");
+  }
+  SECTION("one busy cycle more than the reference's in flight") {
+    f.counters[ActivityEngine::kF16].busy += 1;
+    f.counters[ActivityEngine::kF16].idle -= 1;
+    const auto problems = tcu::activity_disagreements(f.counters, f.issued, true, reference);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].engine == ActivityEngine::kF16);
+    CHECK(problems[0].text == "f16: busy 6 cycles, the reference's instructions were in flight 5");
+  }
+  SECTION("the stalled sum one off the reference's held edges") {
+    reference.held_edges = 5;
+    const auto problems = tcu::activity_disagreements(f.counters, f.issued, true, reference);
+    REQUIRE(problems.size() == 1);
+    CHECK(!problems[0].engine);
+    CHECK(problems[0].text ==
+          "stalled cycles 4 over the engines, the reference's pipelines held 5");
   }
 }

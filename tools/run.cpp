@@ -146,8 +146,8 @@ size_t named_case(const std::string& error,
 // disagreement is an engine check failed, charged to the first variant of
 // its engine (so that `run --jobs` and the reports carry it). True if none.
 bool check_activity(const Activity& counters, bool backpressure,
-                    std::optional<uint64_t> held_edges, std::vector<VariantResult>& variants,
-                    std::ostream& out) {
+                    const std::optional<ReferenceActivity>& reference,
+                    std::vector<VariantResult>& variants, std::ostream& out) {
   RunIssue issued{};
   std::array<VariantResult*, kActivityEngines> first_variant{};
   for (VariantResult& v : variants) {
@@ -158,29 +158,15 @@ bool check_activity(const Activity& counters, bool backpressure,
     issued[e].macs += macs->issued * v.instruction_count();
     if (!first_variant[e]) first_variant[e] = &v;
   }
-  std::vector<std::pair<size_t, std::string>> problems;
-  for (const std::string& p : activity_disagreements(counters, issued))
-    for (size_t e = 0; e < counters.engines.size(); ++e)
-      if (p.rfind(std::string(to_string(ActivityEngine(e))) + ":", 0) == 0) problems.push_back({e, p});
-  // out_ready never low: the skid register never fills, no pipeline holds.
-  for (size_t e = 0; e < counters.engines.size() && !backpressure; ++e)
-    if (counters.engines[e].stalled)
-      problems.push_back({e, std::string(to_string(ActivityEngine(e))) + ": " +
-                                 std::to_string(counters.engines[e].stalled) +
-                                 " stalled cycles without back-pressure"});
-  // The pipelines hold only with a D in flight, whose engine is the one busy
-  // (the drain rule): the stalled counters add up to the held edges.
-  uint64_t stalled = 0;
-  for (const EngineActivity& engine : counters.engines) stalled += engine.stalled;
-  if (held_edges && stalled != *held_edges)
-    problems.push_back({0, "stalled cycles " + std::to_string(stalled) +
-                               " over the engines, the reference's pipelines held " +
-                               std::to_string(*held_edges)});
-  for (const auto& [e, text] : problems) {
-    out << "activity counters disagree with the run: " << text << "\n";
-    VariantResult* charged = first_variant[e] ? first_variant[e] : &variants.front();
+  const std::vector<ActivityDisagreement> problems =
+      activity_disagreements(counters, issued, backpressure, reference);
+  for (const ActivityDisagreement& p : problems) {
+    out << "activity counters disagree with the run: " << p.text << "\n";
+    VariantResult* charged = p.engine && first_variant[size_t(*p.engine)]
+                                 ? first_variant[size_t(*p.engine)]
+                                 : &variants.front();
     ++charged->engine_errors;
-    charged->details.push_back("activity counters: " + text);
+    charged->details.push_back("activity counters: " + p.text);
   }
   return problems.empty();
 }
@@ -355,7 +341,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     progress.clear();
     print_activity(out, *activity, report->datapath);
     if (hang.empty() && !report->variants.empty())
-      check_activity(*activity, opt.backpressure > 0, engine.expected_stalled_cycles(),
+      check_activity(*activity, opt.backpressure > 0, engine.expected_activity(),
                      report->variants, out);
   }
   if (!hang.empty())

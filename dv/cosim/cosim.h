@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tcu/activity.h"
 #include "tcu/golden.h"
 #include "tcu/timing.h"
 
@@ -71,10 +72,10 @@ class Cosim {
   // write-back follows it).
   virtual void set_front_end(const FrontEndConfig& front_end) = 0;
 
-  // The edges at which the reference's pipelines held so far (the output
-  // skid register full, a D waiting behind it); none where the reference
-  // has no timing (CheckMode::kResults).
-  virtual std::optional<uint64_t> pipeline_held_edges() const { return std::nullopt; }
+  // What the reference predicts of the datapath's activity counters so far
+  // (the edges its pipelines held, each engine's busy edges); none where the
+  // reference has no timing (CheckMode::kResults).
+  virtual std::optional<ReferenceActivity> reference_activity() const { return std::nullopt; }
 
   virtual uint64_t checked() const = 0;  // instructions retired
   virtual uint64_t errors() const = 0;

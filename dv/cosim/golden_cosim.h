@@ -30,9 +30,9 @@ class GoldenCosim : public Cosim {
   void set_front_end(const FrontEndConfig& front_end) override;
 
   uint64_t checked() const override { return checked_; }
-  std::optional<uint64_t> pipeline_held_edges() const override {
+  std::optional<ReferenceActivity> reference_activity() const override {
     if (!timing_) return std::nullopt;
-    return timing_->held_edges();
+    return timing_->activity();
   }
   uint64_t errors() const override { return error_count_; }
   std::vector<std::string> take_errors() override;

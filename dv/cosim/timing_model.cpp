@@ -1,5 +1,6 @@
 #include "timing_model.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tcu {
@@ -35,18 +36,36 @@ void TimingModel::edge(uint64_t cycle, bool out_ready) {
       pipe_.front().due_unheld + (stalls_ - pipe_.front().stalls_at_accept) <= cycle;
   const bool shown = skid_full_ || pipe_valid;
   const uint64_t shown_tag = skid_full_ ? skid_tag_ : pipe_valid ? pipe_.front().tag : 0;
-  if (skid_full_ && pipe_valid) ++stalls_;
+  if (skid_full_ && pipe_valid) {
+    ++stalls_;
+    ++activity_.held_edges;
+  }
   if (shown && out_ready) {
     auto it = times_.find(shown_tag);
     if (it != times_.end()) it->second.deliver = cycle;
   }
   if (pipe_valid && !skid_full_) {
     auto it = times_.find(pipe_.front().tag);
-    if (it != times_.end()) it->second.take = cycle;
+    if (it != times_.end()) {
+      it->second.take = cycle;
+      count_busy(it->second);
+    }
     pipe_.pop_front();
   }
   skid_full_ = shown && !out_ready;
   skid_tag_ = shown_tag;
+}
+
+// The engine is busy at every edge from the accept's to the take's; an
+// instruction accepted before the previous one's take (same engine) shares
+// the edges between. Takes come in accept order, so the engine's edges so
+// far end before busy_next_ (the engine's first edge not yet counted).
+void TimingModel::count_busy(const Times& t) {
+  const size_t engine = size_t(activity_engine(t.instr.family));
+  uint64_t& next = busy_next_[engine];
+  const uint64_t from = std::max(t.accept, next);
+  if (t.take >= from) activity_.busy[engine] += t.take - from + 1;
+  next = std::max(next, t.take + 1);
 }
 
 void TimingModel::advance(uint64_t cycle) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "tcu/activity.h"
 #include "tcu/instr.h"
 #include "tcu/timing.h"
 
@@ -41,6 +42,10 @@ class TimingModel {
   // The edges so far at which the pipelines held (the skid register full and
   // a D waiting behind it): the RTL's stalled cycles, summed over engines.
   uint64_t held_edges() const { return stalls_; }
+  // The held edges and, per engine, the edges from an instruction's accept
+  // to its D leaving the pipelines (its take), each edge counted once: what
+  // the RTL's activity counters must read (tcu/activity.h).
+  ReferenceActivity activity() const { return activity_; }
   // Its D reached the lanes at `cycle`; an isolated instruction's latency
   // must equal instruction_latency() plus the back-pressure it met. Forgets
   // the tag.
@@ -57,6 +62,7 @@ class TimingModel {
   // The pipelines' oldest D and the skid register at one rising edge.
   void advance(uint64_t cycle);
   void edge(uint64_t cycle, bool out_ready);
+  void count_busy(const Times& t);
   std::string formula_text(const Times& t) const;
   std::string latency_error(const Times& t, uint64_t cycle, uint64_t write_back_stalls) const;
 
@@ -70,6 +76,9 @@ class TimingModel {
     uint64_t tag, due_unheld, stalls_at_accept;
   };
   std::deque<InPipe> pipe_;
+  // The busy edges so far, and per engine the first edge not counted yet.
+  ReferenceActivity activity_;
+  std::array<uint64_t, kActivityEngines> busy_next_{};
   bool skid_full_ = false;
   uint64_t skid_tag_ = 0;
   // The first edge not modelled yet, and the edges at which the pipelines

@@ -79,42 +79,60 @@ double mac_utilization(const Activity& activity, const DatapathConfig& config,
   return double(activity[engine].macs) / (peak * double(activity.cycles));
 }
 
-std::vector<std::string> activity_disagreements(const Activity& counters, const RunIssue& issued) {
-  std::vector<std::string> problems;
+std::vector<ActivityDisagreement> activity_disagreements(
+    const Activity& counters, const RunIssue& issued, bool backpressure,
+    const std::optional<ReferenceActivity>& reference) {
+  std::vector<ActivityDisagreement> problems;
   auto report = [&](ActivityEngine engine, const std::string& what) {
-    problems.push_back(std::string(to_string(engine)) + ": " + what);
+    problems.push_back({engine, std::string(to_string(engine)) + ": " + what});
   };
+  uint64_t stalled = 0;
   for (size_t e = 0; e < counters.engines.size(); ++e) {
     const auto engine = ActivityEngine(e);
     const EngineActivity& c = counters.engines[e];
     const EngineIssue& want = issued[e];
+    stalled += c.stalled;
     std::ostringstream text;
+    auto flush = [&] {
+      report(engine, text.str());
+      text.str("");
+    };
     if (c.busy + c.idle + c.gated != counters.cycles) {
       text << "busy " << c.busy << " + idle " << c.idle << " + gated " << c.gated
            << " != cycles " << counters.cycles;
-      report(engine, text.str());
-      text.str("");
+      flush();
     }
     if (c.macs != want.macs) {
       text << "counted " << c.macs << " MACs, the run issued " << want.macs;
-      report(engine, text.str());
-      text.str("");
+      flush();
     }
     if (want.instructions == 0 && (c.busy || c.idle)) {
       text << "no instruction, yet busy " << c.busy << " and idle " << c.idle << " cycles";
-      report(engine, text.str());
-      text.str("");
+      flush();
     }
     if (c.busy < want.instructions) {
       text << "busy " << c.busy << " cycles for " << want.instructions << " instructions";
-      report(engine, text.str());
-      text.str("");
+      flush();
     }
     if (c.stalled > c.busy) {
       text << "stalled " << c.stalled << " > busy " << c.busy;
-      report(engine, text.str());
+      flush();
+    }
+    // out_ready never low: the skid register never fills, no pipeline holds.
+    if (!backpressure && c.stalled) {
+      text << c.stalled << " stalled cycles without back-pressure";
+      flush();
+    }
+    if (reference && c.busy != reference->busy[e]) {
+      text << "busy " << c.busy << " cycles, the reference's instructions were in flight "
+           << reference->busy[e];
+      flush();
     }
   }
+  if (reference && stalled != reference->held_edges)
+    problems.push_back({std::nullopt, "stalled cycles " + std::to_string(stalled) +
+                                          " over the engines, the reference's pipelines held " +
+                                          std::to_string(reference->held_edges)});
   return problems;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,36 @@ struct EngineIssue {
 };
 using RunIssue = std::array<EngineIssue, kActivityEngines>;
 
-// The counters read after a run from reset against what it issued, one line
-// per disagreement: each engine's cycles counted once (busy + idle + gated
-// = cycles), its MACs the issued ones, an engine without instructions never
-// busy or idle, one with instructions busy at least a cycle per instruction
-// (an engine accepts at most one a cycle), stalled cycles among the busy
-// ones. `tcu run` checks them after every run: a wrong counter or clock-gate
-// enable fails the run (scripts/mutate.sh found the regression blind to them).
-std::vector<std::string> activity_disagreements(const Activity& counters, const RunIssue& issued);
+// What a timed reference (the co-verification's timing model, which follows
+// the handshakes edge by edge) predicts of the counters.
+struct ReferenceActivity {
+  // The edges at which the pipelines held: the stalled counters' sum (a
+  // held pipeline's D belongs to the one busy engine: the drain rule).
+  uint64_t held_edges = 0;
+  // Per engine, the edges from an instruction's accept to its D leaving the
+  // pipelines, each counted once: its busy counter.
+  std::array<uint64_t, kActivityEngines> busy{};
+};
+
+// One disagreement: the engine whose counters it is about (none: the sum
+// over the engines), and what disagrees.
+struct ActivityDisagreement {
+  std::optional<ActivityEngine> engine;
+  std::string text;  // "f16: busy 5 cycles for 6 instructions"
+};
+
+// The counters read after a run from reset against what it issued: each
+// engine's cycles counted once (busy + idle + gated = cycles), its MACs the
+// issued ones, an engine without instructions never busy or idle, one with
+// instructions busy at least a cycle per instruction (an engine accepts at
+// most one a cycle), stalled cycles among the busy ones and none without
+// back-pressure; with a reference, each engine's busy cycles and the
+// stalled sum exactly as it predicts. `tcu run` checks them after every
+// run: a wrong counter or clock-gate enable fails the run (scripts/mutate.sh
+// found the regression blind to them).
+std::vector<ActivityDisagreement> activity_disagreements(
+    const Activity& counters, const RunIssue& issued, bool backpressure = true,
+    const std::optional<ReferenceActivity>& reference = std::nullopt);
 
 // The energy estimate in pJ from these counters: tcu/energy.h.
 

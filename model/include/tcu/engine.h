@@ -63,9 +63,9 @@ class Engine {
   // The datapath's activity counters so far (an RTL engine's); none for an
   // engine without them.
   virtual std::optional<Activity> activity() const { return std::nullopt; }
-  // The cycles the reference predicts the pipelines held so far (the sum of
-  // the engines' stalled counters); none without a timed reference.
-  virtual std::optional<uint64_t> expected_stalled_cycles() const { return std::nullopt; }
+  // What the timed reference predicts of the activity counters so far (the
+  // held edges, each engine's busy cycles); none without one.
+  virtual std::optional<ReferenceActivity> expected_activity() const { return std::nullopt; }
   // Mismatches the engine's own scoreboard found (timing included), each
   // a line of text; cleared by the call.
   virtual std::vector<std::string> take_errors() { return {}; }
