@@ -20,7 +20,7 @@ for f in rtl.info rtl.dat functional.json html/index.html html/rtl/index.html; d
 done
 grep -q '"group": "rtl"' "$work/report/functional.json" ||
   { echo "FAIL: no cover points (group rtl) in functional.json"; exit 1; }
-floors=(lines=${FLOOR_LINES:-0.90} metadata=1.0 stream=1.0)
+floors=(lines=${FLOOR_LINES:-0.90} metadata=1.0 stream=1.0 regfile=1.0)
 "$python" "$here/floor.py" "$work/report" "${floors[@]}" || exit 1
 mkdir -p "$work/planted"
 cp "$work/report/functional.json" "$work/planted/"
