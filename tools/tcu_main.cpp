@@ -471,11 +471,13 @@ int prepare_coverage_dir(const std::string& dir, const std::string& waivers, boo
               << (file ? "a file of that name exists" : error.message()) << ")\n";
     return tcu::kExitUsage;
   }
-  if (!std::ofstream(fs::path(dir) / "functional.json", std::ios::app)) {
+  const fs::path probe = fs::path(dir) / ".tcu-write-probe";
+  if (!std::ofstream(probe)) {
     std::cerr << "error: --coverage " << dir << ": cannot write in it (" << std::strerror(errno)
               << ")\n";
     return tcu::kExitUsage;
   }
+  fs::remove(probe, error);
   if (!waivers.empty() && !fs::exists(waivers)) {
     std::cerr << "error: --coverage-waivers " << waivers << ": no such file\n";
     return tcu::kExitUsage;
