@@ -3,6 +3,7 @@
 # counts, scripts/main.sh): a coverage build of the default configuration
 # (build-coverage, -DTCU_COVERAGE=ON: Verilator --coverage), the per-variant
 # run, the mixed run with back-pressure and the heavy back-pressure run,
+# the two runs with fewer register-file banks,
 # each with --coverage, merged
 # into $COVERAGE_DIR (default coverage/): functional.json, rtl.info and
 # html/index.html. The terminal summary ends the output.
@@ -24,5 +25,9 @@ rm -rf "$out"
   --seed "${TCU_SEED:-1}" --coverage "$out/runs/mix"
 "${COVERAGE_BUILD:-build-coverage}"/tcu run --mix --backpressure 0.9 --count "${TCU_STRESS_COUNT:-3000}" \
   --seed "${TCU_SEED:-1}" --coverage "$out/runs/stress"
+for banks in 1 2; do
+  "${COVERAGE_BUILD:-build-coverage}"/tcu run --mix --backpressure 0.2 --rf-banks $banks \
+    --count "${TCU_RF_COUNT:-2000}" --seed "${TCU_SEED:-1}" --coverage "$out/runs/banks$banks"
+done
 "${COVERAGE_BUILD:-build-coverage}"/tcu coverage merge --out "$out" "$out/runs/variants" \
-  "$out/runs/mix" "$out/runs/stress"
+  "$out/runs/mix" "$out/runs/stress" "$out/runs/banks1" "$out/runs/banks2"

@@ -18,6 +18,14 @@ build/tcu run --mix --backpressure 0.2 --count "${TCU_MIX_COUNT:-20000}" --seed 
 # a full skid register and held pipelines only when write-back is slow
 # (the datapath checker's cover points, scripts/coverage.sh).
 build/tcu run --mix --backpressure 0.9 --count "${TCU_STRESS_COUNT:-3000}" --seed "${TCU_SEED:-1}"
+# The register file with fewer banks than the default 16, whose ports every
+# instruction fits: one bank (bank conflicts stall collection and write-back)
+# and two (a conflict the bandwidth hides), a shorter mixed stream each (the
+# coverage model's regfile bins, scripts/coverage.sh).
+for banks in 1 2; do
+  build/tcu run --mix --backpressure 0.2 --rf-banks $banks --count "${TCU_RF_COUNT:-2000}" \
+    --seed "${TCU_SEED:-1}"
+done
 # A short traced run of every variant (an FST of a long run grows large).
 build/tcu run --count 4 --seed "${TCU_SEED:-1}" --trace build/tcu-run.fst --jobs 1
 echo "waveform: build/tcu-run.fst (open with: gtkwave build/tcu-run.fst tb/gtkwave/<family>.gtkw)"

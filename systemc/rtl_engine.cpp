@@ -85,10 +85,17 @@ class RtlEngine : public Engine {
     }
     std::vector<Fragment> out;
     out.swap(front_end_.results());
+    last_write_back_stalls_.clear();
+    last_write_back_stalls_.swap(front_end_.write_back_stalls());
     return out;
   }
 
   uint64_t cycles() const override { return front_end_.cycle(); }
+  std::optional<RegisterFileRun> register_file_run() const override {
+    return RegisterFileRun{front_end_.front_end(),
+                           write_back_front_end(front_end_.datapath(), front_end_.front_end()),
+                           last_write_back_stalls_};
+  }
   // A datapath of one's own has no activity counters (its wrapper counts
   // cycles only): none are reported.
   bool write_rtl_coverage(const std::string& path) override {
@@ -114,6 +121,7 @@ class RtlEngine : public Engine {
   std::unique_ptr<DatapathModel> model_;
   WarpFrontEnd front_end_;
   uint64_t issued_ = 0;
+  std::vector<uint64_t> last_write_back_stalls_;  // of the last execute_stream
 };
 
 }  // namespace

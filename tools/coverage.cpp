@@ -15,6 +15,23 @@
 namespace tcu {
 namespace fs = std::filesystem;
 
+void CoverageSampler::sample(const Engine& engine, const std::vector<StreamItem>& items) {
+  const std::optional<RegisterFileRun> rf = engine.register_file_run();
+  if (rf && rf->write_back_stalls.size() != items.size())
+    throw std::logic_error("coverage: the engine reported the write-back of " +
+                           std::to_string(rf->write_back_stalls.size()) + " instructions, ran " +
+                           std::to_string(items.size()));
+  for (size_t p = 0; p < items.size(); ++p) {
+    const StreamItem& item = items[p];
+    coverage_->sample(item.instr, item.operands);
+    if (last_) coverage_->sample_order(*last_, item.instr);
+    last_ = item.instr;
+    if (rf)
+      coverage_->sample_register_file(
+          register_file_traffic(item.instr, rf->collect, rf->write_back, rf->write_back_stalls[p]));
+  }
+}
+
 void write_functional_json(const std::string& path, const FunctionalCoverage& coverage) {
   nlohmann::ordered_json bins = nlohmann::ordered_json::array();
   for (const CoverageBin& bin : coverage.bins())

@@ -6,13 +6,30 @@
 // child writes a part (DIR/parts/...), the parent merges them.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "tcu/coverage.h"
+#include "tcu/engine.h"
 
 namespace tcu {
+
+// Samples what an engine ran (`tcu run`, `replay`, `gemm` with --coverage):
+// each instruction's bins, the order of the stream across calls, and, from
+// an engine with a register file (RTL), each instruction's register-file
+// traffic at the settings the engine ran.
+class CoverageSampler {
+ public:
+  explicit CoverageSampler(FunctionalCoverage* coverage) : coverage_(coverage) {}
+  // After engine.execute_stream(items) returned (every D).
+  void sample(const Engine& engine, const std::vector<StreamItem>& items);
+
+ private:
+  FunctionalCoverage* coverage_;
+  std::optional<Instr> last_;  // the stream's previous instruction
+};
 
 // functional.json: {"bins": [{"group", "name", "kind", "hits", "waiver"}...]}.
 void write_functional_json(const std::string& path, const FunctionalCoverage& coverage);

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "coverage.h"
 #include "exit_codes.h"
-#include "tcu/gemm_timing.h"
 #include "gemm_compare.h"
+#include "tcu/gemm_timing.h"
 #include "tcu/golden.h"
 #include "tcu/layout.h"
 #include "tcu/register_file.h"
@@ -436,6 +438,8 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   double engine_seconds = 0;
   const std::optional<Activity> activity_before = engine.activity();
   std::vector<std::string> engine_errors;
+  std::optional<CoverageSampler> sampler;
+  if (options.coverage) sampler.emplace(options.coverage);
   for (int step = 0; step < tiling.k_steps; ++step) {
     std::vector<StreamItem> items;
     items.reserve(order.size());
@@ -456,6 +460,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     if (results.size() != order.size())
       throw std::logic_error("gemm: the engine returned " + std::to_string(results.size()) +
                              " results for " + std::to_string(order.size()) + " instructions");
+    if (sampler) sampler->sample(engine, items);
     for (size_t p = 0; p < order.size(); ++p)
       scatter_d(problem, tiling, order[p], d_layout.gather(results[p]), &acc_d, &acc_c);
   }

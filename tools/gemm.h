@@ -10,6 +10,7 @@
 #include <string>
 
 #include "report.h"
+#include "tcu/coverage.h"
 #include "tcu/engine.h"
 #include "tcu/timing.h"
 
@@ -28,6 +29,8 @@ struct GemmOptions {
   // --estimate: the timing estimate alone, nothing run (no instruction limit).
   bool estimate_only = false;
   std::string compare;  // --compare: a GPU whose peak rate to compare with ("a100")
+  // Functional coverage of the GEMM's instructions (`--coverage`), or null.
+  FunctionalCoverage* coverage = nullptr;
 };
 
 // Why the options cannot be run, starting with the option at fault

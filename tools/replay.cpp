@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
+#include "coverage.h"
 #include "exit_codes.h"
 #include "progress.h"
 #include "tcu/vectors.h"
@@ -66,6 +68,8 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
   // pipelined engine overlaps them.
   constexpr size_t kBatch = 64;
   std::vector<MmaCase> batch;
+  std::optional<CoverageSampler> sampler;
+  if (options.coverage) sampler.emplace(options.coverage);
   for (const std::string& file : files) {
     if (!hang.empty()) break;
     std::map<std::string, VariantCount> variants;
@@ -116,6 +120,7 @@ int replay(Engine& engine, const std::vector<std::string>& files, const ReplayOp
         batch.clear();
         return;
       }
+      if (sampler) sampler->sample(engine, items);
       const int bits = fragment_layout(instr, Operand::kD).reg_bits();
       for (size_t i = 0; i < batch.size(); ++i) {
         const MmaCase& mc = batch[i];

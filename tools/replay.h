@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report.h"
+#include "tcu/coverage.h"
 #include "tcu/engine.h"
 
 namespace tcu {
@@ -20,6 +21,8 @@ struct ReplayOptions {
   // can). The files are scanned first, and a case it refuses stops the
   // replay before anything runs (kExitUsage).
   std::function<std::string(const Instr&)> refuse;
+  // Functional coverage of the cases the engine ran (`--coverage`), or null.
+  FunctionalCoverage* coverage = nullptr;
 };
 
 // Returns an ExitCode. Prints a line per file and instruction variant with

@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "coverage.h"
 #include "exit_codes.h"
 #include "progress.h"
 #include "tcu/activity.h"
@@ -199,7 +200,8 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
   int details = 0;
   uint64_t cases_run = 0;
   std::string hang;
-  std::optional<Instr> last_instr;  // the stream's previous instruction (coverage)
+  std::optional<CoverageSampler> sampler;
+  if (opt.coverage) sampler.emplace(opt.coverage);
 
   // Runs one batch back to back; false after a hang (the engine is unusable).
   auto run_batch = [&](const std::vector<PlannedCase>& cases) {
@@ -268,12 +270,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
       cases_run += cases.size();
       return false;
     }
-    if (opt.coverage)
-      for (const StreamItem& item : items) {
-        opt.coverage->sample(item.instr, item.operands);
-        if (last_instr) opt.coverage->sample_order(*last_instr, item.instr);
-        last_instr = item.instr;
-      }
+    if (sampler) sampler->sample(engine, items);
     for (size_t p = 0; p < items.size(); ++p) {
       const Instr& instr = items[p].instr;
       const Fragment want = golden_execute(instr, items[p].operands);

@@ -438,6 +438,66 @@ int fault_outcome(const EngineOptions& options, const tcu::Engine& engine, int c
   return code;
 }
 
+// ---- --coverage DIR (run, replay, gemm) ----------------------------------------
+
+struct CoverageOptions {
+  std::string dir;  // the report's directory; empty: no coverage
+  std::string waivers = TCU_SOURCE_DIR "/spec/coverage_waivers.txt";
+};
+
+void add_coverage_options(CLI::App* cmd, CoverageOptions* opt, const std::string& what) {
+  cmd->add_option("--coverage", opt->dir,
+                  "write the " + what +
+                      "'s functional coverage (and, in a TCU_COVERAGE build with --engine rtl, "
+                      "the RTL's code coverage) to DIR: functional.json, rtl.info, "
+                      "html/index.html");
+  cmd->add_option("--coverage-waivers", opt->waivers,
+                  "the waived bins, 'GROUP | BIN | REASON' a line (default: the source tree's "
+                  "spec/coverage_waivers.txt)");
+}
+
+// Makes `dir` a writable directory (with `clear_parts`, empty of an earlier
+// run's parts) and checks `waivers` exists, before anything runs. Returns an
+// exit code or -1.
+int prepare_coverage_dir(const std::string& dir, const std::string& waivers, bool clear_parts) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (clear_parts && fs::is_directory(dir, error)) fs::remove_all(fs::path(dir) / "parts", error);
+  error.clear();
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir)) {
+    const bool file = fs::exists(dir) && !fs::is_directory(dir);
+    std::cerr << "error: --coverage " << dir << ": cannot create the directory ("
+              << (file ? "a file of that name exists" : error.message()) << ")\n";
+    return tcu::kExitUsage;
+  }
+  const fs::path probe = fs::path(dir) / ".tcu-write-probe";
+  if (!std::ofstream(probe)) {
+    std::cerr << "error: --coverage " << dir << ": cannot write in it (" << std::strerror(errno)
+              << ")\n";
+    return tcu::kExitUsage;
+  }
+  fs::remove(probe, error);
+  if (!waivers.empty() && !fs::exists(waivers)) {
+    std::cerr << "error: --coverage-waivers " << waivers << ": no such file\n";
+    return tcu::kExitUsage;
+  }
+  return -1;
+}
+
+// A single process's coverage (replay, gemm, run --jobs 1): functional.json
+// and the engine's RTL code coverage (if it has some) written to opt.dir,
+// the waivers applied, the HTML report and the summary. Returns `code`, or
+// kExitUsage where writing the report failed.
+int write_coverage(const CoverageOptions& opt, const tcu::FunctionalCoverage& coverage,
+                   tcu::Engine& engine, int code) {
+  const std::string rtl = (std::filesystem::path(opt.dir) / "rtl.dat").string();
+  tcu::write_coverage_part(opt.dir, coverage, engine.write_rtl_coverage(rtl));
+  if (tcu::finish_coverage(opt.dir, {opt.dir}, opt.waivers, std::cout, std::cerr))
+    return std::max(code, int(tcu::kExitUsage));
+  return code;
+}
+
 // ---- tcu replay ---------------------------------------------------------------
 
 struct ReplayCommand {
@@ -446,6 +506,7 @@ struct ReplayCommand {
   std::vector<std::string> files;
   tcu::ReplayOptions options;
   ReportOptions reports;
+  CoverageOptions coverage;
 };
 
 void add_replay_command(CLI::App& app, ReplayCommand* c) {
@@ -454,12 +515,16 @@ void add_replay_command(CLI::App& app, ReplayCommand* c) {
   c->cmd->add_option("--details", c->options.max_details, "mismatching registers printed in detail")
       ->check(CLI::NonNegativeNumber);
   add_report_options(c->cmd, &c->reports);
+  add_coverage_options(c->cmd, &c->coverage, "replay");
   c->cmd->add_option("files", c->files, "vector files (.jsonl or .jsonl.gz)")->required();
 }
 
 int replay_command(ReplayCommand& c, const Invocation& call) {
   if (int code = check_engine_options(c.engine); code >= 0) return code;
   if (int code = check_report_paths(c.reports); code >= 0) return code;
+  if (!c.coverage.dir.empty())
+    if (int code = prepare_coverage_dir(c.coverage.dir, c.coverage.waivers, false); code >= 0)
+      return code;
   c.options.rerun_prefix = call.program + " replay --engine " + c.engine.name;
   if (c.engine.name == "rtl") {
     c.options.rerun_prefix +=
@@ -475,7 +540,11 @@ int replay_command(ReplayCommand& c, const Invocation& call) {
   report.header["options"]["details"] = c.options.max_details;
   if (c.engine.name == "rtl")
     report.header["options"]["check"] = tcu::to_string(check_mode(c.engine));
+  tcu::FunctionalCoverage coverage;
+  if (!c.coverage.dir.empty()) c.options.coverage = &coverage;
   report.exit_code = tcu::replay(*engine, c.files, c.options, std::cout, std::cerr, &report);
+  if (!c.coverage.dir.empty())
+    report.exit_code = write_coverage(c.coverage, coverage, *engine, report.exit_code);
   return write_reports(c.reports, report);
 }
 
@@ -490,9 +559,8 @@ struct RunCommand {
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   CLI::Option* jobs_option = nullptr;
   ReportOptions reports;
-  std::string coverage_dir;   // --coverage: the merged report
+  CoverageOptions coverage;   // --coverage: the merged report
   std::string coverage_part;  // set by `run --jobs` in its children
-  std::string coverage_waivers = TCU_SOURCE_DIR "/spec/coverage_waivers.txt";
 };
 
 void add_run_command(CLI::App& app, RunCommand* c) {
@@ -523,12 +591,7 @@ void add_run_command(CLI::App& app, RunCommand* c) {
   c->cmd->add_flag("--record-cases", c->options.record_cases,
                    "record each case's index, result and D digest in --report (for tcu run "
                    "merge --compare; tcu run merge joins shard reports)");
-  c->cmd->add_option("--coverage", c->coverage_dir,
-                     "write the run's functional coverage (and, in a TCU_COVERAGE build, the "
-                     "RTL's code coverage) to DIR: functional.json, rtl.info, html/index.html");
-  c->cmd->add_option("--coverage-waivers", c->coverage_waivers,
-                     "the waived bins, 'GROUP | BIN | REASON' a line (default: the source "
-                     "tree's spec/coverage_waivers.txt)");
+  add_coverage_options(c->cmd, &c->coverage, "run");
   // Set by `run --jobs` for its children.
   c->cmd->add_option("--progress-file", c->options.progress_file)->group("");
   c->cmd->add_option("--coverage-part", c->coverage_part)->group("");
@@ -617,28 +680,17 @@ nlohmann::ordered_json run_header(const RunCommand& c, const Invocation& call) {
 }
 
 std::string coverage_part_dir(const RunCommand& c, int shard) {
-  return (std::filesystem::path(c.coverage_dir) / "parts" / ("shard" + std::to_string(shard)))
+  return (std::filesystem::path(c.coverage.dir) / "parts" / ("shard" + std::to_string(shard)))
       .string();
 }
 
 // --coverage DIR (or a child's part): the directories exist and are empty
 // of an earlier run's parts. Returns an exit code or -1.
 int prepare_coverage(const RunCommand& c) {
-  namespace fs = std::filesystem;
-  for (const std::string& dir : {c.coverage_dir, c.coverage_part}) {
-    if (dir.empty()) continue;
-    std::error_code error;
-    if (dir == c.coverage_dir) fs::remove_all(fs::path(dir) / "parts", error);
-    fs::create_directories(dir, error);
-    if (error || !fs::is_directory(dir)) {
-      std::cerr << "error: --coverage " << dir << ": cannot create the directory\n";
-      return tcu::kExitUsage;
-    }
-  }
-  if (!c.coverage_dir.empty() && !std::filesystem::exists(c.coverage_waivers)) {
-    std::cerr << "error: --coverage-waivers " << c.coverage_waivers << ": no such file\n";
-    return tcu::kExitUsage;
-  }
+  if (!c.coverage.dir.empty())
+    if (int code = prepare_coverage_dir(c.coverage.dir, c.coverage.waivers, true); code >= 0)
+      return code;
+  if (!c.coverage_part.empty()) return prepare_coverage_dir(c.coverage_part, "", false);
   return -1;
 }
 
@@ -659,7 +711,7 @@ int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* re
                  "--details", std::to_string(c.options.max_details), "--shard",
                  std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
                  "--report", child.report_path, "--progress-file", child.progress_path});
-    if (!c.coverage_dir.empty())
+    if (!c.coverage.dir.empty())
       args.insert(args.end(), {"--coverage-part", coverage_part_dir(c, child.index)});
     return args;
   };
@@ -690,30 +742,27 @@ int run_command(RunCommand& c, const Invocation& call) {
   if (int code = prepare_coverage(c); code >= 0) return code;
   if (c.jobs > 1) {
     report.exit_code = run_in_children(c, call, &report);
-    if (!c.coverage_dir.empty()) {
+    if (!c.coverage.dir.empty()) {
       std::vector<std::string> parts;
       for (int k = 0; k < c.jobs; ++k)
         parts.push_back(coverage_part_dir(c, c.options.shard_index + k * c.options.shard_count));
-      if (tcu::finish_coverage(c.coverage_dir, parts, c.coverage_waivers, std::cout, std::cerr))
+      if (tcu::finish_coverage(c.coverage.dir, parts, c.coverage.waivers, std::cout, std::cerr))
         report.exit_code = std::max(report.exit_code, int(tcu::kExitUsage));
     }
     return write_reports(c.reports, report);
   }
   auto engine = make_engine(c.engine);
   tcu::FunctionalCoverage coverage;
-  const std::string coverage_target = c.coverage_part.empty() ? c.coverage_dir : c.coverage_part;
-  if (!coverage_target.empty()) c.options.coverage = &coverage;
+  if (!c.coverage.dir.empty() || !c.coverage_part.empty()) c.options.coverage = &coverage;
   const int code = tcu::run(*engine, c.options, std::cout, &report);
   report.exit_code =
       fault_outcome(c.engine, *engine, code, "run",
                     c.engine.fault == "meta" ? " (meta needs a sparse variant)" : "");
-  if (!coverage_target.empty()) {
-    const std::string rtl = (std::filesystem::path(coverage_target) / "rtl.dat").string();
-    tcu::write_coverage_part(coverage_target, coverage, engine->write_rtl_coverage(rtl));
-    if (c.coverage_part.empty() &&
-        tcu::finish_coverage(c.coverage_dir, {c.coverage_dir}, c.coverage_waivers, std::cout,
-                             std::cerr))
-      report.exit_code = std::max(report.exit_code, int(tcu::kExitUsage));
+  if (!c.coverage_part.empty()) {  // a child's part: the parent merges it
+    const std::string rtl = (std::filesystem::path(c.coverage_part) / "rtl.dat").string();
+    tcu::write_coverage_part(c.coverage_part, coverage, engine->write_rtl_coverage(rtl));
+  } else if (!c.coverage.dir.empty()) {
+    report.exit_code = write_coverage(c.coverage, coverage, *engine, report.exit_code);
   }
   return write_reports(c.reports, report);
 }
@@ -772,6 +821,7 @@ struct GemmCommand {
   tcu::GemmOptions options;
   std::string ptx;
   ReportOptions reports;
+  CoverageOptions coverage;
 };
 
 void add_gemm_command(CLI::App& app, GemmCommand* c) {
@@ -796,6 +846,7 @@ void add_gemm_command(CLI::App& app, GemmCommand* c) {
       ->check(CLI::NonNegativeNumber);
   add_stimulus_options(c->cmd, &c->engine);
   add_report_options(c->cmd, &c->reports);
+  add_coverage_options(c->cmd, &c->coverage, "GEMM");
   c->cmd->add_flag("--estimate", c->options.estimate_only,
                    "print the timing estimate only, running nothing (no instruction limit; "
                    "--config may name any configuration of spec/config.toml)");
@@ -853,6 +904,8 @@ int gemm_command(GemmCommand& c, const Invocation& call) {
       c.options.estimate_only ? unused_with_estimate(c.engine) : unbuilt_config_error(c.engine);
   if (c.options.estimate_only && (!c.reports.json_path.empty() || !c.reports.junit_path.empty()))
     why = "--report and --junit report a run; --estimate runs nothing";
+  if (c.options.estimate_only && !c.coverage.dir.empty())
+    why = "--coverage reports a run; --estimate runs nothing";
   if (!why.empty()) {
     std::cerr << "error: " << why << "\n";
     return tcu::kExitUsage;
@@ -883,8 +936,13 @@ int gemm_command(GemmCommand& c, const Invocation& call) {
     return tcu::kExitUsage;
   }
   if (int code = check_report_paths(c.reports); code >= 0) return code;
+  if (!c.coverage.dir.empty())
+    if (int code = prepare_coverage_dir(c.coverage.dir, c.coverage.waivers, false); code >= 0)
+      return code;
   c.engine.seed = c.options.seed;
   auto engine = make_engine(c.engine);
+  tcu::FunctionalCoverage coverage;
+  if (!c.coverage.dir.empty()) c.options.coverage = &coverage;
   tcu::Report report;
   report.command = "gemm";
   report.header = report_header(call, c.options.seed, c.engine);
@@ -895,6 +953,8 @@ int gemm_command(GemmCommand& c, const Invocation& call) {
   nlohmann::ordered_json gemm;
   const int code = tcu::run_gemm(*engine, c.options, std::cout, &report, &gemm);
   report.exit_code = fault_outcome(c.engine, *engine, code, "GEMM", "");
+  if (!c.coverage.dir.empty())
+    report.exit_code = write_coverage(c.coverage, coverage, *engine, report.exit_code);
   report.header["gemm"] = gemm;
   return write_reports(c.reports, report);
 }

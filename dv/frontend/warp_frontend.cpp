@@ -143,7 +143,9 @@ void WarpFrontEnd::datapath_output() {
   handshakes_.output_before(d_taken, leaving ? &oldest : nullptr, cycle_);
   // Router -> lanes: a beat of D words (a D taken before now).
   if (model_.wb_valid() && wb_ready_) write_back_.take_beat(cycle_);
-  if (write_back_.active() && write_back_.advance(cycle_, wb_stalled_, &results_)) --in_flight_;
+  if (write_back_.active() &&
+      write_back_.advance(cycle_, wb_stalled_, &results_, &write_back_stalls_))
+    --in_flight_;
   if (d_taken && leaving) {
     cosim_->datapath_result(leaving->tag, cycle_);
     write_back_.start(leaving->tag, leaving->request.instr, leaving->isolated);

@@ -72,6 +72,10 @@ SC_MODULE(WarpFrontEnd) {
   // router's WordsPerCycle: throws std::invalid_argument).
   void set_front_end(const FrontEndConfig& config);
   std::vector<Fragment>& results() { return results_; }
+  // Per D in results(), the write-back cycles back-pressure held.
+  std::vector<uint64_t>& write_back_stalls() { return write_back_stalls_; }
+  const FrontEndConfig& front_end() const { return front_end_; }
+  const DatapathConfig& datapath() const { return datapath_; }
   uint64_t cycle() const { return cycle_; }
   Cosim& cosim() { return *cosim_; }
   const Cosim& cosim() const { return *cosim_; }
@@ -132,6 +136,7 @@ SC_MODULE(WarpFrontEnd) {
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;
   std::vector<Fragment> results_;
+  std::vector<uint64_t> write_back_stalls_;  // parallel to results_
   size_t in_flight_ = 0;
 };
 

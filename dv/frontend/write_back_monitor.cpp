@@ -55,7 +55,8 @@ void WriteBackMonitor::take_beat(uint64_t cycle) {
                          std::to_string(want) + " D words");
 }
 
-bool WriteBackMonitor::advance(uint64_t cycle, bool stalled, std::vector<Fragment>* results) {
+bool WriteBackMonitor::advance(uint64_t cycle, bool stalled, std::vector<Fragment>* results,
+                               std::vector<uint64_t>* stalls) {
   // The front D wrote back in the cycle ending now: a cycle of its schedule
   // ran, unless back-pressure held the beat it needed (counted as a stall)
   // or its words fell behind the schedule (which nothing explains: the
@@ -68,6 +69,7 @@ bool WriteBackMonitor::advance(uint64_t cycle, bool stalled, std::vector<Fragmen
   if (wb.elapsed < wb.due.size()) return false;
   cosim_.retire(wb.tag, wb.d, cycle, wb.isolated, uint64_t(wb.stalls));
   results->push_back(std::move(wb.d));
+  stalls->push_back(uint64_t(wb.stalls));
   write_backs_.pop_front();
   return true;
 }

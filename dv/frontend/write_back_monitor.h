@@ -38,8 +38,10 @@ class WriteBackMonitor {
   bool active() const { return active_; }
   // At the edge ending a cycle in which the front D wrote back (active()):
   // its schedule advanced (unless `stalled` by back-pressure); once it has
-  // run, the D retires into `results`. Returns whether one retired.
-  bool advance(uint64_t cycle, bool stalled, std::vector<Fragment>* results);
+  // run, the D retires into `results`, the cycles back-pressure held its
+  // write-back into `stalls`. Returns whether one retired.
+  bool advance(uint64_t cycle, bool stalled, std::vector<Fragment>* results,
+               std::vector<uint64_t>* stalls);
   // For the coming cycle: whether a D writes back and needs a beat.
   bool need_beat();
   // The tags of the Ds still writing back, in order.

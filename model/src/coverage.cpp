@@ -61,7 +61,6 @@ const std::vector<const char*>& scale_classes(ElemType type) {
   return type == ElemType::kUe8m0 ? kUe8m0 : kUe4m3;
 }
 
-const char* kFamilyNames[] = {"int4_dense", "int4_sparse", "f16", "f64", "e2m1"};
 constexpr int kFamilies = 5;
 
 // ---- classifying ------------------------------------------------------------
@@ -242,11 +241,15 @@ FunctionalCoverage::FunctionalCoverage() {
     }
   for (int before = 0; before < kFamilies; ++before)
     for (int after = 0; after < kFamilies; ++after) {
-      const std::string name =
-          std::string("order.") + kFamilyNames[before] + "->" + kFamilyNames[after];
+      const std::string name = std::string("order.") + coverage_family_name(Family(before)) + "->" +
+                               coverage_family_name(Family(after));
       index_[{"stream", name}] = bins_.size();
       bins_.push_back({"stream", name, "stream", 0, 0, ""});
     }
+  for (const auto& [name, meaning] : register_file_bin_names()) {
+    index_[{"regfile", name}] = bins_.size();
+    bins_.push_back({"regfile", name, "regfile", 0, 0, ""});
+  }
 }
 
 void FunctionalCoverage::hit(const std::string& group, const std::string& name,
@@ -316,8 +319,8 @@ void FunctionalCoverage::sample(const Instr& instr, const WarpOperands& warp) {
 void FunctionalCoverage::sample_order(const Instr& before, const Instr& after) {
   const uint64_t sampled = ++sampled_["stream"];
   hit("stream",
-      std::string("order.") + kFamilyNames[int(before.family)] + "->" +
-          kFamilyNames[int(after.family)],
+      std::string("order.") + coverage_family_name(before.family) + "->" +
+          coverage_family_name(after.family),
       sampled);
 }
 

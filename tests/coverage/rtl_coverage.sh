@@ -20,7 +20,7 @@ for f in rtl.info rtl.dat functional.json html/index.html html/rtl/index.html; d
 done
 grep -q '"group": "rtl"' "$work/report/functional.json" ||
   { echo "FAIL: no cover points (group rtl) in functional.json"; exit 1; }
-floors=(lines=${FLOOR_LINES:-0.90} metadata=1.0 stream=1.0)
+floors=(lines=${FLOOR_LINES:-0.90} metadata=1.0 stream=1.0 regfile=1.0)
 "$python" "$here/floor.py" "$work/report" "${floors[@]}" || exit 1
 mkdir -p "$work/planted"
 cp "$work/report/functional.json" "$work/planted/"
@@ -29,4 +29,11 @@ if "$python" "$here/floor.py" "$work/planted" "${floors[@]}" >/dev/null; then
   echo "FAIL: the floors accepted a report whose lines were never hit"
   exit 1
 fi
+# tcu replay --coverage in the same build writes the RTL's code coverage too.
+build=$repo/${COVERAGE_BUILD:-build-coverage}
+"$build/tcu" replay --engine rtl "$repo/tests/data/silicon-h200-f64-rounding-public.jsonl.gz" \
+  --coverage "$work/replay" >"$work/replay.log" 2>&1 || { tail -20 "$work/replay.log"; exit 1; }
+for f in rtl.info rtl.dat functional.json html/index.html html/rtl/index.html; do
+  [ -s "$work/replay/$f" ] || { echo "FAIL: tcu replay --coverage wrote no $f"; exit 1; }
+done
 echo "ok: RTL code coverage written and kept above its floors; a report with no line hit fails"

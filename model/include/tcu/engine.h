@@ -11,6 +11,7 @@
 
 #include "tcu/activity.h"
 #include "tcu/golden.h"
+#include "tcu/timing.h"
 
 namespace tcu {
 
@@ -35,6 +36,18 @@ struct StreamItem {
   Instr instr;
   WarpOperands operands;
   std::string case_id;
+};
+
+// The register file an engine's last stream went through (an RTL engine's
+// front-end): the settings its collection and its write-back ran at
+// (collect_schedule's, and write_back_front_end's for writeback_schedule),
+// and per instruction of the stream, in issue order, the write-back cycles
+// back-pressure held. The functional coverage's regfile bins are sampled
+// from it.
+struct RegisterFileRun {
+  FrontEndConfig collect;
+  FrontEndConfig write_back;
+  std::vector<uint64_t> write_back_stalls;
 };
 
 class Engine {
@@ -69,6 +82,9 @@ class Engine {
   // Mismatches the engine's own scoreboard found (timing included), each
   // a line of text; cleared by the call.
   virtual std::vector<std::string> take_errors() { return {}; }
+  // The register file of the last execute_stream (or execute_batch); none
+  // for an engine without one (golden).
+  virtual std::optional<RegisterFileRun> register_file_run() const { return std::nullopt; }
   // Writes the RTL's code coverage to `path` (Verilator's coverage.dat);
   // false when the engine has none (golden, or RTL built without coverage).
   virtual bool write_rtl_coverage(const std::string& /*path*/) { return false; }
