@@ -434,6 +434,8 @@ module tcu_operand_router #(
       end
       assert (!(collect_q && full_q))
         else $error("collecting into a buffer that holds operands");
+      assert (wb_valid_o || wb_word_valid_o == '0)
+        else $error("a write-back word valid outside a write-back beat (wb_valid_o low)");
     end
   end
 `endif

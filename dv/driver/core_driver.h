@@ -48,13 +48,33 @@ class CoreDriver {
     if (beat_ == 0) model_.set_descriptor(descriptor);
     model_.set_beat(&words, beat_ + 1 == beats_);
   }
+  // No start and no beat: the router must ignore the word ports and
+  // in_last_i (rtl/tcu_operand_router.sv), so they carry junk -- every slot
+  // valid with arbitrary tags and data, in_last_i high -- and a router that
+  // reads them outside a beat corrupts its operands and fails the checks.
   void offer_nothing() {
     offered_ = false;
     model_.set_start(false);
-    model_.set_beat(nullptr, false);
+    model_.set_beat(&junk_beat(), true);
   }
 
  private:
+  static const PackedBeat& junk_beat() {
+    static const PackedBeat junk = [] {
+      PackedBeat beat;
+      beat.count = 1;  // the ports take every slot's fields; data with count > 0
+      uint32_t state = 0x9e3779b9u;
+      auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+      beat.valid.fill(~0u);
+      for (uint32_t& w : beat.op) w = next();
+      for (uint32_t& w : beat.reg) w = next();
+      for (uint32_t& w : beat.lane) w = next();
+      for (uint32_t& w : beat.data) w = next();
+      return beat;
+    }();
+    return junk;
+  }
+
   DatapathModel& model_;
   size_t beats_ = 0, beat_ = 0;
   bool offered_ = false;
