@@ -113,6 +113,45 @@ TEST_CASE("round_to_format rounds as mpfr_get_d and mpfr_get_flt in every mode",
   CHECK(compared == 2 * 4000 * 4);
 }
 
+TEST_CASE("a step's events from its lowest bit agree with its neighbours' midpoint", "[coverage]") {
+  std::mt19937_64 rng(11);
+  const mpfr_rnd_t modes[] = {MPFR_RNDN, MPFR_RNDZ, MPFR_RNDD, MPFR_RNDU};
+  mpfr_t x;
+  mpfr_init2(x, 160);
+  int ties = 0, exact = 0, inexact = 0;
+  for (const tcu::FpFormat f : {tcu::kBinary16, tcu::kBinary32, tcu::kBinary64}) {
+    const long centres[] = {f.min_exponent() - f.precision(), f.min_exponent(), 0,
+                            f.max_exponent()};
+    for (int i = 0; i < 3000; ++i) {
+      const int bits = 1 + int(rng() % 80);
+      mpfr_set_prec(x, bits);
+      mpfr_set_ui_2exp(x, rng() | 1, 0, MPFR_RNDZ);
+      mpfr_set_exp(x, centres[rng() % 4] + long(rng() % 9) - 4);
+      if (rng() % 2) mpfr_neg(x, x, MPFR_RNDN);
+      if (rng() % 4 == 0) {  // a normal midpoint: its last bit one past the precision
+        mpfr_prec_round(x, f.precision() + 1, MPFR_RNDZ);
+        if (mpfr_min_prec(x) <= f.precision()) mpfr_nextabove(x);
+      }
+      for (mpfr_rnd_t rnd : modes) {
+        const tcu::StepRounding fast = tcu::round_step(x, f, rnd);
+        const tcu::StepRounding reference = tcu::round_step_by_neighbours(x, f, rnd);
+        INFO("width " << f.width() << " mode " << int(rnd) << " x " << mpfr_get_d(x, MPFR_RNDN)
+                      << " bits " << bits);
+        REQUIRE(fast.bits == reference.bits);
+        REQUIRE(fast.inexact == reference.inexact);
+        REQUIRE(fast.tie == reference.tie);
+        ties += fast.tie;
+        exact += !fast.inexact;
+        inexact += fast.inexact && !fast.tie;
+      }
+    }
+  }
+  mpfr_clear(x);
+  CHECK(ties > 2000);
+  CHECK(exact > 1000);
+  CHECK(inexact > 1000);
+}
+
 TEST_CASE("binary16 rounding: ties to even, overflow per mode, the smallest subnormal",
           "[coverage]") {
   mpfr_t x;
@@ -150,6 +189,21 @@ TEST_CASE("the exact steps reproduce the golden D of every f16 and f64 variant",
       const tcu::Matrix d = tcu::golden_mma(instr, ops);
       const std::vector<tcu::RoundingEvents> events = tcu::rounding_events(instr, ops, d);
       REQUIRE(events.size() == d.elems.size());
+      // The coverage's summary (which stops early) says what the elements
+      // say (f16: those of the first quad pair, D's batch 0).
+      tcu::RoundingSummary any;
+      const size_t summarized =
+          instr.family == tcu::Family::kF16 ? size_t(d.rows) * d.cols : events.size();
+      for (size_t i = 0; i < summarized; ++i) {
+        const tcu::RoundingEvents& e = events[i];
+        any.exact |= e.classified && !e.inexact;
+        any.inexact |= e.inexact;
+        any.tie |= e.tie;
+      }
+      const tcu::RoundingSummary summary = tcu::summarize_rounding(instr, ops, d);
+      CHECK(summary.exact == any.exact);
+      CHECK(summary.inexact == any.inexact);
+      CHECK(summary.tie == any.tie);
       for (size_t i = 0; i < d.elems.size(); ++i) {
         if (!events[i].has_value) continue;
         INFO(instr.ptx() << " case " << index << " element " << i);

@@ -193,15 +193,10 @@ bool nonzero_product(uint64_t a, uint64_t b, ElemType type) {
 
 // d.exact, d.inexact, d.tie: each once if any element of D has the event.
 void classify_rounding(const Instr& instr, const Operands& ops, const Matrix& d, HitSet* hits) {
-  bool exact = false, inexact = false, tie = false;
-  for (const RoundingEvents& e : rounding_events(instr, ops, d)) {
-    exact |= e.classified && !e.inexact;
-    inexact |= e.inexact;
-    tie |= e.tie;
-  }
-  if (exact) hits->add("d.exact");
-  if (inexact) hits->add("d.inexact");
-  if (tie) hits->add("d.tie");
+  const RoundingSummary rounding = summarize_rounding(instr, ops, d);
+  if (rounding.exact) hits->add("d.exact");
+  if (rounding.inexact) hits->add("d.inexact");
+  if (rounding.tie) hits->add("d.tie");
 }
 
 void classify_float_results(const Instr& instr, const Operands& ops, const Matrix& d,

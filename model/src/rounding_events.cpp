@@ -1,17 +1,18 @@
 // Rounding events of a floating-point D (tcu/rounding_events.h): each step
 // of an element's arithmetic evaluated exactly with GNU MPFR (a product at
 // the sum of its operands' precisions, a sum at the precision its operands'
-// span needs), then rounded to the step's format down, up and in the step's
-// mode; the step is exact when down and up agree, a tie when the exact
-// value is their midpoint. The next step starts from the value rounded in
-// the mode, so the chain never rounds twice. The steps, per family, are
-// those of ../shared/vectors/README.md (what sm_90 and MMA-Sim do); none of
-// the golden model's arithmetic is used.
+// span needs), then classified from the exact value's lowest set bit
+// against the step's format (round_step; the tests hold it to the
+// neighbours' definition, round_step_by_neighbours) and rounded once in the
+// step's mode by MPFR, so the chain never rounds twice. The steps, per
+// family, are those of ../shared/vectors/README.md (what sm_90 and MMA-Sim
+// do); none of the golden model's arithmetic is used.
 #include "tcu/rounding_events.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -33,7 +34,7 @@ class Real {
 
 // The values one element's steps work with, allocated once per instruction.
 struct Scratch {
-  Real a, b, acc, product, exact, down, up, mid, term;
+  Real acc, pair, c, product, exact, term;
 };
 
 uint64_t field(uint64_t bits, int shift, int width) {
@@ -56,7 +57,7 @@ void load(mpfr_ptr out, uint64_t bits, FpFormat f) {
   const uint64_t fraction = field(bits, 0, f.fraction_bits);
   const uint64_t significand = biased ? fraction | (uint64_t{1} << f.fraction_bits) : fraction;
   const long exponent = long(biased ? biased : 1) - f.max_exponent() - f.fraction_bits;
-  mpfr_set_prec(out, f.precision());
+  if (mpfr_get_prec(out) != f.precision()) mpfr_set_prec(out, f.precision());
   mpfr_set_ui_2exp(out, significand, exponent, MPFR_RNDN);  // exact: precision() bits
   if (is_negative(bits, f)) mpfr_neg(out, out, MPFR_RNDN);
 }
@@ -89,13 +90,6 @@ void add_exact(mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd) {
   require_exact(mpfr_add(out, x, y, rnd), "sum");
 }
 
-// out = a * b + c exactly (one fused step).
-void fma_exact(mpfr_ptr out, mpfr_ptr a, mpfr_ptr b, mpfr_ptr c, mpfr_rnd_t rnd, Scratch& s) {
-  mpfr_set_prec(s.product.get(), mpfr_get_prec(a) + mpfr_get_prec(b));
-  require_exact(mpfr_mul(s.product.get(), a, b, rnd), "product");
-  add_exact(out, s.product.get(), c, rnd);
-}
-
 // x rounded to f: MPFR's conversions where there is one.
 uint64_t rounded(mpfr_srcptr x, FpFormat f, mpfr_rnd_t rnd) {
   if (f.width() == 64) {
@@ -113,50 +107,20 @@ uint64_t rounded(mpfr_srcptr x, FpFormat f, mpfr_rnd_t rnd) {
   return round_to_format(x, f, rnd);
 }
 
+// Whether a lowest set bit of weight 2^lowest is half the quantum 2^quantum.
+bool is_half_quantum(long lowest, long quantum) {
 #ifdef TCU_PLANTED_TIE_FAULTS
-// Only in tests' rounding_events_planted: the tie test broken as
-// $TCU_PLANTED_TIE says, for the [tie] tests to catch. "ulp_off": the
-// midpoint moved one ulp up (the real one is never a tie); "loose":
-// within an ulp of the midpoint (every inexact step is a tie).
-bool planted_midpoint(mpfr_ptr exact, Scratch& s) {
+  // Only in tests' rounding_events_planted: the tie test broken as
+  // $TCU_PLANTED_TIE says, for the [tie] tests to catch. "ulp_off": one ulp
+  // off (the real midpoint is never a tie); "loose": any bit below the
+  // quantum (every inexact step is a tie).
   const char* plant = std::getenv("TCU_PLANTED_TIE");
   const std::string which = plant ? plant : "";
-  mpfr_set_prec(s.term.get(), mpfr_get_prec(s.mid.get()) + 2);
-  mpfr_sub(s.term.get(), s.up.get(), s.down.get(), MPFR_RNDN);  // one ulp
-  if (which == "ulp_off") {
-    mpfr_add(s.term.get(), s.mid.get(), s.term.get(), MPFR_RNDN);
-    return mpfr_equal_p(exact, s.term.get());
-  }
-  if (which == "loose") {
-    mpfr_sub(s.mid.get(), exact, s.mid.get(), MPFR_RNDN);
-    return mpfr_cmpabs(s.mid.get(), s.term.get()) < 0;
-  }
+  if (which == "ulp_off") return lowest == quantum;
+  if (which == "loose") return lowest < quantum;
   throw std::logic_error("TCU_PLANTED_TIE: ulp_off or loose");
-}
 #endif
-
-// Whether `exact` is s.mid, the midpoint of its neighbours s.down, s.up.
-bool is_midpoint(mpfr_ptr exact, Scratch& s) {
-#ifdef TCU_PLANTED_TIE_FAULTS
-  return planted_midpoint(exact, s);
-#endif
-  return mpfr_equal_p(exact, s.mid.get());
-}
-
-// One step: `exact` rounded to f in mode rnd; notes whether it lost bits and
-// whether it was a midpoint.
-uint64_t round_step(mpfr_ptr exact, FpFormat f, mpfr_rnd_t rnd, RoundingEvents* events,
-                    Scratch& s) {
-  const uint64_t down = rounded(exact, f, MPFR_RNDD), up = rounded(exact, f, MPFR_RNDU);
-  if (down == up) return down;  // representable (a zero keeps its sign)
-  events->inexact = true;
-  load_extended(s.down.get(), down, f);
-  load_extended(s.up.get(), up, f);
-  mpfr_set_prec(s.mid.get(), f.precision() + 2);  // neighbours: their sum needs precision + 1
-  require_exact(mpfr_add(s.mid.get(), s.down.get(), s.up.get(), MPFR_RNDN), "midpoint");
-  mpfr_div_2ui(s.mid.get(), s.mid.get(), 1, MPFR_RNDN);
-  if (is_midpoint(exact, s)) events->tie = true;
-  return rnd == MPFR_RNDD ? down : rnd == MPFR_RNDU ? up : rounded(exact, f, rnd);
+  return lowest == quantum - 1;
 }
 
 mpfr_rnd_t mpfr_mode(Rounding r) {
@@ -180,85 +144,6 @@ struct Element {
   int batch, row, col;
 };
 
-// The element's A row, B column and C all finite.
-bool finite_inputs(const Instr& instr, const Operands& ops, Element e) {
-  const FpFormat in = format_of(instr.a_type), cf = format_of(instr.c_type);
-  if (!is_finite(ops.c.at(e.batch, e.row, e.col), cf)) return false;
-  for (int i = 0; i < instr.shape.k; ++i)
-    if (!is_finite(ops.a.at(e.batch, e.row, i), in) || !is_finite(ops.b.at(e.batch, i, e.col), in))
-      return false;
-  return true;
-}
-
-// out = a_i * b_i + acc, rounded to f in rnd (acc: a value of f).
-uint64_t product_step(const Instr& instr, const Operands& ops, Element e, int i, mpfr_ptr acc,
-                      FpFormat f, mpfr_rnd_t rnd, RoundingEvents* events, Scratch& s) {
-  const FpFormat in = format_of(instr.a_type);
-  load(s.a.get(), ops.a.at(e.batch, e.row, i), in);
-  load(s.b.get(), ops.b.at(e.batch, i, e.col), in);
-  fma_exact(s.exact.get(), s.a.get(), s.b.get(), acc, rnd, s);
-  return round_step(s.exact.get(), f, rnd, events, s);
-}
-
-// f64: d = fma(a3,b3, fma(a2,b2, fma(a1,b1, fma(a0,b0,c)))), each step in
-// the instruction's mode. Past an overflow to infinity every later step is
-// infinity plus a finite product: infinity.
-void f64_element(const Instr& instr, const Operands& ops, Element e, RoundingEvents* events,
-                 Scratch& s) {
-  const mpfr_rnd_t rnd = mpfr_mode(instr.rounding);
-  uint64_t acc = ops.c.at(e.batch, e.row, e.col);
-  for (int i = 0; i < instr.shape.k && is_finite(acc, kBinary64); ++i) {
-    load(s.acc.get(), acc, kBinary64);
-    acc = product_step(instr, ops, e, i, s.acc.get(), kBinary64, rnd, events, s);
-  }
-  events->value = acc;
-  events->has_value = true;
-}
-
-// out = x + y rounded to binary32 (nearest even); x, y binary32 bits.
-uint64_t f32_sum(uint64_t x, FpFormat xf, uint64_t y, RoundingEvents* events, Scratch& s) {
-  load(s.down.get(), x, xf);
-  load(s.up.get(), y, kBinary32);
-  add_exact(s.exact.get(), s.down.get(), s.up.get(), MPFR_RNDN);
-  return round_step(s.exact.get(), kBinary32, MPFR_RNDN, events, s);
-}
-
-// f16 inputs (every step binary32, nearest even; the README's order):
-// f32 D: acc = fma(a0,b0,+0), acc = fma(ai,bi,acc) for i = 1..3, d = c + acc;
-// f16 D: p01 = fma(a1,b1, a0*b0), p23 = fma(a3,b3, a2*b2),
-//        s = (c + p01) + p23, d = s rounded to binary16.
-void f16_element(const Instr& instr, const Operands& ops, Element e, RoundingEvents* events,
-                 Scratch& s) {
-  const FpFormat cf = format_of(instr.c_type);
-  const uint64_t c = ops.c.at(e.batch, e.row, e.col);
-  auto step = [&](int i, uint64_t acc) {
-    load(s.acc.get(), acc, kBinary32);
-    return product_step(instr, ops, e, i, s.acc.get(), kBinary32, MPFR_RNDN, events, s);
-  };
-  uint64_t d;
-  if (instr.d_type == ElemType::kF32) {
-    uint64_t acc = 0;
-    for (int i = 0; i < instr.shape.k; ++i) acc = step(i, acc);
-    d = f32_sum(c, cf, acc, events, s);
-  } else {
-    // a_i * b_i alone: a product step with a zero addend of the product's
-    // sign (fma(a, b, -0) is a*b exactly as IEEE 754 signs it).
-    auto pair = [&](int i) {
-      const bool negative = is_negative(ops.a.at(e.batch, e.row, i), kBinary16) !=
-                            is_negative(ops.b.at(e.batch, i, e.col), kBinary16);
-      return step(i + 1, step(i, negative ? 0x80000000u : 0));
-    };
-    const uint64_t p01 = pair(0), p23 = pair(2);
-    const uint64_t sum = f32_sum(f32_sum(c, cf, p01, events, s), kBinary32, p23, events, s);
-    load(s.exact.get(), sum, kBinary32);
-    d = round_step(s.exact.get(), kBinary16, MPFR_RNDN, events, s);
-  }
-  // Binary32 intermediates cannot overflow from binary16 inputs; were one
-  // infinite, the later steps would not be finite sums.
-  events->value = d;
-  events->has_value = true;
-}
-
 // A scale byte as significand * 2^exponent; false if NaN.
 bool decode_scale(uint64_t byte, ElemType type, long* significand, long* exponent) {
   byte &= 0xff;
@@ -281,36 +166,240 @@ long e2m1_halves(uint64_t code) {
   return code & 8 ? -magnitude : magnitude;
 }
 
-// e2m1: D against the exact sum C + sum over k of a*b*scale_a*scale_b (the
-// truncations toward zero and the 35-bit window make D differ from it).
-void e2m1_element(const Instr& instr, const Operands& ops, const Matrix& d, Element e,
-                  RoundingEvents* events, Scratch& s) {
-  const uint64_t c = ops.c.at(e.batch, e.row, e.col), out = d.at(e.batch, e.row, e.col);
-  if (!is_finite(c, kBinary32) || is_nan(out, kBinary32)) return;
-  load(s.acc.get(), c, kBinary32);
-  const int block = instr.scale_block();
-  for (int j = 0; j < instr.scale_blocks(); ++j) {
-    long sa, ea, sb, eb;
-    if (!decode_scale(ops.scale_a.at(0, e.row, j), instr.scale_type, &sa, &ea) ||
-        !decode_scale(ops.scale_b.at(0, j, e.col), instr.scale_type, &sb, &eb))
+// A step's events (not its bits): from the exact value's binade and lowest
+// set bit (tcu/rounding_events.h, round_step).
+StepRounding classify_step(mpfr_srcptr x, FpFormat f) {
+  StepRounding r;
+  if (mpfr_zero_p(x)) return r;
+  const long binade = long(mpfr_get_exp(x)) - 1;  // |x| in [2^binade, 2^(binade+1))
+  if (binade > f.max_exponent()) {                // past the largest finite value's binade
+    r.inexact = true;
+    return r;
+  }
+  const long lowest = long(mpfr_get_exp(x)) - long(mpfr_min_prec(x));  // lowest set bit
+  const long quantum = std::max(binade, long(f.min_exponent())) - f.precision() + 1;
+  r.inexact = lowest < quantum;
+  r.tie = is_half_quantum(lowest, quantum);
+  return r;
+}
+
+// Evaluates elements of one instruction's D step by step.
+class Walker {
+ public:
+  // full: every step of every element (the value too); otherwise an element
+  // stops once it is inexact and tie_wanted is false or it had a tie.
+  Walker(const Instr& instr, const Operands& ops, bool full)
+      : instr_(instr),
+        ops_(ops),
+        full_(full),
+        in_(format_of(instr.a_type)),
+        c_format_(format_of(instr.c_type)),
+        s_(scratch()),
+        a_(values(0, ops.a.elems.size())),
+        b_(values(1, ops.b.elems.size())),
+        a_loaded_(ops.a.elems.size()),
+        b_loaded_(ops.b.elems.size()) {}
+  bool tie_wanted = true;
+
+  RoundingEvents element(const Matrix& d, Element e) {
+    RoundingEvents events;
+    if (instr_.family == Family::kE2m1) {
+      e2m1_element(d, e, &events);
+    } else if (finite_inputs(e)) {
+      events.classified = true;
+      if (instr_.family == Family::kF64)
+        f64_element(e, &events);
+      else
+        f16_element(e, &events);
+    }
+    return events;
+  }
+
+ private:
+  bool done(const RoundingEvents& events) const {
+    return !full_ && events.inexact && (events.tie || !tie_wanted);
+  }
+
+  // The element's A row, B column and C all finite.
+  bool finite_inputs(Element e) const {
+    if (!is_finite(ops_.c.at(e.batch, e.row, e.col), c_format_)) return false;
+    for (int i = 0; i < instr_.shape.k; ++i)
+      if (!is_finite(ops_.a.at(e.batch, e.row, i), in_) ||
+          !is_finite(ops_.b.at(e.batch, i, e.col), in_))
+        return false;
+    return true;
+  }
+
+  // An element of A or B, loaded on first use.
+  mpfr_ptr operand(const Matrix& m, std::vector<std::unique_ptr<Real>>& values,
+                   std::vector<char>* loaded, int batch, int row, int col) {
+    const size_t index = (size_t(batch) * m.rows + row) * m.cols + col;
+    mpfr_ptr value = values[index]->get();
+    if (!(*loaded)[index]) {
+      load(value, m.elems[index], in_);
+      (*loaded)[index] = 1;
+    }
+    return value;
+  }
+
+  enum class Next { kGo, kStop, kInfinite };
+
+  // Rounds `exact` to f in rnd into `out`, noting the events. An exact step
+  // keeps its value as it is (no conversion); an inexact one is rounded by
+  // MPFR, unless the element stops there (done: its value is not needed).
+  Next step(mpfr_ptr exact, FpFormat f, mpfr_rnd_t rnd, mpfr_ptr out, RoundingEvents* events) {
+    const StepRounding r = classify_step(exact, f);
+    events->inexact |= r.inexact;
+    events->tie |= r.tie;
+    if (done(*events)) return Next::kStop;
+    if (!r.inexact) {
+      mpfr_swap(out, exact);
+      return Next::kGo;
+    }
+    const uint64_t bits = rounded(exact, f, rnd);
+    if (!is_finite(bits, f)) {
+      events->value = bits;
+      return Next::kInfinite;
+    }
+    load(out, bits, f);
+    return Next::kGo;
+  }
+
+  // acc = a_i * b_i + acc (acc: a value of f), rounded to f in rnd.
+  Next product_step(Element e, int i, mpfr_ptr acc, FpFormat f, mpfr_rnd_t rnd,
+                    RoundingEvents* events) {
+    mpfr_ptr a = operand(ops_.a, a_, &a_loaded_, e.batch, e.row, i);
+    mpfr_ptr b = operand(ops_.b, b_, &b_loaded_, e.batch, i, e.col);
+    const mpfr_prec_t product_precision = 2 * in_.precision();
+    if (mpfr_get_prec(s_.product.get()) != product_precision)
+      mpfr_set_prec(s_.product.get(), product_precision);
+    require_exact(mpfr_mul(s_.product.get(), a, b, rnd), "product");
+    add_exact(s_.exact.get(), s_.product.get(), acc, rnd);
+    return step(s_.exact.get(), f, rnd, acc, events);
+  }
+
+  // x += y rounded to binary32, nearest even.
+  Next sum_step(mpfr_ptr x, mpfr_srcptr y, RoundingEvents* events) {
+    add_exact(s_.exact.get(), x, y, MPFR_RNDN);
+    return step(s_.exact.get(), kBinary32, MPFR_RNDN, x, events);
+  }
+
+  // f64: d = fma(a3,b3, fma(a2,b2, fma(a1,b1, fma(a0,b0,c)))), each step in
+  // the instruction's mode. Past an overflow to infinity every later step
+  // is infinity plus a finite product: infinity.
+  void f64_element(Element e, RoundingEvents* events) {
+    const mpfr_rnd_t rnd = mpfr_mode(instr_.rounding);
+    mpfr_ptr acc = s_.acc.get();
+    load(acc, ops_.c.at(e.batch, e.row, e.col), kBinary64);
+    for (int i = 0; i < instr_.shape.k; ++i) {
+      const Next next = product_step(e, i, acc, kBinary64, rnd, events);
+      if (next == Next::kStop) return;
+      if (next == Next::kInfinite) {
+        events->has_value = true;  // events->value: the infinity
+        return;
+      }
+    }
+    events->value = rounded(acc, kBinary64, rnd);  // exact: acc is a double
+    events->has_value = true;
+  }
+
+  // f16 inputs (every step binary32, nearest even; the README's order):
+  // f32 D: acc = fma(a0,b0,+0), acc = fma(ai,bi,acc) for i = 1..3, d = c + acc;
+  // f16 D: p01 = fma(a1,b1, a0*b0), p23 = fma(a3,b3, a2*b2),
+  //        s = (c + p01) + p23, d = s rounded to binary16.
+  // Binary32 steps cannot overflow from binary16 inputs (were one infinite,
+  // the element would stop without a value).
+  void f16_element(Element e, RoundingEvents* events) {
+    mpfr_ptr c = s_.c.get();
+    load(c, ops_.c.at(e.batch, e.row, e.col), c_format_);
+    if (instr_.d_type == ElemType::kF32) {
+      mpfr_ptr acc = s_.acc.get();
+      load(acc, 0, kBinary32);
+      for (int i = 0; i < instr_.shape.k; ++i)
+        if (product_step(e, i, acc, kBinary32, MPFR_RNDN, events) != Next::kGo) return;
+      if (sum_step(c, acc, events) != Next::kGo) return;
+      events->value = rounded(c, kBinary32, MPFR_RNDN);  // exact
+    } else {
+      mpfr_ptr pairs[2] = {s_.acc.get(), s_.pair.get()};
+      for (int pair = 0; pair < 2; ++pair) {
+        // a_i * b_i alone: fma with a zero addend of the product's sign.
+        const int i = 2 * pair;
+        const bool negative = is_negative(ops_.a.at(e.batch, e.row, i), in_) !=
+                              is_negative(ops_.b.at(e.batch, i, e.col), in_);
+        load(pairs[pair], negative ? 0x80000000u : 0, kBinary32);
+        if (product_step(e, i, pairs[pair], kBinary32, MPFR_RNDN, events) != Next::kGo ||
+            product_step(e, i + 1, pairs[pair], kBinary32, MPFR_RNDN, events) != Next::kGo)
+          return;
+      }
+      if (sum_step(c, pairs[0], events) != Next::kGo || sum_step(c, pairs[1], events) != Next::kGo)
+        return;
+      const Next next = step(c, kBinary16, MPFR_RNDN, s_.term.get(), events);
+      if (next == Next::kStop) return;
+      if (next == Next::kGo) events->value = rounded(s_.term.get(), kBinary16, MPFR_RNDN);  // exact
+    }
+    events->has_value = true;
+  }
+
+  // e2m1: D against the exact sum C + sum over k of a*b*scale_a*scale_b
+  // (the truncations toward zero and the 35-bit window make D differ).
+  void e2m1_element(const Matrix& d, Element e, RoundingEvents* events) {
+    const uint64_t c = ops_.c.at(e.batch, e.row, e.col), out = d.at(e.batch, e.row, e.col);
+    if (!is_finite(c, kBinary32) || is_nan(out, kBinary32)) return;
+    load(s_.acc.get(), c, kBinary32);
+    const int block = instr_.scale_block();
+    for (int j = 0; j < instr_.scale_blocks(); ++j) {
+      long sa, ea, sb, eb;
+      if (!decode_scale(ops_.scale_a.at(0, e.row, j), instr_.scale_type, &sa, &ea) ||
+          !decode_scale(ops_.scale_b.at(0, j, e.col), instr_.scale_type, &sb, &eb))
+        return;
+      long quarters = 0;
+      for (int k = j * block; k < (j + 1) * block; ++k)
+        quarters +=
+            e2m1_halves(ops_.a.at(e.batch, e.row, k)) * e2m1_halves(ops_.b.at(e.batch, k, e.col));
+      mpfr_set_prec(s_.term.get(), 64);
+      require_exact(mpfr_set_si_2exp(s_.term.get(), quarters * sa * sb, ea + eb - 2, MPFR_RNDN),
+                    "e2m1 term");
+      add_exact(s_.exact.get(), s_.acc.get(), s_.term.get(), MPFR_RNDN);
+      mpfr_swap(s_.exact.get(), s_.acc.get());
+    }
+    events->classified = true;
+    if (!is_finite(out, kBinary32)) {
+      events->inexact = true;  // infinite from finite inputs: overflow
       return;
-    long quarters = 0;
-    for (int k = j * block; k < (j + 1) * block; ++k)
-      quarters +=
-          e2m1_halves(ops.a.at(e.batch, e.row, k)) * e2m1_halves(ops.b.at(e.batch, k, e.col));
-    mpfr_set_prec(s.term.get(), 64);
-    require_exact(mpfr_set_si_2exp(s.term.get(), quarters * sa * sb, ea + eb - 2, MPFR_RNDN),
-                  "e2m1 term");
-    add_exact(s.exact.get(), s.acc.get(), s.term.get(), MPFR_RNDN);
-    mpfr_swap(s.exact.get(), s.acc.get());
+    }
+    load(s_.exact.get(), out, kBinary32);
+    events->inexact = !mpfr_equal_p(s_.exact.get(), s_.acc.get());
   }
-  events->classified = true;
-  if (!is_finite(out, kBinary32)) {
-    events->inexact = true;  // infinite from finite inputs: overflow
-    return;
+
+  const Instr& instr_;
+  const Operands& ops_;
+  const bool full_;
+  const FpFormat in_, c_format_;
+  // MPFR's variables, kept per thread from one instruction to the next
+  // (allocating them per instruction cost more than the steps).
+  static Scratch& scratch() {
+    thread_local Scratch s;
+    return s;
   }
-  load(s.exact.get(), out, kBinary32);
-  events->inexact = !mpfr_equal_p(s.exact.get(), s.acc.get());
+  static std::vector<std::unique_ptr<Real>>& values(int which, size_t count) {
+    thread_local std::vector<std::unique_ptr<Real>> pools[2];
+    auto& pool = pools[which];
+    while (pool.size() < count) pool.push_back(std::make_unique<Real>());
+    return pool;
+  }
+
+  Scratch& s_;
+  std::vector<std::unique_ptr<Real>>& a_;
+  std::vector<std::unique_ptr<Real>>& b_;
+  std::vector<char> a_loaded_, b_loaded_;
+};
+
+template <typename Visit>
+void for_each_element(const Matrix& d, Visit&& visit) {
+  for (int batch = 0; batch < d.batches; ++batch)
+    for (int row = 0; row < d.rows; ++row)
+      for (int col = 0; col < d.cols; ++col)
+        if (!visit(Element{batch, row, col})) return;
 }
 
 }  // namespace
@@ -349,28 +438,56 @@ uint64_t round_to_format(mpfr_srcptr x, FpFormat f, mpfr_rnd_t rnd) {
   return sign | (uint64_t(y_exponent + f.max_exponent()) << f.fraction_bits) | fraction;
 }
 
+StepRounding round_step(mpfr_srcptr x, FpFormat f, mpfr_rnd_t rnd) {
+  StepRounding r = classify_step(x, f);
+  r.bits = rounded(x, f, rnd);
+  return r;
+}
+
+StepRounding round_step_by_neighbours(mpfr_srcptr x, FpFormat f, mpfr_rnd_t rnd) {
+  StepRounding r;
+  const uint64_t down = rounded(x, f, MPFR_RNDD), up = rounded(x, f, MPFR_RNDU);
+  r.bits = rnd == MPFR_RNDD ? down : rnd == MPFR_RNDU ? up : rounded(x, f, rnd);
+  if (down == up) return r;  // representable (a zero keeps its sign)
+  r.inexact = true;
+  Real low, high, mid(f.precision() + 2);  // neighbours: their sum needs precision + 1
+  load_extended(low.get(), down, f);
+  load_extended(high.get(), up, f);
+  require_exact(mpfr_add(mid.get(), low.get(), high.get(), MPFR_RNDN), "midpoint");
+  mpfr_div_2ui(mid.get(), mid.get(), 1, MPFR_RNDN);
+  r.tie = mpfr_equal_p(x, mid.get());
+  return r;
+}
+
 std::vector<RoundingEvents> rounding_events(const Instr& instr, const Operands& ops,
                                             const Matrix& d) {
-  std::vector<RoundingEvents> events(d.elems.size());
-  Scratch s;
-  size_t index = 0;
-  for (int batch = 0; batch < d.batches; ++batch)
-    for (int row = 0; row < d.rows; ++row)
-      for (int col = 0; col < d.cols; ++col) {
-        RoundingEvents& ev = events[index++];
-        const Element e{batch, row, col};
-        if (instr.family == Family::kE2m1) {
-          e2m1_element(instr, ops, d, e, &ev, s);
-          continue;
-        }
-        if (!finite_inputs(instr, ops, e)) continue;
-        ev.classified = true;
-        if (instr.family == Family::kF64)
-          f64_element(instr, ops, e, &ev, s);
-        else
-          f16_element(instr, ops, e, &ev, s);
-      }
+  std::vector<RoundingEvents> events;
+  events.reserve(d.elems.size());
+  Walker walker(instr, ops, /*full=*/true);
+  for_each_element(d, [&](Element e) {
+    events.push_back(walker.element(d, e));
+    return true;
+  });
   return events;
+}
+
+RoundingSummary summarize_rounding(const Instr& instr, const Operands& ops, const Matrix& d) {
+  RoundingSummary summary;
+  const bool ties = instr.family != Family::kE2m1;
+  Walker walker(instr, ops, /*full=*/false);
+  for_each_element(d, [&](Element e) {
+    // f16 (four quad pairs' 8x8 products, alike but for their operands):
+    // the first quad pair's only, a quarter of the cost (an instruction
+    // whose elements are all exact is evaluated in full).
+    if (instr.family == Family::kF16 && e.batch > 0) return false;
+    walker.tie_wanted = ties && !summary.tie;
+    const RoundingEvents events = walker.element(d, e);
+    summary.exact |= events.classified && !events.inexact;
+    summary.inexact |= events.inexact;
+    summary.tie |= events.tie;
+    return !(summary.exact && summary.inexact && (summary.tie || !ties));
+  });
+  return summary;
 }
 
 }  // namespace tcu

@@ -37,10 +37,21 @@ struct RoundingEvents {
   uint64_t value = 0;
 };
 
-// One per element of D (matrix order: batch, row, column). `d` is the D
-// that the events of e2m1 are judged on (f16, f64: unused).
+// One per element of D (matrix order: batch, row, column), every step of
+// every element evaluated. `d` is the D that the events of e2m1 are judged
+// on (f16, f64: unused).
 std::vector<RoundingEvents> rounding_events(const Instr& instr, const Operands& ops,
                                             const Matrix& d);
+
+// Whether some element of D is exact, some inexact, some a tie (what the
+// coverage samples): the same steps, but an element stops at its first
+// inexact step once a tie needs no more looking for, and the instruction
+// once all three are known. f16: the elements of the
+// first quad pair's 8x8 product only (D's batch 0).
+struct RoundingSummary {
+  bool exact = false, inexact = false, tie = false;
+};
+RoundingSummary summarize_rounding(const Instr& instr, const Operands& ops, const Matrix& d);
 
 // An IEEE 754 binary format.
 struct FpFormat {
@@ -58,5 +69,22 @@ constexpr FpFormat kBinary16{5, 10}, kBinary32{8, 23}, kBinary64{11, 52};
 // binade allows (binary16 has no mpfr_get_*; the tests hold this to
 // mpfr_get_d and mpfr_get_flt for the other two).
 uint64_t round_to_format(mpfr_srcptr x, FpFormat format, mpfr_rnd_t rnd);
+
+// One step: its exact value (finite) rounded to `format` in `rnd`, and what
+// that did.
+struct StepRounding {
+  uint64_t bits = 0;
+  bool inexact = false, tie = false;
+};
+// From the exact value's binade and lowest set bit against the format's
+// quantum q there (subnormals: the smallest subnormal): exact when the
+// lowest bit weighs q or more (and the binade is not past the largest),
+// a tie when it weighs q/2. What the steps use (no neighbours to compute).
+StepRounding round_step(mpfr_srcptr exact, FpFormat format, mpfr_rnd_t rnd);
+// The same from the neighbours: the value rounded down and up (MPFR's
+// conversions), exact when they agree, a tie when the exact value is their
+// midpoint (an infinite neighbour standing for +-2^(max_exponent+1)). The
+// tests' reference for round_step.
+StepRounding round_step_by_neighbours(mpfr_srcptr exact, FpFormat format, mpfr_rnd_t rnd);
 
 }  // namespace tcu
