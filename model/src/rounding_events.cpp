@@ -32,7 +32,7 @@ class Real {
   mpfr_t x_;
 };
 
-// The values one element's steps work with, allocated once per instruction.
+// The values the steps work with (kept per thread, Walker::scratch).
 struct Scratch {
   Real acc, pair, c, product, exact, term;
 };
