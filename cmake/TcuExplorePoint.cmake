@@ -17,6 +17,8 @@ endif()
 
 find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET mpfr)  # tcu_coverage's
 set(TCU_VERILATED_RUNTIME_LIBRARY ${TCU_BASE_RUNTIME})
 set(TCU_VERILATED_UNITY ON)
 add_subdirectory(rtl)  # the model(s) and generated/datapath_factory.cpp
@@ -31,5 +33,5 @@ foreach(config ${TCU_CONFIG_NAMES})
   target_link_libraries(tcu PRIVATE tcu_rtl_${config})
 endforeach()
 verilator_link_systemc(tcu)
-target_link_libraries(tcu PRIVATE ZLIB::ZLIB Threads::Threads)
+target_link_libraries(tcu PRIVATE ZLIB::ZLIB Threads::Threads PkgConfig::MPFR)
 set_target_properties(tcu PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})

@@ -22,7 +22,7 @@ packages=(
   verilator libsystemc-dev catch2 yosys gtkwave
   zlib1g-dev nlohmann-json3-dev libcli11-dev
   xvfb xdotool imagemagick clang libclang-rt-14-dev ccache python3 python3-venv python3-dev
-  qflow-tech-osu018 opensta iverilog lcov
+  qflow-tech-osu018 opensta iverilog lcov libmpfr-dev
 )
 if [ "$full" = 1 ]; then
   packages+=(slurm-wlm munge wkhtmltopdf)

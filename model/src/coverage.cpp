@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "tcu/rounding_events.h"
+
 namespace tcu {
 namespace {
 
@@ -35,6 +37,14 @@ const std::vector<const char*>& element_classes(ElemType type) {
 //   (model/src/f16.cpp), so no -0, no overflow from finite operands, and
 //   with an f16 C no subnormal (every nonzero term is a multiple of 2^-48);
 // - f64 .rz: rounding toward zero never overflows to infinity.
+// Rounding (tcu/rounding_events.h, per element with finite inputs, every
+// step of its arithmetic evaluated exactly): d.exact (no step lost bits),
+// d.inexact (one did), d.tie (a step's exact value was the midpoint of two
+// neighbours in its format: round-half-even's case, and in .rz/.rm/.rp the
+// half-ulp corner; each f64 variant is one mode, so its d.tie is the tie
+// of that mode). e2m1 has no d.tie: D is the exact sum truncated toward
+// zero (after a truncating alignment window), where a midpoint decides
+// nothing; its d.exact/d.inexact say whether D equals the exact A.B+C.
 std::vector<const char*> result_bins(const Instr& instr) {
   if (instr.d_type == ElemType::kS32) {
     const bool unsigned_only = instr.a_type == ElemType::kU4 && instr.b_type == ElemType::kU4;
@@ -51,6 +61,8 @@ std::vector<const char*> result_bins(const Instr& instr) {
   const bool no_overflow = (e2m1 && instr.scale_type == ElemType::kUe4m3) || f16_to_f32 ||
                            (instr.family == Family::kF64 && instr.rounding == Rounding::kRz);
   if (!no_overflow) bins.push_back("d.overflow");
+  bins.insert(bins.end(), {"d.exact", "d.inexact"});
+  if (!e2m1) bins.push_back("d.tie");
   return bins;
 }
 
@@ -179,6 +191,14 @@ bool nonzero_product(uint64_t a, uint64_t b, ElemType type) {
          !float_is_special(b, f);
 }
 
+// d.exact, d.inexact, d.tie: each once if any element of D has the event.
+void classify_rounding(const Instr& instr, const Operands& ops, const Matrix& d, HitSet* hits) {
+  const RoundingSummary rounding = summarize_rounding(instr, ops, d);
+  if (rounding.exact) hits->add("d.exact");
+  if (rounding.inexact) hits->add("d.inexact");
+  if (rounding.tie) hits->add("d.tie");
+}
+
 void classify_float_results(const Instr& instr, const Operands& ops, const Matrix& d,
                             HitSet* hits) {
   const FloatFormat df = float_format(instr.d_type), cf = float_format(instr.c_type);
@@ -207,6 +227,7 @@ void classify_float_results(const Instr& instr, const Operands& ops, const Matri
           nonzero = nonzero_product(ops.a.at(batch, row, i), ops.b.at(batch, i, col), instr.a_type);
         if (nonzero) hits->add(v == 0 ? "d.cancel_pos_zero" : "d.cancel_neg_zero");
       }
+  classify_rounding(instr, ops, d, hits);
 }
 
 }  // namespace

@@ -205,7 +205,7 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
   constexpr uint64_t kOne = 0x3ff0000000000000ull, kSign = 0x8000000000000000ull;
   constexpr uint64_t kBig = 0x6974e718d7d7625aull;   // 1e200
   constexpr uint64_t kTiny = 0x1a70000000000000ull;  // 2^-600
-  switch (target % 7) {
+  switch (target % 8) {
     case 0:  // -0 * 1 + -0
       place_at(la, w.a, [](int, int, int) { return kSign; });
       place_at(lb, w.b, [](int, int, int) { return kOne; });
@@ -217,7 +217,7 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       break;
     case 2:    // 1e200 * 1e200: positive overflow
     case 3: {  // and negative
-      const uint64_t sign = target % 7 == 3 ? kSign : 0;
+      const uint64_t sign = target % 8 == 3 ? kSign : 0;
       place_at(la, w.a, [&](int, int, int) { return kBig | sign; });
       place_at(lb, w.b, [](int, int, int) { return kBig; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
@@ -233,7 +233,7 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lb, w.b, [](int, int, int) { return kOne; });
       place_at(lc, w.c, [](int, int, int) { return 0xc010000000000000ull; });  // -4
       break;
-    default: {  // a*b - round(a*b): the product's rounding error, i*j*2^-104,
+    case 6: {  // a*b - round(a*b): the product's rounding error, i*j*2^-104,
                 // a sum whose leading one lies far below the operands'
       auto near_one = [=](int i) { return kOne + uint64_t(i + 1); };  // 1 + (i+1)*2^-52
       place_at(la, w.a, [&](int, int r, int k) { return k == 0 ? near_one(r) : 0; });
@@ -248,6 +248,16 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
         std::memcpy(&bits, &product, 8);
         return bits;
       });
+      break;
+    }
+    default: {  // (1 + j*2^-52) + 2^-53 (j = row + col; odd rows negative): the
+                // midpoint of two doubles in the first step, a tie in every mode
+                // (the coverage's d.tie), in both directions
+      constexpr uint64_t kHalfUlp = 0x3ca0000000000000ull;  // 2^-53
+      auto sign = [=](int row) { return row % 2 ? kSign : 0; };
+      place_at(la, w.a, [&](int, int r, int k) { return k == 0 ? kHalfUlp | sign(r) : 0; });
+      place_at(lb, w.b, [](int, int, int) { return kOne; });
+      place_at(lc, w.c, [&](int, int r, int c) { return (kOne + uint64_t(r + c)) | sign(r); });
       break;
     }
   }
