@@ -78,6 +78,23 @@ class DatapathModel {
   virtual void settle() = 0;
   uint64_t cycle() const { return cycle_; }
 
+  // Resets the core: rst_ni high, then low (a falling edge of rst_ni, which
+  // starts every asynchronous reset, also of flops behind a clock gate that
+  // is closed, whatever value the inputs started from: with a random
+  // power-up state rst_ni may start low), held low for `cycles` clock
+  // cycles, then released. The other inputs are the caller's.
+  void reset(int cycles = 4) {
+    set_reset(false);
+    settle();
+    set_reset(true);
+    settle();
+    for (int i = 0; i < cycles; ++i) {
+      rising_edge();
+      falling_edge();
+    }
+    set_reset(false);
+  }
+
   // Starts an FST waveform (time in ns = cycle).
   virtual void open_trace(const std::string& path) = 0;
 

@@ -29,15 +29,10 @@ class RtlEngine : public Engine {
     if (!trace.empty()) model_->open_trace(trace);
     // Reset for a few cycles, outside the front-end's clock (its cycle
     // count starts after reset).
-    model_->set_reset(true);
     model_->set_start(false);
     model_->set_words(nullptr, 0, false);
     model_->set_wb_ready(true);
-    for (int i = 0; i < 4; ++i) {
-      model_->rising_edge();
-      model_->falling_edge();
-    }
-    model_->set_reset(false);
+    model_->reset();
     model_->falling_edge();
     front_end_.pause_when_idle(true);
   }

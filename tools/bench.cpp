@@ -179,12 +179,7 @@ int bench(const BenchOptions& opt, std::ostream& out) {
   std::unique_ptr<Engine> stack;
   if (opt.rtl) {
     raw = make_datapath_model(opt.config);
-    for (int i = 0; i < 4; ++i) {  // reset
-      raw->set_reset(true);
-      raw->rising_edge();
-      raw->falling_edge();
-    }
-    raw->set_reset(false);
+    raw->reset();
     stack = make_rtl_engine(opt.config, "", opt.front_end);
   }
 #endif

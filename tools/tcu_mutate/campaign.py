@@ -18,6 +18,8 @@ from pathlib import Path
 class Stage:
     name: str
     args: list[str]
+    # More plusargs for the Verilated model (after +mutant=K).
+    plusargs: str = ""
 
 
 def regression(data_dir: Path, seed: int) -> list[Stage]:
@@ -28,6 +30,12 @@ def regression(data_dir: Path, seed: int) -> list[Stage]:
     s = str(seed)
     stages = [
         Stage("quick", ["run", "--count", "64", "--seed", s]),
+        # The same from a random power-up state: every register without a
+        # reset starts from Verilator's rand-reset (the configuration is
+        # Verilated with --x-initial unique), so a reset value that lets
+        # unreset data through (a valid bit reset to 1) is seen.
+        Stage("random-start", ["run", "--count", "64", "--seed", s],
+              f"+verilator+rand+reset+2 +verilator+seed+{seed}"),
         Stage("quick-stress", ["run", "--mix", "--backpressure", "0.9", "--count", "2000",
                                "--seed", s]),
     ]
@@ -56,9 +64,10 @@ class Outcome:
 def run_one(tcu: Path, config: str, mutant: dict, stages: list[Stage],
             timeout: float) -> Outcome:
     outcome = Outcome(mutant)
-    env = dict(os.environ, TCU_PLUSARGS=f"+mutant={mutant['number']}")
     start = time.monotonic()
     for stage in stages:
+        env = dict(os.environ,
+                   TCU_PLUSARGS=f"+mutant={mutant['number']} {stage.plusargs}".strip())
         args = [str(tcu), *stage.args, "--config", config]
         if stage.args[0] == "run":
             args += ["--jobs", "1"]
