@@ -86,6 +86,12 @@ TEST_CASE("f64: overflow and cancellation are told apart", "[coverage]") {
   coverage.sample(f64, uniform_f64(1.0, 1.0, -4.0));  // 4 * 1 - 4 = +0 in .rn
   CHECK(hits(coverage, f64, "d.cancel_pos_zero") == 1);
   CHECK(hits(coverage, f64, "d.cancel_neg_zero") == 0);
+  CHECK(hits(coverage, f64, "d.inexact_zero") == 0);  // an exact zero
+  // 2^-600 * 2^-600 = 2^-1200 rounds to +0 four times: a zero from a
+  // nonzero exact value (the cancellation bin counts it too).
+  coverage.sample(f64, uniform_f64(0x1p-600, 0x1p-600, 0.0));
+  CHECK(hits(coverage, f64, "d.inexact_zero") == 1);
+  CHECK(hits(coverage, f64, "d.cancel_pos_zero") == 2);
   CHECK(hits(coverage, f64, "d.overflow") == 1);
   const double inf = std::numeric_limits<double>::infinity();
   coverage.sample(f64, uniform_f64(inf, 1.0, 0.0));  // infinite operand: inf, not overflow

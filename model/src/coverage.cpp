@@ -45,6 +45,9 @@ const std::vector<const char*>& element_classes(ElemType type) {
 // of that mode). e2m1 has no d.tie: D is the exact sum truncated toward
 // zero (after a truncating alignment window), where a midpoint decides
 // nothing; its d.exact/d.inexact say whether D equals the exact A.B+C.
+// d.inexact_zero: an element of D is a zero whose exact value is not (a
+// step underflowed to zero, or a sum cancelled after a rounded step), told
+// apart from the cancellation bins, which any zero from nonzero inputs hits.
 std::vector<const char*> result_bins(const Instr& instr) {
   if (instr.d_type == ElemType::kS32) {
     const bool unsigned_only = instr.a_type == ElemType::kU4 && instr.b_type == ElemType::kU4;
@@ -61,7 +64,7 @@ std::vector<const char*> result_bins(const Instr& instr) {
   const bool no_overflow = (e2m1 && instr.scale_type == ElemType::kUe4m3) || f16_to_f32 ||
                            (instr.family == Family::kF64 && instr.rounding == Rounding::kRz);
   if (!no_overflow) bins.push_back("d.overflow");
-  bins.insert(bins.end(), {"d.exact", "d.inexact"});
+  bins.insert(bins.end(), {"d.exact", "d.inexact", "d.inexact_zero"});
   if (!e2m1) bins.push_back("d.tie");
   return bins;
 }
@@ -197,6 +200,7 @@ void classify_rounding(const Instr& instr, const Operands& ops, const Matrix& d,
   if (rounding.exact) hits->add("d.exact");
   if (rounding.inexact) hits->add("d.inexact");
   if (rounding.tie) hits->add("d.tie");
+  if (rounding.inexact_zero) hits->add("d.inexact_zero");
 }
 
 void classify_float_results(const Instr& instr, const Operands& ops, const Matrix& d,

@@ -176,7 +176,7 @@ void direct_f16(const Instr& in, uint64_t target, WarpOperands& w) {
   const auto& lb = fragment_layout(in, Operand::kB);
   const auto& lc = fragment_layout(in, Operand::kC);
   const bool c16 = in.c_type == ElemType::kF16;
-  switch (target % 4) {
+  switch (target % 5) {
     case 0:  // -0 * B + -0: a zero of negative sign (f16 D)
       place_at(la, w.a, [](int, int, int) { return 0x8000; });
       place_at(lb, w.b, [](int, int, int) { return 0x3c00; });
@@ -190,10 +190,17 @@ void direct_f16(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(la, w.a, [](int, int, int) { return 0x7bff; });
       place_at(lb, w.b, [](int, int, int) { return 0x7bff; });
       break;
-    default:  // one product -2^-28, C +0: a negative sum below f16's range
+    case 3:  // one product -2^-28, C +0: a negative sum below f16's range
       place_at(la, w.a, [](int, int, int k) { return k == 0 ? 0x8400 : 0; });  // -2^-14
       place_at(lb, w.b, [](int, int, int) { return 0x0400; });                 // 2^-14
       place_at(lc, w.c, [](int, int, int) { return 0; });
+      break;
+    default:  // 1*1 + 2^-15*2^-15 rounds to 1 in fp32 (inexact), C -1: a
+              // zero D whose exact value is 2^-30 (f32 D too, where no sum
+              // underflows)
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 0x3c00 : k == 1 ? 0x0200 : 0; });
+      place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 0x3c00 : k == 1 ? 0x0200 : 0; });
+      place_at(lc, w.c, [&](int, int, int) { return c16 ? 0xbc00 : 0xbf800000; });
       break;
   }
 }
@@ -277,12 +284,12 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
   const bool ue8m0 = in.scale_type == ElemType::kUe8m0;
   const auto& lsa = fragment_layout(in, Operand::kScaleA, w.selectors);
   const auto& lsb = fragment_layout(in, Operand::kScaleB, w.selectors);
-  switch (target % 7) {
+  switch (target % 8) {
     case 0:  // zero A, C +0 or subnormal (then the smallest scales, so
              // that C sets the sum's window; model/src/e2m1.cpp)
       place_at(la, w.a, [](int, int, int) { return 0; });
-      place_at(lc, w.c, [&](int, int, int) { return (target / 4) % 2; });
-      if ((target / 4) % 2) {
+      place_at(lc, w.c, [&](int, int, int) { return (target / 8) % 2; });
+      if ((target / 8) % 2) {
         place_at(lsa, w.scale_a, [](int, int, int) { return 0; });
         place_at(lsb, w.scale_b, [](int, int, int) { return 0; });
       }
@@ -328,6 +335,21 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
       });
       place_at(lsa, w.scale_a, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
       place_at(lsb, w.scale_b, [&](int, int, int) { return ue8m0 ? 0xfe : 0x7e; });
+      break;
+    case 7:  // 6*6 in group 0 at the large scales (ue8m0 2^10, ue4m3 448)
+             // and C its negation, 0.5*0.5 in group 2 at the small ones
+             // (2^-20, 2^-9): that term lies below the sum's 35-bit window
+             // and is truncated away, so D is +0 though the exact sum is
+             // not (2X: block 1 holds groups 2-3; 4X: block g is group g)
+      place_at(la, w.a, [](int, int, int k) { return k == 0 ? 7 : k == 32 ? 1 : 0; });
+      place_at(lb, w.b, [](int, int k, int) { return k == 0 ? 7 : k == 32 ? 1 : 0; });
+      place_at(lc, w.c, [&](int, int, int) { return ue8m0 ? 0xcc100000u : 0xcadc8000u; });
+      place_at(lsa, w.scale_a, [&](int, int, int block) {
+        return ue8m0 ? (block == 0 ? 137 : 107) : (block == 0 ? 0x7e : block == 2 ? 0x01 : 0x38);
+      });
+      place_at(lsb, w.scale_b, [&](int, int block, int) {  // B's scales: blocks x n
+        return ue8m0 ? (block == 0 ? 137 : 107) : (block == 0 ? 0x7e : block == 2 ? 0x01 : 0x38);
+      });
       break;
     default:  // ue8m0: one product 1*1 at scales 2^-127 and 2^-28 (2^-155),
               // every block at those scales, C +0: the window's lsb is

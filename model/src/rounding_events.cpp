@@ -487,6 +487,18 @@ RoundingSummary summarize_rounding(const Instr& instr, const Operands& ops, cons
     summary.tie |= events.tie;
     return !(summary.exact && summary.inexact && (summary.tie || !ties));
   });
+  // The zeros of D (rare outside the directed cases): underflowed, or exact.
+  const FpFormat df = format_of(instr.d_type);
+  Walker zeros(instr, ops, /*full=*/false);
+  zeros.tie_wanted = false;
+  for_each_element(d, [&](Element e) {
+    if (instr.family == Family::kF16 && e.batch > 0) return false;
+    const uint64_t bits = d.at(e.batch, e.row, e.col);
+    if ((bits & ~(uint64_t{1} << (df.width() - 1))) != 0) return true;
+    const RoundingEvents events = zeros.element(d, e);
+    summary.inexact_zero |= events.classified && events.inexact;
+    return !summary.inexact_zero;
+  });
   return summary;
 }
 

@@ -50,6 +50,10 @@ std::vector<RoundingEvents> rounding_events(const Instr& instr, const Operands& 
 // first quad pair's 8x8 product only (D's batch 0).
 struct RoundingSummary {
   bool exact = false, inexact = false, tie = false;
+  // Some element of D is a zero (either sign) although its exact value is
+  // not: a step underflowed to zero, or cancelled after a rounded step
+  // (every zero element of D looked at, whatever stopped the rest).
+  bool inexact_zero = false;
 };
 RoundingSummary summarize_rounding(const Instr& instr, const Operands& ops, const Matrix& d);
 
