@@ -167,17 +167,18 @@ def against_whole(points: list[dict], whole: dict) -> dict:
     parameters from the points, without the router (tcu_datapath has
     none): what the composition leaves out, measured at one point."""
     given = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
-    d = datapath(points, "whole", tcu_spec.load().resolve(given))
+    d = datapath([p for p in points if p["unit"] != "tcu_operand_router"], "whole",
+                 tcu_spec.load().resolve(given))
     if d is None:
         raise ValueError(f"no dot unit of {given} has a point")
-    composed = d["area_um2"] - (d["router_area_um2"] or 0.0)
+    composed = d["area_um2"]
     return {
         "top": whole["top"],
         "params": given,
         "library": whole["library"],
         "area_um2": whole["area_um2"],
         "flip_flop_area_um2": whole["flip_flop_area_um2"],
-        "cells": whole["cells"],
+        "cells": whole.get("cells"),  # None: not given (the explore CSV has generic cells)
         "fmax_mhz": whole["fmax_mhz"],
         "critical_path_ns": whole["critical_path_ns"],
         "path_start": whole["path_start"],
