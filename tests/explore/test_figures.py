@@ -103,6 +103,33 @@ def test_physical_columns():
     assert physical.derive({"macs_per_cycle": 10, "fmax_mhz": "", "energy_pj_per_mac": "nan"}) == {}
 
 
+def test_router_estimate(monkeypatch):
+    """Without a router axis, the router's area comes from the data file's
+    router points at the point's widths (scaled between 1 and 4 words), and
+    tops_per_mm2 counts it; a synthesized router's area is kept. Planted:
+    the estimate left out of tops_per_mm2 must change it."""
+    from tcu_phys import datafile
+    router = {"unit": "tcu_operand_router", "flip_flop_area_um2": 0.0, "critical_path_ns": 1.0,
+              "fmax_mhz": 1e3}
+    points = [dict(router, params={"WordsPerCycle": 1, "DWordsPerCycle": 1}, area_um2=1e6),
+              dict(router, params={"WordsPerCycle": 4, "DWordsPerCycle": 4}, area_um2=1.3e6)]
+    monkeypatch.setattr(datafile, "load", lambda path: {"point": points})
+    row = {"macs_per_cycle": 1024, "fmax_mhz": 500, "area_um2": 2e6,
+           "WordsPerCycle": 8, "DWordsPerCycle": 8}
+    estimate = physical.router_estimate(row)
+    # 1e6 + (8 - 1) x 0.3e6 / 3 = 1.7e6
+    assert estimate["router_area_um2"] == pytest.approx(1.7e6)
+    assert "scaled" in estimate["router_area_source"]
+    row.update(estimate)
+    # 1.024 TOPS over 3.7 mm^2
+    assert physical.derive(row)["tops_per_mm2"] == pytest.approx(1.024 / 3.7, rel=1e-3)
+    assert physical.derive(row)["tops"] == 1.024  # its clock is not taken
+    planted = {k: v for k, v in row.items() if k != "router_area_um2"}
+    assert physical.derive(planted)["tops_per_mm2"] != pytest.approx(1.024 / 3.7, rel=1e-3)
+    assert physical.router_estimate({**row, "router_area_um2": 5.0}) == {}
+    assert physical.router_estimate({"area_um2": 1.0}) == {}
+
+
 def test_synthesis_json_contract(tmp_path):
     synth = synthesis.Synthesis("k", tmp_path, {})
     path = tmp_path / "synth.json"

@@ -7,12 +7,16 @@
 #   tests/phys/data_file.sh PYTHON WORKDIR check-int4
 #     the same for tcu_int4_dot at the small configuration's Stages=1 (a
 #     synthesis of a minute or more: second tier);
+#   tests/phys/data_file.sh PYTHON WORKDIR check-f64
+#     the same for tcu_f64_dot at the default FmaStages=2, its energy from
+#     its own gate-level simulation (about 20 CPU minutes: second tier);
 #   tests/phys/data_file.sh PYTHON WORKDIR planted
 #     the proof that the check can fail: for each figure --check compares,
 #     a copy of the data file with that figure of the tcu_sparse_mux point
 #     changed by 1% (or 1, or added where the point has none) must be
 #     refused against the same fresh.json, naming the figure; so must a
-#     copy with another library.
+#     copy with another library, and one whose point was mapped with the
+#     plain (unbuffered) flow of the figures before session 11.
 set -uo pipefail
 python=$1
 work=$2
@@ -30,17 +34,29 @@ case $mode in
     nice -n 10 "$python" -m tcu_phys --unit tcu_int4_dot --params Stages=1 --workdir "$work" \
       --json "$work/fresh_int4.json" --check "$data" || exit 1
     ;;
+  check-f64)
+    nice -n 10 "$python" -m tcu_phys --unit tcu_f64_dot --params FmaStages=2 --workdir "$work" \
+      --json "$work/fresh_f64.json" --check "$data" || exit 1
+    ;;
   planted)
     [ -s "$work/fresh.json" ] || { echo "planted: no $work/fresh.json (run check first)" >&2; exit 1; }
     fields=$("$python" -c 'from tcu_phys import datafile; print(" ".join(datafile.CHECKED))')
     failures=0
-    for field in $fields library; do
+    for field in $fields library mapping; do
       "$python" - "$data" "$work/tampered.toml" "$field" <<'PY' || exit 1
 import re, sys
 text = open(sys.argv[1]).read()
 field = sys.argv[3]
 if field == "library":
     text = text.replace('library = "OSU 0.18 µm, typical corner"', 'library = "other"', 1)
+elif field == "mapping":
+    from tcu_phys import figures
+    start = text.index('unit = "tcu_sparse_mux"\n')
+    end = text.find("[[", start)
+    block = text[start:end]
+    assert figures.MAPPING_BUFFERED in block, "the sparse mux point is not buffered"
+    block = block.replace(figures.MAPPING_BUFFERED, figures.MAPPING_PLAIN)
+    text = text[:start] + block + text[end:]
 else:
     # the [[point]] of tcu_sparse_mux
     start = text.index('unit = "tcu_sparse_mux"\n')
@@ -67,10 +83,10 @@ PY
       fi
     done
     [ $failures -eq 0 ] || exit 1
-    echo "planted: every figure changed, and the library, was refused"
+    echo "planted: every figure changed, the library and the mapping were refused"
     ;;
   *)
-    echo "usage: data_file.sh PYTHON WORKDIR check|check-int4|planted" >&2
+    echo "usage: data_file.sh PYTHON WORKDIR check|check-int4|check-f64|planted" >&2
     exit 2
     ;;
 esac

@@ -70,6 +70,7 @@ def finish(rows: list[dict], meta: dict, out: Path) -> None:
     columns = meta["columns"]
     rows.sort(key=lambda r: int(r["point"]))
     for r in rows:
+        r.update(physical.router_estimate(r))
         r.update(physical.derive(r))
     front, energy_front = pareto.area_front(rows), pareto.energy_front(rows)
     for r in rows:

@@ -74,6 +74,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare the figures with the data file's; exit 1 on a difference")
     parser.add_argument("--from-json", metavar="FILE",
                         help="figures from an earlier --json run instead of measuring")
+    parser.add_argument("--whole", action="append", default=[], metavar="JSON",
+                        help="with --write: a whole tcu_datapath's figures (tcu_phys.area "
+                        "--json) to set beside its composition (repeatable)")
+    parser.add_argument("--plain", action="store_true",
+                        help="the plain (unbuffered) mapping of the figures before session 11")
+    parser.add_argument("--no-energy", action="store_true",
+                        help="area and clock only (no gate-level simulation)")
     parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")
     args = parser.parse_args(argv)
     if args.cycles < 8:
@@ -127,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                 units = [dataclasses.replace(u, params={**u.params, **overrides}) for u in units]
         for unit in units:
             try:
-                f = figures.measure(unit, Path(args.workdir), args.cycles, args.seed)
+                f = figures.measure(unit, Path(args.workdir), args.cycles, args.seed,
+                                    not args.plain, not args.no_energy)
             except RuntimeError as e:
                 print(f"tcu_phys: {unit.name}: {e}", file=sys.stderr)
                 return 1
@@ -138,7 +146,12 @@ def main(argv: list[str] | None = None) -> int:
                     {"library": library.LABEL, "cycles": args.cycles, "seed": args.seed,
                      "units": rows}, indent=2))
     if args.write:
-        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools())
+        try:
+            wholes = [json.loads(Path(w).read_text()) for w in args.whole]
+        except (OSError, ValueError) as e:
+            print(f"tcu_phys: --whole: {e}", file=sys.stderr)
+            return 1
+        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

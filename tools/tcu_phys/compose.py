@@ -4,13 +4,18 @@ units (32 int4, 16 e2m1, 64 f16, 4 f64), far too many to map in reasonable
 time, so its area is
 
   units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
-  + the operand router (tcu_core's; mapped at the configuration's words)
-  + glue: the datapath's control (tcu_datapath_ctrl at its defaults)
+  + the operand router (scaled from its points at 1 and 4 words a cycle,
+    router_scaled: its configurations' 64-word widths did not finish mapping)
+  + glue: the output skid and the datapath's control
 
-which leaves out the engines' own registers (operand and D buffers, slice
-sequencers, int4 accumulators) and the output skid: a lower bound. Its clock
-is the slowest part's; its energy per engine the units' (the estimate of
-model/src/energy.cpp)."""
+which leaves out the engines' own registers and selection (operand and D
+registers, operand multiplexers, slice sequencers, int4 accumulators) and
+tcu_datapath's clock gates, activity counters and D multiplexer: a lower
+bound, which the data file's [[whole]] tables measure against whole
+tcu_datapaths mapped by the same flow. (The engines could not be mapped as
+tops of their own: Yosys 0.23 fails an internal assertion re-deriving
+tcu_*_engine at its parameters.) Its clock is the slowest part's; its
+energy per engine the units' (the estimate of model/src/energy.cpp)."""
 from __future__ import annotations
 
 import sys
@@ -30,9 +35,12 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router + tcu_datapath_ctrl; leaves out the "
-          "engines' operand and D registers, slice sequencers, int4 accumulators and the "
-          "output skid (a lower bound on area)")
+          "with SparseEnable) + tcu_operand_router (scaled from 1 and 4 words a cycle) + "
+          "tcu_output_skid + tcu_datapath_ctrl; leaves out the engines' operand and D "
+          "registers, operand selection, slice sequencers and int4 accumulators, and "
+          "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
+          "on area: see [[whole]])")
+AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 
 
 def _find(points: list[dict], unit: str, params: dict) -> dict | None:
@@ -42,11 +50,39 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
     return None
 
 
+def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
+    """The router's area at `words` gather and `d_words` scatter words a
+    cycle: measured where the data file has the point, else linear in the
+    words from the points at 1 and 4 words a cycle (both directions alike:
+    the gather's AND-OR networks and the scatter's word multiplexers grow
+    with their slots), taking the mean of the two widths when they differ
+    (exact only if a gather and a scatter slot cost the same). Its clock is
+    the wider point's (an upper bound: the gather's OR grows with log2 of
+    the words); its pJ per word the narrow point's."""
+    exact = _find(points, "tcu_operand_router",
+                  {"WordsPerCycle": words, "DWordsPerCycle": d_words})
+    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
+    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
+    if exact:
+        return dict(exact, scaled="")
+    if not (lo and hi):
+        return None
+    width = (words + d_words) / 2
+    out = dict(hi)
+    for k in AREA_KEYS:
+        out[k] = lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+    out["pj_per_op"] = lo.get("pj_per_op")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
+                     f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
+    return out
+
+
 def datapath(points: list[dict], name: str, values: dict) -> dict | None:
     """The composed figures of configuration `name` (resolved parameter
     `values`); a part without a point is left out and named in `missing`.
     None if no dot unit of it has a point."""
-    parts = []  # (label, count, point)
+    parts = []  # (label, count, point): their clocks
+    areas = []  # (label, {area_um2, flip_flop_area_um2})
     engines = {}
     missing = []
     for engine, (unit, macs, stage, dp_stage, rate, enable) in ENGINES.items():
@@ -58,40 +94,47 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
             missing.append(f"{count} x {unit} {stage}={values[dp_stage]}")
             continue
         parts.append((unit, count, p))
-        engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
-                           "pj_per_mac": p.get("pj_per_op"),
-                           "idle_pj_per_cycle": count * p.get("idle_pj_per_cycle", 0.0),
-                           "area_um2": count * p["area_um2"]}
+        area = {k: count * p[k] for k in AREA_KEYS}
         if engine == "int4" and values["SparseEnable"]:
             mux = _find(points, "tcu_sparse_mux", {})
             if mux is None:
                 missing.append(f"{count} x tcu_sparse_mux")
             else:
                 parts.append(("tcu_sparse_mux", count, mux))
+                area = {k: area[k] + count * mux[k] for k in AREA_KEYS}
+        areas.append((engine, area))
+        engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
+                           "pj_per_mac": p.get("pj_per_op"),
+                           "idle_pj_per_cycle": count * p.get("idle_pj_per_cycle", 0.0),
+                           "units_area_um2": count * p["area_um2"],
+                           "area_um2": area["area_um2"]}
     if not engines:
         return None
-    router_params = {k: values[k] for k in ROUTER_PARAMS}
-    router = _find(points, "tcu_operand_router", router_params)
+    router = router_scaled(points, values["WordsPerCycle"], values["DWordsPerCycle"])
     if router is None:
-        missing.append("tcu_operand_router " + " ".join(f"{k}={int(v)}"
-                                                        for k, v in router_params.items()))
+        missing.append("tcu_operand_router " + " ".join(
+            f"{k}={int(values[k])}" for k in ROUTER_PARAMS))
     else:
         parts.append(("tcu_operand_router", 1, router))
-    ctrl = _find(points, "tcu_datapath_ctrl", {})
-    if ctrl is None:
-        missing.append("tcu_datapath_ctrl")
-    else:
-        parts.append(("tcu_datapath_ctrl", 1, ctrl))
+        areas.append(("router", router))
+    for glue in ("tcu_output_skid", "tcu_datapath_ctrl"):
+        g = _find(points, glue, {})
+        if g is None:
+            missing.append(glue)
+        else:
+            parts.append((glue, 1, g))
+            areas.append((glue, g))
     slowest = max(parts, key=lambda part: part[2]["critical_path_ns"])[2]
-    units_area = sum(n * p["area_um2"] for u, n, p in parts if u.endswith(("_dot", "_mux")))
     out = {
         "name": name,
         "method": METHOD,
-        "area_um2": sum(n * p["area_um2"] for _, n, p in parts),
-        "flip_flop_area_um2": sum(n * p["flip_flop_area_um2"] for _, n, p in parts),
-        "dot_units_area_um2": units_area,
+        "area_um2": sum(a["area_um2"] for _, a in areas),
+        "flip_flop_area_um2": sum(a["flip_flop_area_um2"] for _, a in areas),
+        "dot_units_area_um2": sum(e["units_area_um2"] for e in engines.values()),
         "router_area_um2": router["area_um2"] if router else None,
-        "control_area_um2": ctrl["area_um2"] if ctrl else None,
+        "router_scaled": router["scaled"] if router else None,
+        "router_pj_per_word": router.get("pj_per_op") if router else None,
+        "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),
         "critical_path_ns": slowest["critical_path_ns"],
         "fmax_mhz": slowest["fmax_mhz"],
         "path_unit": slowest["unit"],
@@ -116,3 +159,39 @@ def datapaths(points: list[dict]) -> list[dict]:
         if d is not None:
             out.append(d)
     return out
+
+
+def against_whole(points: list[dict], whole: dict) -> dict:
+    """A whole tcu_datapath mapped and timed (tcu_phys.area's JSON: the
+    same buffered flow as the points) beside the composition of the same
+    parameters from the points, without the router (tcu_datapath has
+    none): what the composition leaves out, measured at one point."""
+    given = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
+    d = datapath([p for p in points if p["unit"] != "tcu_operand_router"], "whole",
+                 tcu_spec.load().resolve(given))
+    if d is None:
+        raise ValueError(f"no dot unit of {given} has a point")
+    composed = d["area_um2"]
+    return {
+        "top": whole["top"],
+        "params": given,
+        "library": whole["library"],
+        "area_um2": whole["area_um2"],
+        "flip_flop_area_um2": whole["flip_flop_area_um2"],
+        "cells": whole.get("cells"),  # None: not given (the explore CSV has generic cells)
+        "fmax_mhz": whole["fmax_mhz"],
+        "critical_path_ns": whole["critical_path_ns"],
+        "path_start": whole["path_start"],
+        "path_end": whole["path_end"],
+        "composed_area_um2": composed,
+        # the composition before session 11: the units and the control only
+        "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
+            p["area_um2"] for p in points if p["unit"] == "tcu_datapath_ctrl"),
+        "composed_fmax_mhz": d["fmax_mhz"],
+        "composed_path_unit": d["path_unit"],
+        # measured / composed: how much the composition's lower bound
+        # leaves out at this point (the engines' operand and D registers,
+        # operand selection, sequencers, accumulators, the output skid)
+        "area_ratio": whole["area_um2"] / composed,
+        "left_out_area_um2": whole["area_um2"] - composed,
+    }

@@ -9,7 +9,7 @@ import math
 import tomllib
 from pathlib import Path
 
-from . import compose, library, sta
+from . import compose, figures, library, sta
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -22,6 +22,11 @@ CHECKED = {
 }
 REGENERATE = ("nice -n 10 env PYTHONPATH=tools python3 -m tcu_phys --all "
               "--write spec/phys_osu018.toml")
+# The [[whole]] tables: each a whole tcu_datapath mapped first, then given to
+# the command above as --whole FILE.
+WHOLE_COMMAND = ("nice -n 10 env PYTHONPATH=tools python3 -m tcu_phys.area tcu_datapath "
+                 "--params \"Int4MacsPerCycle=32 SparseEnable=0 E2m1Enable=0 F16Enable=0 "
+                 "F64Enable=0 IntStages=2\" --json W.json; then --whole W.json")
 
 
 class DataFileError(RuntimeError):
@@ -52,7 +57,8 @@ def _table(header: str, entries: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict) -> None:
+def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
+          wholes: list[dict] = ()) -> None:
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
@@ -62,7 +68,12 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict) -
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
+        # every point's own `mapping` says how it was mapped; this one is
+        # the flow of the whole datapath (tcu_phys.mapping.ABC_CONSTRAINTS)
+        "mapping": figures.MAPPING_BUFFERED,
     }
+    if wholes:
+        head["whole_command"] = WHOLE_COMMAND
     text = [
         "# Physical figures of the RTL's unit types, mapped to the OSU 0.18 µm standard\n"
         "# cells (Debian qflow-tech-osu018, typical corner): the one statement of them.\n"
@@ -80,6 +91,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict) -
         text.append(_table("[[point]]", p))
     for d in compose.datapaths(points):
         text.append(_table("[[datapath]]", d))
+    for w in wholes:
+        text.append(_table("[[whole]]", compose.against_whole(points, w)))
     path.write_text("\n".join(text))
 
 
@@ -110,6 +123,9 @@ def compare(stored: dict, fresh: list[dict]) -> list[str]:
         if s is None:
             problems.append(f"{f['unit']} {f['params']}: not in the data file")
             continue
+        if s.get("mapping") != f.get("mapping"):
+            problems.append(f"{f['unit']} {f['params']}: mapping file '{s.get('mapping')}' "
+                            f"fresh '{f.get('mapping')}'")
         for name, rtol in CHECKED.items():
             a, b = s.get(name), f.get(name)
             if a is None and b is None:

@@ -34,24 +34,41 @@ class UnitFigures:
     pj_per_op: float | None            # busy energy per cycle / operations per cycle
     synth_seconds: float = 0.0         # the Yosys mapping's wall time
     seconds: float = 0.0               # the whole measurement's wall time
+    mapping: str = ""                  # MAPPING_BUFFERED or MAPPING_PLAIN
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
-def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1) -> UnitFigures:
+# How a point was mapped (the data file's `mapping`): the flow of a whole
+# datapath (mapping.ABC_CONSTRAINTS), or the plain one of the figures
+# before session 11.
+MAPPING_BUFFERED = "abc -constr: buffered and sized (BUFX2 driver, 20 fF load), as a whole datapath"
+MAPPING_PLAIN = "abc -liberty, unbuffered (before session 11)"
+
+
+def ops_per_cycle(unit: UnitType) -> int:
+    """Operations one busy cycle does: the unit's per accepted operation, or
+    the router's words (every gather slot valid)."""
+    if unit.op_name == "word":
+        return unit.params.get("WordsPerCycle", 0)
+    return unit.ops_per_valid
+
+
+def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1,
+            buffered: bool = True, energy: bool = True) -> UnitFigures:
     """Maps the unit, times it, and (unless it is glue without a stimulus)
     simulates it busy and idle at the reference clock; energies are per
     cycle at that clock (internal and switching energy per cycle do not
     depend on the clock; leakage energy does, and is small here)."""
     start = time.monotonic()
-    workdir = workdir / mapping.tag(unit.name, unit.params)
-    mapped = mapping.map_unit(unit.name, unit.params, workdir)
+    workdir = workdir / (mapping.tag(unit.name, unit.params) + ("" if buffered else ".plain"))
+    mapped = mapping.map_unit(unit.name, unit.params, workdir, buffered)
     ins, _ = activity.ports(mapped.netlist)
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
     path = sta.critical_path(mapped.netlist, unit.name, clock, workdir)
     busy_rate = busy_pj = idle_pj = leak_uw = per_op = None
-    if unit.stimulus:
+    if unit.stimulus and energy:
         period = sta.REFERENCE_PERIOD_NS
         busy = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles, seed)
         busy_power = sta.power(mapped.netlist, unit.name, clock, workdir, busy.nets, period,
@@ -67,11 +84,11 @@ def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1) -> 
         busy_pj = busy_power.energy_per_cycle_pj
         idle_pj = idle_power.energy_per_cycle_pj
         leak_uw = busy_power.leakage_w * 1e6
-        if unit.ops_per_valid:
-            per_op = busy_pj / unit.ops_per_valid
+        if ops_per_cycle(unit):
+            per_op = busy_pj / ops_per_cycle(unit)
     return UnitFigures(
         unit.name, unit.family, mapped.params, list(unit.configs), library.LABEL,
         mapped.area_um2, mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops,
         path.delay_ns, path.fmax_mhz, path.startpoint, path.endpoint, busy_rate, busy_pj,
-        idle_pj, leak_uw, unit.ops_per_valid, unit.op_name, per_op, mapped.seconds,
-        time.monotonic() - start)
+        idle_pj, leak_uw, ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
+        time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN)

@@ -52,10 +52,11 @@ LATCH_MAPPING = (f"dfflegalize -cell $_DLATCH_P_ 01; "
 # NLDM delays run off the library's tables (microseconds a gate). Such a
 # design is mapped as qflow maps to this library (osu018.sh: buffer cell
 # BUFX2, 20 fF output load): ABC buffers and sizes it (abc -constr adds
-# buffer; upsize; dnsize). The units keep the plain mapping their figures
-# in spec/phys_osu018.toml were measured with (a buffered re-measurement is
-# hours of synthesis, left).
-BUFFERED_TOPS = ("tcu_datapath", "tcu_core")
+# buffer; upsize; dnsize after the same &nf mapping). Every unit is mapped
+# the same way (session 11), so the unit figures of spec/phys_osu018.toml
+# compose into a datapath's with the flow a whole datapath is measured
+# with; buffered=False gives the plain mapping (the figures before session
+# 11; tcu_phys --plain) for comparison.
 ABC_CONSTRAINTS = Path(__file__).with_name("osu018_abc.constr")
 
 
@@ -63,13 +64,14 @@ def tag(top: str, params: dict) -> str:
     return top + "".join(f".{k}-{v}" for k, v in sorted(params.items()))
 
 
-def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
+def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> MappedUnit:
     """Maps `top` at `params` (plus SynthImpl=1 where it applies) with
-    synth -flatten, dfflibmap and abc against the library; writes the netlist
-    and reads the area from stat -liberty."""
+    synth -flatten, dfflibmap and abc against the library (buffered and
+    sized unless buffered=False); writes the netlist and reads the area
+    from stat -liberty."""
     params = synthesis_params(top, params)
     workdir.mkdir(parents=True, exist_ok=True)
-    name = tag(top, params)
+    name = tag(top, params) + ("" if buffered else ".plain")
     netlist = workdir / f"{name}.mapped.v"
     stat_json = workdir / f"{name}.stat.json"
     log = workdir / f"{name}.yosys.log"
@@ -78,7 +80,7 @@ def map_unit(top: str, params: dict, workdir: Path) -> MappedUnit:
     # parameters (at their defaults the units would instantiate the fast
     # implementations, which are not read).
     chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
-    constr = f"-constr {ABC_CONSTRAINTS} " if top in BUFFERED_TOPS else ""
+    constr = f"-constr {ABC_CONSTRAINTS} " if buffered else ""
     script = (f"read_verilog -sv -defer {' '.join(str(s) for s in sources_of(top))}; "
               f"hierarchy -check -top {top}{chparam}; synth -flatten -top {top}; "
               f"dfflibmap -liberty {lib}; {LATCH_MAPPING} abc {constr}-liberty {lib}; "

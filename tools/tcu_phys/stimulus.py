@@ -35,6 +35,38 @@ def port_kind(unit_kind: str, port: str, width: int) -> str:
     return unit_kind
 
 
+# The operand router (stimulus "router"): an instruction every 8 cycles
+# (in_start_i in its first, in_last_i in its last), every gather slot valid
+# every cycle with a random word of A, B or C (operand 0-2) for a random
+# lane and register 0-3, the datapath always ready, and a D offered every
+# cycle (random words; the router takes one whenever its buffer is free)
+# whose beats the lanes always take. Idle: no start, no word, no D, the
+# rest held.
+def _router_value(rng: random.Random, name: str, width: int, cycle: int, idle: bool,
+                  held: int) -> int:
+    slots = {"in_word_op_i": 3, "in_word_reg_i": 3}
+    if name in ("dp_ready_i", "wb_ready_i"):
+        return 1
+    if name in ("in_start_i", "in_last_i", "d_valid_i", "in_word_valid_i"):
+        if idle:
+            return 0
+        if name == "in_start_i":
+            return int(cycle % 8 == 0)
+        if name == "in_last_i":
+            return int(cycle % 8 == 7)
+        return (1 << width) - 1
+    if idle:
+        return held
+    if name in slots:  # per slot: operand A/B/C, register 0-3
+        return sum(rng.randrange(3 if name == "in_word_op_i" else 4) << (3 * i)
+                   for i in range(width // 3))
+    if name in ("in_family_i", "d_family_i"):
+        return held if cycle % 8 else rng.choice((0, 1, 2, 3, 4))
+    if name.startswith("in_") and not name.startswith("in_word_"):
+        return held if cycle % 8 else rng.getrandbits(width)  # the descriptor
+    return rng.getrandbits(width)
+
+
 def make(unit_kind: str, ports: list[tuple[str, int]], cycles: int, seed: int,
          idle: bool = False) -> list[list[int]]:
     """Per cycle, the value of each input port in `ports` (name, width).
@@ -48,6 +80,8 @@ def make(unit_kind: str, ports: list[tuple[str, int]], cycles: int, seed: int,
         for name, width in ports:
             if name == "rst_ni":
                 value = 0 if cycle < 2 else 1
+            elif unit_kind == "router":
+                value = _router_value(rng, name, width, cycle, idle and cycle >= 2, held[name])
             elif name == "en_i":
                 value = 1
             elif name == "valid_i":

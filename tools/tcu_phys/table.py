@@ -21,7 +21,8 @@ def points_table(data: dict) -> str:
             "| busy pJ/cycle | idle pJ/cycle | pJ/op | synthesis s | critical path |",
             "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
     for p in data["point"]:
-        params = " ".join(f"{k}={v}" for k, v in p["params"].items()) or "defaults"
+        params = " ".join(f"{k}={v}" for k, v in p["params"].items()
+                          if k != "SynthImpl") or "defaults"
         op = _num(p.get("pj_per_op"), ".2f")
         if p.get("pj_per_op"):
             op += f" /{p['op_name']}"
@@ -66,6 +67,21 @@ def datapaths_table(data: dict) -> str:
     return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
+def wholes_table(data: dict) -> str:
+    if not data.get("whole"):
+        return ""
+    rows = ["| measured whole | parameters | µm² measured | µm² composed | measured / composed "
+            "| fmax MHz measured | fmax MHz composed (slowest unit) |",
+            "|---|---|--:|--:|--:|--:|--:|"]
+    for w in data["whole"]:
+        params = " ".join(f"{k}={v}" for k, v in w["params"].items())
+        rows.append(f"| `{w['top']}` | {params} | {w['area_um2']:,.0f} "
+                    f"| {w['composed_area_um2']:,.0f} | {w['area_ratio']:.2f} "
+                    f"| {w['fmax_mhz']:.1f} | {w['composed_fmax_mhz']:.1f} "
+                    f"(`{w['composed_path_unit']}`) |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     path = Path(argv[0]) if argv else REPO / "spec" / "phys_osu018.toml"
@@ -78,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     print(points_table(data))
     print()
     print(datapaths_table(data))
+    if data.get("whole"):
+        print()
+        print(wholes_table(data))
     return 0
 
 

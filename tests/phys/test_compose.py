@@ -1,0 +1,100 @@
+"""The composition of a configuration's figures from unit points
+(tools/tcu_phys/compose.py), on made-up points whose sums are worked by
+hand: the units, the sparse muxes, the router scaled from its 1- and 4-word
+points, the skid and the control; and the comparison with a whole
+datapath. The planted twins take the router's narrow point at every width
+and leave the skid out, and must miss."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from tcu_phys import compose  # noqa: E402
+
+
+def point(unit: str, params: dict, area: float, ff: float = 0.0, path: float = 1.0,
+          pj: float | None = None) -> dict:
+    return {"unit": unit, "params": params, "area_um2": area, "flip_flop_area_um2": ff,
+            "critical_path_ns": path, "fmax_mhz": 1e3 / path, "startpoint": "s",
+            "endpoint": "e", "pj_per_op": pj, "idle_pj_per_cycle": 1.0}
+
+
+POINTS = [
+    point("tcu_int4_dot", {"Stages": 2}, 100.0, 10.0, 4.0, 2.0),
+    point("tcu_int4_dot", {"Stages": 1}, 90.0, 5.0, 5.0, 1.5),
+    point("tcu_sparse_mux", {}, 7.0),
+    point("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1, "GatherBypass": 1},
+          5000.0, 4000.0, 2.0, 0.5),
+    point("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4, "GatherBypass": 1},
+          5600.0, 4100.0, 6.0),
+    point("tcu_output_skid", {}, 300.0, 290.0),
+    point("tcu_datapath_ctrl", {}, 20.0, 10.0),
+]
+
+# int4 only, 4 units (128 MACs), Stages 1, sparse on; router 16/8 words.
+VALUES = {"Int4MacsPerCycle": 128, "E2m1MacsPerCycle": 64, "F16FmasPerCycle": 4,
+          "F64FmasPerCycle": 4, "IntStages": 1, "E2m1Stages": 2, "FmaStages": 2,
+          "Int4Enable": 1, "SparseEnable": 1, "E2m1Enable": 0, "F16Enable": 0, "F64Enable": 0,
+          "WordsPerCycle": 16, "DWordsPerCycle": 8, "GatherBypass": 1}
+
+# By hand: 4 units at Stages 1 (360), 4 sparse muxes (28): 388. The router
+# at the mean width 12: 5000 + 11 x 600 / 3 = 7200. Skid 300, control 20.
+EXPECTED_AREA = 360 + 28 + 7200 + 300 + 20
+# Flip-flops: 4 x 5; router 4000 + 11 x 100 / 3; skid 290; control 10.
+EXPECTED_FF = 20 + 4000 + 1100 / 3 + 290 + 10
+
+
+def check(d: dict) -> None:
+    assert d["area_um2"] == pytest.approx(EXPECTED_AREA)
+    assert d["flip_flop_area_um2"] == pytest.approx(EXPECTED_FF)
+    assert d["int4_area_um2"] == pytest.approx(388)
+    assert d["dot_units_area_um2"] == pytest.approx(360)
+    assert d["router_area_um2"] == pytest.approx(7200)
+    assert d["router_pj_per_word"] == 0.5
+    # the clock: the slowest part, the router's 4-word point (6 ns)
+    assert d["critical_path_ns"] == 6.0 and d["path_unit"] == "tcu_operand_router"
+    assert d["missing"] == []
+
+
+def test_composition_by_hand():
+    check(compose.datapath(POINTS, "t", VALUES))
+
+
+def test_router_point_used_where_measured():
+    r = compose.router_scaled(POINTS, 4, 4)
+    assert r["area_um2"] == 5600.0 and r["scaled"] == ""
+
+
+def test_whole_comparison():
+    whole = {"top": "tcu_datapath", "params": {"Int4MacsPerCycle": 32, "SparseEnable": 0,
+                                               "E2m1Enable": 0, "F16Enable": 0,
+                                               "F64Enable": 0, "IntStages": 2,
+                                               "SynthImpl": 1},
+             "library": "L", "area_um2": 1500.0, "flip_flop_area_um2": 900.0, "cells": 1,
+             "fmax_mhz": 200.0, "critical_path_ns": 5.0, "path_start": "a", "path_end": "b"}
+    w = compose.against_whole(POINTS, whole)
+    # one unit at Stages 2: 100 + skid 300 + control 20, no router
+    assert w["composed_area_um2"] == pytest.approx(420)
+    assert w["area_ratio"] == pytest.approx(1500 / 420)
+    assert w["left_out_area_um2"] == pytest.approx(1080)
+    assert w["units_and_control_area_um2"] == pytest.approx(120)
+    assert "SynthImpl" not in w["params"]
+
+
+def test_planted_skid_left_out():
+    """The glue before session 11: the control only."""
+    with pytest.raises(AssertionError):
+        check(compose.datapath([p for p in POINTS if p["unit"] != "tcu_output_skid"], "t",
+                               VALUES))
+
+
+def test_planted_router_unscaled(monkeypatch):
+    """The router's narrow point taken as it is at every width."""
+    real = compose.router_scaled
+    monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(points, 1, 1))
+    with pytest.raises(AssertionError):
+        check(compose.datapath(POINTS, "t", VALUES))
