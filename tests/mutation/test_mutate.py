@@ -1,6 +1,7 @@
 """tools/tcu_mutate without a model: where sites are found and where not,
 the mutated texts, the instrumented form, the equivalence list's errors,
 the sample's spread."""
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -76,15 +77,44 @@ def test_literal_flip(text, flipped):
     assert sites._literal_flip(text) == flipped
 
 
+def test_ids_and_selection_survive_edits_elsewhere(tmp_path):
+    """An edit of one line (and lines added above everything) leaves every
+    other site's id and the choice among the other sites as they were: the
+    equivalence list stays valid. Fails with ids or ranks built from line
+    numbers or offsets."""
+    _, before = fixture_sites(tmp_path)
+    edited = FIXTURE.replace("module m", "// a comment\n// another\nmodule m").replace(
+        "assign y_o = a_i + b_i;", "assign y_o = a_i - (b_i ^ a_i);")
+    path = tmp_path / "m2.sv"
+    path.write_text(edited.replace("m2", "m"))
+    after = [dataclasses.replace(s, file="m.sv") for s in sites.find_sites(path, "u")]
+    untouched = {s.id for s in before if "y_o =" not in s.context}
+    assert untouched and untouched <= {s.id for s in after}
+    for seed in range(4):
+        chosen_before = {s.id for s in instrument.select(before, seed)} & untouched
+        chosen_after = {s.id for s in instrument.select(after, seed)} & untouched
+        assert chosen_before == chosen_after
+
+
+def test_identical_sites_get_distinct_ids(tmp_path):
+    path = tmp_path / "m.sv"
+    path.write_text(FIXTURE.replace("assign y_o = a_i + b_i;",
+                                    "assign y_o = a_i + b_i;\n  assign y_o = a_i + b_i;"))
+    found = sites.find_sites(path, "u")
+    assert len({s.id for s in found}) == len(found)
+
+
 def test_equivalent_list_errors_name_file_and_line(tmp_path):
-    known = {"m.sv:9:16:operator:9"}
+    ident = "m.sv:operator:0123456789"
+    known = {ident}
     good = tmp_path / "good.txt"
-    good.write_text("# comment\nm.sv:9:16:operator:9 | the sum is never read\n")
-    assert equivalent.read(good, known) == {"m.sv:9:16:operator:9": "the sum is never read"}
-    for body, message in [("m.sv:9:16:operator:9\n", "expected"),
-                          ("m.sv:9:16:operator:9 |  \n", "no reason"),
-                          ("m.sv:1:1:operator:3 | stale\n", "no such mutant"),
-                          ("m.sv:9:16:operator:9 | a\nm.sv:9:16:operator:9 | b\n", "twice")]:
+    good.write_text(f"# comment\n{ident} | the sum is never read\n")
+    assert equivalent.read(good, known) == {ident: "the sum is never read"}
+    for body, message in [(f"{ident}\n", "expected"),
+                          ("m.sv:9:16:operator:9 | an old-style id\n", "expected"),
+                          (f"{ident} |  \n", "no reason"),
+                          ("m.sv:operator:abcdefabcd | stale\n", "no such mutation site"),
+                          (f"{ident} | a\n{ident} | b\n", "twice")]:
         bad = tmp_path / "bad.txt"
         bad.write_text(body)
         with pytest.raises(equivalent.EquivalentListError, match=f"bad.txt:[12]: .*{message}"):

@@ -46,7 +46,8 @@ tcu_int_unit_model(tcu_rtl_sparse_mux tcu_sparse_mux Vtcu_sparse_mux
   SOURCES tcu_sparse_mux.sv)
 tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux)
 
-# ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational) and 8 (two
+# ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational), 1 (every
+# layer in the output register's block) and 8 (two
 # registers after each layer; with SynthImpl = 1: the products as logic,
 # tcu_e2m1_group_dots_formula, not the simulation's table) ---------------------------------------------------
 set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_group_dots_formula.sv
@@ -55,10 +56,12 @@ tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=0)
+tcu_int_unit_model(tcu_rtl_e2m1_dot_s1 tcu_e2m1_dot Vtcu_e2m1_dot_s1
+  SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=1)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s8 tcu_e2m1_dot Vtcu_e2m1_dot_s8
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=8 -GSynthImpl=1'b1)
 tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
-  tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0 tcu_rtl_e2m1_dot_s8)
+  tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0 tcu_rtl_e2m1_dot_s1 tcu_rtl_e2m1_dot_s8)
 
 # ---- tcu_datapath smoke test at one dot unit per engine (small and quick to
 # Verilate; the full datapath is tested through the SystemC build), with

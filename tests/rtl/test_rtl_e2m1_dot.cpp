@@ -19,6 +19,7 @@
 #include "Vtcu_e2m1_dot_gls.h"
 #else
 #include "Vtcu_e2m1_dot_s0.h"
+#include "Vtcu_e2m1_dot_s1.h"
 #include "Vtcu_e2m1_dot_s2.h"
 #include "Vtcu_e2m1_dot_s8.h"
 #endif
@@ -297,6 +298,11 @@ TEST_CASE("tcu_e2m1_dot Stages=2 matches e2m1_dot", "[rtl][e2m1]") {
 
 TEST_CASE("tcu_e2m1_dot Stages=0 matches e2m1_dot", "[rtl][e2m1]") {
   check_unit<Vtcu_e2m1_dot_s0>(0, 22);
+}
+
+// One register: every layer runs in the output register's block.
+TEST_CASE("tcu_e2m1_dot Stages=1 matches e2m1_dot", "[rtl][e2m1]") {
+  check_unit<Vtcu_e2m1_dot_s1>(1, 24);
 }
 
 // Two registers after every layer: the second of each is a tcu_pipe_reg.

@@ -25,8 +25,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(path: Path) -> list[dict]:
+    return _load_all(path)["mutants"]
+
+
+def _load_all(path: Path) -> dict:
     try:
-        return json.loads(path.read_text())["mutants"]
+        data = json.loads(path.read_text())
+        data["mutants"]
+        return data
     except (OSError, ValueError, KeyError) as error:
         raise SystemExit(f"tcu_mutate: {path}: not a mutant list ({error}); build with "
                          "cmake -DTCU_MUTATION=ON (scripts/mutate.sh does)")
@@ -40,7 +46,7 @@ def _instrument(args) -> int:
 
 def _list(args) -> int:
     for m in _load(args.mutants):
-        print(f"{m['number']:4} {m['unit']:8} {m['id']:44} {m['change']}")
+        print(f"{m['number']:4} {m['unit']:8} {m['id']:40} {m['change']}")
     return 0
 
 
@@ -64,7 +70,7 @@ def _selected(args, mutants: list[dict]) -> list[dict]:
         # Mutant 0 is the design itself: a campaign of it alone must report it
         # survived (the harness does not call every run killed).
         by_number = {m["number"]: m for m in mutants}
-        by_number[0] = {"number": 0, "unit": "none", "file": "-", "id": "none:0:0:none:0",
+        by_number[0] = {"number": 0, "unit": "none", "file": "-", "id": "none",
                         "change": "no change (the design itself)"}
         missing = [k for k in wanted if k not in by_number]
         if missing:
@@ -104,9 +110,10 @@ def _report(outcomes: list[campaign.Outcome]) -> tuple[int, int]:
 
 
 def _run(args) -> int:
-    mutants = _load(args.mutants)
+    data = _load_all(args.mutants)
+    mutants = data["mutants"]
     try:
-        known = {m["id"] for m in mutants}
+        known = set(data.get("site_ids", [])) | {m["id"] for m in mutants}
         equivalent_ids = equivalent.read(args.equivalent, known) if args.equivalent else {}
     except (OSError, equivalent.EquivalentListError) as error:
         print(f"tcu_mutate: {error}", file=sys.stderr)

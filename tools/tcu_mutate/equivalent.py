@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_ID = re.compile(r"[A-Za-z0-9_]+\.sv:\d+:\d+:[a-z]+:\d+")
+_ID = re.compile(r"[A-Za-z0-9_]+\.sv:[a-z]+:[0-9a-f]{10}")
 
 
 class EquivalentListError(Exception):
@@ -25,14 +25,14 @@ def read(path: Path, known_ids: set[str]) -> dict[str, str]:
         where = f"{path}:{number}"
         ident, bar, reason = (part.strip() for part in line.partition("|"))
         if not bar or not _ID.fullmatch(ident):
-            raise EquivalentListError(f"{where}: expected 'FILE.sv:LINE:COLUMN:KIND:LENGTH | "
-                                      f"REASON', got '{raw.strip()}'")
+            raise EquivalentListError(f"{where}: expected 'FILE.sv:KIND:DIGEST | REASON' "
+                                      f"(DIGEST: 10 hex digits), got '{raw.strip()}'")
         if not reason:
             raise EquivalentListError(f"{where}: {ident}: no reason given")
         if ident in reasons:
             raise EquivalentListError(f"{where}: {ident} listed twice")
         if ident not in known_ids:
-            raise EquivalentListError(f"{where}: {ident}: no such mutant (the RTL changed? "
-                                      "`python -m tcu_mutate list` prints the current ones)")
+            raise EquivalentListError(f"{where}: {ident}: no such mutation site (its line "
+                                      "changed? `python -m tcu_mutate list` prints the current ids)")
         reasons[ident] = reason
     return reasons

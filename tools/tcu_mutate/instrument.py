@@ -38,10 +38,11 @@ def all_sites(rtl_dir: Path) -> list[Site]:
 
 def select(sites: list[Site], seed: int = 0) -> list[Site]:
     """A set of sites no two of which overlap, in file order: taken in the
-    order of a seeded hash of their keys, so that every kind of site (inner
-    constants, outer conditions) has its chance."""
+    order of a seeded hash of their anchors, so that every kind of site
+    (inner constants, outer conditions) has its chance, and an edit of one
+    construct changes only the choice among the sites it overlaps."""
     def rank(site: Site) -> str:
-        return hashlib.sha256(f"{seed}:{site.file}:{site.start}:{site.kind}".encode()).hexdigest()
+        return hashlib.sha256(f"{seed}:{site.file}:{site.anchor}".encode()).hexdigest()
     taken: dict[str, list[Site]] = {}
     for site in sorted(sites, key=rank):
         others = taken.setdefault(site.file, [])
@@ -67,7 +68,8 @@ def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
     elaborates at params, 'Name=Value' each), the package and the top into
     out_dir; returns the mutants (number from 1)."""
     live = live_starts(rtl_dir, top, params)
-    chosen = select([s for s in all_sites(rtl_dir) if (s.file, s.start) in live], seed)
+    live_sites = [s for s in all_sites(rtl_dir) if (s.file, s.start) in live]
+    chosen = select(live_sites, seed)
     numbered = list(enumerate(chosen, start=1))
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "tcu_mutant_pkg.sv").write_text(PACKAGE)
@@ -86,7 +88,11 @@ def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
     mutants = [{"number": n, "unit": s.unit, "file": s.file, "line": s.line,
                 "column": s.column, "kind": s.kind, "original": s.original,
                 "mutated": s.mutated, "id": s.id, "change": s.key} for n, s in numbered]
-    (out_dir / "mutants.json").write_text(json.dumps({"mutants": mutants}, indent=1) + "\n")
+    # Every live site's id: an equivalence entry may name a site another
+    # seed's selection takes.
+    site_ids = sorted({s.id for s in live_sites})
+    (out_dir / "mutants.json").write_text(
+        json.dumps({"mutants": mutants, "site_ids": site_ids}, indent=1) + "\n")
     return mutants
 
 

@@ -8,6 +8,8 @@ SYNTHESIS)."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,12 +80,24 @@ class Site:
     end: int
     original: str
     mutated: str       # the text a mutant has in its place
+    context: str = ""  # the site's first line, blanks collapsed
+    occurrence: int = 0  # among the file's sites with the same change and context
+
+    @property
+    def anchor(self) -> str:
+        """What the site is, without where it is: kind, change, the line it
+        starts on and which of identical ones. Editing another line of the
+        file (or another file) leaves it as it was, so the selection and
+        the equivalence list's entries survive edits elsewhere."""
+        return (f"{self.kind}|{_norm(self.original)}|{_norm(self.mutated)}|{self.context}|"
+                f"{self.occurrence}")
 
     @property
     def id(self) -> str:
-        """Names the site in the equivalence list: file, line, column, kind
-        and the original text's length (two sites may start at one place)."""
-        return f"{self.file}:{self.line}:{self.column}:{self.kind}:{len(self.original)}"
+        """Names the site in the equivalence list: file, kind and a digest
+        of the anchor (no line numbers, which move when the file is edited)."""
+        digest = hashlib.sha256(self.anchor.encode()).hexdigest()[:10]
+        return f"{self.file}:{self.kind}:{digest}"
 
     @property
     def key(self) -> str:
@@ -92,8 +106,12 @@ class Site:
         return f"{self.file}:{self.line}:{self.column}: {_short(self.original)} -> {_short(self.mutated)}"
 
 
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _short(text: str) -> str:
-    text = " ".join(text.split())
+    text = _norm(text)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -196,8 +214,10 @@ def find_sites(path: Path, unit: str) -> list[Site]:
             return
         line = bisect.bisect_right(line_starts, start)
         column = start - line_starts[line - 1] + 1
+        line_end = text.find("\n", start)
+        context = _norm(text[line_starts[line - 1]:line_end if line_end >= 0 else len(text)])
         sites.append(Site(path.name, unit, line, column, kind, start, end, text[start:end],
-                          mutated))
+                          mutated, context))
 
     def visit(node) -> None:
         if not isinstance(node, _S.SyntaxNode):
@@ -231,4 +251,16 @@ def find_sites(path: Path, unit: str) -> list[Site]:
             visit(child)
 
     visit(tree.root)
-    return sites
+    return _numbered_occurrences(sites)
+
+
+def _numbered_occurrences(sites: list[Site]) -> list[Site]:
+    """Tells apart sites whose anchors would otherwise be equal (the same
+    change on two identical lines): numbered in file order."""
+    seen: dict[str, int] = {}
+    numbered = []
+    for site in sorted(sites, key=lambda s: (s.start, s.end)):
+        count = seen.get(site.anchor, 0)
+        seen[site.anchor] = count + 1
+        numbered.append(dataclasses.replace(site, occurrence=count))
+    return numbered
