@@ -115,12 +115,16 @@ done
 open_reason() {
   case $1 in
     int4_dot) echo "SAT undecided: the two sum the 128 partial products in different orders;" \
-                   "Yosys sat past 2 CPU minutes, ABC &cec past 100 CPU s even at Stages=0" ;;
+                   "Yosys sat past 2 CPU minutes, ABC &cec past 100 CPU s even at Stages=0;" \
+                   "a lane-by-lane split (form(a) - form(a, lane k zeroed) = a_k*b_k):" \
+                   "ABC dprove 8 CPU s a lane for the tree, undecided past 155 CPU s for the planes" ;;
     scatter) echo "not run: SAT past 15 minutes from 8 words; ABC proves 8 words in 7 CPU" \
                   "minutes, the miters of 32 and 64 words are 4 and 8 times larger" ;;
     gather) echo "not checked: Yosys 0.23 does not finish reading tcu_router_gather_table" \
-                 "(its 16,384-entry table filled by frag_place at time 0; 25 min)," \
-                 "and its bypass latch is equal only under the driver discipline" ;;
+                 "(its 16,384-entry table filled by frag_place at time 0; 25 min; with the" \
+                 "fill replaced by frag_place itself, proc stalls on its indexed writes into" \
+                 "the 4-8 kbit buffers: W=3 past 5 CPU min), and its bypass latch is equal" \
+                 "only under the driver discipline" ;;
   esac
 }
 
