@@ -39,9 +39,10 @@
 
 #ifdef TCU_GLS
 // Gate-level: only the Yosys netlist at WordsPerCycle = DWordsPerCycle = 1,
-// GatherBypass = 1 (tests/rtl/gls_units.cmake), on a sample: every variant
-// once (its first selector combination) and 12 of them mixed, every fourth
-// at full rate, one scatter round of every variant.
+// GatherBypass = 1 (tests/rtl/gls_units.cmake), on a sample (gls_variants:
+// the 21 variants that each bring something new to the router, a placement
+// or a descriptor value): each once (its first selector combination), 4 of
+// them mixed, every third at full rate, one scatter round of each.
 #include "Vtcu_operand_router_gls.h"
 constexpr bool kGls = true;
 #else
@@ -540,6 +541,37 @@ class Bench {
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+// The gate-level sample: in all_variants()' order, each variant that brings
+// something new to the router: a gather placement (family, k, A and B
+// layouts, C type, scale vector), a scatter (family, k, D type), or a value
+// of a descriptor field it only passes on (A and B signedness, satfinite,
+// rounding). 21 of the 52 variants.
+std::vector<tcu::Instr> gls_variants() {
+  std::set<std::string> seen;
+  std::vector<tcu::Instr> out;
+  for (const tcu::Instr& in : tcu::all_variants()) {
+    const auto n = [](auto v) { return std::to_string(int(v)); };
+    const std::string keys[] = {
+        "place " + n(in.family) + " " + n(in.shape.k) + " " + n(in.a_layout) + " " +
+            n(in.b_layout) + " " + n(in.c_type) + " " + n(in.scale_vec),
+        "scatter " + n(in.family) + " " + n(in.shape.k) + " " + n(in.d_type),
+        "a_signed " + n(in.a_type == tcu::ElemType::kS4),
+        "b_signed " + n(in.b_type == tcu::ElemType::kS4),
+        "satfinite " + n(in.satfinite),
+        "rounding " + n(in.rounding)};
+    bool fresh = false;
+    for (const std::string& k : keys) fresh = seen.insert(k).second || fresh;
+    if (fresh) out.push_back(in);
+  }
+  return out;
+}
+
+bool in_gls_sample(const tcu::Instr& instr) {
+  static const std::vector<tcu::Instr> sample = gls_variants();
+  return std::any_of(sample.begin(), sample.end(),
+                     [&](const tcu::Instr& s) { return s.ptx() == instr.ptx(); });
+}
+
 // Every variant, every selector combination (or a sample of them for the
 // 32 of 2X e2m1), uniform random registers and the generator's.
 std::vector<Case> every_variant_cases(std::mt19937_64& rng, int per_selector) {
@@ -564,13 +596,14 @@ void run_all(const char* name) {
     B bench;
     std::vector<Case> cases = every_variant_cases(rng, 1);
     if (kGls) {
-      // Each variant once: its first selector combination, uniform random
-      // registers.
+      // Each sampled variant once: its first selector combination, uniform
+      // random registers.
       std::vector<Case> sample;
       for (const Case& c : cases)
-        if (same_selectors(c.sel, all_selectors(c.instr).front()) &&
+        if (in_gls_sample(c.instr) && same_selectors(c.sel, all_selectors(c.instr).front()) &&
             (sample.empty() || sample.back().instr.ptx() != c.instr.ptx()))
           sample.push_back(c);
+      REQUIRE(sample.size() == gls_variants().size());
       cases = sample;
     }
     for (const Case& c : cases) REQUIRE(c.real_words == tcu::source_words(c.instr));
@@ -578,14 +611,15 @@ void run_all(const char* name) {
     // Shuffled across variants, sparse beats, waits for dp_ready.
     std::vector<Case> mixed = cases;
     std::shuffle(mixed.begin(), mixed.end(), rng);
-    mixed.resize(kGls ? 12 : 120);
+    mixed.resize(kGls ? 4 : 120);
     bench.gather(mixed, 0.3, 0.4);
   }
 
   SECTION(std::string(name) + ": gather timing at full rate") {
     B bench;
-    for (size_t v = 0; v < variants.size(); v += kGls ? 4 : 1) {
-      const tcu::Instr& instr = variants[v];
+    const std::vector<tcu::Instr> timed = kGls ? gls_variants() : variants;
+    for (size_t v = 0; v < timed.size(); v += kGls ? 3 : 1) {
+      const tcu::Instr& instr = timed[v];
       Case c = make_case(instr, all_selectors(instr).front(), false, 7, rng);
       // Only the lanes' registers (no junk): source_words of them.
       std::vector<Word> real;
@@ -614,7 +648,7 @@ void run_all(const char* name) {
     B bench;
     std::vector<tcu::Instr> instrs;
     for (int rep = 0; rep < (kGls ? 1 : 3); ++rep)
-      for (const tcu::Instr& instr : variants) instrs.push_back(instr);
+      for (const tcu::Instr& instr : kGls ? gls_variants() : variants) instrs.push_back(instr);
     std::shuffle(instrs.begin(), instrs.end(), rng);
     bench.scatter(instrs, 0.6);
     // At full rate: D taken in cycle h, beats in h+1 .. h+m, the next D's
