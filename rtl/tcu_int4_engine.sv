@@ -177,6 +177,18 @@ module tcu_int4_engine #(
 
       logic unused_seq;
       assign unused_seq = ^{sparse_issue, sparse_done};
+
+`ifndef SYNTHESIS
+      // The sparse sequencer steps with the engine's, as the comment above
+      // states: busy only while the engine's is, on the same group (a
+      // sequencer that ran on would keep clk_sparse ticking for nothing).
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && sparse_busy) begin
+          assert (seq_busy && sparse_group_q == group_q)
+            else $error("the sparse sequencer is busy off the engine's group");
+        end
+      end
+`endif
     end else begin : g_dense_only
       logic unused_meta;
       assign unused_meta = ^meta_i;

@@ -436,6 +436,10 @@ module tcu_operand_router #(
         else $error("collecting into a buffer that holds operands");
       assert (wb_valid_o || wb_word_valid_o == '0)
         else $error("a write-back word valid outside a write-back beat (wb_valid_o low)");
+      // A start waits only for a collection in progress or for operands
+      // the datapath does not take this cycle (the buffer's one rule).
+      assert (!in_start_i || in_start_ready_o || collect_q || (full_q && !dp_fire))
+        else $error("a start refused while the operand buffer is free or handed over");
     end
   end
 `endif
