@@ -114,19 +114,28 @@ _BUILT: dict = {}
 
 def simulate(netlist: Path, top: str, unit_kind: str, workdir: Path, cycles: int,
              seed: int = 1, idle: bool = False) -> Activity:
-    key = (netlist, netlist.stat().st_mtime_ns)
-    if key not in _BUILT:  # busy and idle runs share one build
-        _BUILT[key] = build(netlist, top, workdir)
-    exe = _BUILT[key]
+    """The activity of `cycles` cycles of tcu_phys.stimulus's stream."""
     ins, _ = ports(netlist)
     data_ports = [(n, w) for n, w in ins if n != "clk_i"]
     rows = stimulus.make(unit_kind, data_ports, cycles, seed, idle)
-    stim = workdir / f"{top}.stimulus.txt"
+    return simulate_rows(netlist, top, workdir, rows)
+
+
+def simulate_rows(netlist: Path, top: str, workdir: Path, rows: list[list[int]],
+                  name: str = "stimulus") -> Activity:
+    """The activity of a given stream: per cycle, a value of every input
+    port but the clock, in the netlist's port order (the first two cycles
+    are the reset's and are not counted)."""
+    key = (netlist, netlist.stat().st_mtime_ns)
+    if key not in _BUILT:  # every run of a netlist shares one build
+        _BUILT[key] = build(netlist, top, workdir)
+    exe = _BUILT[key]
+    stim = workdir / f"{top}.{name}.txt"
     stim.write_text("\n".join(" ".join(f"{v:x}" for v in row) for row in rows) + "\n")
-    vcd = workdir / f"{top}.vcd"
+    vcd = workdir / f"{top}.{name}.vcd"
     subprocess.run([str(exe), str(stim), str(vcd)], check=True, capture_output=True)
     # The first two cycles are the reset; activity is counted after them.
-    return count_toggles(vcd, top, start_time=4, end_time=2 * cycles)
+    return count_toggles(vcd, top, start_time=4, end_time=2 * len(rows))
 
 
 def count_toggles(vcd: Path, top: str, start_time: int, end_time: int) -> Activity:

@@ -39,16 +39,12 @@ UNIT_TYPES = {
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
         UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
-        # Area and clock only. Its energy per gathered word (stimulus
-        # "router": tcu_phys --unit tcu_operand_router --params ... with
-        # this stimulus) came out at 1.1 uJ a cycle at 1 word, busy or
-        # idle, 99.5% the flip-flops' internal power, not yet explained
-        # (suspected: its gated clocks each drive thousands of flip-flops
-        # from one gate, with no clock tree; set_clock_transition did not
-        # change it): not a figure; left open.
+        # Its energy (stimulus "router", tcu_phys.stimulus) at 1 and 4
+        # words a cycle; per cycle busy and idle (most of it the clock of
+        # its flip-flops: see tcu_phys.sta.ideal_clock_slews).
         UnitType("tcu_operand_router", "router",
                  {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "word",
-                 ""),
+                 "router"),
     ]
 }
 
