@@ -6,17 +6,23 @@
 #   zero        zero activity is not zero (a global activity of 0.1): the
 #               "zero" tests must fail;
 #   clock       zero activity keeps the clock defined (its pins then keep the
-#               clock's activity): the clocked unit's "zero" test must fail.
+#               clock's activity): the clocked unit's "zero" test must fail;
+# and test_workload.py's:
+#   stream      the workload's operands replaced by made-up ones: the zero
+#               workload and the reproduced random figure must fail;
+#   valid       slices read whatever valid_i: the slices read back must fail;
+#   slews       gated clocks keep OpenSTA's unbuffered slew: the gated
+#               flip-flops' test must fail.
 #   tests/phys/planted_fault.sh PYTHON
 set -uo pipefail
 python=$1
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 failures=0
-plant() {  # plant NAME PYTHON-REPLACEMENT PYTEST-K
-  local name=$1 edit=$2 select=$3 work
+plant() {  # plant NAME PYTHON-REPLACEMENT PYTEST-K [MODULE [TEST-FILE]]
+  local name=$1 edit=$2 select=$3 module=${4:-sta} tests=${5:-test_energy} work
   work=$(mktemp -d)
   cp -r "$repo/tools" "$repo/tests" "$repo/rtl" "$work/"
-  if ! "$python" - "$work/tools/tcu_phys/sta.py" "$edit" <<'PY'; then
+  if ! "$python" - "$work/tools/tcu_phys/$module.py" "$edit" <<'PY'; then
 import sys
 path, edit = sys.argv[1], sys.argv[2]
 old, new = edit.split("|||")
@@ -26,7 +32,7 @@ if old not in text:
 open(path, "w").write(text.replace(old, new))
 PY
     failures=$((failures + 1))
-  elif "$python" -m pytest -q -p no:cacheprovider "$work/tests/phys/test_energy.py" -k "$select" \
+  elif "$python" -m pytest -q -p no:cacheprovider "$work/tests/phys/$tests.py" -k "$select" \
     >"$work/out" 2>&1; then
     echo "planted_fault: the tests '$select' passed with the fault '$name'" >&2
     failures=$((failures + 1))
@@ -49,4 +55,13 @@ plant zero \
 plant clock \
   'script = _preamble(netlist, top, None, period_ns)|||script = _preamble(netlist, top, clock_port, period_ns)' \
   "clocked_unit_zero"
+plant stream \
+  'row.append(s[name] & ((1 << width) - 1))|||row.append((cycle * 0x9E3779B97F4A7C15 >> 5) & ((1 << width) - 1))' \
+  "zero_operands or reproduces" workload test_workload
+plant valid \
+  'before["valid_i"] and|||True and' \
+  accepted_operands workload test_workload
+plant slews \
+  'script += ideal_clock_slews(netlist, clock_port)|||pass' \
+  gated sta test_workload
 exit $((failures > 0))
