@@ -64,6 +64,21 @@ def test_composition_by_hand():
     check(compose.datapath(POINTS, "t", VALUES))
 
 
+def test_router_energy_scaled_as_its_area():
+    """Busy 900 and 1200 pJ a cycle at 1 and 4 words: 900 + 11 x 300 / 3 =
+    2000 at the mean width 12; idle 600 and 660: 600 + 11 x 60 / 3 = 820;
+    without the wide point's figure, none."""
+    points = [dict(p) for p in POINTS]
+    points[3].update(busy_pj_per_cycle=900.0, idle_pj_per_cycle=600.0)
+    points[4].update(busy_pj_per_cycle=1200.0, idle_pj_per_cycle=660.0)
+    d = compose.datapath(points, "t", VALUES)
+    assert d["router_busy_pj_per_cycle"] == pytest.approx(2000)
+    assert d["router_idle_pj_per_cycle"] == pytest.approx(820)
+    assert d["idle_pj_per_cycle"] == pytest.approx(4.0)  # the units' alone
+    del points[4]["busy_pj_per_cycle"]
+    assert compose.datapath(points, "t", VALUES)["router_busy_pj_per_cycle"] is None
+
+
 def test_router_point_used_where_measured():
     r = compose.router_scaled(POINTS, 4, 4)
     assert r["area_um2"] == 5600.0 and r["scaled"] == ""
@@ -98,3 +113,10 @@ def test_planted_router_unscaled(monkeypatch):
     monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(points, 1, 1))
     with pytest.raises(AssertionError):
         check(compose.datapath(POINTS, "t", VALUES))
+
+
+def test_planted_router_energy_unscaled(monkeypatch):
+    """The router's energy not scaled (the 4-word point's taken as it is)."""
+    monkeypatch.setattr(compose, "ENERGY_KEYS", ())
+    with pytest.raises(AssertionError):
+        test_router_energy_scaled_as_its_area()

@@ -41,6 +41,8 @@ METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int
           "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
           "on area: see [[whole]])")
 AREA_KEYS = ("area_um2", "flip_flop_area_um2")
+# The router's energy per cycle, scaled as its area (where both points have it).
+ENERGY_KEYS = ("busy_pj_per_cycle", "idle_pj_per_cycle")
 
 
 def _find(points: list[dict], unit: str, params: dict) -> dict | None:
@@ -58,7 +60,8 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     with their slots), taking the mean of the two widths when they differ
     (exact only if a gather and a scatter slot cost the same). Its clock is
     the wider point's (an upper bound: the gather's OR grows with log2 of
-    the words); its pJ per word the narrow point's."""
+    the words); its energy a cycle (busy, idle) scaled as its area; its pJ
+    per word the narrow point's."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
@@ -71,6 +74,9 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     out = dict(hi)
     for k in AREA_KEYS:
         out[k] = lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+    for k in ENERGY_KEYS:
+        out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+                  if lo.get(k) is not None and hi.get(k) is not None else None)
     out["pj_per_op"] = lo.get("pj_per_op")
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
                      f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
@@ -134,6 +140,10 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "router_area_um2": router["area_um2"] if router else None,
         "router_scaled": router["scaled"] if router else None,
         "router_pj_per_word": router.get("pj_per_op") if router else None,
+        # the router's energy a cycle, busy (every gather slot valid) and idle,
+        # scaled as its area (not in idle_pj_per_cycle, which is the units')
+        "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
+        "router_idle_pj_per_cycle": router.get("idle_pj_per_cycle") if router else None,
         "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),
         "critical_path_ns": slowest["critical_path_ns"],
         "fmax_mhz": slowest["fmax_mhz"],

@@ -79,10 +79,9 @@ def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> Ma
     # -defer: modules are elaborated only from the top down at its
     # parameters (at their defaults the units would instantiate the fast
     # implementations, which are not read).
-    chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
     constr = f"-constr {ABC_CONSTRAINTS} " if buffered else ""
     script = (f"read_verilog -sv -defer {' '.join(str(s) for s in sources_of(top))}; "
-              f"hierarchy -check -top {top}{chparam}; synth -flatten -top {top}; "
+              f"{_elaborate(top, params)} synth -flatten -top {top}; "
               f"dfflibmap -liberty {lib}; {LATCH_MAPPING} abc {constr}-liberty {lib}; "
               f"opt_clean -purge; "
               f"setattr -mod -unset keep; write_verilog -noattr -noexpr {netlist}; "
@@ -120,6 +119,20 @@ def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> Ma
     return MappedUnit(top, params, netlist, area,
                       sum(areas[c] * n for c, n in ff_cells.items()),
                       sum(counts.values()), sum(ff_cells.values()), dict(counts), seconds)
+
+
+def _elaborate(top: str, params: dict) -> str:
+    """The Yosys commands that elaborate `top` at `params`. `hierarchy
+    -chparam` (every unit and the whole datapath) fails Yosys 0.23's
+    assertion `modules_.count(module->name) == 0` on an engine top
+    (tcu_*_engine: the top is re-derived once a module it instantiates has
+    been, and its parameterised name exists already); setting the deferred
+    top's parameters first (chparam -set) elaborates it once."""
+    if top.endswith("_engine") and params:
+        sets = "".join(f" -set {k} {v}" for k, v in params.items())
+        return f"chparam{sets} {top}; hierarchy -check -top {top};"
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
+    return f"hierarchy -check -top {top}{chparam};"
 
 
 def _json_part(text: str) -> str:
