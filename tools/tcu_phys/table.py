@@ -52,8 +52,8 @@ def _short(pin: str) -> str:
 def datapaths_table(data: dict) -> str:
     rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² "
             "| fmax MHz (slowest part) | int4 pJ/MAC | e2m1 pJ/MAC | f16 pJ/FMA | f64 pJ/FMA "
-            "| idle pJ/cycle (all units) |",
-            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+            "| idle pJ/cycle (all units) | router busy / idle pJ/cycle (scaled) |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for d in data.get("datapath", []):
         rows.append(
             f"| {d['name']} | {d['area_um2']:,.0f} | {d['dot_units_area_um2']:,.0f} "
@@ -61,7 +61,9 @@ def datapaths_table(data: dict) -> str:
             f"| {d['fmax_mhz']:.1f} (`{d['path_unit']}`) "
             + " ".join(f"| {_num(d.get(f'{e}_pj_per_mac'), '.2f')}"
                        for e in ("int4", "e2m1", "f16", "f64"))
-            + f" | {d['idle_pj_per_cycle']:,.0f} |")
+            + f" | {d['idle_pj_per_cycle']:,.0f} "
+            f"| {_num(d.get('router_busy_pj_per_cycle'), ',.0f')} / "
+            f"{_num(d.get('router_idle_pj_per_cycle'), ',.0f')} |")
     notes = [f"{d['name']}: not measured, left out: {'; '.join(d['missing'])}"
              for d in data.get("datapath", []) if d.get("missing")]
     return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
