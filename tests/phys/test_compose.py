@@ -120,3 +120,28 @@ def test_planted_router_energy_unscaled(monkeypatch):
     monkeypatch.setattr(compose, "ENERGY_KEYS", ())
     with pytest.raises(AssertionError):
         test_router_energy_scaled_as_its_area()
+
+
+def test_engine_beside_its_units():
+    """An engine of 4 units at Stages 1 (the unit point 90 um^2) measured
+    at 1000: its units 360, 640 around them."""
+    e = {"top": "tcu_int4_engine", "params": {"Units": 4, "SparseEnable": 0, "Stages": 1,
+                                              "SynthImpl": 1},
+         "library": "L", "area_um2": 1000.0, "flip_flop_area_um2": 200.0, "cells": 50,
+         "fmax_mhz": 100.0, "critical_path_ns": 10.0, "path_start": "s", "path_end": "e"}
+    d = compose.engine_beside_units(POINTS, e)
+    assert d["units_area_um2"] == pytest.approx(360)
+    assert d["around_units_area_um2"] == pytest.approx(640)
+    assert "SynthImpl" not in d["params"]
+    e["params"]["Stages"] = 3
+    with pytest.raises(ValueError, match="no tcu_int4_dot Stages=3 point"):
+        compose.engine_beside_units(POINTS, e)
+
+
+def test_planted_engine_units_at_other_stages(monkeypatch):
+    """The engine's units taken at the default Stages 2, not its own."""
+    real = compose._find
+    monkeypatch.setattr(compose, "_find", lambda points, unit, params: real(
+        points, unit, {"Stages": 2}))
+    with pytest.raises(AssertionError):
+        test_engine_beside_its_units()

@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--whole", action="append", default=[], metavar="JSON",
                         help="with --write: a whole tcu_datapath's figures (tcu_phys.area "
                         "--json) to set beside its composition (repeatable)")
+    parser.add_argument("--engine", action="append", default=[], metavar="JSON",
+                        help="with --write: an engine's figures (tcu_phys.area --json of a "
+                        "tcu_*_engine) to set beside its units (repeatable)")
     parser.add_argument("--plain", action="store_true",
                         help="the plain (unbuffered) mapping of the figures before session 11")
     parser.add_argument("--no-energy", action="store_true",
@@ -148,10 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         try:
             wholes = [json.loads(Path(w).read_text()) for w in args.whole]
+            engines = [json.loads(Path(e).read_text()) for e in args.engine]
         except (OSError, ValueError) as e:
-            print(f"tcu_phys: --whole: {e}", file=sys.stderr)
+            print(f"tcu_phys: --whole/--engine: {e}", file=sys.stderr)
             return 1
-        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes)
+        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
+                       engines)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

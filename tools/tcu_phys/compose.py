@@ -205,3 +205,32 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "area_ratio": whole["area_um2"] / composed,
         "left_out_area_um2": whole["area_um2"] - composed,
     }
+
+
+# engine top -> (its unit, the engine's stage parameter, the unit's)
+ENGINE_UNITS = {"tcu_int4_engine": ("tcu_int4_dot", "Stages", "Stages"),
+                "tcu_e2m1_engine": ("tcu_e2m1_dot", "Stages", "Stages"),
+                "tcu_f16_engine": ("tcu_f16_dot", "FmaStages", "FmaStages"),
+                "tcu_f64_engine": ("tcu_f64_dot", "FmaStages", "FmaStages")}
+
+
+def engine_beside_units(points: list[dict], engine: dict) -> dict:
+    """An engine mapped as a top (tcu_phys.area's JSON, session 12) beside
+    its units' area from the points: what the engine adds around them (its
+    operand and D registers, operand selection, slice sequencer,
+    accumulators), which no unit point holds."""
+    unit, stage, unit_stage = ENGINE_UNITS[engine["top"]]
+    params = {k: v for k, v in engine["params"].items() if k != "SynthImpl"}
+    units = params["Units"]
+    p = _find(points, unit, {unit_stage: params[stage]})
+    if p is None:
+        raise ValueError(f"{engine['top']} {params}: no {unit} {unit_stage}={params[stage]} point")
+    return {
+        "top": engine["top"], "params": params, "library": engine["library"],
+        "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
+        "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
+        "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
+        "path_end": engine["path_end"],
+        "units_area_um2": units * p["area_um2"],
+        "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
+    }

@@ -29,6 +29,12 @@ WHOLE_COMMAND = ("nice -n 10 env PYTHONPATH=tools python3 -m tcu_phys.area tcu_d
                  "F64Enable=0 IntStages=2\" --json W.json; then --whole W.json")
 
 
+# The [[engine]] tables: each an engine mapped as a top first (session 12),
+# then given to the command above as --engine FILE.
+ENGINE_COMMAND = ("nice -n 10 env PYTHONPATH=tools python3 -m tcu_phys.area tcu_int4_engine "
+                  "--params \"Units=1 SparseEnable=0 Stages=2\" --json E.json; then --engine E.json")
+
+
 class DataFileError(RuntimeError):
     pass
 
@@ -58,7 +64,7 @@ def _table(header: str, entries: dict) -> str:
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
-          wholes: list[dict] = ()) -> None:
+          wholes: list[dict] = (), engines: list[dict] = ()) -> None:
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
@@ -74,6 +80,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     }
     if wholes:
         head["whole_command"] = WHOLE_COMMAND
+    if engines:
+        head["engine_command"] = ENGINE_COMMAND
     text = [
         "# Physical figures of the RTL's unit types, mapped to the OSU 0.18 µm standard\n"
         "# cells (Debian qflow-tech-osu018, typical corner): the one statement of them.\n"
@@ -93,6 +101,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         text.append(_table("[[datapath]]", d))
     for w in wholes:
         text.append(_table("[[whole]]", compose.against_whole(points, w)))
+    for e in engines:
+        text.append(_table("[[engine]]", compose.engine_beside_units(points, e)))
     path.write_text("\n".join(text))
 
 

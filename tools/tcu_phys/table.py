@@ -84,6 +84,21 @@ def wholes_table(data: dict) -> str:
     return "\n".join(rows)
 
 
+def engines_table(data: dict) -> str:
+    if not data.get("engine"):
+        return ""
+    rows = ["| engine (mapped as a top) | parameters | µm² | FF µm² | cells | fmax MHz "
+            "| its units' µm² (points) | around the units µm² |",
+            "|---|---|--:|--:|--:|--:|--:|--:|"]
+    for e in data["engine"]:
+        params = " ".join(f"{k}={v}" for k, v in e["params"].items())
+        rows.append(f"| `{e['top']}` | {params} | {e['area_um2']:,.0f} "
+                    f"| {e['flip_flop_area_um2']:,.0f} | {e.get('cells', 0):,} "
+                    f"| {e['fmax_mhz']:.1f} | {e['units_area_um2']:,.0f} "
+                    f"| {e['around_units_area_um2']:,.0f} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     path = Path(argv[0]) if argv else REPO / "spec" / "phys_osu018.toml"
@@ -99,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     if data.get("whole"):
         print()
         print(wholes_table(data))
+    if data.get("engine"):
+        print()
+        print(engines_table(data))
     return 0
 
 
