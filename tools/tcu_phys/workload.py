@@ -67,6 +67,8 @@ class WorkloadFigures:
 
 def _vcd_lines(trace: Path):
     """The VCD text of a .vcd file or of an FST (through GTKWave's fst2vcd)."""
+    if not trace.is_file():
+        raise WorkloadError(f"{trace}: no such file")
     if trace.suffix == ".fst":
         try:
             proc = subprocess.Popen(["fst2vcd", str(trace)], stdout=subprocess.PIPE,
