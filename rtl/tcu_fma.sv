@@ -334,9 +334,13 @@ module tcu_fma #(
         s3_round_up = c2_sign && (s3_guard || s3_sticky);
         s3_to_inf   = c2_sign;
       end
-      default: begin  // tcu_pkg::RUP, the mode's fourth and last value
+      tcu_pkg::RUP: begin
         s3_round_up = !c2_sign && (s3_guard || s3_sticky);
         s3_to_inf   = !c2_sign;
+      end
+      default: begin
+        s3_round_up = 1'b0;
+        s3_to_inf   = 1'b0;
       end
     endcase
     // Rounding adds one at the last fraction bit; a carry renormalises into
