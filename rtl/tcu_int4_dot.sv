@@ -17,8 +17,9 @@
 // port list, chosen by SynthImpl:
 // - 1: tcu_int4_dot_tree, the multipliers and the adder tree above, the
 //   Stages registers spread over the layers (what Yosys maps: area figures).
-// - 0: tcu_int4_dot_planes, the sum over bit planes, computed into the
-//   first register and carried through Stages - 1 more (fast in Verilator).
+// - 0: tcu_int4_dot_lut, each product read from a table and the products
+//   summed in the tree's order, computed into the first register and
+//   carried through Stages - 1 more (fast in Verilator).
 // scripts/equiv.sh proves the two equal cycle for cycle (Yosys); both are
 // tested against the golden int4_dot (tests/rtl/test_rtl_int4_dot.cpp).
 module tcu_int4_dot #(
@@ -42,8 +43,8 @@ module tcu_int4_dot #(
 
   if (SynthImpl) begin : g_tree
     tcu_int4_dot_tree #(.Stages(Stages)) u_impl (.*);
-  end else begin : g_planes
-    tcu_int4_dot_planes #(.Stages(Stages)) u_impl (.*);
+  end else begin : g_lut
+    tcu_int4_dot_lut #(.Stages(Stages)) u_impl (.*);
   end
 
 endmodule

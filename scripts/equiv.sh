@@ -15,14 +15,16 @@
 #   aig   the same, proven by ABC's dprove on the miter as an AIG: SAT
 #         sweeping merges equal internal signals first, so a sum over equal
 #         parts is decided in seconds where one SAT call does not finish.
-#   seq   pipelines: from reset (rst_ni low in the first step), trigger is 0
-#         in every cycle (sat -tempinduct: a base case from reset and an
-#         induction step of up to Stages + 2 cycles from any state). en_i is
-#         held high: en_i low holds every register of both implementations
-#         (their registers all load under en_i), so a stalled cycle repeats
-#         the outputs of the one before in both. Data outputs are compared
-#         only where their valid bit is high (they are meaningful only then;
-#         the data registers are not reset).
+#   pipe  pipelines whose two implementations place their registers
+#         differently (the int4 dot): three ABC proofs (prove_pipe below):
+#         the combinational forms (Stages = 0) equal by dprove, and each
+#         implementation at Stages equal to its combinational form followed
+#         by Stages registers, by k-induction from reset (rst_ni low in the
+#         first cycle). en_i is held high: en_i low holds every register of
+#         both implementations (their registers all load under en_i), so a
+#         stalled cycle repeats the outputs of the one before in both. Data
+#         outputs are compared only where their valid bit is high (they are
+#         meaningful only then; the data registers are not reset).
 # A check marked open is one SAT has not decided in reasonable time: it is
 # not run (its line says why) and is not counted as proven.
 # --plant copies each fast implementation into a temporary directory with a
@@ -73,10 +75,11 @@ trap 'rm -rf "$tmp"' EXIT
 # separated); state "prove"; "open" (SAT has not decided it: run only with
 # --plant, where a counterexample comes quickly); or "unrun" (open, and not
 # run with --plant either: too large, or not readable by Yosys; see
-# open_reason); kind comb or seq.
+# open_reason); kind comb, aig or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
-# the unit tests' 2 and 7; 0 is the smoke test's).
+# the unit tests' 2 and 7; 0 is the smoke test's). About 150 CPU s at
+# Stages 2 (Yosys maps the fast form's 32 table reads to logic: 60 s).
 # e2m1 group dots: no parameters (tcu_e2m1_dot's Stages do not reach them).
 # word mux: the bit function does not depend on Width beyond replication
 # (Width 1 and 32 checked); Words as the datapath and the scatter use them:
@@ -89,8 +92,8 @@ trap 'rm -rf "$tmp"' EXIT
 # as much for --plant), the e2m1 group dots (ABC, 50 s) among them; the
 # wider scatters go in the second tier (full).
 checks=()
-checks+=("default|open|int4_dot tree=planes|seq|int4_dot|Stages=2")
-for s in 0 1 3 4 5 6 7; do checks+=("full|open|int4_dot tree=planes|seq|int4_dot|Stages=$s"); done
+checks+=("default|prove|int4_dot tree=lut|pipe|int4_dot|Stages=2")
+for s in 0 1 3 4 5 6 7; do checks+=("full|prove|int4_dot tree=lut|pipe|int4_dot|Stages=$s"); done
 checks+=("default|prove|e2m1_group_dots formula=table|aig|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
   checks+=("default|prove|word_mux tree=index|comb|word_mux|Width=1 Words=$words")
@@ -114,10 +117,6 @@ done
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    int4_dot) echo "SAT undecided: the two sum the 128 partial products in different orders;" \
-                   "Yosys sat past 2 CPU minutes, ABC &cec past 100 CPU s even at Stages=0;" \
-                   "a lane-by-lane split (form(a) - form(a, lane k zeroed) = a_k*b_k):" \
-                   "ABC dprove 8 CPU s a lane for the tree, undecided past 155 CPU s for the planes" ;;
     scatter) echo "not run: SAT past 15 minutes from 8 words; ABC proves 8 words in 7 CPU" \
                   "minutes, the miters of 32 and 64 words are 4 and 8 times larger" ;;
     gather) echo "not checked: Yosys 0.23 does not finish reading tcu_router_gather_table" \
@@ -131,21 +130,47 @@ open_reason() {
 # ---------------------------------------------------------------------------
 # Miters: GOLD/GATE are replaced by the implementations' module names.
 # ---------------------------------------------------------------------------
-miter_int4_dot() {
+miter_int4_dot() {  # the combinational forms (Stages = 0)
   cat <<'EOF'
-module eq_miter #(parameter int unsigned Stages = 2) (
-  input  logic         clk_i, rst_ni, en_i, valid_i, a_signed_i, b_signed_i,
+module eq_miter (
+  input  logic         a_signed_i, b_signed_i,
   input  logic [127:0] a_i, b_i,
   output logic         trigger
 );
-  logic gv, fv;
+  logic        gv, fv;
   logic [13:0] gs, fs;
-  GOLD #(.Stages(Stages)) u_gold (.clk_i, .rst_ni, .en_i, .valid_i, .a_signed_i, .b_signed_i,
-                                  .a_i, .b_i, .valid_o(gv), .sum_o(gs));
-  GATE #(.Stages(Stages)) u_gate (.clk_i, .rst_ni, .en_i, .valid_i, .a_signed_i, .b_signed_i,
-                                  .a_i, .b_i, .valid_o(fv), .sum_o(fs));
+  GOLD #(.Stages(0)) u_gold (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1), .valid_i(1'b1),
+                             .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(gv), .sum_o(gs));
+  GATE #(.Stages(0)) u_gate (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1), .valid_i(1'b1),
+                             .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(fv), .sum_o(fs));
+  assign trigger = gv != fv || gs != fs;
+endmodule
+EOF
+}
+# One implementation at Stages against its own combinational form (Stages
+# = 0) followed by Stages pipeline registers (tcu_pipe_reg). Reset is low in
+# the first cycle only (an initialised register drives it); the data
+# registers start from any value. en_i is high: en_i low holds every
+# register of both sides alike.
+miter_pipe_int4_dot() {
+  cat <<'EOF'
+module eq_miter #(parameter int unsigned Stages = 2) (
+  input  logic         clk_i, valid_i, a_signed_i, b_signed_i,
+  input  logic [127:0] a_i, b_i,
+  output logic         trigger
+);
+  logic started = 1'b0;
+  always_ff @(posedge clk_i) started <= 1'b1;
+  logic        sv, cv, pv;
+  logic [13:0] ss, cs, ps;
+  IMPL #(.Stages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+                                    .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(sv), .sum_o(ss));
+  IMPL #(.Stages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+                             .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(cv), .sum_o(cs));
+  tcu_pipe_reg #(.Width(14), .Depth(Stages)) u_pipe (.clk_i, .rst_ni(started), .en_i(1'b1),
+    .valid_i(cv), .data_i(cs), .valid_o(pv), .data_o(ps));
   // sum_o is meaningful with valid_o only.
-  assign trigger = gv != fv || (gv && gs != fs);
+  assign trigger = sv != pv || (sv && ss != ps);
 endmodule
 EOF
 }
@@ -214,7 +239,7 @@ EOF
 # ---------------------------------------------------------------------------
 pair_modules() {  # miter -> "gold gate"
   case $1 in
-    int4_dot) echo "tcu_int4_dot_tree tcu_int4_dot_planes" ;;
+    int4_dot) echo "tcu_int4_dot_tree tcu_int4_dot_lut" ;;
     e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
@@ -230,11 +255,85 @@ pair_sources() {  # miter -> files besides the two implementations
 # One bit of the fast implementation's result flipped for some inputs.
 pair_plant() {
   case $1 in
-    int4_dot) echo "s/dot_planes = SumW'(sum);/dot_planes = SumW'(sum) ^ SumW'(a[0] \& b[0]);/" ;;
+    int4_dot) echo "s/dot_lut = SumW'(sum\[2\*Lanes-2\]);/dot_lut = SumW'(sum[2*Lanes-2]) ^ SumW'(a[0] \& b[0]);/" ;;
     e2m1_group_dots) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == 0);/" ;;
   esac
+}
+
+# ABC's dprove on a combinational miter (an AIG): 0 when UNSATISFIABLE
+# (trigger can never be 1), 1 with a counterexample, 2 undecided.
+abc_dprove() {
+  local aig=$1 log=$2 status
+  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $aig; strash; dprove" >"$log.abc" 2>&1
+  status=$?
+  cat "$log.abc" >>"$log"
+  if [ $status = 0 ] && grep -q "^SATISFIABLE" "$log.abc"; then
+    echo "failed: Found a counterexample (ABC dprove)" >>"$log"
+    status=1
+  elif [ $status = 0 ] && ! grep -q "^UNSATISFIABLE" "$log.abc"; then
+    status=2
+  fi
+  rm -f "$log.abc"
+  return $status
+}
+# A miter (its files; Yosys commands before hierarchy) written as an AIG,
+# sequential or not: memories mapped to logic, the asynchronous reset made
+# synchronous, enables as multiplexers, undefined bits free inputs; flip-
+# flops with no initial value get one from a free input (-zinit).
+miter_aig() {
+  local files=$1 pre=$2 aig=$3 log=$4 status
+  timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log.yosys" -p "
+    read_verilog -sv $files; $pre hierarchy -check -top eq_miter; proc; flatten; memory;
+    opt_merge; opt_clean; async2sync; techmap; opt_merge; opt_clean; dffunmap;
+    setundef -anyseq; aigmap; write_aiger -zinit $aig" >/dev/null 2>&1
+  status=$?
+  cat "$log.yosys" >>"$log" 2>/dev/null
+  rm -f "$log.yosys"
+  return $status
+}
+# A pair whose implementations place their pipeline registers differently
+# (kind pipe) is proven in three steps, each by ABC: (1) the two
+# combinational forms (Stages = 0) are equal (dprove: SAT sweeping); (2)
+# and (3) each implementation at Stages equals its combinational form
+# followed by Stages registers (k-induction: bmc3 from reset for Stages + 3
+# cycles, then ind with Stages + 2 frames; both sides are the same logic,
+# merged by structural hashing once unrolled). Together: the two equal
+# cycle for cycle from reset. Returns as abc_dprove, at the first step that
+# is not proven.
+prove_pipe() {
+  local miter=$1 dir=$2 log=$3 gold=$4 gate=$5 gate_file=$6 params=$7 status
+  local stages=${params#*Stages=}
+  stages=${stages%% *}
+  local srcs impl file
+  srcs="rtl/tcu_pkg.sv $(pair_sources "$miter")"
+  "miter_$miter" | sed "s/GOLD/$gold/; s/GATE/$gate/" >"$dir/miter.sv"
+  echo "== $gold = $gate at Stages = 0 (dprove)" >>"$log"
+  miter_aig "$srcs rtl/$gold.sv $gate_file $dir/miter.sv" "" "$dir/comb.aig" "$log" || return $?
+  abc_dprove "$dir/comb.aig" "$log" || return $?
+  [ "$stages" = 0 ] && return 0
+  for impl in "$gold" "$gate"; do
+    file=rtl/$impl.sv
+    [ "$impl" = "$gate" ] && file=$gate_file
+    echo "== $impl at Stages = $stages = at 0 and $stages registers (bmc3, ind)" >>"$log"
+    "miter_pipe_$miter" | sed "s/IMPL/$impl/g" >"$dir/pipe.sv"
+    miter_aig "$srcs $file $dir/pipe.sv" "chparam -set Stages $stages eq_miter;" \
+      "$dir/pipe.aig" "$log" || return $?
+    timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $dir/pipe.aig; strash;
+      bmc3 -F $((stages + 3)); ind -F $((stages + 2))" >"$log.abc" 2>&1
+    status=$?
+    cat "$log.abc" >>"$log"
+    if [ $status = 0 ] && grep -q "was asserted in frame" "$log.abc"; then
+      echo "failed: Found a counterexample (ABC bmc3)" >>"$log"
+      status=1
+    elif [ $status = 0 ] && ! grep -q "Networks are equivalent" "$log.abc"; then
+      status=2
+    fi
+    rm -f "$log.abc"
+    [ $status = 0 ] || return $status
+  done
+  return 0
 }
 
 proven=0
@@ -262,41 +361,36 @@ run_check() {
   local chparam="" p
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   [ -n "$chparam" ] && chparam="chparam$chparam eq_miter;"
-  local sat
-  if [ "$kind" = comb ]; then
-    sat="sat -verify -prove trigger 0 -show-inputs"
-  elif [ "$kind" = aig ]; then
-    # The miter as an AIG for ABC (below), which proves it by SAT sweeping:
-    # equal internal signals are found and merged, where one SAT call on the
-    # whole miter (sat -prove) does not finish for sums over equal parts.
-    # An undefined bit becomes a free input (it must not matter).
-    sat="techmap; setundef -anyseq; aigmap; write_aiger -zinit $dir/miter.aig"
-  else
-    local stages=${params#*Stages=}
-    stages=${stages%% *}
-    sat="sat -verify -tempinduct -prove trigger 0 -set en_i 1 -set-at 1 rst_ni 0
-         -maxsteps $((stages + 2)) -show-inputs"
-  fi
   local log="$out/$name.log"
   [ $plant = 1 ] && log="$out/$name.plant.log"
-  local start=$SECONDS result
-  # shellcheck disable=SC2046
-  timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log" -p "
-    read_verilog -sv rtl/tcu_pkg.sv $(pair_sources "$miter") rtl/$gold.sv $gate_file $dir/miter.sv;
-    $chparam hierarchy -check -top eq_miter; proc; flatten; opt; wreduce; memory; opt;
-    async2sync; opt_clean; $sat" >/dev/null 2>&1
-  local status=$?
-  if [ $status = 0 ] && [ "$kind" = aig ]; then
-    # dprove: UNSATISFIABLE when trigger can never be 1 (proven),
-    # SATISFIABLE with a counterexample.
-    timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $dir/miter.aig; strash; dprove" \
-      >>"$log" 2>&1
+  : >"$log"
+  local start=$SECONDS result status
+  if [ "$kind" = pipe ]; then
+    prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params"
     status=$?
-    if [ $status = 0 ] && grep -q "^SATISFIABLE" "$log"; then
-      echo "failed: Found a counterexample (ABC dprove)" >>"$log"
-      status=1
-    elif [ $status = 0 ] && ! grep -q "^UNSATISFIABLE" "$log"; then
-      status=2  # undecided
+  else
+    local sat
+    if [ "$kind" = comb ]; then
+      sat="sat -verify -prove trigger 0 -show-inputs"
+    else
+      # The miter as an AIG for ABC (below), which proves it by SAT
+      # sweeping: equal internal signals are found and merged, where one SAT
+      # call on the whole miter (sat -prove) does not finish for sums over
+      # equal parts. An undefined bit becomes a free input (it must not
+      # matter).
+      sat="techmap; setundef -anyseq; aigmap; write_aiger -zinit $dir/miter.aig"
+    fi
+    # shellcheck disable=SC2046
+    timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log.yosys" -p "
+      read_verilog -sv rtl/tcu_pkg.sv $(pair_sources "$miter") rtl/$gold.sv $gate_file $dir/miter.sv;
+      $chparam hierarchy -check -top eq_miter; proc; flatten; opt; wreduce; memory; opt;
+      async2sync; opt_clean; $sat" >/dev/null 2>&1
+    status=$?
+    cat "$log.yosys" >>"$log" 2>/dev/null
+    rm -f "$log.yosys"
+    if [ $status = 0 ] && [ "$kind" = aig ]; then
+      abc_dprove "$dir/miter.aig" "$log"
+      status=$?
     fi
   fi
   if [ $status = 0 ]; then

@@ -27,14 +27,14 @@ function(tcu_int_unit_test name source)
 endfunction()
 
 # ---- tcu_int4_dot at Stages = 2 (the datapath's default; the fast
-# implementation, tcu_int4_dot_planes) and 7 (more registers than layers)
+# implementation, tcu_int4_dot_lut) and 7 (more registers than layers)
 # with SynthImpl = 1 (tcu_int4_dot_tree, the adder tree Yosys maps);
 # tcu_int4_accumulate (no parameters) ----------------------------------------
 tcu_int_unit_model(tcu_rtl_int4_dot_s2 tcu_int4_dot Vtcu_int4_dot_s2
-  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_planes.sv
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_lut.sv
   PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_int4_dot_s7 tcu_int4_dot Vtcu_int4_dot_s7
-  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_planes.sv
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_lut.sv
   PARAMS -GStages=7 -GSynthImpl=1'b1)
 tcu_int_unit_model(tcu_rtl_int4_accumulate tcu_int4_accumulate Vtcu_int4_accumulate
   SOURCES tcu_int4_accumulate.sv)

@@ -1,5 +1,5 @@
-// rtl/tcu_int4_dot.sv at Stages = 2 (its simulation description, the bit
-// planes) and 7 (with SynthImpl = 1: the multipliers and adder tree Yosys
+// rtl/tcu_int4_dot.sv at Stages = 2 (its simulation description, the
+// product table) and 7 (with SynthImpl = 1: the multipliers and adder tree Yosys
 // reads), and rtl/tcu_int4_accumulate.sv, bit-exact against the golden
 // int4_dot and int4_accumulate.
 #include <algorithm>

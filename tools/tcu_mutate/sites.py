@@ -64,7 +64,7 @@ _CONSTANT_CONTEXTS = {
 # Functions called only from logic that runs (the others are called at
 # elaboration, or from initial blocks, where a mutant chosen at run time is not
 # yet chosen). Tasks are never called at elaboration.
-RUNTIME_FUNCTIONS = {"dot_planes", "layout_class", "place_slot"}
+RUNTIME_FUNCTIONS = {"dot_lut", "layout_class", "place_slot"}
 _CONSTANT_SYSTEM_CALLS = {"$bits", "$clog2", "$size", "$high", "$low", "$left", "$right",
                           "$countones", "$isunknown", "$display", "$fatal", "$error"}
 

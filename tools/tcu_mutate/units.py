@@ -8,7 +8,7 @@ compare: the energy estimate reads them), the chooser modules (no logic)."""
 from __future__ import annotations
 
 UNIT_OF_FILE = {
-    "tcu_int4_dot_planes.sv": "int4",
+    "tcu_int4_dot_lut.sv": "int4",
     "tcu_int4_accumulate.sv": "int4",
     "tcu_int4_engine.sv": "int4",
     "tcu_sparse_mux.sv": "sparse",
