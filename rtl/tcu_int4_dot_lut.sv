@@ -2,11 +2,12 @@
 // from a 1,024-entry table (index: the two signedness bits and the two
 // codes), the products summed in the order of tcu_int4_dot_tree's adder
 // tree (lanes 2t and 2t+1 first, then pairs of those, five levels). The
-// sums are 32-bit: the table holds each product sign-extended, no level
-// needs a sign extension, and the low SumW bits of every sum are the tree
-// form's. A lane's index takes two host operations: the codes of a and b
-// are interleaved a 32-bit word (eight lanes) at a time, even lanes in one
-// word and odd lanes in another, each byte an index's low eight bits.
+// sums are 16-bit: the table holds each product sign-extended to 16 bits
+// (the exact sum needs 14), no level needs a sign extension, and the low
+// SumW bits of every sum are the tree form's. A lane's index takes two
+// host operations: the codes of a and b are interleaved a 32-bit word
+// (eight lanes) at a time, even lanes in one word and odd lanes in
+// another, each byte an index's low eight bits.
 // Summing in the tree's order is what lets scripts/equiv.sh prove the pair
 // by SAT sweeping (every product and every partial sum of one form equals
 // one of the other's), where a sum in another order (bit planes) left the
@@ -39,13 +40,15 @@ module tcu_int4_dot_lut #(
   end
 
   // Entry {a_signed, b_signed, b code, a code}: the product of the codes,
-  // each read as signed when its bit is set, sign-extended to 32 bits.
-  logic [31:0] products [1024];
+  // each read as signed when its bit is set, sign-extended to 16 bits
+  // (16, not 32: Yosys maps the 32 reads of the table to half the logic in
+  // scripts/equiv.sh, and the Verilated sums cost the same).
+  logic [15:0] products [1024];
   initial begin
     for (int unsigned i = 0; i < 1024; i++) begin
       logic [9:0] idx;
       idx         = 10'(i);
-      products[i] = 32'($signed({idx[9] & idx[3], idx[3:0]}) *
+      products[i] = 16'($signed({idx[9] & idx[3], idx[3:0]}) *
                         $signed({idx[8] & idx[7], idx[7:4]}));
     end
   end
@@ -54,7 +57,7 @@ module tcu_int4_dot_lut #(
                                               logic [Lanes*Bits-1:0] b, logic a_signed,
                                               logic b_signed);
     logic [31:0] aw, bw, even, odd;
-    logic [31:0] sum [2*Lanes];  // the tree: 0..31 the products, then each level
+    logic [15:0] sum [2*Lanes];  // the tree: 0..31 the products, then each level
     for (int unsigned w = 0; w < Lanes * Bits / 32; w++) begin
       aw   = a[32*w +: 32];
       bw   = b[32*w +: 32];

@@ -10,7 +10,12 @@
 // elements go on the datapath's matrix-order ports, and the word is written
 // there; a word that holds no element (a register past the fragment,
 // metadata and scale lanes the selectors skip, an operand the family does
-// not have) is ignored. in_last_i marks the instruction's last beat. The
+// not have) is ignored. No two valid words of one beat may carry the same
+// tag (asserted; the gather's two implementations would place them
+// differently: the table form keeps the higher slot's word, the AND-OR form
+// ORs the two; a front-end reads each register once an instruction, and a
+// register sent again in a later beat overwrites the earlier word in
+// both). in_last_i marks the instruction's last beat. The
 // assembled operands and the descriptor are then presented with dp_valid_o
 // until dp_ready_i, exactly as rtl/tcu_datapath.sv takes them on its in_*
 // ports (systemc/datapath_ports.cpp, pack_datapath_inputs): port bits that
@@ -440,6 +445,31 @@ module tcu_operand_router #(
       // the datapath does not take this cycle (the buffer's one rule).
       assert (!in_start_i || in_start_ready_o || collect_q || (full_q && !dp_fire))
         else $error("a start refused while the operand buffer is free or handed over");
+    end
+  end
+  // One word per tag a beat: a set of the tags seen, {operand, lane,
+  // register}, filled slot by slot (one pass over the slots, only in beats;
+  // the assertion after the loop, so that the unrolled loop stays short).
+  always_ff @(posedge clk_i) begin
+    if (beat) begin
+      logic [2047:0] chk_tag_seen;
+      logic [10:0]   chk_tag, chk_dup_tag;
+      logic          chk_dup;
+      chk_tag_seen = '0;
+      chk_dup_tag  = '0;
+      chk_dup      = 1'b0;
+      for (int unsigned s = 0; s < WordsPerCycle; s++) begin
+        chk_tag = {in_word_op_i[3*s +: 3], in_word_lane_i[5*s +: 5], in_word_reg_i[3*s +: 3]};
+        if (in_word_valid_i[s] && chk_tag_seen[chk_tag]) begin
+          chk_dup     = 1'b1;
+          chk_dup_tag = chk_tag;
+        end
+        chk_tag_seen[chk_tag] = chk_tag_seen[chk_tag] | in_word_valid_i[s];
+      end
+      assert (!chk_dup)
+        else $error("%s (operand %0d, lane %0d, register %0d)",
+                    "two valid words of one beat with the same tag", chk_dup_tag[10:8],
+                    chk_dup_tag[7:3], chk_dup_tag[2:0]);
     end
   end
 `endif

@@ -16,11 +16,11 @@
 #         sweeping merges equal internal signals first, so a sum over equal
 #         parts is decided in seconds where one SAT call does not finish.
 #   pipe  pipelines whose two implementations place their registers
-#         differently (the int4 dot): three ABC proofs (prove_pipe below):
-#         the combinational forms (Stages = 0) equal by dprove, and each
-#         implementation at Stages equal to its combinational form followed
-#         by Stages registers, by k-induction from reset (rst_ni low in the
-#         first cycle). en_i is held high: en_i low holds every register of
+#         differently (the int4 dot): two ABC runs (prove_pipe below): the
+#         combinational forms (Stages = 0) equal, and the fast form at
+#         Stages equal to its combinational form followed by Stages
+#         registers (one miter, dprove); the synthesis form likewise, by
+#         k-induction; both from reset (rst_ni low in the first cycle). en_i is held high: en_i low holds every register of
 #         both implementations (their registers all load under en_i), so a
 #         stalled cycle repeats the outputs of the one before in both. Data
 #         outputs are compared only where their valid bit is high (they are
@@ -174,6 +174,16 @@ module eq_miter #(parameter int unsigned Stages = 2) (
 endmodule
 EOF
 }
+# The two int4 miters in one (prove_pipe's first run): their inputs, and
+# the instances (Stages is prove_pipe's).
+miter_inputs_int4_dot() { echo 259; }
+miter_bind_int4_dot() {
+  echo "  eq_comb u_comb (.a_signed_i(in_i[256]), .b_signed_i(in_i[257]), .a_i(in_i[127:0]),"
+  echo "                  .b_i(in_i[255:128]), .trigger(comb_differs));"
+  [ "$stages" = 0 ] && return
+  echo "  eq_pipe #(.Stages($stages)) u_pipe (.clk_i, .valid_i(in_i[258]), .a_signed_i(in_i[256]),"
+  echo "    .b_signed_i(in_i[257]), .a_i(in_i[127:0]), .b_i(in_i[255:128]), .trigger(pipe_differs));"
+}
 miter_e2m1_group_dots() {
   cat <<'EOF'
 module eq_miter (
@@ -262,18 +272,20 @@ pair_plant() {
   esac
 }
 
-# ABC's dprove on a combinational miter (an AIG): 0 when UNSATISFIABLE
-# (trigger can never be 1), 1 with a counterexample, 2 undecided.
+# ABC's dprove on a miter (an AIG): 0 when trigger can never be 1
+# (combinational: UNSATISFIABLE; sequential, from the initial state:
+# "Networks are equivalent"), 1 with a counterexample, 3 undecided.
 abc_dprove() {
   local aig=$1 log=$2 status
   timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $aig; strash; dprove" >"$log.abc" 2>&1
   status=$?
   cat "$log.abc" >>"$log"
-  if [ $status = 0 ] && grep -q "^SATISFIABLE" "$log.abc"; then
+  if [ $status = 0 ] && grep -q "^SATISFIABLE\|NOT EQUIVALENT\|was asserted in frame" "$log.abc"; then
     echo "failed: Found a counterexample (ABC dprove)" >>"$log"
     status=1
-  elif [ $status = 0 ] && ! grep -q "^UNSATISFIABLE" "$log.abc"; then
-    status=2
+  elif [ $status = 0 ] && ! grep -q "^UNSATISFIABLE\|Networks are equivalent" "$log.abc"; then
+    echo "undecided (ABC dprove)" >>"$log"
+    status=3
   fi
   rm -f "$log.abc"
   return $status
@@ -294,46 +306,54 @@ miter_aig() {
   return $status
 }
 # A pair whose implementations place their pipeline registers differently
-# (kind pipe) is proven in three steps, each by ABC: (1) the two
-# combinational forms (Stages = 0) are equal (dprove: SAT sweeping); (2)
-# and (3) each implementation at Stages equals its combinational form
-# followed by Stages registers (k-induction: bmc3 from reset for Stages + 3
-# cycles, then ind with Stages + 2 frames; both sides are the same logic,
-# merged by structural hashing once unrolled). Together: the two equal
-# cycle for cycle from reset. Returns as abc_dprove, at the first step that
-# is not proven.
+# (kind pipe) is proven by ABC in two runs: (1) the two combinational forms
+# (Stages = 0) equal, and the fast form at Stages equal to its
+# combinational form followed by Stages registers (one miter with both
+# triggers, so that Yosys maps the fast form's table once; it merges the
+# second, the same logic on both sides), by dprove (SAT sweeping); (2) the
+# synthesis form at Stages equal to its combinational form followed by
+# Stages registers, by k-induction (bmc3 from reset for Stages + 3 cycles,
+# then ind with Stages + 2 frames; both sides the same logic, merged by
+# structural hashing once unrolled). Together: the two equal cycle for
+# cycle from reset. Returns as abc_dprove, at the first run that fails.
 prove_pipe() {
   local miter=$1 dir=$2 log=$3 gold=$4 gate=$5 gate_file=$6 params=$7 status
   local stages=${params#*Stages=}
   stages=${stages%% *}
-  local srcs impl file
+  local srcs
   srcs="rtl/tcu_pkg.sv $(pair_sources "$miter")"
-  "miter_$miter" | sed "s/GOLD/$gold/; s/GATE/$gate/" >"$dir/miter.sv"
-  echo "== $gold = $gate at Stages = 0 (dprove)" >>"$log"
+  {
+    "miter_$miter" | sed "s/GOLD/$gold/; s/GATE/$gate/; s/module eq_miter/module eq_comb/"
+    "miter_pipe_$miter" | sed "s/IMPL/$gate/g; s/module eq_miter/module eq_pipe/"
+    echo "module eq_miter (input logic clk_i, input logic [$(miter_inputs_$miter)-1:0] in_i,"
+    echo "                 output logic trigger);"
+    echo "  logic comb_differs, pipe_differs;"
+    miter_bind_$miter
+    [ "$stages" = 0 ] && echo "  assign pipe_differs = 1'b0;"
+    echo "  assign trigger = comb_differs || pipe_differs;"
+    echo "endmodule"
+  } >"$dir/miter.sv"
+  echo "== $gold = $gate at Stages = 0; $gate at Stages = $stages = at 0 and $stages registers (dprove)" >>"$log"
   miter_aig "$srcs rtl/$gold.sv $gate_file $dir/miter.sv" "" "$dir/comb.aig" "$log" || return $?
   abc_dprove "$dir/comb.aig" "$log" || return $?
   [ "$stages" = 0 ] && return 0
-  for impl in "$gold" "$gate"; do
-    file=rtl/$impl.sv
-    [ "$impl" = "$gate" ] && file=$gate_file
-    echo "== $impl at Stages = $stages = at 0 and $stages registers (bmc3, ind)" >>"$log"
-    "miter_pipe_$miter" | sed "s/IMPL/$impl/g" >"$dir/pipe.sv"
-    miter_aig "$srcs $file $dir/pipe.sv" "chparam -set Stages $stages eq_miter;" \
-      "$dir/pipe.aig" "$log" || return $?
-    timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $dir/pipe.aig; strash;
-      bmc3 -F $((stages + 3)); ind -F $((stages + 2))" >"$log.abc" 2>&1
-    status=$?
-    cat "$log.abc" >>"$log"
-    if [ $status = 0 ] && grep -q "was asserted in frame" "$log.abc"; then
-      echo "failed: Found a counterexample (ABC bmc3)" >>"$log"
-      status=1
-    elif [ $status = 0 ] && ! grep -q "Networks are equivalent" "$log.abc"; then
-      status=2
-    fi
-    rm -f "$log.abc"
-    [ $status = 0 ] || return $status
-  done
-  return 0
+  echo "== $gold at Stages = $stages = at 0 and $stages registers (bmc3, ind)" >>"$log"
+  "miter_pipe_$miter" | sed "s/IMPL/$gold/g" >"$dir/pipe.sv"
+  miter_aig "$srcs rtl/$gold.sv $dir/pipe.sv" "chparam -set Stages $stages eq_miter;" \
+    "$dir/pipe.aig" "$log" || return $?
+  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $dir/pipe.aig; strash;
+    bmc3 -F $((stages + 3)); ind -F $((stages + 2))" >"$log.abc" 2>&1
+  status=$?
+  cat "$log.abc" >>"$log"
+  if [ $status = 0 ] && grep -q "was asserted in frame" "$log.abc"; then
+    echo "failed: Found a counterexample (ABC bmc3)" >>"$log"
+    status=1
+  elif [ $status = 0 ] && ! grep -q "Networks are equivalent" "$log.abc"; then
+    echo "undecided (ABC ind)" >>"$log"
+    status=3
+  fi
+  rm -f "$log.abc"
+  return $status
 }
 
 proven=0
@@ -401,8 +421,11 @@ run_check() {
     result="FAILED (counterexample in $log)"
     failed=$((failed + 1))
   else
-    [ $status = 124 ] && result="ERROR (timed out; $log)" ||
-      result="ERROR (Yosys failed; $log)"
+    case $status in
+      124) result="ERROR (timed out; $log)" ;;
+      3) result="ERROR (ABC undecided; $log)" ;;
+      *) result="ERROR (Yosys failed; $log)" ;;
+    esac
     failed=$((failed + 1))
     errors=$((errors + 1))
   fi

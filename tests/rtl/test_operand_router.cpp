@@ -219,13 +219,15 @@ Case make_case(const tcu::Instr& instr, const tcu::Selectors& sel, bool generate
   c.real_words = int(c.words.size());
 
   // Words that hold no element of any operand: registers past a fragment,
-  // operands the family does not have, D and an unused code.
+  // operands the family does not have, D and an unused code; each tag once
+  // (the router's rule: no two words of one beat with the same tag).
   auto frag_words = [&](Operand op) {
     const auto& l = tcu::fragment_layout(instr, op);
     return l.regs_per_lane() * l.reg_bits() / 32;
   };
   const int words_of[3] = {frag_words(Operand::kA), frag_words(Operand::kB),
                            frag_words(Operand::kC)};
+  std::set<int> junk_tags;
   for (int j = 0; j < 24; ++j) {
     Word w{int(rng() % 8), int(rng() % 32), int(rng() % 8), uint32_t(rng())};
     if (w.op <= 2) {
@@ -234,6 +236,7 @@ Case make_case(const tcu::Instr& instr, const tcu::Selectors& sel, bool generate
     }
     if (w.op == 4 && instr.sparse()) continue;
     if ((w.op == 5 || w.op == 6) && instr.block_scaled()) continue;
+    if (!junk_tags.insert((w.op * 32 + w.lane) * 8 + w.reg).second) continue;
     c.words.push_back(w);
   }
   std::shuffle(c.words.begin(), c.words.end(), rng);
@@ -319,6 +322,25 @@ class Bench {
     m_.eval();
     REQUIRE(!m_.dp_valid_o);
     return cycles;
+  }
+
+  // One beat of the given words, taken with c's start (dp_ready_i low):
+  // whether an assertion failed at its clock edge (Verilator's error flag,
+  // $error made non-fatal for that edge).
+  bool beat_flags_error(const Case& c, const std::vector<Word>& words) {
+    VerilatedContext& context = *Verilated::threadContextp();
+    context.fatalOnError(false);
+    context.gotError(false);
+    drive_beat(&c, true, words, false);
+    m_.dp_ready_i = 0;
+    m_.eval();
+    REQUIRE(m_.in_start_ready_o);
+    clock();
+    const bool flagged = context.gotError();
+    context.gotError(false);
+    context.gotFinish(false);
+    context.fatalOnError(true);
+    return flagged;
   }
 
   // Scatters one random D per case through the router: the lanes' words
@@ -687,5 +709,27 @@ TEST_CASE("tcu_operand_router, 64 words a cycle, 1 D word", "[rtl][router]") {
 TEST_CASE("tcu_operand_router, 3 and 5 words a cycle, the synthesized description",
           "[rtl][router]") {
   run_all<Vtcu_operand_router_w3_synth, 3, 5, true>("W3 synth");
+}
+
+// The one-word-per-tag rule (no two valid words of one beat with the same
+// operand, lane and register): two distinct words pass, a word and another
+// with its tag fail, in the simulation and the synthesized description.
+template <class Model, int kWords, int kDWords>
+void check_tag_rule() {
+  std::mt19937_64 rng(11);
+  const tcu::Instr& instr = tcu::all_variants().front();
+  const Case c = make_case(instr, all_selectors(instr).front(), false, 7, rng);
+  const Word first = c.words[0];
+  const Word second = c.words[1];
+  REQUIRE((first.op != second.op || first.lane != second.lane || first.reg != second.reg));
+  Word twin = first;
+  twin.data = ~first.data;
+  REQUIRE_FALSE(Bench<Model, kWords, kDWords, true>().beat_flags_error(c, {first, second}));
+  REQUIRE(Bench<Model, kWords, kDWords, true>().beat_flags_error(c, {first, twin}));
+}
+
+TEST_CASE("tcu_operand_router flags two words of one beat with the same tag", "[rtl][router]") {
+  check_tag_rule<Vtcu_operand_router_w8, 8, 8>();
+  check_tag_rule<Vtcu_operand_router_w3_synth, 3, 5>();
 }
 #endif
