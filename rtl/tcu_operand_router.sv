@@ -447,24 +447,31 @@ module tcu_operand_router #(
         else $error("a start refused while the operand buffer is free or handed over");
     end
   end
-  // One word per tag a beat: a set of the tags seen, {operand, lane,
-  // register}, filled slot by slot (one pass over the slots, only in beats;
-  // the assertion after the loop, so that the unrolled loop stays short).
+  // One word per tag a beat: the lanes seen per {operand, register}, a
+  // 32-bit mask each, filled slot by slot (one pass over the slots, only in
+  // beats; word-sized operations rather than bits of one wide set: the
+  // check costs the co-verification run a few per cent).
   always_ff @(posedge clk_i) begin
     if (beat) begin
-      logic [2047:0] chk_tag_seen;
-      logic [10:0]   chk_tag, chk_dup_tag;
-      logic          chk_dup;
-      chk_tag_seen = '0;
-      chk_dup_tag  = '0;
-      chk_dup      = 1'b0;
+      logic [31:0] chk_lanes_seen [64];
+      logic [31:0] chk_lane;
+      logic [5:0]  chk_op_reg;
+      logic [10:0] chk_dup_tag;
+      logic        chk_dup;
+      for (int unsigned k = 0; k < 64; k++) chk_lanes_seen[k] = '0;
+      chk_dup_tag = '0;
+      chk_dup     = 1'b0;
       for (int unsigned s = 0; s < WordsPerCycle; s++) begin
-        chk_tag = {in_word_op_i[3*s +: 3], in_word_lane_i[5*s +: 5], in_word_reg_i[3*s +: 3]};
-        if (in_word_valid_i[s] && chk_tag_seen[chk_tag]) begin
-          chk_dup     = 1'b1;
-          chk_dup_tag = chk_tag;
+        if (in_word_valid_i[s]) begin
+          chk_op_reg = {in_word_op_i[3*s +: 3], in_word_reg_i[3*s +: 3]};
+          chk_lane   = 32'd1 << in_word_lane_i[5*s +: 5];
+          if ((chk_lanes_seen[chk_op_reg] & chk_lane) != '0) begin
+            chk_dup     = 1'b1;
+            chk_dup_tag = {in_word_op_i[3*s +: 3], in_word_lane_i[5*s +: 5],
+                           in_word_reg_i[3*s +: 3]};
+          end
+          chk_lanes_seen[chk_op_reg] = chk_lanes_seen[chk_op_reg] | chk_lane;
         end
-        chk_tag_seen[chk_tag] = chk_tag_seen[chk_tag] | in_word_valid_i[s];
       end
       assert (!chk_dup)
         else $error("%s (operand %0d, lane %0d, register %0d)",

@@ -15,6 +15,10 @@
 #   aig   the same, proven by ABC's dprove on the miter as an AIG: SAT
 #         sweeping merges equal internal signals first, so a sum over equal
 #         parts is decided in seconds where one SAT call does not finish.
+#   slots combinational pairs whose outputs are slots, each a function of
+#         the shared inputs and its own index (the router's scatter): one
+#         sat -prove per slot, the other slots' logic removed first, $EQUIV_JOBS
+#         (default: the cores) at once (prove_slots below).
 #   pipe  pipelines whose two implementations place their registers
 #         differently (the int4 dot): two ABC runs (prove_pipe below): the
 #         combinational forms (Stages = 0) equal, and the fast form at
@@ -25,6 +29,8 @@
 #         stalled cycle repeats the outputs of the one before in both. Data
 #         outputs are compared only where their valid bit is high (they are
 #         meaningful only then; the data registers are not reset).
+# One check is not a pair but a lemma of the gather pair: tcu_frag_layout
+# places two words with distinct tags (operand, lane, register) apart.
 # A check marked open is one SAT has not decided in reasonable time: it is
 # not run (its line says why) and is not counted as proven.
 # --plant copies each fast implementation into a temporary directory with a
@@ -41,6 +47,7 @@
 # after $EQUIV_TIMEOUT seconds (default 900) and then counts as failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+jobs=${EQUIV_JOBS:-$(nproc)}
 root=$PWD
 out=${EQUIV_DIR:-build/equiv}
 case $out in /*) ;; *) out=$root/$out ;; esac
@@ -103,12 +110,14 @@ for words in 3 16 256; do
   checks+=("default|prove|word_mux tree=index|comb|word_mux|Width=32 Words=$words")
 done
 checks+=("default|prove|router_scatter mux=index|comb|scatter|DWordsPerCycle=1")
-checks+=("full|prove|router_scatter mux=index|comb|scatter|DWordsPerCycle=5")
-# From 8 words SAT does not finish and the miter takes Yosys minutes and
-# gigabytes to build; ABC proves 8 words (7 CPU minutes); 32 and 64 are not
-# run, with --plant either (the same plant fails at 1 and 5 words).
-checks+=("full|prove|router_scatter mux=index|aig|scatter|DWordsPerCycle=8")
-for dw in 32 64; do checks+=("full|unrun|router_scatter mux=index|comb|scatter|DWordsPerCycle=$dw"); done
+# From 8 words one SAT call on the whole miter does not finish (ABC took 7
+# CPU minutes at 8): wider scatters slot by slot (kind slots), about 15-25
+# CPU s a slot, most of it Yosys reading both designs whole.
+for dw in 5 8 32 64; do checks+=("full|prove|router_scatter mux=index|slots|scatter|DWordsPerCycle=$dw"); done
+# The layout formulas place two words with distinct tags apart (the lemma
+# the gather's AND-OR form rests on: under the router's one-word-per-tag
+# rule no two slots write one position, so its OR is of one word).
+checks+=("default|prove|frag_layout distinct tags apart|comb|layout_apart|")
 for w in 3 64; do
   for bypass in 0 1; do
     checks+=("default|unrun|router_gather andor=table|comb|gather|WordsPerCycle=$w GatherBypass=$bypass")
@@ -118,8 +127,6 @@ done
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    scatter) echo "not run: SAT past 15 minutes from 8 words; ABC proves 8 words in 7 CPU" \
-                  "minutes, the miters of 32 and 64 words are 4 and 8 times larger" ;;
     gather) echo "not checked: Yosys 0.23 does not finish reading tcu_router_gather_table" \
                  "(its 16,384-entry table filled by frag_place at time 0; 25 min; with the" \
                  "fill replaced by frag_place itself, proc stalls on its indexed writes into" \
@@ -216,9 +223,9 @@ module eq_miter #(
 endmodule
 EOF
 }
-miter_scatter() {
+miter_scatter() {  # Slot: the slot compared (kind slots), or every slot (-1)
   cat <<'EOF'
-module eq_miter #(parameter int unsigned DWordsPerCycle = 32) (
+module eq_miter #(parameter int unsigned DWordsPerCycle = 32, parameter int Slot = -1) (
   input  logic          busy_i,
   input  logic [9:0]    base_i, d_words_i,
   input  logic [2:0]    family_i,
@@ -227,7 +234,7 @@ module eq_miter #(parameter int unsigned DWordsPerCycle = 32) (
   output logic          trigger
 );
   localparam int unsigned W = DWordsPerCycle;
-  logic [W-1:0]    gv, fv, data_differs;
+  logic [W-1:0]    gv, fv, slot_differs;
   logic [5*W-1:0]  gl, fl;
   logic [3*W-1:0]  gr, fr;
   logic [32*W-1:0] gd, fd;
@@ -237,9 +244,53 @@ module eq_miter #(parameter int unsigned DWordsPerCycle = 32) (
     .d_i, .wb_word_valid_o(fv), .wb_word_lane_o(fl), .wb_word_reg_o(fr), .wb_word_data_o(fd));
   // A word's data is meaningful with its valid bit only.
   for (genvar s = 0; s < W; s++) begin : g_slot
-    assign data_differs[s] = gv[s] && gd[32*s +: 32] != fd[32*s +: 32];
+    assign slot_differs[s] = gv[s] != fv[s] || gl[5*s +: 5] != fl[5*s +: 5] ||
+                             gr[3*s +: 3] != fr[3*s +: 3] ||
+                             (gv[s] && gd[32*s +: 32] != fd[32*s +: 32]);
   end
-  assign trigger = gv != fv || gl != fl || gr != fr || |data_differs;
+  if (Slot < 0) begin : g_every_slot
+    assign trigger = |slot_differs;
+  end else begin : g_one_slot
+    assign trigger = slot_differs[Slot];
+  end
+endmodule
+EOF
+}
+
+# Not a pair: one implementation, tcu_frag_layout, twice, on one descriptor
+# and operand and two (lane, register) tags; trigger when both tags are
+# distinct, both hit, and their half-word positions meet (a whole word's
+# two halves are lo_pos and hi_pos too, so this covers C, the metadata and
+# the scales).
+miter_layout_apart() {
+  cat <<'EOF'
+module eq_miter (
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
+  input  logic [2:0]                      op_i,
+  input  logic [4:0]                      lane_s_i, lane_t_i,
+  input  logic [2:0]                      reg_s_i, reg_t_i,
+  output logic                            trigger
+);
+  logic       hit_s, hit_t, unused_split_s, unused_split_t;
+  logic [8:0] lo_s, hi_s, lo_t, hi_t;
+  logic [31:0] unused_word_s, unused_word_t;
+  logic [2:0] family;
+  logic       k32, a_row, b_row, acc_f16, scale_4x, sparsity, thread_id_a;
+  logic [1:0] byte_id_a, byte_id_b, thread_id_b;
+  assign {family, k32, a_row, b_row, acc_f16, scale_4x, sparsity, byte_id_a, thread_id_a,
+          byte_id_b, thread_id_b} = desc_i;
+  GATE u_s (.family_i(family), .k32_i(k32), .a_row_i(a_row), .b_row_i(b_row),
+    .acc_f16_i(acc_f16), .scale_4x_i(scale_4x), .sparsity_i(sparsity), .byte_id_a_i(byte_id_a),
+    .thread_id_a_i(thread_id_a), .byte_id_b_i(byte_id_b), .thread_id_b_i(thread_id_b), .op_i,
+    .lane_i(lane_s_i), .reg_i(reg_s_i), .word_i(32'd0), .hit_o(hit_s), .lo_pos_o(lo_s),
+    .hi_pos_o(hi_s), .split_o(unused_split_s), .word_o(unused_word_s));
+  GATE u_t (.family_i(family), .k32_i(k32), .a_row_i(a_row), .b_row_i(b_row),
+    .acc_f16_i(acc_f16), .scale_4x_i(scale_4x), .sparsity_i(sparsity), .byte_id_a_i(byte_id_a),
+    .thread_id_a_i(thread_id_a), .byte_id_b_i(byte_id_b), .thread_id_b_i(thread_id_b), .op_i,
+    .lane_i(lane_t_i), .reg_i(reg_t_i), .word_i(32'd0), .hit_o(hit_t), .lo_pos_o(lo_t),
+    .hi_pos_o(hi_t), .split_o(unused_split_t), .word_o(unused_word_t));
+  assign trigger = hit_s && hit_t && {lane_s_i, reg_s_i} != {lane_t_i, reg_t_i} &&
+                   (lo_s == lo_t || lo_s == hi_t || hi_s == lo_t || hi_s == hi_t);
 endmodule
 EOF
 }
@@ -254,6 +305,7 @@ pair_modules() {  # miter -> "gold gate"
     e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
+    layout_apart) echo "tcu_frag_layout tcu_frag_layout" ;;  # one module: a lemma
   esac
 }
 pair_sources() {  # miter -> files besides the two implementations
@@ -263,13 +315,15 @@ pair_sources() {  # miter -> files besides the two implementations
                   "rtl/tcu_word_mux_index.sv" ;;
   esac
 }
-# One bit of the fast implementation's result flipped for some inputs.
+# One bit of the fast implementation's result flipped for some inputs (the
+# lemma: lanes 2k and 2k + 1 made to meet).
 pair_plant() {
   case $1 in
     int4_dot) echo "s/dot_lut = SumW'(sum\[2\*Lanes-2\]);/dot_lut = SumW'(sum[2*Lanes-2]) ^ SumW'(a[0] \& b[0]);/" ;;
     e2m1_group_dots) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
-    scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == 0);/" ;;
+    layout_apart) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, {lane_i[4:1], 1'b0}, reg_i, word_i);/" ;;
+    scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
   esac
 }
 
@@ -363,6 +417,65 @@ prove_pipe() {
   return $status
 }
 
+# A combinational miter proven in one run (kind comb: one SAT call; aig: the
+# miter as an AIG for ABC, which proves it by SAT sweeping: equal internal
+# signals are found and merged, where one SAT call on the whole miter does
+# not finish for sums over equal parts; an undefined bit becomes a free
+# input, it must not matter). opt_clean first: a miter comparing one slot
+# (kind slots) drops the other slots' logic before anything else runs on
+# it. Returns 0 proven, 1 a counterexample, 3 ABC undecided, else as Yosys.
+prove_comb() {
+  local kind=$1 dir=$2 log=$3 files=$4 chparam=$5 status sat
+  if [ "$kind" = aig ]; then
+    sat="techmap; setundef -anyseq; aigmap; write_aiger -zinit $dir/miter.aig"
+  else
+    sat="sat -verify -prove trigger 0 -show-inputs"
+  fi
+  timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log.yosys" -p "
+    read_verilog -sv $files; $chparam hierarchy -check -top eq_miter; proc; flatten;
+    opt_clean; opt; wreduce; memory; opt; async2sync; opt_clean; $sat" >/dev/null 2>&1
+  status=$?
+  cat "$log.yosys" >>"$log" 2>/dev/null
+  rm -f "$log.yosys"
+  if [ $status = 0 ] && [ "$kind" = aig ]; then
+    abc_dprove "$dir/miter.aig" "$log"
+    status=$?
+  fi
+  return $status
+}
+# Kind slots: a pair whose outputs are slots, each a function of the shared
+# inputs and its own index alone (the router's scatter: slot s carries word
+# base_i + s), proven one slot at a time (the miter's Slot parameter, one SAT
+# call each, $jobs at once): the whole miter is one SAT problem too large
+# from 8 words. Stops at the first slot that fails. Returns as prove_comb.
+prove_slots() {
+  local dir=$1 log=$2 files=$3 params=$4 words s last status=0
+  words=${params#*DWordsPerCycle=}
+  words=${words%% *}
+  local p chparam="chparam"
+  for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  # From the last slot down (the plant is in the last slot: it shows the
+  # selection reaching the far end).
+  last=$((words - 1))
+  while [ $last -ge 0 ] && [ $status = 0 ]; do
+    local pids=()
+    for ((s = last; s > last - jobs && s >= 0; s--)); do
+      prove_comb comb "$dir" "$log.slot$s" "$files" "$chparam -set Slot $s eq_miter;" &
+      pids+=("$!")
+    done
+    for ((s = last; s > last - jobs && s >= 0; s--)); do
+      wait "${pids[$((last - s))]}"
+      p=$?
+      echo "== slot $s" >>"$log"
+      cat "$log.slot$s" >>"$log"
+      rm -f "$log.slot$s"
+      [ $status = 0 ] && status=$p
+    done
+    last=$((last - jobs))
+  done
+  return $status
+}
+
 proven=0
 failed=0
 errors=0
@@ -392,34 +505,15 @@ run_check() {
   [ $plant = 1 ] && log="$out/$name.plant.log"
   : >"$log"
   local start=$SECONDS result status
-  if [ "$kind" = pipe ]; then
-    prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params"
-    status=$?
-  else
-    local sat
-    if [ "$kind" = comb ]; then
-      sat="sat -verify -prove trigger 0 -show-inputs"
-    else
-      # The miter as an AIG for ABC (below), which proves it by SAT
-      # sweeping: equal internal signals are found and merged, where one SAT
-      # call on the whole miter (sat -prove) does not finish for sums over
-      # equal parts. An undefined bit becomes a free input (it must not
-      # matter).
-      sat="techmap; setundef -anyseq; aigmap; write_aiger -zinit $dir/miter.aig"
-    fi
-    # shellcheck disable=SC2046
-    timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log.yosys" -p "
-      read_verilog -sv rtl/tcu_pkg.sv $(pair_sources "$miter") rtl/$gold.sv $gate_file $dir/miter.sv;
-      $chparam hierarchy -check -top eq_miter; proc; flatten; opt; wreduce; memory; opt;
-      async2sync; opt_clean; $sat" >/dev/null 2>&1
-    status=$?
-    cat "$log.yosys" >>"$log" 2>/dev/null
-    rm -f "$log.yosys"
-    if [ $status = 0 ] && [ "$kind" = aig ]; then
-      abc_dprove "$dir/miter.aig" "$log"
-      status=$?
-    fi
-  fi
+  local files
+  files="rtl/tcu_pkg.sv $(pair_sources "$miter") rtl/$gold.sv $gate_file $dir/miter.sv"
+  [ "$gold" = "$gate" ] && files="rtl/tcu_pkg.sv $(pair_sources "$miter") $gate_file $dir/miter.sv"
+  case $kind in
+    pipe) prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params" ;;
+    slots) prove_slots "$dir" "$log" "$files" "$params" ;;
+    *) prove_comb "$kind" "$dir" "$log" "$files" "$chparam" ;;
+  esac
+  status=$?
   if [ $status = 0 ]; then
     result=proven
     proven=$((proven + 1))
