@@ -129,6 +129,37 @@ package tcu_pkg;
   // byte_id_a, thread_id_a, byte_id_b, thread_id_b}.
   localparam int unsigned FRAG_DESC_W = 3 + 6 + 2 + 1 + 2 + 2;
 
+  // Layout classes: the descriptor fields the A, B and C placements depend
+  // on (scripts/equiv.sh proves frag_place's hit and positions for A, B and
+  // C equal at a descriptor and at its class's), so that the router's
+  // simulation path can read them from a table indexed by class. 8..15:
+  // m8n8k4 .f16 {a_row, b_row, acc_f16}; 5: m8n8k32; else the family code
+  // (family codes outside family_e place as FAM_INT4, as frag_place does).
+  localparam logic [3:0] FRAG_CLASS_K32 = 4'd5;
+  // Its argument: the descriptor's first seven bits, {family, k32, a_row,
+  // b_row, acc_f16} (the fields a class is made of).
+  function automatic logic [3:0] frag_layout_class(logic [6:0] layout_fields);
+    logic [2:0] family;
+    logic       k32, a_row, b_row, acc_f16;
+    {family, k32, a_row, b_row, acc_f16} = layout_fields;
+    unique case (family)
+      tcu_pkg::FAM_F16:         frag_layout_class = {1'b1, a_row, b_row, acc_f16};
+      tcu_pkg::FAM_INT4_SPARSE,
+      tcu_pkg::FAM_F64,
+      tcu_pkg::FAM_E2M1:        frag_layout_class = {1'b0, family};
+      default:                  frag_layout_class = k32 ? tcu_pkg::FRAG_CLASS_K32
+                                                        : {1'b0, tcu_pkg::FAM_INT4};
+    endcase
+  endfunction
+  // A descriptor of layout class cls (every field the class leaves out 0).
+  function automatic logic [FRAG_DESC_W-1:0] frag_class_desc(logic [3:0] cls);
+    logic [2:0] family;
+    family          = cls[3] ? tcu_pkg::FAM_F16
+                    : cls == tcu_pkg::FRAG_CLASS_K32 ? tcu_pkg::FAM_INT4 : cls[2:0];
+    frag_class_desc = {family, cls == tcu_pkg::FRAG_CLASS_K32, cls[3] & cls[2], cls[3] & cls[1],
+                       cls[3] & cls[0], 9'd0};
+  endfunction
+
   // C and D (the accumulator fragments): {regs, word_pos}, the operand's
   // 32-bit words per lane and the word's index on the 8192-bit C/D port.
   // Its own function because the router's scatter needs only this case:

@@ -27,14 +27,6 @@ module tcu_router_gather_table #(
   output logic [255:0]                    dp_scale_b_o
 );
 
-  // The descriptor's fields (tcu_pkg::frag_place's order).
-  // (the A, B and C placements need only the first five; the metadata and
-  // scale words go through frag_place with all of them).
-  logic [2:0] cur_family;
-  logic       cur_k32, cur_a_row, cur_b_row, cur_c_f16;
-  assign {cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16} =
-         desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7];
-
   // The operand buffer.
   logic [4095:0] a_q;
   logic [2047:0] b_q;
@@ -69,30 +61,10 @@ module tcu_router_gather_table #(
   localparam int unsigned EntryW = 1 + 2 * PosW;    // {hit, lo_pos, hi_pos}
   localparam int unsigned RomIdxW = 4 + 2 + 5 + 3;  // {class, op, lane, reg}
 
+  // Layout classes (tcu_pkg::frag_layout_class): the descriptor fields the
+  // A, B and C placements depend on.
   logic [3:0] place_class;
-
-  // Layout classes: the descriptor fields the A, B and C placements depend
-  // on. 8..15: m8n8k4 .f16 {a_row, b_row, acc_f16}; 5: m8n8k32; else the
-  // family code (family codes outside family_e place as FAM_INT4, as
-  // frag_place does).
-  localparam logic [3:0] CLASS_K32 = 4'd5;
-  function automatic logic [3:0] layout_class(logic [2:0] family, logic k32, logic a_row,
-                                              logic b_row, logic acc_f16);
-    unique case (family)
-      tcu_pkg::FAM_F16:         layout_class = {1'b1, a_row, b_row, acc_f16};
-      tcu_pkg::FAM_INT4_SPARSE,
-      tcu_pkg::FAM_F64,
-      tcu_pkg::FAM_E2M1:        layout_class = {1'b0, family};
-      default:                  layout_class = k32 ? CLASS_K32 : {1'b0, tcu_pkg::FAM_INT4};
-    endcase
-  endfunction
-  function automatic logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc(logic [3:0] cls);
-    logic [2:0] family;
-    family = cls[3] ? tcu_pkg::FAM_F16 : cls == CLASS_K32 ? tcu_pkg::FAM_INT4 : cls[2:0];
-    class_desc = {family, cls == CLASS_K32, cls[3] & cls[2], cls[3] & cls[1], cls[3] & cls[0],
-                  9'd0};
-  endfunction
-  assign place_class = layout_class(cur_family, cur_k32, cur_a_row, cur_b_row, cur_c_f16);
+  assign place_class = tcu_pkg::frag_layout_class(desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7]);
 
   logic [EntryW-1:0] place_rom [2**RomIdxW];
   initial begin
@@ -100,8 +72,8 @@ module tcu_router_gather_table #(
       logic [RomIdxW-1:0] idx;
       logic [PW-1:0]      p;
       idx          = RomIdxW'(i);
-      p            = tcu_pkg::frag_place(class_desc(idx[13:10]), {1'b0, idx[9:8]}, idx[7:3],
-                                         idx[2:0], 32'd0);
+      p            = tcu_pkg::frag_place(tcu_pkg::frag_class_desc(idx[13:10]), {1'b0, idx[9:8]},
+                                         idx[7:3], idx[2:0], 32'd0);
       place_rom[i] = {p[HIT], p[LO +: PosW], p[HI +: PosW]};
     end
   end

@@ -29,8 +29,9 @@
 #         stalled cycle repeats the outputs of the one before in both. Data
 #         outputs are compared only where their valid bit is high (they are
 #         meaningful only then; the data registers are not reset).
-# One check is not a pair but a lemma of the gather pair: tcu_frag_layout
-# places two words with distinct tags (operand, lane, register) apart.
+# Two checks are not pairs but lemmas of the gather pair: tcu_frag_layout
+# places two words with distinct tags (operand, lane, register) apart, and
+# places A, B and C words by the descriptor's layout class alone.
 # A check marked open is one SAT has not decided in reasonable time: it is
 # not run (its line says why) and is not counted as proven.
 # --plant copies each fast implementation into a temporary directory with a
@@ -118,6 +119,9 @@ for dw in 5 8 32 64; do checks+=("full|prove|router_scatter mux=index|slots|scat
 # the gather's AND-OR form rests on: under the router's one-word-per-tag
 # rule no two slots write one position, so its OR is of one word).
 checks+=("default|prove|frag_layout distinct tags apart|comb|layout_apart|")
+# The A, B and C placements depend on the layout class alone (the lemma the
+# gather's table form rests on: its table is indexed by class).
+checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
 for w in 3 64; do
   for bypass in 0 1; do
     checks+=("default|unrun|router_gather andor=table|comb|gather|WordsPerCycle=$w GatherBypass=$bypass")
@@ -295,6 +299,41 @@ endmodule
 EOF
 }
 
+# Not a pair: tcu_frag_layout at a descriptor and at its layout class's
+# descriptor (tcu_pkg::frag_class_desc of frag_layout_class), for A, B and
+# C; trigger when hit differs, or a half-word position where both hit.
+miter_layout_class() {
+  cat <<'EOF'
+module eq_miter (
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
+  input  logic [2:0]                      op_i,
+  input  logic [4:0]                      lane_i,
+  input  logic [2:0]                      reg_i,
+  output logic                            trigger
+);
+  logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc;
+  logic       hit_d, hit_c, unused_split_d, unused_split_c;
+  logic [8:0] lo_d, hi_d, lo_c, hi_c;
+  logic [31:0] unused_word_d, unused_word_c;
+  assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[15:9]));
+  GATE u_desc (.family_i(desc_i[15:13]), .k32_i(desc_i[12]), .a_row_i(desc_i[11]),
+    .b_row_i(desc_i[10]), .acc_f16_i(desc_i[9]), .scale_4x_i(desc_i[8]),
+    .sparsity_i(desc_i[7]), .byte_id_a_i(desc_i[6:5]), .thread_id_a_i(desc_i[4]),
+    .byte_id_b_i(desc_i[3:2]), .thread_id_b_i(desc_i[1:0]), .op_i, .lane_i, .reg_i,
+    .word_i(32'd0), .hit_o(hit_d), .lo_pos_o(lo_d), .hi_pos_o(hi_d), .split_o(unused_split_d),
+    .word_o(unused_word_d));
+  GATE u_class (.family_i(class_desc[15:13]), .k32_i(class_desc[12]), .a_row_i(class_desc[11]),
+    .b_row_i(class_desc[10]), .acc_f16_i(class_desc[9]), .scale_4x_i(class_desc[8]),
+    .sparsity_i(class_desc[7]), .byte_id_a_i(class_desc[6:5]), .thread_id_a_i(class_desc[4]),
+    .byte_id_b_i(class_desc[3:2]), .thread_id_b_i(class_desc[1:0]), .op_i, .lane_i, .reg_i,
+    .word_i(32'd0), .hit_o(hit_c), .lo_pos_o(lo_c), .hi_pos_o(hi_c), .split_o(unused_split_c),
+    .word_o(unused_word_c));
+  assign trigger = op_i <= tcu_pkg::OP_C &&
+                   (hit_d != hit_c || (hit_d && (lo_d != lo_c || hi_d != hi_c)));
+endmodule
+EOF
+}
+
 # ---------------------------------------------------------------------------
 # Per miter: gold and gate modules, the files Yosys reads (after tcu_pkg.sv),
 # the fast implementation's file and the plant (a sed expression on it).
@@ -305,7 +344,7 @@ pair_modules() {  # miter -> "gold gate"
     e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
-    layout_apart) echo "tcu_frag_layout tcu_frag_layout" ;;  # one module: a lemma
+    layout_apart | layout_class) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
   esac
 }
 pair_sources() {  # miter -> files besides the two implementations
@@ -316,12 +355,13 @@ pair_sources() {  # miter -> files besides the two implementations
   esac
 }
 # One bit of the fast implementation's result flipped for some inputs (the
-# lemma: lanes 2k and 2k + 1 made to meet).
+# lemmas: lanes 2k and 2k + 1 made to meet; A placed by the sparsity bit).
 pair_plant() {
   case $1 in
     int4_dot) echo "s/dot_lut = SumW'(sum\[2\*Lanes-2\]);/dot_lut = SumW'(sum[2*Lanes-2]) ^ SumW'(a[0] \& b[0]);/" ;;
     e2m1_group_dots) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
+    layout_class) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, lane_i ^ 5'(sparsity_i), reg_i, word_i);/" ;;
     layout_apart) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, {lane_i[4:1], 1'b0}, reg_i, word_i);/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
   esac
