@@ -261,11 +261,27 @@ endmodule
 EOF
 }
 
-# Not a pair: one implementation, tcu_frag_layout, twice, on one descriptor
-# and operand and two (lane, register) tags; trigger when both tags are
-# distinct, both hit, and their half-word positions meet (a whole word's
-# two halves are lo_pos and hi_pos too, so this covers C, the metadata and
-# the scales).
+# The lemmas' miters: tcu_frag_layout instances on a 16-bit descriptor
+# (tcu_pkg::FRAG_DESC_W, frag_place's field order) and operand op_i.
+#   layout_gate INSTANCE DESC LANE REG SUFFIX (outputs hit_, lo_, hi_SUFFIX)
+layout_gate() {
+  cat <<EOF
+  GATE $1 (.family_i($2[15:13]), .k32_i($2[12]), .a_row_i($2[11]), .b_row_i($2[10]),
+    .acc_f16_i($2[9]), .scale_4x_i($2[8]), .sparsity_i($2[7]), .byte_id_a_i($2[6:5]),
+    .thread_id_a_i($2[4]), .byte_id_b_i($2[3:2]), .thread_id_b_i($2[1:0]), .op_i,
+    .lane_i($3), .reg_i($4), .word_i(32'd0), .hit_o(hit_$5), .lo_pos_o(lo_$5),
+    .hi_pos_o(hi_$5), .split_o(unused_split_$5), .word_o(unused_word_$5));
+EOF
+}
+layout_wires() {  # the outputs of the two instances, suffixes $1 and $2
+  echo "  logic        hit_$1, hit_$2, unused_split_$1, unused_split_$2;"
+  echo "  logic [8:0]  lo_$1, hi_$1, lo_$2, hi_$2;"
+  echo "  logic [31:0] unused_word_$1, unused_word_$2;"
+}
+# Not a pair: tcu_frag_layout twice, on one descriptor and operand and two
+# (lane, register) tags; trigger when both tags are distinct, both hit, and
+# their half-word positions meet (a whole word's two halves are lo_pos and
+# hi_pos too, so this covers C, the metadata and the scales).
 miter_layout_apart() {
   cat <<'EOF'
 module eq_miter (
@@ -275,30 +291,16 @@ module eq_miter (
   input  logic [2:0]                      reg_s_i, reg_t_i,
   output logic                            trigger
 );
-  logic       hit_s, hit_t, unused_split_s, unused_split_t;
-  logic [8:0] lo_s, hi_s, lo_t, hi_t;
-  logic [31:0] unused_word_s, unused_word_t;
-  logic [2:0] family;
-  logic       k32, a_row, b_row, acc_f16, scale_4x, sparsity, thread_id_a;
-  logic [1:0] byte_id_a, byte_id_b, thread_id_b;
-  assign {family, k32, a_row, b_row, acc_f16, scale_4x, sparsity, byte_id_a, thread_id_a,
-          byte_id_b, thread_id_b} = desc_i;
-  GATE u_s (.family_i(family), .k32_i(k32), .a_row_i(a_row), .b_row_i(b_row),
-    .acc_f16_i(acc_f16), .scale_4x_i(scale_4x), .sparsity_i(sparsity), .byte_id_a_i(byte_id_a),
-    .thread_id_a_i(thread_id_a), .byte_id_b_i(byte_id_b), .thread_id_b_i(thread_id_b), .op_i,
-    .lane_i(lane_s_i), .reg_i(reg_s_i), .word_i(32'd0), .hit_o(hit_s), .lo_pos_o(lo_s),
-    .hi_pos_o(hi_s), .split_o(unused_split_s), .word_o(unused_word_s));
-  GATE u_t (.family_i(family), .k32_i(k32), .a_row_i(a_row), .b_row_i(b_row),
-    .acc_f16_i(acc_f16), .scale_4x_i(scale_4x), .sparsity_i(sparsity), .byte_id_a_i(byte_id_a),
-    .thread_id_a_i(thread_id_a), .byte_id_b_i(byte_id_b), .thread_id_b_i(thread_id_b), .op_i,
-    .lane_i(lane_t_i), .reg_i(reg_t_i), .word_i(32'd0), .hit_o(hit_t), .lo_pos_o(lo_t),
-    .hi_pos_o(hi_t), .split_o(unused_split_t), .word_o(unused_word_t));
+EOF
+  layout_wires s t
+  layout_gate u_s desc_i lane_s_i reg_s_i s
+  layout_gate u_t desc_i lane_t_i reg_t_i t
+  cat <<'EOF'
   assign trigger = hit_s && hit_t && {lane_s_i, reg_s_i} != {lane_t_i, reg_t_i} &&
                    (lo_s == lo_t || lo_s == hi_t || hi_s == lo_t || hi_s == hi_t);
 endmodule
 EOF
 }
-
 # Not a pair: tcu_frag_layout at a descriptor and at its layout class's
 # descriptor (tcu_pkg::frag_class_desc of frag_layout_class), for A, B and
 # C; trigger when hit differs, or a half-word position where both hit.
@@ -312,22 +314,12 @@ module eq_miter (
   output logic                            trigger
 );
   logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc;
-  logic       hit_d, hit_c, unused_split_d, unused_split_c;
-  logic [8:0] lo_d, hi_d, lo_c, hi_c;
-  logic [31:0] unused_word_d, unused_word_c;
   assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[15:9]));
-  GATE u_desc (.family_i(desc_i[15:13]), .k32_i(desc_i[12]), .a_row_i(desc_i[11]),
-    .b_row_i(desc_i[10]), .acc_f16_i(desc_i[9]), .scale_4x_i(desc_i[8]),
-    .sparsity_i(desc_i[7]), .byte_id_a_i(desc_i[6:5]), .thread_id_a_i(desc_i[4]),
-    .byte_id_b_i(desc_i[3:2]), .thread_id_b_i(desc_i[1:0]), .op_i, .lane_i, .reg_i,
-    .word_i(32'd0), .hit_o(hit_d), .lo_pos_o(lo_d), .hi_pos_o(hi_d), .split_o(unused_split_d),
-    .word_o(unused_word_d));
-  GATE u_class (.family_i(class_desc[15:13]), .k32_i(class_desc[12]), .a_row_i(class_desc[11]),
-    .b_row_i(class_desc[10]), .acc_f16_i(class_desc[9]), .scale_4x_i(class_desc[8]),
-    .sparsity_i(class_desc[7]), .byte_id_a_i(class_desc[6:5]), .thread_id_a_i(class_desc[4]),
-    .byte_id_b_i(class_desc[3:2]), .thread_id_b_i(class_desc[1:0]), .op_i, .lane_i, .reg_i,
-    .word_i(32'd0), .hit_o(hit_c), .lo_pos_o(lo_c), .hi_pos_o(hi_c), .split_o(unused_split_c),
-    .word_o(unused_word_c));
+EOF
+  layout_wires d c
+  layout_gate u_desc desc_i lane_i reg_i d
+  layout_gate u_class class_desc lane_i reg_i c
+  cat <<'EOF'
   assign trigger = op_i <= tcu_pkg::OP_C &&
                    (hit_d != hit_c || (hit_d && (lo_d != lo_c || hi_d != hi_c)));
 endmodule
