@@ -83,7 +83,7 @@ trap 'rm -rf "$tmp"' EXIT
 # separated); state "prove"; "open" (SAT has not decided it: run only with
 # --plant, where a counterexample comes quickly); or "unrun" (open, and not
 # run with --plant either: too large, or not readable by Yosys; see
-# open_reason); kind comb, aig or pipe.
+# open_reason); kind comb, aig, slots or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's). About 90 s at Stages 2
@@ -314,7 +314,7 @@ module eq_miter (
   output logic                            trigger
 );
   logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc;
-  assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[15:9]));
+  assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7]));
 EOF
   layout_wires d c
   layout_gate u_desc desc_i lane_i reg_i d
@@ -475,24 +475,29 @@ prove_comb() {
   fi
   return $status
 }
+# The Yosys command setting the miter's parameters (Name=Value, blank-
+# separated; none: nothing).
+chparam_of() {
+  local p set=""
+  for p in $1; do set+=" -set ${p%%=*} ${p#*=}"; done
+  [ -z "$set" ] || echo "chparam$set eq_miter;"
+}
 # Kind slots: a pair whose outputs are slots, each a function of the shared
 # inputs and its own index alone (the router's scatter: slot s carries word
 # base_i + s), proven one slot at a time (the miter's Slot parameter, one SAT
 # call each, $jobs at once): the whole miter is one SAT problem too large
 # from 8 words. Stops at the first slot that fails. Returns as prove_comb.
 prove_slots() {
-  local dir=$1 log=$2 files=$3 params=$4 words s last status=0
+  local dir=$1 log=$2 files=$3 params=$4 words s last status=0 p
   words=${params#*DWordsPerCycle=}
   words=${words%% *}
-  local p chparam="chparam"
-  for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   # From the last slot down (the plant is in the last slot: it shows the
   # selection reaching the far end).
   last=$((words - 1))
   while [ $last -ge 0 ] && [ $status = 0 ]; do
     local pids=()
     for ((s = last; s > last - jobs && s >= 0; s--)); do
-      prove_comb comb "$dir" "$log.slot$s" "$files" "$chparam -set Slot $s eq_miter;" &
+      prove_comb comb "$dir" "$log.slot$s" "$files" "$(chparam_of "$params Slot=$s")" &
       pids+=("$!")
     done
     for ((s = last; s > last - jobs && s >= 0; s--)); do
@@ -530,9 +535,8 @@ run_check() {
     gate_file="$dir/$gate.sv"
   fi
   "miter_$miter" | sed "s/GOLD/$gold/; s/GATE/$gate/" >"$dir/miter.sv"
-  local chparam="" p
-  for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
-  [ -n "$chparam" ] && chparam="chparam$chparam eq_miter;"
+  local chparam
+  chparam=$(chparam_of "$params")
   local log="$out/$name.log"
   [ $plant = 1 ] && log="$out/$name.plant.log"
   : >"$log"
