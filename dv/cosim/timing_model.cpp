@@ -40,6 +40,7 @@ void TimingModel::edge(uint64_t cycle, bool out_ready) {
     ++stalls_;
     ++activity_.held_edges;
   }
+  if (!out_ready) ++activity_.out_ready_low_edges;
   if (shown && out_ready) {
     auto it = times_.find(shown_tag);
     if (it != times_.end()) it->second.deliver = cycle;

@@ -86,6 +86,9 @@ std::vector<ActivityDisagreement> activity_disagreements(
   auto report = [&](ActivityEngine engine, const std::string& what) {
     problems.push_back({engine, std::string(to_string(engine)) + ": " + what});
   };
+  // Back-pressure: the run's, or the write-back's (out_ready low at an edge
+  // the reference saw).
+  const bool held_back = backpressure || (reference && reference->out_ready_low_edges > 0);
   uint64_t stalled = 0;
   for (size_t e = 0; e < counters.engines.size(); ++e) {
     const auto engine = ActivityEngine(e);
@@ -119,7 +122,7 @@ std::vector<ActivityDisagreement> activity_disagreements(
       flush();
     }
     // out_ready never low: the skid register never fills, no pipeline holds.
-    if (!backpressure && c.stalled) {
+    if (!held_back && c.stalled) {
       text << c.stalled << " stalled cycles without back-pressure";
       flush();
     }

@@ -62,6 +62,10 @@ struct ReferenceActivity {
   // The edges at which the pipelines held: the stalled counters' sum (a
   // held pipeline's D belongs to the one busy engine: the drain rule).
   uint64_t held_edges = 0;
+  // The edges at which out_ready was low: back-pressure from the write-back
+  // (a configuration whose engines finish D faster than DWordsPerCycle
+  // writes it back, as a100's do) even where the run adds none.
+  uint64_t out_ready_low_edges = 0;
   // Per engine, the edges from an instruction's accept to its D leaving the
   // pipelines, each counted once: its busy counter.
   std::array<uint64_t, kActivityEngines> busy{};
@@ -79,7 +83,8 @@ struct ActivityDisagreement {
 // issued ones, an engine without instructions never busy or idle, one with
 // instructions busy at least a cycle per instruction (an engine accepts at
 // most one a cycle), stalled cycles among the busy ones and none without
-// back-pressure; with a reference, each engine's busy cycles and the
+// back-pressure (the run's, or out_ready low at an edge of the reference's);
+// with a reference, each engine's busy cycles and the
 // stalled sum exactly as it predicts. `tcu run` checks them after every
 // run: a wrong counter or clock-gate enable fails the run (scripts/mutate.sh
 // found the regression blind to them).
