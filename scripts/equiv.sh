@@ -588,34 +588,18 @@ prove_slang() {
   for f in $files; do
     case $f in "$dir"/*) wasm_files+=" /w/${f#"$dir"/}" ;; *) wasm_files+=" /r/$f" ;; esac
   done
+  # insbuf: each buffer's register then drives a net of its own name
+  # (u_gather.a_q .. sb_q in both forms; an output that aliased it gets a
+  # buffer), so the cut ports are named alike and miter -equiv pairs them.
   YOWASP_MOUNT="/r=$root:/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q -l /w/slang.log -p "
     read_slang --threads 1$gparams$wasm_files --top eq_gold --top eq_gate;
     setattr -mod -unset top; proc; flatten; bwmuxmap; setundef -zero; opt_clean;
     delete t:\$dff w:u_gather.*_q %ci1:+\$dff[Q] t:\$dff %i %d; opt_clean; check -assert;
-    dffunmap; expose -evert-dff t:\$dff; opt_clean; write_rtlil /w/cut.il" >/dev/null 2>&1
-  status=$?
-  cat "$dir/slang.log" >>"$log" 2>/dev/null
-  [ $status = 0 ] || return $status
-  # A buffer's cut ports are named after the net its register drives: the
-  # buffer's name or, where the buffer is an output as it is, the output's.
-  # Both to the buffer's name (a_q .. sb_q), so that the miter pairs them.
-  local renames="" module port base
-  while read -r module port; do
-    base=${port%.*}
-    case ${base#u_gather.} in
-      a_q | dp_a_o) base=a_q ;; b_q | dp_b_o) base=b_q ;; c_q | dp_c_o) base=c_q ;;
-      meta_q | dp_meta_o) base=meta_q ;; sa_q | dp_scale_a_o) base=sa_q ;;
-      sb_q | dp_scale_b_o) base=sb_q ;;
-      *) echo "unexpected register port $module/$port" >>"$log"; return 2 ;;
-    esac
-    renames+=" cd $module; rename $port state.$base.${port##*.}; cd ..;"
-  done < <(sed -n 's|^New module port: \(eq_gold\|eq_gate\)/\(.*\)$|\1 \2|p' "$dir/slang.log")
-  YOWASP_MOUNT="/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q -l /w/miter.log -p "
-    read_rtlil /w/cut.il;$renames
+    dffunmap; insbuf; expose -evert-dff t:\$dff; opt_clean;
     miter -equiv -flatten -make_outputs eq_gold eq_gate eq_miter; hierarchy -top eq_miter;
     opt_clean; write_verilog -noattr /w/netlist.v" >/dev/null 2>&1
   status=$?
-  cat "$dir/miter.log" >>"$log" 2>/dev/null
+  cat "$dir/slang.log" >>"$log" 2>/dev/null
   [ $status = 0 ] || return $status
   miter_aig "$dir/netlist.v" "" "$dir/miter.aig" "$log" || return $?
   abc_dprove "$dir/miter.aig" "$log"
