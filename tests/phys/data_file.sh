@@ -7,6 +7,11 @@
 #   tests/phys/data_file.sh PYTHON WORKDIR check-int4
 #     the same for tcu_int4_dot at the small configuration's Stages=1 (a
 #     synthesis of a minute or more: second tier);
+#   tests/phys/data_file.sh PYTHON WORKDIR check-f16
+#     the same for tcu_f16_dot at both its points (FmaStages=2, default;
+#     FmaStages=1, small), energy included (about 5 CPU minutes: second
+#     tier; tcu_fma, which it shares with the f64 dot, changed after the
+#     file was written once and only the f64 check saw it);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-f64
 #     the same for tcu_f64_dot at the default FmaStages=2, its energy from
 #     its own gate-level simulation (about 20 CPU minutes: second tier);
@@ -33,6 +38,12 @@ case $mode in
   check-int4)
     nice -n 10 "$python" -m tcu_phys --unit tcu_int4_dot --params Stages=1 --workdir "$work" \
       --json "$work/fresh_int4.json" --check "$data" || exit 1
+    ;;
+  check-f16)
+    for stages in 2 1; do
+      nice -n 10 "$python" -m tcu_phys --unit tcu_f16_dot --params FmaStages=$stages \
+        --workdir "$work" --json "$work/fresh_f16_$stages.json" --check "$data" || exit 1
+    done
     ;;
   check-f64)
     nice -n 10 "$python" -m tcu_phys --unit tcu_f64_dot --params FmaStages=2 --workdir "$work" \
@@ -86,7 +97,7 @@ PY
     echo "planted: every figure changed, the library and the mapping were refused"
     ;;
   *)
-    echo "usage: data_file.sh PYTHON WORKDIR check|check-int4|check-f64|planted" >&2
+    echo "usage: data_file.sh PYTHON WORKDIR check|check-int4|check-f16|check-f64|planted" >&2
     exit 2
     ;;
 esac
