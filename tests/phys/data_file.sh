@@ -9,7 +9,7 @@
 #     synthesis of a minute or more: second tier);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-f16
 #     the same for tcu_f16_dot at both its points (FmaStages=2, default;
-#     FmaStages=1, small), energy included (about 5 CPU minutes: second
+#     FmaStages=1, small), energy included (about 2 CPU minutes: second
 #     tier; tcu_fma, which it shares with the f64 dot, changed after the
 #     file was written once and only the f64 check saw it);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-f64
