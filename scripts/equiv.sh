@@ -47,8 +47,8 @@
 # the same checks on it, the open ones included (a counterexample is found
 # quickly even where a proof is not): every check must then fail, so the
 # line "0 proven, M failed" shows each proof can fail. Checks too large to
-# build, or that Yosys cannot read (the router's gather), stay open under
-# --plant too. --tier
+# build (the router's gather at 64 words) stay open under --plant too.
+# --tier
 # picks the checks: default (the test command's), full (the slow ones,
 # CTest label full) or all (both; the default). A filter keeps the checks
 # whose line contains it.
@@ -90,8 +90,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The checks: tier|state|pair|kind|miter|parameters (Name=Value, blank-
 # separated); state "prove"; "open" (SAT has not decided it: run only with
 # --plant, where a counterexample comes quickly); or "unrun" (open, and not
-# run with --plant either: too large, or not readable by Yosys; see
-# open_reason); kind comb, aig, slots or pipe.
+# run with --plant either: too large to build; see open_reason); kind comb,
+# aig, slots, slang or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's). About 90 s at Stages 2
