@@ -459,37 +459,32 @@ pair_plant() {
 # undecided (measured: the int4 plant at Stages 1) that simulation finds
 # at once.
 abc_dprove() {
-  local aig=$1 log=$2 status
-  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $aig; strash; sim -F 8 -W 16; dprove" \
-    >"$log.abc" 2>&1
-  status=$?
-  cat "$log.abc" >>"$log"
-  if [ $status = 0 ] &&
-     grep -q "^SATISFIABLE\|NOT EQUIVALENT\|was asserted in frame\|asserted output" "$log.abc"; then
-    echo "failed: Found a counterexample (ABC dprove)" >>"$log"
-    status=1
-  elif [ $status = 0 ] && ! grep -q "^UNSATISFIABLE\|Networks are equivalent" "$log.abc"; then
-    echo "undecided (ABC dprove)" >>"$log"
-    status=3
-  fi
-  rm -f "$log.abc"
-  return $status
+  abc_verdict "read_aiger $1; strash; sim -F 8 -W 16; dprove" "$2" "ABC dprove" \
+    "^SATISFIABLE\|NOT EQUIVALENT\|was asserted in frame\|asserted output" \
+    "^UNSATISFIABLE\|Networks are equivalent"
 }
 # ABC's &cec on a combinational miter (an AIG) whose one output ORs the
 # compared bits' differences: &demiter makes each difference an output of
 # its own, &cec proves each 0 (SAT sweeping, then the outputs left). Returns
 # as abc_dprove.
 abc_cec() {
-  local aig=$1 log=$2 status
-  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "&r $aig; &ps; &demiter; &ps; &cec -m" \
-    >"$log.abc" 2>&1
+  abc_verdict "&r $1; &ps; &demiter; &ps; &cec -m" "$2" "ABC &cec" "NOT EQUIVALENT" \
+    "^Networks are equivalent"
+}
+# One ABC run (script $1), its output appended to log $2 and read: 1 when
+# it matches the counterexample pattern $4, 0 when it matches the proof
+# pattern $5, else 3 (undecided); ABC's own status when it failed or timed
+# out. $3 names the engine in the log's verdict line.
+abc_verdict() {
+  local script=$1 log=$2 engine=$3 refuted=$4 proven=$5 status
+  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "$script" >"$log.abc" 2>&1
   status=$?
   cat "$log.abc" >>"$log"
-  if [ $status = 0 ] && grep -q "NOT EQUIVALENT" "$log.abc"; then
-    echo "failed: Found a counterexample (ABC &cec)" >>"$log"
+  if [ $status = 0 ] && grep -q "$refuted" "$log.abc"; then
+    echo "failed: Found a counterexample ($engine)" >>"$log"
     status=1
-  elif [ $status = 0 ] && ! grep -q "^Networks are equivalent" "$log.abc"; then
-    echo "undecided (ABC &cec)" >>"$log"
+  elif [ $status = 0 ] && ! grep -q "$proven" "$log.abc"; then
+    echo "undecided ($engine)" >>"$log"
     status=3
   fi
   rm -f "$log.abc"
@@ -546,19 +541,8 @@ prove_pipe() {
   "miter_pipe_$miter" | sed "s/IMPL/$gold/g" >"$dir/pipe.sv"
   miter_aig "$srcs rtl/$gold.sv $dir/pipe.sv" "chparam -set Stages $stages eq_miter;" \
     "$dir/pipe.aig" "$log" || return $?
-  timeout "${EQUIV_TIMEOUT:-900}" yosys-abc -c "read_aiger $dir/pipe.aig; strash;
-    bmc3 -F $((stages + 3)); ind -F $((stages + 2))" >"$log.abc" 2>&1
-  status=$?
-  cat "$log.abc" >>"$log"
-  if [ $status = 0 ] && grep -q "was asserted in frame" "$log.abc"; then
-    echo "failed: Found a counterexample (ABC bmc3)" >>"$log"
-    status=1
-  elif [ $status = 0 ] && ! grep -q "Networks are equivalent" "$log.abc"; then
-    echo "undecided (ABC ind)" >>"$log"
-    status=3
-  fi
-  rm -f "$log.abc"
-  return $status
+  abc_verdict "read_aiger $dir/pipe.aig; strash; bmc3 -F $((stages + 3)); ind -F $((stages + 2))" \
+    "$log" "ABC bmc3, ind" "was asserted in frame" "Networks are equivalent"
 }
 
 # A combinational miter proven in one run (kind comb: one SAT call; aig: the
