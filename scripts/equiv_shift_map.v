@@ -26,20 +26,10 @@ module tcu_equiv_neg_lowzero (A, Y);
   input  [A_WIDTH-1:0] A;
   output [Y_WIDTH-1:0] Y;
 
-  function integer low_zeros;
-    input [A_WIDTH-1:0] msk, val;
-    integer i, n, stop;
-    begin
-      n = 0;
-      stop = 0;
-      for (i = 0; i < A_WIDTH; i = i + 1)
-        if (!stop && msk[i] && !val[i]) n = n + 1;
-        else stop = 1;
-      low_zeros = n;
-    end
-  endfunction
-
-  localparam Z = low_zeros(_TECHMAP_CONSTMSK_A_, _TECHMAP_CONSTVAL_A_);
+  // Z: A's constant-zero low bits, the trailing zeros of FREE (bits not
+  // constant 0), found as the index of FREE's lowest set bit.
+  localparam [A_WIDTH-1:0] FREE = ~_TECHMAP_CONSTMSK_A_ | _TECHMAP_CONSTVAL_A_;
+  localparam Z = FREE == 0 ? A_WIDTH : $clog2(FREE & (~FREE + 1'b1));
   wire _TECHMAP_FAIL_ = Z == 0 || Z >= A_WIDTH || Z >= Y_WIDTH;
 
   generate
@@ -74,20 +64,9 @@ module tcu_equiv_shift_aligned (A, B, Y);
   input  [B_WIDTH-1:0] B;
   output [Y_WIDTH-1:0] Y;
 
-  function integer low_zeros;
-    input [B_WIDTH-1:0] msk, val;
-    integer i, n, stop;
-    begin
-      n = 0;
-      stop = 0;
-      for (i = 0; i < B_WIDTH; i = i + 1)
-        if (!stop && msk[i] && !val[i]) n = n + 1;
-        else stop = 1;
-      low_zeros = n;
-    end
-  endfunction
-
-  localparam Z = low_zeros(_TECHMAP_CONSTMSK_B_, _TECHMAP_CONSTVAL_B_);
+  // Z: B's constant-zero low bits (as in tcu_equiv_neg_lowzero).
+  localparam [B_WIDTH-1:0] FREE = ~_TECHMAP_CONSTMSK_B_ | _TECHMAP_CONSTVAL_B_;
+  localparam Z = FREE == 0 ? B_WIDTH : $clog2(FREE & (~FREE + 1'b1));
   localparam S = 1 << Z;
   localparam HW = B_WIDTH - Z;                // the amount's high bits
   localparam NA = (A_WIDTH + S - 1) / S;      // A's words
