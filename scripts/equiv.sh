@@ -527,10 +527,9 @@ package eq_shape_pkg;
 endpackage
 EOF
 }
-# Not a pair: tcu_frag_layout once; trigger when a word that hits has not
-# its operand's shape (shape_pkg).
-miter_layout_shape() {
-  shape_pkg
+# The ports of a lemma miter on one tag: descriptor, operand, lane,
+# register and word in; trigger out.
+layout_one_tag_ports() {
   cat <<'EOF'
 module eq_miter (
   input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
@@ -541,6 +540,12 @@ module eq_miter (
   output logic                            trigger
 );
 EOF
+}
+# Not a pair: tcu_frag_layout once; trigger when a word that hits has not
+# its operand's shape (shape_pkg).
+miter_layout_shape() {
+  shape_pkg
+  layout_one_tag_ports
   layout_wires s s2
   layout_gate u_s desc_i lane_i reg_i s word_i
   cat <<'EOF'
@@ -596,15 +601,8 @@ EOF
 # C, any word at the descriptor and word 0 at the class's (the table's
 # entries); trigger when hit differs, or a half-word position where both hit.
 miter_layout_class() {
+  layout_one_tag_ports
   cat <<'EOF'
-module eq_miter (
-  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
-  input  logic [2:0]                      op_i,
-  input  logic [4:0]                      lane_i,
-  input  logic [2:0]                      reg_i,
-  input  logic [31:0]                     word_i,
-  output logic                            trigger
-);
   logic [tcu_pkg::FRAG_DESC_W-1:0] class_desc;
   assign class_desc = tcu_pkg::frag_class_desc(tcu_pkg::frag_layout_class(desc_i[tcu_pkg::FRAG_DESC_W-1 -: 7]));
 EOF
