@@ -162,9 +162,9 @@ for w in 1 3; do
 done
 # Cut at the layout cells (kind cut, prove_cut): at 3 words (a check on
 # the method, 1-2 minutes), and at 64 (the configurations' width). At 64
-# words a miter is 18M AND nodes: the A and B halves come out equal by
-# structure (254 of its 499 slices of 64 compared bits), the other 245
-# slices (15,616 bits: C, metadata and scales) go to ABC, one SAT call a bit:
+# words a miter is 18M AND nodes; of its 499 slices of 64 compared bits,
+# 254 are equal by structure (the outputs are the cut buffers themselves),
+# and 245 (the buffers' 15,616 next values) go to ABC, one SAT call a bit:
 # without the bypass (one miter) 35 minutes on two cores, 47 CPU minutes
 # (session 22); with it two miters (the bypass's beats and the others).
 for bypass in 0 1; do
