@@ -904,7 +904,8 @@ prove_slang() {
 # tcu_frag_layout gives, both forms place that slot's word by it).
 # miter_gather's Cut = 1 holds the gather where a cut record breaks the
 # layout lemmas (layout_shape, layout_apart: true of every real record), so
-# the free records are what the real ones can be. ABC's &cec proves it.
+# the free records are what the real ones can be. ABC proves it slice by
+# slice (prove_slices).
 prove_cut() {
   local dir=$1 log=$2 files=$3 params=$4 gparams wasm_files status form beats cases="0"
   slang_args "$dir" "$files" "$params" "$log" || return $?
@@ -926,7 +927,8 @@ prove_cut() {
     done
     # One AIG per $EQUIV_SLICE_BITS compared bits (their cone alone): ABC's
     # &cec ran out of 23 GB on the whole miter at 16 words (4.5M AND nodes),
-    # and of 12 GB on 1,024 bits of the 64-word one (1.1M).
+    # and of 12 GB on 1,024 bits of the 64-word one (1.1M); &cec -n, one
+    # CNF of the whole slice, of 24 GB on 1,024 bits and on the whole miter.
     rm -f "$dir/miter_$beats"_*.aig
     timeout "${EQUIV_TIMEOUT:-900}" python3 "$root/scripts/equiv_blast.py" "$dir/miter_$beats.aig" \
       "$dir/gold_$beats.il" "$dir/gate_$beats.il" --miter '\eq_gold' '\eq_gate' \
