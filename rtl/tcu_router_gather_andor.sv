@@ -28,6 +28,10 @@ module tcu_router_gather_andor #(
   output logic [255:0]                    dp_scale_b_o
 );
 
+  // The waveform shows the ports (the buffer, dp_*_o) and no internal signal:
+  // the per-position selects and values are most of a trace of this router.
+  /* verilator tracing_off */
+
   // The descriptor's fields (tcu_pkg::frag_place's order).
   logic [2:0] cur_family;
   logic       cur_k32, cur_a_row, cur_b_row, cur_c_f16, cur_scale_4x, cur_sparsity;

@@ -14,24 +14,26 @@ module tcu_word_mux_tree #(
   output logic [Width-1:0]       data_o
 );
 
-  // Level l holds 2^(SelW-l) words; level 0 is the input padded with zeros.
+  // The nodes are not traced (the waveform shows data_i and data_o).
+  /* verilator tracing_off */
+  // Node j of level l: level 0 the input words (zero past the last one),
+  // node j of level l + 1 select bit l's choice of nodes 2j and 2j + 1.
+  // Each node is a word of its own: with one packed vector a level, the
+  // Verilated model rebuilt the whole level for each node's write (the f16
+  // engine's 256-word C mux alone was 39 MB of C++).
   for (genvar l = 0; l <= SelW; l++) begin : g_level
-    localparam int unsigned Count = 1 << (SelW - l);
-    logic [Count*Width-1:0] words;
-    if (l == 0) begin : g_leaf
-      if (Count > Words) begin : g_pad
-        assign words = {{((Count - Words) * Width){1'b0}}, data_i};
-      end else begin : g_full
-        assign words = data_i;
-      end
-    end else begin : g_node
-      for (genvar j = 0; j < Count; j++) begin : g_mux
-        assign words[j*Width +: Width] = sel_i[l-1] ? g_level[l-1].words[(2*j+1)*Width +: Width]
-                                                    : g_level[l-1].words[(2*j)*Width +: Width];
+    for (genvar j = 0; j < (1 << (SelW - l)); j++) begin : g_node
+      logic [Width-1:0] word;
+      if (l == 0 && j < Words) begin : g_input
+        assign word = data_i[j*Width +: Width];
+      end else if (l == 0) begin : g_pad
+        assign word = '0;
+      end else begin : g_mux
+        assign word = sel_i[l-1] ? g_level[l-1].g_node[2*j+1].word : g_level[l-1].g_node[2*j].word;
       end
     end
   end
 
-  assign data_o = g_level[SelW].words;
+  assign data_o = g_level[SelW].g_node[0].word;
 
 endmodule
