@@ -3,9 +3,8 @@
 # the synthesis implementation (what scripts/synth.sh maps, SynthImpl=1)
 # against the fast simulation one (SynthImpl=0), at the parameter sets the
 # configurations and the unit tests use. One line per pair and parameter
-# set (proven, FAILED, or open: not proven, with the reason), then a line
-# naming the open ones and "N proven, M failed"; exit 0 only when nothing
-# failed.
+# set (proven or FAILED), then "N proven, M failed"; exit 0 only when
+# nothing failed.
 #
 #   scripts/equiv.sh [--plant] [--tier default|full|all] [--list] [filter]
 #
@@ -52,13 +51,10 @@
 # places two words with distinct tags (operand, lane, register) apart, and
 # places A, B and C words by the descriptor's layout class alone. A third
 # checks the gather proof's own tool: its shift map rules.
-# A check marked open is one SAT has not decided in reasonable time: it is
-# not run (its line says why) and is not counted as proven.
 # --plant copies each fast implementation into a temporary directory with a
 # one-bit difference planted (sed; the checked-in RTL is untouched) and runs
-# the same checks on it, the open ones included (a counterexample is found
-# quickly even where a proof is not): every check must then fail, so the
-# line "0 proven, M failed" shows each proof can fail.
+# the same checks on it: every check must then fail, so the line "0
+# proven, M failed" shows each proof can fail.
 # --tier
 # picks the checks: default (the test command's), full (the slow ones,
 # CTest label full) or all (both; the default). A filter keeps the checks
@@ -98,11 +94,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # ---------------------------------------------------------------------------
-# The checks: tier|state|pair|kind|miter|parameters (Name=Value, blank-
-# separated); state "prove"; "open" (SAT has not decided it: run only with
-# --plant, where a counterexample comes quickly); or "unrun" (open, and not
-# run with --plant either: too large to build; see open_reason); kind comb,
-# aig, slots, slang, cut, map, blast or pipe.
+# The checks: tier|pair|kind|miter|parameters (Name=Value, blank-
+# separated); kind comb, aig, slots, slang, cut, map, blast or pipe.
 # ---------------------------------------------------------------------------
 # int4 dot: Stages 0..7 (the configurations' IntStages: default 2, small 1;
 # the unit tests' 2 and 7; 0 is the smoke test's). About 90 s at Stages 2
@@ -120,30 +113,30 @@ trap 'rm -rf "$tmp"' EXIT
 # as much for --plant), the e2m1 group dots (ABC, 50 s) among them; the
 # wider scatters go in the second tier (full).
 checks=()
-checks+=("default|prove|int4_dot tree=lut|pipe|int4_dot|Stages=2")
-for s in 0 1 3 4 5 6 7; do checks+=("full|prove|int4_dot tree=lut|pipe|int4_dot|Stages=$s"); done
-checks+=("default|prove|e2m1_group_dots formula=table|aig|e2m1_group_dots|")
+checks+=("default|int4_dot tree=lut|pipe|int4_dot|Stages=2")
+for s in 0 1 3 4 5 6 7; do checks+=("full|int4_dot tree=lut|pipe|int4_dot|Stages=$s"); done
+checks+=("default|e2m1_group_dots formula=table|aig|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
-  checks+=("default|prove|word_mux tree=index|comb|word_mux|Width=1 Words=$words")
+  checks+=("default|word_mux tree=index|comb|word_mux|Width=1 Words=$words")
 done
 for words in 3 16 256; do
-  checks+=("default|prove|word_mux tree=index|comb|word_mux|Width=32 Words=$words")
+  checks+=("default|word_mux tree=index|comb|word_mux|Width=32 Words=$words")
 done
-checks+=("default|prove|router_scatter mux=index|comb|scatter|DWordsPerCycle=1")
+checks+=("default|router_scatter mux=index|comb|scatter|DWordsPerCycle=1")
 # From 8 words one SAT call on the whole miter does not finish (ABC took 7
 # CPU minutes at 8): wider scatters slot by slot (kind slots), about 15-25
 # CPU s a slot, most of it Yosys reading both designs whole.
-for dw in 5 8 32 64; do checks+=("full|prove|router_scatter mux=index|slots|scatter|DWordsPerCycle=$dw"); done
+for dw in 5 8 32 64; do checks+=("full|router_scatter mux=index|slots|scatter|DWordsPerCycle=$dw"); done
 # The layout formulas place two words with distinct tags apart (the lemma
 # the gather's AND-OR form rests on: under the router's one-word-per-tag
 # rule no two slots write one position, so its OR is of one word).
-checks+=("default|prove|frag_layout distinct tags apart|comb|layout_apart|")
+checks+=("default|frag_layout distinct tags apart|comb|layout_apart|")
 # The A, B and C placements depend on the layout class alone (the lemma the
 # gather's table form rests on: its table is indexed by class).
-checks+=("default|prove|frag_layout A/B/C by layout class|comb|layout_class|")
+checks+=("default|frag_layout A/B/C by layout class|comb|layout_class|")
 # Each word placed with its operand's shape (the lemma both gather forms'
 # writes rest on: shape_pkg).
-checks+=("default|prove|frag_layout shape of a placed word|comb|layout_shape|")
+checks+=("default|frag_layout shape of a placed word|comb|layout_shape|")
 # The gather pair, sequential, from zero buffers, with the router's rules
 # built into the miter (miter_gather). The fast form read with each slot
 # placed by a tcu_frag_layout instance instead of its table (PlaceTable = 0:
@@ -157,7 +150,7 @@ checks+=("default|prove|frag_layout shape of a placed word|comb|layout_shape|")
 # adding about 0.27M nodes and 1.5 GB to the mapping, go by kind cut.
 for w in 1 3; do
   for bypass in 0 1; do
-    checks+=("full|prove|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
+    checks+=("full|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
   done
 done
 # Cut at the layout cells (kind cut, prove_cut): at 3 words (a check on
@@ -167,29 +160,23 @@ done
 # and 245 (the buffers' 15,616 next values) go to ABC, one SAT call a bit:
 # without the bypass (one miter) 35 minutes on two cores, 47 CPU minutes
 # (session 22); with it two miters: the other beats' (as without the
-# bypass: 245 slices to ABC, 26 minutes) and the bypass's beats' (its
-# outputs pass the bypass: 489 slices to ABC, about 35 minutes).
+# bypass: 245 slices to ABC) and the bypass's beats' (its outputs pass the
+# bypass: 489 slices to ABC): 83 minutes on two cores, partly beside a
+# build (session 23: 6,194 s user + 1,156 s system, a 6.7 GB peak).
 for bypass in 0 1; do
-  checks+=("full|prove|router_gather andor=table (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
+  checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
 done
-checks+=("full|prove|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=0")
-checks+=("full|open|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=1")
+checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=0")
+checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=1")
 # The gather proof's shift map rules against Yosys's own map, on the
 # shapes of the gather's shifts (about 4 minutes: Yosys mapping its own
 # barrel shifters).
-checks+=("full|prove|shift_map aligned=barrel|map|shift_map|")
+checks+=("full|shift_map aligned=barrel|map|shift_map|")
 # Kind cut's bit-blaster against Yosys's techmap (with the shift rules), on
 # kind slang's 1-word miter with the bypass: every cell type and shape of
 # both forms and of tcu_frag_layout.
-checks+=("full|prove|blast equiv_blast=techmap|blast|blast|WordsPerCycle=1 GatherBypass=1")
+checks+=("full|blast equiv_blast=techmap|blast|blast|WordsPerCycle=1 GatherBypass=1")
 
-# Why an open check is open (measured on the shared 2-core machine).
-open_reason() {
-  case $1 in
-    gather) echo "not yet run to the end: of its two miters the other beats' proven" \
-                 "(26 minutes), the bypass's beats' 288 of 489 slices (35 minutes)" ;;
-  esac
-}
 
 # ---------------------------------------------------------------------------
 # Miters: GOLD/GATE are replaced by the implementations' module names.
@@ -1100,28 +1087,17 @@ run_check() {
     "$((SECONDS - start))"
 }
 
-open_checks=()
 for check in "${checks[@]}"; do
-  IFS='|' read -r check_tier state pair kind miter params <<<"$check"
+  IFS='|' read -r check_tier pair kind miter params <<<"$check"
   [ "$tier" = "$check_tier" ] || [ "$tier" = all ] || continue
   [ -z "$filter" ] || [[ "$pair $params" == *"$filter"* ]] || continue
   if [ $list = 1 ]; then
-    printf '%-8s %-5s %-36s %s\n' "$check_tier" "$state" "$pair" "${params:-no parameters}"
-    continue
-  fi
-  if [ "$state" = unrun ] || { [ "$state" = open ] && [ $plant = 0 ]; }; then
-    printf '%-36s %-26s open (%s)\n' "$pair" "${params:-no parameters}" "$(open_reason "$miter")"
-    open_checks+=("$pair ${params:-}")
+    printf '%-8s %-36s %s\n' "$check_tier" "$pair" "${params:-no parameters}"
     continue
   fi
   run_check "$pair" "$kind" "$miter" "$params"
 done
 [ $list = 1 ] && exit 0
-if [ ${#open_checks[@]} -gt 0 ]; then
-  printf '%d open (not proven): ' "${#open_checks[@]}"
-  printf '%s; ' "${open_checks[@]}" | sed 's/; $//'
-  echo
-fi
 if [ $errors -gt 0 ]; then
   echo "$proven proven, $failed failed ($errors of them errors, not counterexamples)"
 else
