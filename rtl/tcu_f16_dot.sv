@@ -51,6 +51,11 @@ module tcu_f16_dot #(
   output logic [Width-1:0]          d_o
 );
 
+  // The waveform shows the ports (what tcu_phys.workload reads) and no
+  // internal signal: the units' internals were most of a trace, and of
+  // the Verilated code to compile.
+  /* verilator tracing_off */
+
   localparam int unsigned HExp  = tcu_pkg::exp_bits(tcu_pkg::FP16);
   localparam int unsigned HMan  = tcu_pkg::man_bits(tcu_pkg::FP16);
   localparam int unsigned HBias = tcu_pkg::bias(tcu_pkg::FP16);
