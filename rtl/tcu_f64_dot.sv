@@ -27,11 +27,6 @@ module tcu_f64_dot #(
   output logic [Width-1:0]      d_o
 );
 
-  // The waveform shows the ports (what tcu_phys.workload reads) and no
-  // internal signal: the units' internals were most of a trace, and of
-  // the Verilated code to compile.
-  /* verilator tracing_off */
-
   localparam int unsigned K     = DotK;
   localparam int unsigned RndW  = 2;
   localparam int unsigned PairW = 2 * Width;

@@ -94,12 +94,16 @@ module tcu_router_gather_andor #(
   end
 
 
+  // The next state, a_d .. sb_d.
+  logic [4095:0] a_d;
+  logic [2047:0] b_d;
+  logic [8191:0] c_d;
+  logic [511:0]  meta_d, sa_d;
+  logic [255:0]  sb_d;
+
   // Per position, an AND-OR over the slots: slot s writes position p when
-  // its row select (p's high bits) and its column select (p's low three
-  // bits) are both high. The selects are held slot-major, a W-bit vector
-  // per row and per column (bit W*r + s: slot s, row r), so that a
-  // position's select is one AND of two vectors (gathered slot by slot, it
-  // cost Verilator 64 bit inserts a position). The OR is a reduction, which
+  // its row select (p's high bits, decoded once per slot) and its column
+  // select (p's low three bits) are both high. The OR is a reduction, which
   // Yosys maps to a balanced tree (a chain written as a loop stays a chain:
   // logic depth grew by one a slot).
   //
@@ -109,13 +113,14 @@ module tcu_router_gather_andor #(
   // which of the word's halves it takes depends only on h[2], h[0] and
   // split, so each slot offers four values, one per class {h[2], h[0]}:
   // 00 lo, 11 hi, 01 (h[0]) hi or, split, lo, 10 (h[2]) lo or, split, hi.
-  localparam int unsigned W = WordsPerCycle;
-  logic [32*W-1:0] a_row_sel, c_row_sel;
-  logic [16*W-1:0] b_row_sel, meta_sel, sa_sel;
-  logic [8*W-1:0]  a_col_sel, b_col_sel, c_col_sel, sb_sel;
-  logic [63:0]     ab_class[W];
+  logic [32*WordsPerCycle-1:0] a_row_sel, c_row_sel;
+  logic [16*WordsPerCycle-1:0] b_row_sel;
+  logic [8*WordsPerCycle-1:0]  a_col_sel, b_col_sel, c_col_sel;
+  logic [64*WordsPerCycle-1:0] ab_class;
+  logic [16*WordsPerCycle-1:0] meta_sel, sa_sel;
+  logic [8*WordsPerCycle-1:0]  sb_sel;
 
-  for (genvar s = 0; s < W; s++) begin : g_sel
+  for (genvar s = 0; s < WordsPerCycle; s++) begin : g_sel
     logic [7:0] a_pos, c_pos;
     logic [6:0] b_pos;
     logic       split, unused_pos;
@@ -125,92 +130,101 @@ module tcu_router_gather_andor #(
     assign split      = slot_split[s];
     assign unused_pos = ^slot_hi_pos[s];  // implied by lo_pos and split
     for (genvar r = 0; r < 32; r++) begin : g_row32
-      assign a_row_sel[W*r + s] = wr_a[s] && a_pos[7:3] == 5'(r);
-      assign c_row_sel[W*r + s] = wr_c[s] && c_pos[7:3] == 5'(r);
+      assign a_row_sel[32*s + r] = wr_a[s] && a_pos[7:3] == 5'(r);
+      assign c_row_sel[32*s + r] = wr_c[s] && c_pos[7:3] == 5'(r);
     end
     for (genvar r = 0; r < 16; r++) begin : g_row16
-      assign b_row_sel[W*r + s] = wr_b[s] && b_pos[6:3] == 4'(r);
-      assign meta_sel[W*r + s]  = wr_meta[s] && c_pos[3:0] == 4'(r);
-      assign sa_sel[W*r + s]    = wr_sa[s] && c_pos[3:0] == 4'(r);
+      assign b_row_sel[16*s + r] = wr_b[s] && b_pos[6:3] == 4'(r);
+      assign meta_sel[16*s + r]  = wr_meta[s] && c_pos[3:0] == 4'(r);
+      assign sa_sel[16*s + r]    = wr_sa[s] && c_pos[3:0] == 4'(r);
     end
     for (genvar j = 0; j < 8; j++) begin : g_col
       localparam logic [2:0] NOT_SPLIT = 3'(j & 6);  // j & ~1
       localparam logic [2:0] SPLIT     = 3'(j & 3);  // j & ~4
-      assign a_col_sel[W*j + s] = a_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
-      assign b_col_sel[W*j + s] = b_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
-      assign c_col_sel[W*j + s] = c_pos[2:0] == 3'(j);
-      assign sb_sel[W*j + s]    = wr_sb[s] && c_pos[2:0] == 3'(j);
+      assign a_col_sel[8*s + j] = a_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign b_col_sel[8*s + j] = b_pos[2:0] == (split ? SPLIT : NOT_SPLIT);
+      assign c_col_sel[8*s + j] = c_pos[2:0] == 3'(j);
+      assign sb_sel[8*s + j]    = wr_sb[s] && c_pos[2:0] == 3'(j);
     end
-    assign ab_class[s] = {slot_hi[s], split ? slot_hi[s] : slot_lo[s],
-                          split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
+    assign ab_class[64*s +: 64] = {slot_hi[s], split ? slot_hi[s] : slot_lo[s],
+                                   split ? slot_lo[s] : slot_hi[s], slot_lo[s]};
   end
 
   // The slots' values bit-major, so that each position's bit is one OR
-  // reduction (a balanced tree) over the slots: ab_t[W*(class*16 + b) + s] is
-  // bit b of slot s's class value, word_t[W*b + s] bit b of its word.
+  // reduction (a balanced tree) over the slots: ab_t[(class*16+b)*W + s] is
+  // bit b of slot s's class value, word_t[b*W + s] bit b of its word.
+  localparam int unsigned W = WordsPerCycle;
   logic [64*W-1:0] ab_t;
   logic [32*W-1:0] word_t;
   for (genvar s = 0; s < W; s++) begin : g_transpose
     for (genvar b = 0; b < 64; b++) begin : g_ab
-      assign ab_t[W*b + s] = ab_class[s][b];
+      assign ab_t[b*W + s] = ab_class[64*s + b];
     end
     for (genvar b = 0; b < 32; b++) begin : g_word
-      assign word_t[W*b + s] = b < 16 ? slot_lo[s][b%16] : slot_hi[s][b%16];
+      assign word_t[b*W + s] = b < 16 ? slot_lo[s][b%16] : slot_hi[s][b%16];
     end
   end
 
-  // The next state, a_d .. sb_d.
-  logic [4095:0] a_d;
-  logic [2047:0] b_d;
-  logic [8191:0] c_d;
-  logic [511:0]  meta_d, sa_d;
-  logic [255:0]  sb_d;
-
   for (genvar h = 0; h < 256; h++) begin : g_a
     localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic [W-1:0] sel;
-    logic [15:0]  val;
-    assign sel = a_row_sel[W*(h/8) +: W] & a_col_sel[W*(h%8) +: W];
+    logic [W-1:0]  sel;
+    logic [15:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = a_row_sel[32*s + h/8] & a_col_sel[8*s + h%8];
+    end
     for (genvar b = 0; b < 16; b++) begin : g_bit
-      assign val[b] = |(sel & ab_t[W*(CLASS*16 + b) +: W]);
+      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
     end
     assign a_d[16*h +: 16] = |sel ? val : take_start_i ? '0 : a_q[16*h +: 16];
   end
   for (genvar h = 0; h < 128; h++) begin : g_b
     localparam int unsigned CLASS = 2 * ((h >> 2) & 1) + (h & 1);
-    logic [W-1:0] sel;
-    logic [15:0]  val;
-    assign sel = b_row_sel[W*(h/8) +: W] & b_col_sel[W*(h%8) +: W];
+    logic [W-1:0]  sel;
+    logic [15:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = b_row_sel[16*s + h/8] & b_col_sel[8*s + h%8];
+    end
     for (genvar b = 0; b < 16; b++) begin : g_bit
-      assign val[b] = |(sel & ab_t[W*(CLASS*16 + b) +: W]);
+      assign val[b] = |(sel & ab_t[(CLASS*16 + b)*W +: W]);
     end
     assign b_d[16*h +: 16] = |sel ? val : take_start_i ? '0 : b_q[16*h +: 16];
   end
   // C, metadata and scales: whole words, at word lo_pos / 2 of the port.
   for (genvar w = 0; w < 256; w++) begin : g_c
-    logic [W-1:0] sel;
-    logic [31:0]  val;
-    assign sel = c_row_sel[W*(w/8) +: W] & c_col_sel[W*(w%8) +: W];
+    logic [W-1:0]  sel;
+    logic [31:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = c_row_sel[32*s + w/8] & c_col_sel[8*s + w%8];
+    end
     for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign val[b] = |(sel & word_t[W*b +: W]);
+      assign val[b] = |(sel & word_t[b*W +: W]);
     end
     assign c_d[32*w +: 32] = |sel ? val : take_start_i ? '0 : c_q[32*w +: 32];
   end
   for (genvar w = 0; w < 16; w++) begin : g_meta_sa
-    logic [31:0] meta_val, sa_val;
-    for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign meta_val[b] = |(meta_sel[W*w +: W] & word_t[W*b +: W]);
-      assign sa_val[b]   = |(sa_sel[W*w +: W] & word_t[W*b +: W]);
+    logic [W-1:0]  meta_sel_w, sa_sel_w;
+    logic [31:0]   meta_val, sa_val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign meta_sel_w[s] = meta_sel[16*s + w];
+      assign sa_sel_w[s]   = sa_sel[16*s + w];
     end
-    assign meta_d[32*w +: 32] = |meta_sel[W*w +: W] ? meta_val : take_start_i ? '0 : meta_q[32*w +: 32];
-    assign sa_d[32*w +: 32]   = |sa_sel[W*w +: W] ? sa_val : take_start_i ? '0 : sa_q[32*w +: 32];
+    for (genvar b = 0; b < 32; b++) begin : g_bit
+      assign meta_val[b] = |(meta_sel_w & word_t[b*W +: W]);
+      assign sa_val[b]   = |(sa_sel_w & word_t[b*W +: W]);
+    end
+    assign meta_d[32*w +: 32] = |meta_sel_w ? meta_val : take_start_i ? '0 : meta_q[32*w +: 32];
+    assign sa_d[32*w +: 32]   = |sa_sel_w ? sa_val : take_start_i ? '0 : sa_q[32*w +: 32];
   end
   for (genvar w = 0; w < 8; w++) begin : g_sb
-    logic [31:0] val;
-    for (genvar b = 0; b < 32; b++) begin : g_bit
-      assign val[b] = |(sb_sel[W*w +: W] & word_t[W*b +: W]);
+    logic [W-1:0]  sel;
+    logic [31:0]   val;
+    for (genvar s = 0; s < W; s++) begin : g_sel
+      assign sel[s] = sb_sel[8*s + w];
     end
-    assign sb_d[32*w +: 32] = |sb_sel[W*w +: W] ? val : take_start_i ? '0 : sb_q[32*w +: 32];
+    for (genvar b = 0; b < 32; b++) begin : g_bit
+      assign val[b] = |(sel & word_t[b*W +: W]);
+    end
+    assign sb_d[32*w +: 32] = |sel ? val : take_start_i ? '0 : sb_q[32*w +: 32];
   end
 
   always_ff @(posedge clk_i) begin
