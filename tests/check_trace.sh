@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `tcu run --trace` writes an FST whose hierarchy holds every signal that the
-# GTKWave save files in tb/gtkwave/ name. Usage: check_trace.sh TCU GTKW_DIR
+# GTKWave save files in tb/gtkwave/ name, and the dot units' ports.
+# Usage: check_trace.sh TCU GTKW_DIR
 set -euo pipefail
 tcu=$1 gtkw_dir=$2
 dir=$(mktemp -d)
@@ -26,5 +27,15 @@ for f in "$gtkw_dir"/*.gtkw; do
     fi
   done < <(grep -E '^TOP\.tcu_sim_top\.' "$f")
 done
-[ $missing -eq 0 ] && echo "trace holds every save-file signal ($(wc -l <"$dir/names") signals)"
+# The first unit of each engine keeps its ports in the trace (what
+# tools/tcu_phys/workload.py reads) though its internals are not traced.
+for engine_port in int4:a_i int4:b_i int4:valid_i e2m1:a_i e2m1:scale_a_i e2m1:valid_i \
+  f16:a_i f16:c_i f16:valid_i f16:en_i f64:a_i f64:valid_i; do
+  engine=${engine_port%%:*} port=${engine_port#*:}
+  if ! grep -qE "\.u_${engine}\..*g_unit\[0\]\.u_dot\.${port}\$" "$dir/names"; then
+    echo "the first ${engine} dot's port ${port} is not in the trace"
+    missing=1
+  fi
+done
+[ $missing -eq 0 ] && echo "trace holds every save-file signal and the dots' ports ($(wc -l <"$dir/names") signals)"
 exit $missing
