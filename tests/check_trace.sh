@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `tcu run --trace` writes an FST whose hierarchy holds every signal that the
-# GTKWave save files in tb/gtkwave/ name, and the dot units' ports.
-# Usage: check_trace.sh TCU GTKW_DIR
+# GTKWave save files in tb/gtkwave/ name, and the ports that tcu_phys.workload
+# reads of each engine's first dot unit.
+# Usage: check_trace.sh TCU GTKW_DIR PYTHON
 set -euo pipefail
-tcu=$1 gtkw_dir=$2
+tcu=$1 gtkw_dir=$2 python=$3
+tools=$(cd "$(dirname "$0")/../tools" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$tcu" run --engine rtl --count 2 --ptx mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 \
@@ -27,15 +29,25 @@ for f in "$gtkw_dir"/*.gtkw; do
     fi
   done < <(grep -E '^TOP\.tcu_sim_top\.' "$f")
 done
-# The first unit of each engine keeps its ports in the trace (what
-# tools/tcu_phys/workload.py reads) though its internals are not traced.
-for engine_port in int4:a_i int4:b_i int4:valid_i e2m1:a_i e2m1:scale_a_i e2m1:valid_i \
-  f16:a_i f16:c_i f16:valid_i f16:en_i f64:a_i f64:valid_i; do
-  engine=${engine_port%%:*} port=${engine_port#*:}
-  if ! grep -qE "\.u_${engine}\..*g_unit\[0\]\.u_dot\.${port}\$" "$dir/names"; then
-    echo "the first ${engine} dot's port ${port} is not in the trace"
-    missing=1
-  fi
-done
-[ $missing -eq 0 ] && echo "trace holds every save-file signal and the dots' ports ($(wc -l <"$dir/names") signals)"
+# tcu_phys.workload finds the first unit of each engine by its own scope
+# patterns and reads its ports (the units' internals are not traced): read
+# each unit's clock, valid and some operand ports from this trace as it does.
+if ! PYTHONPATH="$tools" "$python" - "$dir/t.fst" <<'PY'; then
+import sys
+from pathlib import Path
+from tcu_phys import workload
+ports = {"tcu_int4_dot": ["a_i", "b_i"], "tcu_e2m1_dot": ["a_i", "scale_a_i"],
+         "tcu_f16_dot": ["a_i", "c_i", "en_i"], "tcu_f64_dot": ["a_i", "c_i"]}
+failed = False
+for unit, instance in workload.DEFAULT_INSTANCE.items():
+    try:
+        workload.read_slices(Path(sys.argv[1]), instance, ports[unit])
+    except workload.WorkloadError as e:
+        print(f"tcu_phys.workload cannot read {unit}: {e}")
+        failed = True
+sys.exit(failed)
+PY
+  missing=1
+fi
+[ $missing -eq 0 ] && echo "trace holds every save-file signal and the dot units' ports ($(wc -l <"$dir/names") signals)"
 exit $missing
