@@ -56,7 +56,7 @@ LATCH_MAPPING = (f"dfflegalize -cell $_DLATCH_P_ 01; "
 # the same way (session 11), so the unit figures of spec/phys_osu018.toml
 # compose into a datapath's with the flow a whole datapath is measured
 # with; buffered=False gives the plain mapping (the figures before session
-# 11; tcu_phys --plain) for comparison.
+# 11; tcu-phys --plain) for comparison.
 ABC_CONSTRAINTS = Path(__file__).with_name("osu018_abc.constr")
 
 
