@@ -43,8 +43,6 @@ std::vector<std::pair<std::string, tcu::DatapathConfig>> known_configurations() 
   return known;
 }
 
-
-
 // What the RTL engine's scoreboard checks (--check, or its default).
 tcu::CheckMode check_mode(const EngineOptions& opt) {
   tcu::CheckMode mode = tcu::CheckMode::kCycles;
@@ -289,7 +287,6 @@ nlohmann::ordered_json configuration_json(const EngineOptions& opt) {
   }
   return config;
 }
-
 
 nlohmann::ordered_json report_header(const Invocation& call, const nlohmann::json& seed,
                                      const EngineOptions& engine) {

@@ -41,7 +41,7 @@ int coverage_command(CoverageCommand& c) {
     return tcu::kExitUsage;
   }
   return tcu::finish_coverage(c.out, c.parts, c.waivers, std::cout, std::cerr) ? tcu::kExitUsage
-                                                                                : tcu::kExitOk;
+                                                                               : tcu::kExitOk;
 }
 
 class CoverageCommandLine : public Subcommand {
@@ -61,6 +61,8 @@ class CoverageCommandLine : public Subcommand {
 
 }  // namespace
 
-std::unique_ptr<Subcommand> make_coverage_command() { return std::make_unique<CoverageCommandLine>(); }
+std::unique_ptr<Subcommand> make_coverage_command() {
+  return std::make_unique<CoverageCommandLine>();
+}
 
 }  // namespace tcu::cli

@@ -163,9 +163,7 @@ class GemmCommandLine : public Subcommand {
     add_gemm_command(app, &c_);
     return c_.cmd;
   }
-  int run(const Invocation& call) override {
-    return gemm_command(c_, call);
-  }
+  int run(const Invocation& call) override { return gemm_command(c_, call); }
 
  private:
   GemmCommand c_;

@@ -66,9 +66,7 @@ class ReplayCommandLine : public Subcommand {
     add_replay_command(app, &c_);
     return c_.cmd;
   }
-  int run(const Invocation& call) override {
-    return replay_command(c_, call);
-  }
+  int run(const Invocation& call) override { return replay_command(c_, call); }
 
  private:
   ReplayCommand c_;

@@ -227,9 +227,7 @@ class RunCommandLine : public Subcommand {
     add_run_command(app, &c_);
     return c_.cmd;
   }
-  int run(const Invocation& call) override {
-    return run_command(c_, call);
-  }
+  int run(const Invocation& call) override { return run_command(c_, call); }
 
  private:
   RunCommand c_;

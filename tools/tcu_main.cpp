@@ -102,4 +102,3 @@ int sc_main(int argc, char** argv) {
 #else
 int main(int argc, char** argv) { return tcu_main(argc, argv); }
 #endif
-
