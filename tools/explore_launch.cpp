@@ -34,6 +34,9 @@ int launch_explore(const std::string& program_name, const std::vector<std::strin
   const std::string path =
       python_path && *python_path ? tools_dir + ":" + python_path : tools_dir;
   setenv("PYTHONPATH", path.c_str(), 1);
+  // The fast evaluator's timing model: this build's Python module `tcu`
+  // (python/CMakeLists.txt puts it in build/python).
+  setenv("TCU_MODULE_DIR", (std::string(TCU_BINARY_DIR) + "/python").c_str(), 0);
 #ifdef TCU_HAVE_RTL
   // The build whose libraries each point's tool links (tools/tcu_explore).
   setenv("TCU_EXPLORE_BASE", TCU_BINARY_DIR, 0);

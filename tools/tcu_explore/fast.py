@@ -69,10 +69,18 @@ class Evaluator:
         from tcu_phys import compose
         return compose.explored_point(self.data, dict(rtl))
 
-    def row(self, point: dict) -> dict:
+    def keys(self, point: dict) -> tuple[tuple, tuple]:
         rtl = tuple((name, int(point[name])) for name in self.rtl_names)
         front_end = (int(point["rf_bandwidth"]), int(point["rf_banks"]),
                      int(point["rf_read_ports"]), int(point["rf_write_ports"]))
+        return rtl, front_end
+
+    def row_of_gemm(self, point: dict, g) -> dict | str:
+        """One GEMM's estimate at a point (or why it cannot run)."""
+        return self.estimate(g.ptx, g.m, g.n, g.k, *self.keys(point))
+
+    def row(self, point: dict) -> dict:
+        rtl, front_end = self.keys(point)
         if float(point.get("backpressure", 0)):
             raise UsageError("the fast evaluator leaves back-pressure out: give backpressure "
                              "= 0 or --fidelity full")

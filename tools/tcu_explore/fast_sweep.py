@@ -98,7 +98,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         "argv": sys.argv[1:],
     }
     finish(rows, meta, out, plots=False)
-    status = EXIT_OK
+    status, validation = EXIT_OK, None
     if args.validate is not None:
         from .validate import validate
         fronts = sorted(int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy"))
@@ -106,9 +106,9 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
                   if r.get("status") == "ok" and int(r["point"]) not in set(fronts)]
         rng = random.Random(args.seed if args.seed is not None else 1)
         chosen = fronts + sorted(rng.sample(others, min(args.validate, len(others))))
-        status = validate(args, sweep, workload, points, rows, chosen, rtl, out, meta)
+        status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
     from .report_html import write_report
-    write_report(rows, meta, out)
+    write_report(rows, meta, out, validation)
     failed = [r for r in rows if r["status"] != "ok" and not r["status"].startswith("pruned")]
     if failed:
         print(f"explore: {len(failed)} of {len(rows)} point(s) cannot run the workload; see "

@@ -60,12 +60,20 @@ GemmCycleEstimate estimate_gemm_cycles(const DatapathConfig& datapath,
                                        const FrontEndConfig& front_end, const Instr& instr,
                                        const GemmTiling& tiling);
 
+// Cycles an engine's clock runs on after it was last busy: the longest
+// pipeline of the built engines' units plus two (rtl/tcu_datapath.sv's
+// LINGER).
+int clock_linger(const DatapathConfig& config);
+
 // The activity counters (tcu/activity.h) the GEMM's run leaves, from its
-// cycle estimate: the variant's engine busy in a k-step from its first
-// instruction's accept to its last D leaving the pipelines ((slots - 1) x
-// issue_interval + datapath_latency), idle the rest of its cycles (operand
-// collection before the first accept, D write-back after the last); every
-// other engine gated throughout; MACs issued_macs per instruction.
+// cycle estimate. The variant's engine is busy from an instruction's accept
+// to its D leaving the pipelines (datapath_latency + 1 cycles; instructions
+// issue_interval apart overlap); its clock runs a cycle before an accept
+// (waking) and up to clock_linger cycles after a busy stretch, else it is
+// gated: a k-step's first instruction waits its collection_cycles, the gap
+// between k-steps is the write-back and the next collection, the run ends
+// with the write-back. Every other engine is gated throughout; MACs are
+// issued_macs per instruction.
 Activity estimate_gemm_activity(const DatapathConfig& datapath, const FrontEndConfig& front_end,
                                 const Instr& instr, const GemmTiling& tiling);
 
