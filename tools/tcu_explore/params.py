@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parents[2]
@@ -38,6 +39,7 @@ class UsageError(Exception):
     """A bad sweep or command line: exit 2 with the message."""
 
 
+@lru_cache(maxsize=1)
 def config_spec() -> tcu_spec.Spec:
     try:
         return tcu_spec.load()
