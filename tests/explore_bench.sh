@@ -4,6 +4,10 @@
 #   tests/explore_bench.sh TCU SWEEP MIN
 set -euo pipefail
 tcu=$1
+if ! compgen -G "$(dirname "$tcu")/python/tcu*.so" >/dev/null; then
+  echo "$(basename "$0"): no tcu Python module in $(dirname "$tcu")/python: skipped" >&2
+  exit 77
+fi
 sweep=$2
 min=$3
 out=$("$tcu" explore "$sweep" --bench)
