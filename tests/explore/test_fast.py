@@ -195,13 +195,16 @@ def test_cycles_are_tcu_gemm_estimates():
     if not tcu_binary:
         pytest.skip("TCU_BINARY not set")
     small = params.config_spec().resolve(params.config_spec().configs["small"])
-    for ptx, m, n, k in [(INT4, 64, 32, 256), (F16, 32, 32, 16)]:
+    for ptx, m, n, k, rf, banks in [(INT4, 64, 32, 256, 8, 16), (F16, 32, 32, 16, 32, 2),
+                                    (INT4, 16, 8, 64, 16, 1)]:
         text = subprocess.run([tcu_binary, "gemm", "--estimate", "--config", "small", "--ptx",
-                               ptx, "--m", str(m), "--n", str(n), "--k", str(k)], check=True,
+                               ptx, "--m", str(m), "--n", str(n), "--k", str(k),
+                               "--rf-bandwidth", str(rf), "--rf-banks", str(banks)], check=True,
                               capture_output=True, text=True).stdout
         want = int(re.search(r"estimate (\d+) cycles", text).group(1))
         rtl = {k2: v for k2, v in small.items() if k2 in params.rtl_parameters()}
-        got = evaluator([workload_file.Gemm("g", ptx, m, n, k)]).row(point(**rtl))
+        got = evaluator([workload_file.Gemm("g", ptx, m, n, k)]).row(
+            point(rf_bandwidth=rf, rf_banks=banks, **rtl))
         assert got["cycles"] == want
 
 
@@ -289,3 +292,20 @@ def test_bad_fast_sweeps_exit_2(tmp_path, capsys, argv, message):
     code = cli.main(["--axis", "IntStages=1,2", "--out", str(tmp_path)] + argv)
     assert code == params.EXIT_USAGE
     assert message in capsys.readouterr().err
+
+
+def test_fast_shards_merge_to_the_whole_sweep(tmp_path, capsys):
+    tcu_module()
+    import csv
+    argv = ["--axis", "IntStages=1,2", "--axis", "Int4MacsPerCycle=32,64,128",
+            "--workload", "resnet50_224"]
+    assert cli.main(argv + ["--out", str(tmp_path / "all")]) == 0
+    for i in range(2):
+        assert cli.main(argv + ["--shard", f"{i}/2", "--out", str(tmp_path / f"s{i}")]) == 0
+    assert cli.main(["merge", str(tmp_path / "s1"), str(tmp_path / "s0"), "--out",
+                     str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    whole = list(csv.DictReader(open(tmp_path / "all" / "explore.csv")))
+    merged = list(csv.DictReader(open(tmp_path / "m" / "explore.csv")))
+    assert merged == whole
+    assert (tmp_path / "m" / "report.html").exists()

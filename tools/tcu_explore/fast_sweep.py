@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import constraints as constraint_rules
 from . import physical
+from .cache import rtl_fingerprint
 from .fast import Evaluator, evaluate
 from .output import FIGURE_COLUMNS, finish
 from .params import EXIT_FAIL, EXIT_OK, RUN_PARAMETERS, UsageError
@@ -91,6 +92,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         "shard": list(shard),
         "workload": workload.to_json(),
         "workload_text": workload.describe(),
+        "rtl": rtl_fingerprint(),
         "columns": columns,
         "definitions": physical.__doc__,
         "notes": notes,
