@@ -283,6 +283,17 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> 
                    f"at {stage}={nearest}"}
 
 
+def _whole(wholes: list[dict], values: dict) -> dict | None:
+    """The [[whole]] table of exactly these datapath parameters, if any."""
+    spec = tcu_spec.load()
+    for w in wholes:
+        given = spec.resolve({k: v for k, v in w["params"].items() if k != "SynthImpl"})
+        if all(given[k] == values[k] for k in given if k not in ROUTER_PARAMS and k in values
+               and k != "SynthImpl"):
+            return w
+    return None
+
+
 def explored_point(data: dict, values: dict) -> dict | None:
     """A core's area, clock and how they were obtained, from the data file
     `data` (its points, [[engine]] tables): the one composition rule of
@@ -294,13 +305,29 @@ def explored_point(data: dict, values: dict) -> dict | None:
       clock = the slowest part's: units, router, glue, and the engine tops
               at their measured stage counts
 
-    source: "composed" (every part at a measured setting), "interpolated"
-    (a part scaled, interpolated or at the nearest measured stage count);
+    A core whose datapath parameters are those of a [[whole]] table (a
+    whole tcu_datapath mapped) takes that table's area and clock instead,
+    with the router's.
+
+    source: "measured" (a [[whole]] datapath and a measured router),
+    "composed" (every part at a measured setting), "interpolated" (a part
+    scaled, interpolated or at the nearest measured stage count);
     missing: the parts without figures (left out: a lower bound). None
     where no dot unit of the core has a point."""
     d = datapath(data["point"], "point", values)
     if d is None:
         return None
+    whole = _whole(data.get("whole", []), values)
+    if whole is not None:
+        router = router_scaled(data["point"], values["WordsPerCycle"], values["DWordsPerCycle"])
+        if router is not None:
+            fmax, path = min((whole["fmax_mhz"], "tcu_datapath"),
+                             (router["fmax_mhz"], "tcu_operand_router"))
+            return {"area_um2": whole["area_um2"] + router["area_um2"], "fmax_mhz": fmax,
+                    "path_unit": path, "router_area_um2": router["area_um2"],
+                    "source": "interpolated" if router["scaled"] else "measured", "missing": [],
+                    "how": "; ".join(filter(None, ["tcu_datapath measured ([[whole]])",
+                                                   router["scaled"]]))}
     area, clock = d["area_um2"], [(d["fmax_mhz"], d["path_unit"])]
     exact = not d["router_scaled"]
     missing, hows = list(d["missing"]), []
