@@ -19,6 +19,7 @@ energy per engine the units' (the estimate of model/src/energy.cpp)."""
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 
 from .units import REPO
 
@@ -283,11 +284,15 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> 
                    f"at {stage}={nearest}"}
 
 
+@lru_cache(maxsize=64)
+def _resolved(params: tuple) -> dict:
+    return tcu_spec.load().resolve(dict(params))
+
+
 def _whole(wholes: list[dict], values: dict) -> dict | None:
     """The [[whole]] table of exactly these datapath parameters, if any."""
-    spec = tcu_spec.load()
     for w in wholes:
-        given = spec.resolve({k: v for k, v in w["params"].items() if k != "SynthImpl"})
+        given = _resolved(tuple((k, v) for k, v in w["params"].items() if k != "SynthImpl"))
         if all(given[k] == values[k] for k in given if k not in ROUTER_PARAMS and k in values
                and k != "SynthImpl"):
             return w
