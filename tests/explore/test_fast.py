@@ -315,3 +315,19 @@ def test_fast_shards_merge_to_the_whole_sweep(tmp_path, capsys):
     merged = list(csv.DictReader(open(tmp_path / "m" / "explore.csv")))
     assert merged == whole
     assert (tmp_path / "m" / "report.html").exists()
+
+
+def test_cycles_are_the_rtls_of_the_worked_full_sweep(tmp_path, capsys):
+    """The full flow's RTL cycles of README's worked exploration
+    (examples/explore/int4_sweep.toml at 32 and 128 MACs, warps 2): the
+    fast evaluator gives each of them exactly."""
+    tcu_module()
+    import csv
+    code = cli.main([str(REPO / "examples" / "explore" / "int4_sweep.toml"), "--axis",
+                     "Int4MacsPerCycle=32,128", "--out", str(tmp_path)])
+    capsys.readouterr()
+    assert code == 0
+    rows = {int(r["point"]): r for r in csv.DictReader(open(tmp_path / "explore.csv"))}
+    rtl = {0: 66448, 3: 65664, 4: 66456, 7: 65672, 8: 21264, 9: 16848, 11: 16512, 12: 21272,
+           15: 16520}
+    assert {p: int(rows[p]["cycles"]) for p in rtl} == rtl
