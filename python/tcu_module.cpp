@@ -466,8 +466,8 @@ py::dict gemm_estimate(const std::string& ptx, long long m, long long n, long lo
   std::string why = tcu::front_end_config_error(fe);
   if (why.empty()) why = tcu::rf_bandwidth_error(dp, fe);
   if (!why.empty()) throw py::value_error(why);
-  const long long tiles = ((m + instr.shape.m - 1) / instr.shape.m) *
-                          ((n + instr.shape.n - 1) / instr.shape.n);
+  const long long tiles =
+      ((m + instr.shape.m - 1) / instr.shape.m) * ((n + instr.shape.n - 1) / instr.shape.n);
   if (tiles > limit) throw py::value_error("m x n: more than 2^30 output tiles");
   const tcu::GemmTiling tiling = tcu::gemm_tiling(instr, int(m), int(n), int(k));
   const tcu::GemmCycleEstimate e = tcu::estimate_gemm_cycles(dp, fe, instr, tiling);

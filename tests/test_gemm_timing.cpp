@@ -98,9 +98,9 @@ TEST_CASE("gemm activity estimate: the RTL's counters") {
   const char* int4 = "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32";
   const char* f16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32";
   const Case cases[] = {
-      {int4, 32, 16, 128, 8, 374, 96, 96, 182},  {int4, 32, 16, 128, 16, 198, 96, 68, 34},
-      {int4, 32, 16, 128, 32, 110, 84, 16, 10},  {int4, 32, 16, 128, 64, 84, 72, 8, 4},
-      {f16, 16, 16, 8, 16, 110, 32, 24, 54},     {f16, 16, 16, 8, 64, 50, 32, 13, 5},
+      {int4, 32, 16, 128, 8, 374, 96, 96, 182}, {int4, 32, 16, 128, 16, 198, 96, 68, 34},
+      {int4, 32, 16, 128, 32, 110, 84, 16, 10}, {int4, 32, 16, 128, 64, 84, 72, 8, 4},
+      {f16, 16, 16, 8, 16, 110, 32, 24, 54},    {f16, 16, 16, 8, 64, 50, 32, 13, 5},
   };
   for (const Case& c : cases) {
     INFO(c.ptx << " rf " << c.rf);
@@ -108,7 +108,8 @@ TEST_CASE("gemm activity estimate: the RTL's counters") {
     const tcu::DatapathConfig dp;
     tcu::FrontEndConfig fe;
     fe.rf_regs_per_cycle = c.rf;
-    const auto a = tcu::estimate_gemm_activity(dp, fe, instr, tcu::gemm_tiling(instr, c.m, c.n, c.k));
+    const auto a =
+        tcu::estimate_gemm_activity(dp, fe, instr, tcu::gemm_tiling(instr, c.m, c.n, c.k));
     const auto& used = a[tcu::activity_engine(instr.family)];
     CHECK(a.cycles == c.cycles);
     CHECK(used.busy == c.busy);

@@ -42,8 +42,7 @@ GemmCycleEstimate estimate_gemm_cycles(const DatapathConfig& datapath,
   const uint64_t exposed =
       uint64_t(issue_interval(datapath, front_end, instr) - e.occupancy_per_instr);
   e.occupancy = k_steps * instructions_per_step * uint64_t(e.occupancy_per_instr);
-  e.delivery =
-      k_steps * (uint64_t(e.delivery_per_instr) + (instructions_per_step - 1) * exposed);
+  e.delivery = k_steps * (uint64_t(e.delivery_per_instr) + (instructions_per_step - 1) * exposed);
   e.fill_drain = k_steps * uint64_t(e.latency - e.occupancy_per_instr + e.write_back);
   return e;
 }
