@@ -331,3 +331,21 @@ def test_cycles_are_the_rtls_of_the_worked_full_sweep(tmp_path, capsys):
     rtl = {0: 66448, 3: 65664, 4: 66456, 7: 65672, 8: 21264, 9: 16848, 11: 16512, 12: 21272,
            15: 16520}
     assert {p: int(rows[p]["cycles"]) for p in rtl} == rtl
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"params": {"Bogus": 1}}, "unknown core parameter 'Bogus'"),
+    ({"params": {"Int4MacsPerCycle": 96}}, "Int4MacsPerCycle=96 gives 3 int4 units"),
+    ({"params": {"Int4Enable": 0}}, "built without the int4 engine (Int4Enable=0)"),
+    ({"m": 0}, "m=0: expected 1 .. 2^30"),
+    ({"rf_bandwidth": 128}, "--rf-bandwidth 128: more than the operand router's WordsPerCycle=64"),
+    ({"rf_banks": 0}, "rf_banks=0: expected 1 .. 1024"),
+])
+def test_gemm_estimate_errors(kwargs, message):
+    tcu = tcu_module()
+    args = {"m": 16, "n": 8, "k": 64}
+    args.update(kwargs)
+    m, n, k = args.pop("m"), args.pop("n"), args.pop("k")
+    with pytest.raises(ValueError) as error:
+        tcu.gemm_estimate(INT4, m, n, k, **args)
+    assert message in str(error.value)
