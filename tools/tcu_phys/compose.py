@@ -307,8 +307,11 @@ def explored_point(data: dict, values: dict) -> dict | None:
       area  = datapath()'s units x unit area per engine + sparse muxes +
               operand router (router_scaled) + output skid + control
               + per engine, what it adds around its units (engine_around)
-      clock = the slowest part's: units, router, glue, and the engine tops
-              at their measured stage counts
+      clock = the slowest part's: units, router, glue, the engine tops at
+              their measured stage counts, and the datapath's own logic
+              (its control, D multiplexer, activity counters, clock
+              gates: no unit holds them) at the slowest [[whole]]
+              datapath's clock
 
     A core whose datapath parameters are those of a [[whole]] table (a
     whole tcu_datapath mapped) takes that table's area and clock instead,
@@ -351,6 +354,11 @@ def explored_point(data: dict, values: dict) -> dict | None:
             clock.append((around["fmax_mhz"], ENGINE_TOPS[engine][0]))
         if _find(data["point"], unit, {stage: values[dp_stage]}) is None:
             exact = False
+    if data.get("whole"):
+        slowest = min(data["whole"], key=lambda w: w["fmax_mhz"])
+        clock.append((slowest["fmax_mhz"], "tcu_datapath"))
+        hows.append(f"tcu_datapath's own logic at the slowest [[whole]] clock "
+                    f"({slowest['fmax_mhz']:g} MHz)")
     fmax, path = min(clock)
     return {"area_um2": area, "fmax_mhz": fmax, "path_unit": path,
             "router_area_um2": d["router_area_um2"],
