@@ -291,6 +291,7 @@ def test_sweep_with_constraint_writes_report(tmp_path, capsys):
     (["--workload", "nope"], "workload 'nope': no such file and no suite"),
     (["--workload", "resnet50_224", "--constraint", "tops>"], "constraint 'tops>'"),
     (["--mix", "5"], "a mix workload needs --fidelity full"),
+    (["--workload", "resnet50_224", "--mix", "5"], "--workload and --ptx/--mix both"),
     (["--workload", "resnet50_224", "--set", "backpressure=0.5"], "leaves back-pressure out"),
 ])
 def test_bad_fast_sweeps_exit_2(tmp_path, capsys, argv, message):

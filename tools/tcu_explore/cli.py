@@ -51,6 +51,8 @@ def sweep_of(args, rtl: dict[str, int]) -> Sweep:
     if args.ptx is not None and args.mix is None:
         w.kind = "gemm"
     if args.workload is not None:
+        if args.ptx is not None or args.mix is not None:
+            raise UsageError("--workload and --ptx/--mix both name a workload: give one")
         w.suite = args.workload
     if args.family is not None:
         w.family = args.family

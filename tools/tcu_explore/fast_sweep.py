@@ -104,8 +104,9 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
     if args.validate is not None:
         from .validate import validate
         fronts = sorted(int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy"))
+        on_front = set(fronts)
         others = [int(r["point"]) for r in rows
-                  if r.get("status") == "ok" and int(r["point"]) not in set(fronts)]
+                  if r.get("status") == "ok" and int(r["point"]) not in on_front]
         rng = random.Random(args.seed if args.seed is not None else 1)
         chosen = fronts + sorted(rng.sample(others, min(args.validate, len(others))))
         status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
