@@ -1,4 +1,4 @@
-"""The fast evaluator of tools/tcu_explore (--fidelity fast): workloads
+"""The fast evaluator of tcu_tools.explore (--fidelity fast): workloads
 (suites, TOML files, ONNX models) and their errors, the timing model through
 the tcu module, the composition, constraints, the Pareto front at scale and
 the characterization's staleness check. Needs the tcu Python module
@@ -8,16 +8,15 @@ import os
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tcu_tools.explore import cli, constraints, fast, pareto, params, workload_file
+from tcu_tools.explore.fast_sweep import phys_data
+from tcu_tools.explore.onnx_workload import read_onnx
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools"))
-from tcu_explore import cli, constraints, fast, pareto, params, workload_file  # noqa: E402
-from tcu_explore.fast_sweep import phys_data  # noqa: E402
-from tcu_explore.onnx_workload import read_onnx  # noqa: E402
 
 INT4 = workload_file.FAMILY_PTX["int4"]
 F16 = workload_file.FAMILY_PTX["f16"]
@@ -212,7 +211,7 @@ def test_composition_against_whole_datapaths():
     """The [[whole]] tables: whole tcu_datapaths mapped by the same flow
     (no router). The composition with the engines' own registers comes
     within 25 % of each (the lower bound without them is half)."""
-    from tcu_phys import compose
+    from tcu_tools.phys import compose
     data = phys_data([])
     spec = params.config_spec()
     errors = []
@@ -232,7 +231,7 @@ def test_composition_against_whole_datapaths():
 
 
 def test_stale_characterization_is_refused(monkeypatch):
-    from tcu_phys import datafile
+    from tcu_tools.phys import datafile
     real = datafile.load
 
     def stamped(path):
@@ -244,7 +243,7 @@ def test_stale_characterization_is_refused(monkeypatch):
     with pytest.raises(params.UsageError) as error:
         phys_data([])
     assert "the characterization is stale (rtl/tcu_fma.sv changed)" in str(error.value)
-    assert "python3 -m tcu_phys --all --write spec/phys_osu018.toml" in str(error.value)
+    assert "-m tcu_tools.phys --all --write spec/phys_osu018.toml" in str(error.value)
 
 
 # ---- constraints and fronts --------------------------------------------------------

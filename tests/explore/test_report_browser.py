@@ -5,14 +5,10 @@ selects and shows that point's row. Skipped where chromium is not
 installed (scripts/setup.sh installs it)."""
 import csv
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools"))
-from tcu_explore import cli, fast, params  # noqa: E402
+from tcu_tools.explore import cli, fast, params
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
