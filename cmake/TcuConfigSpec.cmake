@@ -1,4 +1,4 @@
-# The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
+# The configuration spec (spec/config.toml, docs/architecture.md "The
 # configuration spec"): spec/gen_config.py turns it into C++ (tcu::
 # DatapathConfig, generated/include/tcu/datapath_config.h and
 # generated/datapath_config.cpp, compiled into tcu_model) and resolves the
