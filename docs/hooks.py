@@ -32,7 +32,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-REPO = Path(__file__).resolve().parent.parent
+# The repository (TCU_DOCS_REPO: another checkout, for a copy of docs/).
+REPO = Path(os.environ.get("TCU_DOCS_REPO", Path(__file__).resolve().parent.parent)).resolve()
 SRC_LINK = re.compile(r"\]\(/src/([^)#\s]+)")
 MARKER = re.compile(r"<!-- (tcu|generated): *(.*?) *-->")
 
@@ -161,17 +162,21 @@ def _config_spec() -> str:
     with open(REPO / "spec" / "config.toml", "rb") as f:
         spec = tomllib.load(f)
     rows = ["| parameter | type | default | range | meaning |", "| --- | --- | --- | --- | --- |"]
+    def value(v):
+        return int(v) if isinstance(v, bool) else v
+
     for p in spec.get("parameter", []):
         low, high = p.get("min"), p.get("max")
-        span = "" if low is None else f"{low} .. {high if high is not None else ''}"
-        rows.append(f"| `{p['name']}` | {p.get('type', '')} | {p.get('default', '')} | {span} "
+        span = "0, 1" if p.get("type") == "bit" else (
+            "" if low is None else f"{low} .. {high}" if high is not None else f">= {low}")
+        rows.append(f"| `{p['name']}` | {p.get('type', '')} | {value(p.get('default', ''))} | {span} "
                     f"| {p.get('meaning', '').replace('|', '/')} |")
     rules = [f"- `{r['kind']}`: " + (", ".join(f"`{x}`" for x in r["params"]) if "params" in r
                                      else f"`{r['param']}` of {r['of']} while `{r['when']}`")
              + f": {r['why']}" for r in spec.get("rule", [])]
     configs = []
     for c in spec.get("config", []):
-        changed = ", ".join(f"`{k}={v}`" for k, v in c.items() if k != "name") or "the defaults"
+        changed = ", ".join(f"`{k}={value(v)}`" for k, v in c.items() if k != "name") or "the defaults"
         configs.append(f"| `{c['name']}` | {changed} |")
     return ("\n".join(rows) + "\n\nRules, checked in order after the ranges:\n\n" + "\n".join(rules)
             + "\n\n| configuration | parameters that differ from the defaults |\n| --- | --- |\n"
