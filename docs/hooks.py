@@ -65,7 +65,7 @@ def _cli_reference() -> str:
     parts = [_run([_tcu(), "help-markdown"], "tcu help-markdown").rstrip()]
     for sub in ("run merge", "explore"):
         text = _run([_tcu()] + sub.split() + ["--help"], f"tcu {sub} --help")
-        parts.append(f"### `tcu {sub}`\n\nIts own parser (`tcu {sub} --help`):\n\n"
+        parts.append(f"### `tcu {sub}` options\n\nIts own parser (`tcu {sub} --help`):\n\n"
                      f"```text\n{text.rstrip()}\n```")
     return "\n\n".join(parts)
 
