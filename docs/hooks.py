@@ -151,10 +151,6 @@ def _variants() -> str:
 
 
 def _phys_tables() -> str:
-    try:
-        import tcu_tools.phys.table  # noqa: F401
-    except ImportError:  # PRE-LAYOUT FALLBACK, removed at the merge
-        return _run(["env", "PYTHONPATH=tools", sys.executable, "-m", "tcu_phys.table"], "phys table")
     return _run([sys.executable, "-m", "tcu_tools.phys.table"], "python -m tcu_tools.phys.table")
 
 

@@ -22,10 +22,10 @@ grep -q "um2 *ff-um2 *MHz" "$work/table.txt" || { echo "FAIL: no um2/MHz columns
 grep -q "critical path .* ns: .* -> " "$work/table.txt" || { echo "FAIL: no path line"; exit 1; }
 
 check() {  # check JSON: exit 0 if the figures are right
-  PYTHONPATH=$repo/tools "$python" - "$1" "$work/synth.csv" "$work/phys" <<'PY'
+  "$python" - "$1" "$work/synth.csv" "$work/phys" <<'PY'
 import csv, json, sys
 from pathlib import Path
-from tcu_phys import mapping
+from tcu_tools.phys import mapping
 rows = json.load(open(sys.argv[1]))
 assert len(rows) == 1, rows
 row = rows[0]
