@@ -2,7 +2,7 @@
 # scripts/synth.sh --liberty on a small unit (tcu_int4_accumulate): the
 # table, the CSV and the JSON carry the OSU 0.18 um figures under the names
 # tcu explore reads (area_um2, flip_flop_area_um2, fmax_mhz,
-# critical_path_ns, path_start, path_end), equal to tcu_phys's own mapping
+# critical_path_ns, path_start, path_end), equal to tcu_tools.phys's own mapping
 # of the unit, and the CSV's generic columns are still there. Then the
 # proof that the checks can fail: the same checker must refuse copies of
 # the JSON with a key renamed, the area zeroed, and fmax not 1000 / path.

@@ -94,7 +94,7 @@ def slices_of(workdir, ports, operands, name) -> list[dict]:
 
 
 def random_operands(ports, n: int, seed: int = 1) -> list[dict]:
-    """The random figure's operands (tcu_phys.stimulus) as slices."""
+    """The random figure's operands (tcu_tools.phys.stimulus) as slices."""
     rows = stimulus.make("int4", ports, n, seed)
     keep = workload.operand_ports(ports)
     return [{name: v for (name, _), v in zip(ports, row) if name in keep} for row in rows]

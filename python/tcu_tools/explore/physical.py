@@ -36,7 +36,7 @@ def significant(value: float, digits: int = 4) -> float:
 def router_estimate(row: dict) -> dict:
     """Where the router was not synthesized (no router axis): its area at
     the point's WordsPerCycle / DWordsPerCycle from spec/phys_osu018.toml
-    (tcu_phys.compose.router_scaled: measured, or scaled from the measured
+    (tcu_tools.phys.compose.router_scaled: measured, or scaled from the measured
     widths), so that tops_per_mm2 counts it; its clock is not taken (the
     scaled clock is an upper bound). {} where a figure is missing."""
     if number(row.get("router_area_um2")) is not None:

@@ -1,6 +1,6 @@
 """The list of mutants shown equivalent to the design (no regression can
 kill them), each with its reason: spec/mutation_equivalent.txt, a line
-`ID | REASON` (ID as `tcu_mutate list` prints it), '#' comments."""
+`ID | REASON` (ID as `tcu-mutate list` prints it), '#' comments."""
 from __future__ import annotations
 
 import re

@@ -1,5 +1,5 @@
 """Gate-level simulation of a mapped netlist (Icarus Verilog, with the
-library's cell models from tcu_phys.library.cell_models): the toggle count
+library's cell models from tcu_tools.phys.library.cell_models): the toggle count
 and the time high of every net of the top, from a VCD of the run. (Icarus,
 not Verilator: a netlist of thousands of nets compiles in seconds, where
 Verilator's traced C++ took minutes.)"""
@@ -114,7 +114,7 @@ _BUILT: dict = {}
 
 def simulate(netlist: Path, top: str, unit_kind: str, workdir: Path, cycles: int,
              seed: int = 1, idle: bool = False) -> Activity:
-    """The activity of `cycles` cycles of tcu_phys.stimulus's stream."""
+    """The activity of `cycles` cycles of tcu_tools.phys.stimulus's stream."""
     ins, _ = ports(netlist)
     data_ports = [(n, w) for n, w in ins if n != "clk_i"]
     rows = stimulus.make(unit_kind, data_ports, cycles, seed, idle)

@@ -37,7 +37,7 @@ def figures(top: str, params: dict, workdir: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tcu_phys.area", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="tcu_tools.phys.area", description=__doc__.split("\n\n")[1])
     parser.add_argument("top", help="an RTL module (rtl/TOP.sv)")
     parser.add_argument("--params", default="", metavar="NAME=VALUE ...")
     parser.add_argument("--json", help="write the figures as JSON to this file")
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         library.liberty()
         f = figures(args.top, params, Path(args.workdir))
     except RuntimeError as e:  # LibraryMissing is one
-        print(f"tcu_phys.area: {args.top}: {e}", file=sys.stderr)
+        print(f"tcu_tools.phys.area: {args.top}: {e}", file=sys.stderr)
         return 1
     print(json.dumps(f))
     if args.json:

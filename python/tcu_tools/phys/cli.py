@@ -75,10 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-json", metavar="FILE",
                         help="figures from an earlier --json run instead of measuring")
     parser.add_argument("--whole", action="append", default=[], metavar="JSON",
-                        help="with --write: a whole tcu_datapath's figures (tcu_phys.area "
+                        help="with --write: a whole tcu_datapath's figures (tcu_tools.phys.area "
                         "--json) to set beside its composition (repeatable)")
     parser.add_argument("--engine", action="append", default=[], metavar="JSON",
-                        help="with --write: an engine's figures (tcu_phys.area --json of a "
+                        help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
                         "tcu_*_engine) to set beside its units (repeatable)")
     parser.add_argument("--plain", action="store_true",
                         help="the plain (unbuffered) mapping, for comparison with the buffered one")

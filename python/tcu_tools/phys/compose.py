@@ -167,7 +167,7 @@ def datapaths(points: list[dict]) -> list[dict]:
 
 
 def against_whole(points: list[dict], whole: dict) -> dict:
-    """A whole tcu_datapath mapped and timed (tcu_phys.area's JSON: the
+    """A whole tcu_datapath mapped and timed (tcu_tools.phys.area's JSON: the
     same buffered flow as the points) beside the composition of the same
     parameters from the points, without the router (tcu_datapath has
     none): what the composition leaves out, measured at one point."""
@@ -210,7 +210,7 @@ ENGINE_UNITS = {"tcu_int4_engine": ("tcu_int4_dot", "Stages", "Stages"),
 
 
 def engine_beside_units(points: list[dict], engine: dict) -> dict:
-    """An engine mapped as a top (tcu_phys.area's JSON) beside
+    """An engine mapped as a top (tcu_tools.phys.area's JSON) beside
     its units' area from the points: what the engine adds around them (its
     operand and D registers, operand selection, slice sequencer,
     accumulators), which no unit point holds."""

@@ -75,7 +75,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "cycles": cycles,
         "seed": seed,
         # every point's own `mapping` says how it was mapped; this one is
-        # the flow of the whole datapath (tcu_phys.mapping.ABC_CONSTRAINTS)
+        # the flow of the whole datapath (tcu_tools.phys.mapping.ABC_CONSTRAINTS)
         "mapping": figures.MAPPING_BUFFERED,
     }
     if wholes:

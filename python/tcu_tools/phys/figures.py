@@ -41,7 +41,7 @@ class UnitFigures:
 
 
 # How a point was mapped (the data file's `mapping`): the flow of a whole
-# datapath (mapping.ABC_CONSTRAINTS), or the plain one (tcu_phys --plain).
+# datapath (mapping.ABC_CONSTRAINTS), or the plain one (tcu-phys --plain).
 MAPPING_BUFFERED = "abc -constr: buffered and sized (BUFX2 driver, 20 fF load), as a whole datapath"
 MAPPING_PLAIN = "abc -liberty, unbuffered"
 

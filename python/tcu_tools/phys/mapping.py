@@ -55,7 +55,7 @@ LATCH_MAPPING = (f"dfflegalize -cell $_DLATCH_P_ 01; "
 # buffer; upsize; dnsize after the same &nf mapping). Every unit is mapped
 # the same way, so the unit figures of spec/phys_osu018.toml compose into a
 # datapath's with the flow a whole datapath is measured with;
-# buffered=False gives the plain mapping (tcu_phys --plain) for comparison.
+# buffered=False gives the plain mapping (tcu-phys --plain) for comparison.
 ABC_CONSTRAINTS = Path(__file__).with_name("osu018_abc.constr")
 
 

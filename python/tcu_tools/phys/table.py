@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         data = datafile.load(path)
     except datafile.DataFileError as e:
-        print(f"tcu_phys.table: {e}", file=sys.stderr)
+        print(f"tcu_tools.phys.table: {e}", file=sys.stderr)
         return 1
     print(f"{data['library']}; measured {data['date']}; `{data['command']}`\n")
     print(points_table(data))

@@ -16,7 +16,7 @@ class UnitType:
     params: dict = field(default_factory=dict)  # the parameters it is mapped at
     ops_per_valid: int = 0    # MACs (or FMAs) one accepted operation does
     op_name: str = "MAC"
-    stimulus: str = "bits"    # tcu_phys.stimulus generator; "" = area and clock only
+    stimulus: str = "bits"    # tcu_tools.phys.stimulus generator; "" = area and clock only
     configs: tuple = ("default",)  # the named configurations (spec/config.toml) it is of
 
 
@@ -39,9 +39,9 @@ UNIT_TYPES = {
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
         UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
-        # Its energy (stimulus "router", tcu_phys.stimulus) at 1 and 4
+        # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1 and 4
         # words a cycle; per cycle busy and idle (most of it the clock of
-        # its flip-flops: see tcu_phys.sta.ideal_clock_slews).
+        # its flip-flops: see tcu_tools.phys.sta.ideal_clock_slews).
         UnitType("tcu_operand_router", "router",
                  {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "word",
                  "router"),
@@ -75,7 +75,7 @@ POINTS = [
     UNIT_TYPES["tcu_output_skid"],
     # The router at the configurations' widths did not finish mapping (Yosys's
     # generic passes ran over 40 minutes at 64 words); measured at 1 and 4
-    # words a cycle and scaled (tcu_phys.compose.router_scaled).
+    # words a cycle and scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
 ]

@@ -221,7 +221,7 @@ def measure(unit_name: str, params: dict, trace: Path, instance: str, workdir: P
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tcu_phys.workload",
+    parser = argparse.ArgumentParser(prog="tcu_tools.phys.workload",
                                      description=__doc__.split("\n\n")[1])
     parser.add_argument("--unit", required=True, choices=sorted(DEFAULT_INSTANCE))
     parser.add_argument("--params", default="", metavar="NAME=VALUE ...",
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.instance or DEFAULT_INSTANCE[args.unit], Path(args.workdir),
                     args.cycles)
     except (WorkloadError, RuntimeError, library.LibraryMissing) as e:
-        print(f"tcu_phys.workload: {e}", file=sys.stderr)
+        print(f"tcu_tools.phys.workload: {e}", file=sys.stderr)
         return 1
     print(f"Library: {f.library}")
     print(f"{f.unit} {' '.join(f'{k}={v}' for k, v in f.params.items())} at {f.instance}")
