@@ -1,7 +1,7 @@
 """Checks a `tcu run --coverage` directory against floors: the share of
 bins hit (or waived) per kind, and, where the run had RTL code coverage,
 the share of rtl/ lines hit. Exit 0 when every floor holds, 1 naming what
-falls short.
+falls short and every bin neither hit nor waived ("missed: GROUP | NAME").
     python3 floor.py DIR KIND=FRACTION ... [lines=FRACTION]"""
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ def shares(directory: Path) -> dict[str, float]:
     return result
 
 
+def missed(directory: Path) -> list[str]:
+    bins = json.loads((directory / "functional.json").read_text())["bins"]
+    return [f"{b['group']} | {b['name']}" for b in bins
+            if b["hits"] == 0 and b["waiver"] is None]
+
+
 def main(argv: list[str]) -> int:
     directory = Path(argv[1])
     got = shares(directory)
@@ -47,6 +53,9 @@ def main(argv: list[str]) -> int:
         print(f"{kind:10} {100 * share:6.2f}%")
     for f in failures:
         print("FAIL:", f)
+    if failures:
+        for name in missed(directory):
+            print("missed:", name)
     return 1 if failures else 0
 
 
