@@ -232,8 +232,13 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lc, w.c, [](int, int, int) { return 0; });
       break;
     }
-    case 4:  // one product -2^-1200 (below the subnormals), the others -0
-      place_at(la, w.a, [&](int, int, int k) { return k == 0 ? kTiny | kSign : kSign; });
+    case 4:  // one product 2^-1200 (below the subnormals), the others zeros
+             // of its sign: odd rows negative (.rn, .rz, .rp: -0), even rows
+             // positive (.rn, .rz, .rm: +0)
+      place_at(la, w.a, [&](int, int r, int k) {
+        const uint64_t sign = r % 2 ? kSign : 0;
+        return k == 0 ? kTiny | sign : sign;
+      });
       place_at(lb, w.b, [](int, int, int) { return kTiny; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
       break;
