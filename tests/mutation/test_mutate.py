@@ -131,10 +131,13 @@ def test_sample_spreads_over_units():
 
 
 FORMAT_FIXTURE = """module f (input logic [15:0] h_i, input logic s_i, input logic [3:0] k_i,
-                 output logic nan_o, output logic [15:0] d_o, output logic [15:0] e_o);
+                 output logic nan_o, output logic [15:0] d_o, output logic [15:0] e_o,
+                 output logic g_o);
   localparam int unsigned W = tcu_pkg::fp_width(tcu_pkg::FP16);
   localparam logic [W-2:0] INF_MAG = {5'h1f, {(W - 6){1'b0}}};
+  localparam logic signed [7:0] EMAX = 8'(W);
   localparam int unsigned Other = 3;
+  assign g_o = $signed(h_i[7:0]) > EMAX;
   assign nan_o = h_i == tcu_pkg::F16_CANONICAL_NAN;
   assign d_o = {s_i, INF_MAG};
   assign e_o = h_i[k_i*Other +: W - 12] + tcu_pkg::bias(tcu_pkg::FP16);
@@ -151,12 +154,13 @@ def test_format_constants_are_sites(tmp_path):
     # a package constant, each used in logic; the flip keeps the width.
     assert ("INF_MAG", "(INF_MAG ^ 1'b1)") in changes
     assert ("tcu_pkg::F16_CANONICAL_NAN", "(tcu_pkg::F16_CANONICAL_NAN ^ 1'b1)") in changes
+    assert ("EMAX", "(EMAX ^ 2'sb01)") in changes  # +1, signed: a signed comparison stays one
     # Not: a parameter of no format, a width in a range, a declaration, a
     # function call (it reaches logic through a parameter).
     originals = [s.original for s in found]
     assert "Other" not in originals and "W" not in originals
     assert not any("bias" in o for o in originals)
-    assert sites.format_constants(pyslang_tree(FORMAT_FIXTURE)) == {"W", "INF_MAG"}
+    assert sites.format_constants(pyslang_tree(FORMAT_FIXTURE)) == {"W", "INF_MAG", "EMAX"}
 
 
 def pyslang_tree(text):

@@ -223,18 +223,29 @@ def _names_in(node) -> set[str]:
     return names
 
 
-def format_constants(tree) -> set[str]:
+def _is_signed(type_text: str) -> bool:
+    words = type_text.split()
+    return "unsigned" not in words and ("signed" in words or bool(words) and
+                                        words[0] in ("int", "integer", "shortint", "longint"))
+
+
+def format_constants(tree, signed: set[str] | None = None) -> set[str]:
     """The file's parameters derived from the format table (FORMAT_ITEMS),
-    directly or through one another."""
+    directly or through one another; those of a signed type are added to
+    `signed`."""
     values: dict[str, set[str]] = {}
+    signed_names: set[str] = set()
 
     def visit(n) -> None:
         if not isinstance(n, _S.SyntaxNode):
             return
         if n.kind == _K.ParameterDeclaration:
+            is_signed = _is_signed(str(n.type))
             for d in n.declarators:
                 if isinstance(d, _S.SyntaxNode) and d.initializer is not None:
                     values[d.name.valueText] = _names_in(d.initializer.expr)
+                    if is_signed:
+                        signed_names.add(d.name.valueText)
         for child in n:
             visit(child)
     visit(tree.root)
@@ -246,6 +257,8 @@ def format_constants(tree) -> set[str]:
             if name not in derived and refs & (FORMAT_ITEMS | derived):
                 derived.add(name)
                 grown = True
+    if signed is not None:
+        signed |= derived & signed_names
     return derived
 
 
@@ -272,7 +285,8 @@ def _format_use(node, constants: set[str]) -> str | None:
 def find_sites(path: Path, unit: str) -> list[Site]:
     text = path.read_text()
     tree = _S.SyntaxTree.fromText(text, path.name)
-    constants = format_constants(tree)
+    signed: set[str] = set()
+    constants = format_constants(tree, signed)
     aids = _verification_aids(text)
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     sites: list[Site] = []
@@ -324,8 +338,11 @@ def find_sites(path: Path, unit: str) -> list[Site]:
         elif kind in (_K.IdentifierName, _K.ScopedName) and not _in_constant_context(node):
             name = _format_use(node, constants)
             if name is not None:
-                # ^ 1'b1 keeps the constant's width (a concatenation reads it).
-                add(node, "format", f"({name} ^ 1'b1)")
+                # The lowest bit flipped in the constant's own width (a
+                # concatenation reads it) and signedness (a comparison does):
+                # 1'b1 unsigned, 2'sb01 (+1) signed.
+                one = "2'sb01" if name in signed else "1'b1"
+                add(node, "format", f"({name} ^ {one})")
             return
         for child in node:
             visit(child)
