@@ -3,9 +3,8 @@
 // library's classification (f32, f64), the model's decoders (f16, e2m1,
 // int4) and the OCP MX formats' stated codes (ue8m0, ue4m3), and every
 // class's encodings classified back into it.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -23,7 +22,9 @@ namespace {
 
 using tcu::ElemType;
 
-const std::string& klass(ElemType type, uint64_t raw) { return tcu::encoding_class_name(type, raw); }
+const std::string& klass(ElemType type, uint64_t raw) {
+  return tcu::encoding_class_name(type, raw);
+}
 
 std::string read_package() {
   std::ifstream in(std::string(TCU_SOURCE_DIR) + "/rtl/tcu_pkg.sv");
@@ -41,9 +42,10 @@ std::vector<uint64_t> column(const std::string& pkg, const std::string& name) {
   std::vector<uint64_t> values;
   const std::regex value(R"(\d+'[db](\d+))");
   const std::string list = m[1];
-  for (auto it = std::sregex_iterator(list.begin(), list.end(), value); it != std::sregex_iterator();
-       ++it)
-    values.push_back(std::stoull((*it)[1], nullptr, (*it)[0].str().find('b') != std::string::npos ? 2 : 10));
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), value);
+       it != std::sregex_iterator(); ++it)
+    values.push_back(
+        std::stoull((*it)[1], nullptr, (*it)[0].str().find('b') != std::string::npos ? 2 : 10));
   std::reverse(values.begin(), values.end());  // index order
   return values;
 }
@@ -67,8 +69,8 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
        ++it)
     index[(*it)[1]] = std::stoi((*it)[2]);
   const std::map<std::string, ElemType> types = {
-      {"FP32", ElemType::kF32},   {"FP64", ElemType::kF64},   {"FP16", ElemType::kF16},
-      {"E2M1", ElemType::kE2m1},  {"UE8M0", ElemType::kUe8m0}, {"UE4M3", ElemType::kUe4m3}};
+      {"FP32", ElemType::kF32},  {"FP64", ElemType::kF64},    {"FP16", ElemType::kF16},
+      {"E2M1", ElemType::kE2m1}, {"UE8M0", ElemType::kUe8m0}, {"UE4M3", ElemType::kUe4m3}};
   const auto exp = column(pkg, "FP_EXP_BITS"), man = column(pkg, "FP_MAN_BITS");
   const auto bias = column(pkg, "FP_BIAS"), sign = column(pkg, "FP_HAS_SIGN");
   const auto special = column(pkg, "FP_HAS_SPECIAL");
@@ -92,7 +94,8 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
   }
   auto check_int = [&](const char* name, ElemType type) {
     if (int64_t(scalar(pkg, name)) != tcu::number_format(type).width)
-      out.push_back(std::string(name) + " differs from " + tcu::number_format(type).name + "'s width");
+      out.push_back(std::string(name) + " differs from " + tcu::number_format(type).name +
+                    "'s width");
   };
   check_int("INT4_BITS", ElemType::kS4);
   check_int("INT4_BITS", ElemType::kU4);
@@ -102,7 +105,8 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
                                                    {"F16_CANONICAL_NAN", ElemType::kF16},
                                                    {"F64_DEFAULT_NAN", ElemType::kF64}};
   for (const auto& [name, type] : nans)
-    if (klass(type, scalar(pkg, name)) != "qnan") out.push_back(std::string(name) + " is not a quiet NaN");
+    if (klass(type, scalar(pkg, name)) != "qnan")
+      out.push_back(std::string(name) + " is not a quiet NaN");
   return out;
 }
 
@@ -123,7 +127,8 @@ TEST_CASE("encodings: the format table is the RTL package's", "[encodings]") {
   REQUIRE(found.size() == 1);
   CHECK(found[0] == "UE4M3 bias: RTL 8, model 7");
   planted = std::regex_replace(pkg, std::regex("16'h7fff"), "16'h7dff");
-  CHECK(table_disagreements(planted) == std::vector<std::string>{"F16_CANONICAL_NAN is not a quiet NaN"});
+  CHECK(table_disagreements(planted) ==
+        std::vector<std::string>{"F16_CANONICAL_NAN is not a quiet NaN"});
 }
 
 TEST_CASE("encodings: every class's encodings classify back into it", "[encodings]") {
@@ -139,8 +144,9 @@ TEST_CASE("encodings: every class's encodings classify back into it", "[encoding
         if (f.container < 64) CHECK((v >> f.container) == 0);
       }
     // Bits above the container are not looked at.
-    if (f.container < 64) CHECK(tcu::classify_encoding(f.type, uint64_t{1} << f.container) ==
-                                tcu::classify_encoding(f.type, 0));
+    if (f.container < 64)
+      CHECK(tcu::classify_encoding(f.type, uint64_t{1} << f.container) ==
+            tcu::classify_encoding(f.type, 0));
   }
 }
 
@@ -150,17 +156,23 @@ TEST_CASE("encodings: f32 and f64 classes agree with fpclassify", "[encodings]")
   // double).
   auto expect = [](int fpclass, bool negative, bool largest) -> std::string {
     switch (fpclass) {
-      case FP_ZERO: return negative ? "neg_zero" : "pos_zero";
-      case FP_SUBNORMAL: return "subnormal";
-      case FP_INFINITE: return negative ? "neg_inf" : "pos_inf";
-      case FP_NAN: return "nan";
-      default: return largest ? "largest" : "normal";
+      case FP_ZERO:
+        return negative ? "neg_zero" : "pos_zero";
+      case FP_SUBNORMAL:
+        return "subnormal";
+      case FP_INFINITE:
+        return negative ? "neg_inf" : "pos_inf";
+      case FP_NAN:
+        return "nan";
+      default:
+        return largest ? "largest" : "normal";
     }
   };
   for (int i = 0; i < 20000; ++i) {
     const ElemType type = i % 2 ? ElemType::kF32 : ElemType::kF64;
     const auto& names = tcu::encoding_classes(type);
-    uint64_t bits = i % 4 < 2 ? tcu::encoding_of_class(type, int(rng() % names.size()), rng()) : rng();
+    uint64_t bits =
+        i % 4 < 2 ? tcu::encoding_of_class(type, int(rng() % names.size()), rng()) : rng();
     double v;
     bool largest;
     int fpclass;
@@ -190,25 +202,28 @@ TEST_CASE("encodings: f16, e2m1, s4 and u4 classes agree with the model's decode
     const double v = tcu::element_value(ElemType::kF16, h);
     const std::string& got = klass(ElemType::kF16, h);
     const double a = std::fabs(v);
-    std::string want = std::isnan(v)      ? ((h >> 9) & 1 ? "qnan" : "snan")
-                       : std::isinf(v)    ? (v < 0 ? "neg_inf" : "pos_inf")
-                       : v == 0           ? (std::signbit(v) ? "neg_zero" : "pos_zero")
-                       : a < 0x1p-14      ? "subnormal"
-                       : a == 65504       ? "largest"
-                                          : "normal";
+    std::string want = std::isnan(v)   ? ((h >> 9) & 1 ? "qnan" : "snan")
+                       : std::isinf(v) ? (v < 0 ? "neg_inf" : "pos_inf")
+                       : v == 0        ? (std::signbit(v) ? "neg_zero" : "pos_zero")
+                       : a < 0x1p-14   ? "subnormal"
+                       : a == 65504    ? "largest"
+                                       : "normal";
     INFO(std::hex << h);
     CHECK(got == want);
   }
   for (uint64_t code = 0; code < 16; ++code) {
     const int halves = tcu::e2m1_halves(code);
-    const std::string want = halves == 0                 ? (code & 8 ? "neg_zero" : "pos_zero")
-                             : std::abs(halves) == 1     ? "subnormal"
-                             : std::abs(halves) == 12    ? "largest"
-                                                         : "normal";
+    const std::string want = halves == 0              ? (code & 8 ? "neg_zero" : "pos_zero")
+                             : std::abs(halves) == 1  ? "subnormal"
+                             : std::abs(halves) == 12 ? "largest"
+                                                      : "normal";
     CHECK(klass(ElemType::kE2m1, code) == want);
     const int s = tcu::int4_value(code, true), u = tcu::int4_value(code, false);
-    CHECK(klass(ElemType::kS4, code) == (s == 0 ? "zero" : s == 7 ? "max" : s == -8 ? "min"
-                                         : s > 0 ? "positive" : "negative"));
+    CHECK(klass(ElemType::kS4, code) == (s == 0    ? "zero"
+                                         : s == 7  ? "max"
+                                         : s == -8 ? "min"
+                                         : s > 0   ? "positive"
+                                                   : "negative"));
     CHECK(klass(ElemType::kU4, code) == (u == 0 ? "zero" : u == 15 ? "max" : "positive"));
   }
 }

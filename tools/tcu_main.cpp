@@ -565,8 +565,8 @@ struct RunCommand {
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   CLI::Option* jobs_option = nullptr;
   ReportOptions reports;
-  CoverageOptions coverage;   // --coverage: the merged report
-  std::string coverage_part;  // set by `run --jobs` in its children
+  CoverageOptions coverage;                // --coverage: the merged report
+  std::string coverage_part;               // set by `run --jobs` in its children
   std::string special_rate_text = "0.25";  // --special-rate, parsed into options
 };
 
@@ -717,13 +717,13 @@ int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* re
     if (c.options.mix) args.push_back("--mix");
     if (c.options.record_cases) args.push_back("--record-cases");
     for (const std::string& ptx : c.ptx) args.insert(args.end(), {"--ptx", ptx});
-    args.insert(args.end(),
-                {"--special-rate", c.special_rate_text, "--count", std::to_string(c.options.count),
-                 "--first",
-                 std::to_string(c.options.first), "--seed", std::to_string(c.options.seed),
-                 "--details", std::to_string(c.options.max_details), "--shard",
-                 std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
-                 "--report", child.report_path, "--progress-file", child.progress_path});
+    args.insert(
+        args.end(),
+        {"--special-rate", c.special_rate_text, "--count", std::to_string(c.options.count),
+         "--first", std::to_string(c.options.first), "--seed", std::to_string(c.options.seed),
+         "--details", std::to_string(c.options.max_details), "--shard",
+         std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1", "--report",
+         child.report_path, "--progress-file", child.progress_path});
     if (!c.coverage.dir.empty())
       args.insert(args.end(), {"--coverage-part", coverage_part_dir(c, child.index)});
     return args;

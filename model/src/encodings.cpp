@@ -11,7 +11,7 @@ namespace {
 // ue4m3 is a byte whose bit 7 is not read (the decoders take the magnitude,
 // as through abs()); every other format fills its container.
 const std::vector<NumberFormat> kFormats = {
-    // type             name     width cont. float  sign   exp man bias   inf    nan
+    // {type, name, width, container, is_float, has_sign, exp_bits, man_bits, bias, has_inf, nan}
     {ElemType::kS4, "s4", 4, 4, false, true, 0, 0, 0, false, NanCode::kNone},
     {ElemType::kU4, "u4", 4, 4, false, false, 0, 0, 0, false, NanCode::kNone},
     {ElemType::kE2m1, "e2m1", 4, 4, true, true, 2, 1, 1, false, NanCode::kNone},
@@ -25,13 +25,29 @@ const std::vector<NumberFormat> kFormats = {
 
 // ---- the classes ------------------------------------------------------------
 enum Kind {
-  kZero, kPosZero, kNegZero, kSubnormal, kMin, kNormal, kLargest, kPosInf, kNegInf, kQnan,
-  kSnan, kNan, kPositive, kNegative, kIntMax, kIntMin, kIgnored, kKinds
+  kZero,
+  kPosZero,
+  kNegZero,
+  kSubnormal,
+  kMin,
+  kNormal,
+  kLargest,
+  kPosInf,
+  kNegInf,
+  kQnan,
+  kSnan,
+  kNan,
+  kPositive,
+  kNegative,
+  kIntMax,
+  kIntMin,
+  kIgnored,
+  kKinds
 };
-const char* const kKindNames[kKinds] = {
-    "zero",    "pos_zero", "neg_zero", "subnormal", "min",      "normal",
-    "largest", "pos_inf",  "neg_inf",  "qnan",      "snan",     "nan",
-    "positive", "negative", "max",     "min",       "ignored_bits"};
+const char* const kKindNames[kKinds] = {"zero",   "pos_zero",    "neg_zero", "subnormal", "min",
+                                        "normal", "largest",     "pos_inf",  "neg_inf",   "qnan",
+                                        "snan",   "nan",         "positive", "negative",  "max",
+                                        "min",    "ignored_bits"};
 
 uint64_t ones(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
@@ -53,8 +69,10 @@ std::vector<Kind> kinds_of(const NumberFormat& f) {
     if (f.man_bits == 0) {
       k.push_back(kMin);  // exponent field 0 is the least normal (no zero, no subnormal)
     } else {
-      if (f.has_sign) k.insert(k.end(), {kPosZero, kNegZero});
-      else k.push_back(kZero);
+      if (f.has_sign)
+        k.insert(k.end(), {kPosZero, kNegZero});
+      else
+        k.push_back(kZero);
       k.push_back(kSubnormal);
     }
     k.insert(k.end(), {kNormal, kLargest});
@@ -99,9 +117,12 @@ int magnitude_bits(const NumberFormat& f) { return f.width - (f.has_sign ? 1 : 0
 // The largest finite magnitude's code.
 uint64_t largest_magnitude(const NumberFormat& f) {
   switch (f.nan) {
-    case NanCode::kIeee: return ((ones(f.exp_bits) - 1) << f.man_bits) | ones(f.man_bits);
-    case NanCode::kAllOnes: return ones(magnitude_bits(f)) - 1;
-    default: return ones(magnitude_bits(f));
+    case NanCode::kIeee:
+      return ((ones(f.exp_bits) - 1) << f.man_bits) | ones(f.man_bits);
+    case NanCode::kAllOnes:
+      return ones(magnitude_bits(f)) - 1;
+    default:
+      return ones(magnitude_bits(f));
   }
 }
 
@@ -141,24 +162,37 @@ uint64_t encode(const NumberFormat& f, const Classes& c, Kind kind, uint64_t ran
   const uint64_t r = mix(random);
   const uint64_t exp_all = ones(f.exp_bits) << f.man_bits;
   switch (kind) {
-    case kZero: case kPosZero: case kMin: return 0;
-    case kNegZero: return sign_bit(f);
-    case kSubnormal: return sign | (1 + r % ones(f.man_bits));
-    case kLargest: return sign | largest_magnitude(f);
-    case kPosInf: return exp_all;
-    case kNegInf: return sign_bit(f) | exp_all;
+    case kZero:
+    case kPosZero:
+    case kMin:
+      return 0;
+    case kNegZero:
+      return sign_bit(f);
+    case kSubnormal:
+      return sign | (1 + r % ones(f.man_bits));
+    case kLargest:
+      return sign | largest_magnitude(f);
+    case kPosInf:
+      return exp_all;
+    case kNegInf:
+      return sign_bit(f) | exp_all;
     case kQnan:
       return sign | exp_all | (uint64_t{1} << (f.man_bits - 1)) | (r & ones(f.man_bits - 1));
-    case kSnan: return sign | exp_all | (1 + r % ones(f.man_bits - 1));
-    case kNan: return ones(magnitude_bits(f));
-    case kIntMax: return f.has_sign ? ones(f.width - 1) : ones(f.width);
-    case kIntMin: return uint64_t{1} << (f.width - 1);
+    case kSnan:
+      return sign | exp_all | (1 + r % ones(f.man_bits - 1));
+    case kNan:
+      return ones(magnitude_bits(f));
+    case kIntMax:
+      return f.has_sign ? ones(f.width - 1) : ones(f.width);
+    case kIntMin:
+      return uint64_t{1} << (f.width - 1);
     case kIgnored: {  // another class's encoding with ignored bits set
       const Kind other = c.kinds[r % (c.kinds.size() - 1)];
       const uint64_t ignored = 1 + mix(r) % ones(f.container - f.width);
       return encode(f, c, other, mix(r + 1)) | (ignored << f.width);
     }
-    default: break;  // normal, positive, negative: drawn
+    default:
+      break;  // normal, positive, negative: drawn
   }
   for (uint64_t i = 0; i < 64; ++i) {
     const uint64_t v = mix(r + i) & ones(f.width);

@@ -25,13 +25,13 @@ enum class NanCode {
 
 struct NumberFormat {
   ElemType type;
-  const char* name;   // "s4", "ue4m3", ...
-  int width;          // bits the format reads
-  int container;      // bits it occupies in a register (its nibble, byte, half or word)
+  const char* name;  // "s4", "ue4m3", ...
+  int width;         // bits the format reads
+  int container;     // bits it occupies in a register (its nibble, byte, half or word)
   bool is_float;
-  bool has_sign;      // a sign bit (the top of `width`), or two's complement for integers
+  bool has_sign;  // a sign bit (the top of `width`), or two's complement for integers
   int exp_bits, man_bits, bias;  // floats only
-  bool has_inf;       // exponent all ones and fraction zero: an infinity
+  bool has_inf;                  // exponent all ones and fraction zero: an infinity
   NanCode nan;
 };
 
