@@ -13,7 +13,7 @@ namespace tcu {
 
 // tcu::DatapathConfig, the core's parameters, its ==, datapath_parameters()
 // and datapath_config_error() are generated from spec/config.toml
-// (spec/gen_config.py, when a build is configured).
+// (tcu_tools.spec.gen_config, when a build is configured).
 
 // The parameter that leaves `family` without an engine in `config`
 // ("F64Enable"; for sparse "Int4Enable", else "SparseEnable"), or nullptr
