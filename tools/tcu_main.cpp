@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "cli_reference.h"
 #include "cosim.h"
 #include "coverage.h"
 #include "exit_codes.h"
@@ -1081,6 +1082,7 @@ int tcu_main(int argc, char** argv) {
                      "sweep datapath parameters over a workload: per-point models (cached), "
                      "RTL runs, Yosys area; explore.csv and plots (tcu explore --help)")
       ->allow_extras();
+  tcu::add_cli_reference_command(app);
 
   try {
     app.parse(argc, argv);
