@@ -13,7 +13,7 @@ SystemC front-end (`tcu gemm` or `tcu run --mix`, D checked), synthesizes
 the datapath with Yosys at the same parameters (scripts/synth.sh, cached the
 same way), and writes
 
-  explore.csv                one row per point (columns: README, "tcu explore")
+  explore.csv                one row per point (columns: docs/guide/explore.md)
   explore.json               the sweep, the workload and the shard it covers
   report.html                the Pareto plots, validation and points (fast)
   validation.csv             --validate: each figure's fast and full values

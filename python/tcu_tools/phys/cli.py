@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
                         "tcu_*_engine) to set beside its units (repeatable)")
     parser.add_argument("--plain", action="store_true",
-                        help="the plain (unbuffered) mapping of the figures before session 11")
+                        help="the plain (unbuffered) mapping, for comparison with the buffered one")
     parser.add_argument("--no-energy", action="store_true",
                         help="area and clock only (no gate-level simulation)")
     parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")

@@ -191,7 +191,7 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "path_start": whole["path_start"],
         "path_end": whole["path_end"],
         "composed_area_um2": composed,
-        # the composition before session 11: the units and the control only
+        # the units and the control alone, without the skid and the router
         "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
             p["area_um2"] for p in points if p["unit"] == "tcu_datapath_ctrl"),
         "composed_fmax_mhz": d["fmax_mhz"],
@@ -212,7 +212,7 @@ ENGINE_UNITS = {"tcu_int4_engine": ("tcu_int4_dot", "Stages", "Stages"),
 
 
 def engine_beside_units(points: list[dict], engine: dict) -> dict:
-    """An engine mapped as a top (tcu_tools.phys.area's JSON, session 12) beside
+    """An engine mapped as a top (tcu_tools.phys.area's JSON) beside
     its units' area from the points: what the engine adds around them (its
     operand and D registers, operand selection, slice sequencer,
     accumulators), which no unit point holds."""

@@ -32,7 +32,7 @@ WHOLE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_datapat
                  "F64Enable=0 IntStages=2\" --json W.json; then --whole W.json")
 
 
-# The [[engine]] tables: each an engine mapped as a top first (session 12),
+# The [[engine]] tables: each an engine mapped as a top first,
 # then given to the command above as --engine FILE.
 ENGINE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_int4_engine "
                   "--params \"Units=1 SparseEnable=0 Stages=2\" --json E.json; then --engine E.json")
@@ -128,7 +128,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     text = [
         "# Physical figures of the RTL's unit types, mapped to the OSU 0.18 µm standard\n"
         "# cells (Debian qflow-tech-osu018, typical corner): the one statement of them.\n"
-        "# Written by tcu_tools.phys (command below; docs/ARCHITECTURE.md, \"Physical\n"
+        "# Written by tcu_tools.phys (command below; docs/architecture.md, \"Physical\n"
         "# figures\", gives the method); read by tcu_tools.spec.gen_phys into the C++\n"
         "# energy estimate (tcu run / tcu gemm); checked by CTest phys_data_file.\n"
         "# Energies are per cycle at the reference clock, operations per cycle at the\n"
