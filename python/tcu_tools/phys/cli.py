@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,14 +24,7 @@ from .units import POINTS, UNIT_TYPES
 
 
 def _tools() -> dict:
-    def first_line(cmd: list[str]) -> str:
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True).stdout
-        except OSError:
-            return "?"
-        return out.strip().splitlines()[0] if out.strip() else "?"
-    return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"])}
+    return datafile.tool_versions()
 
 
 def _print_row(f: dict) -> None:
