@@ -1,4 +1,4 @@
-# The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
+# The configuration spec (spec/config.toml, docs/architecture.md "The
 # configuration spec"): tcu_tools.spec.gen_config turns it into C++ (tcu::
 # DatapathConfig, generated/include/tcu/datapath_config.h and
 # generated/datapath_config.cpp, compiled into tcu_model) and resolves the

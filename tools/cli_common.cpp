@@ -171,11 +171,17 @@ int resolve_rf_bandwidth(const tcu::DatapathConfig& dp, const std::string& confi
   return -1;
 }
 
-// Parses --backpressure's text; false unless 0 <= P < 1.
-bool parse_backpressure(const std::string& text, double* probability) {
+// Parses a probability; false unless 0 <= P < 1 (or P <= 1 with `closed`).
+bool parse_probability(const std::string& text, bool closed, double* probability) {
   char* end = nullptr;
   *probability = std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0' && *probability >= 0 && *probability < 1;
+  return !text.empty() && *end == '\0' && *probability >= 0 &&
+         (closed ? *probability <= 1 : *probability < 1);
+}
+
+// Parses --backpressure's text; false unless 0 <= P < 1.
+bool parse_backpressure(const std::string& text, double* probability) {
+  return parse_probability(text, false, probability);
 }
 
 // --backpressure, and --inject-fault against --check; returns an exit code

@@ -92,6 +92,8 @@ void add_coverage_options(CLI::App* cmd, CoverageOptions* opt, const std::string
 // refused. Returns an exit code, or -1 if usable.
 int resolve_rf_bandwidth(const tcu::DatapathConfig& dp, const std::string& config,
                          const CLI::Option* given, bool check, tcu::FrontEndConfig* fe);
+// Parses a probability; false unless 0 <= P < 1 (or P <= 1 with `closed`).
+bool parse_probability(const std::string& text, bool closed, double* probability);
 // Parses --backpressure's text; false unless 0 <= P < 1.
 bool parse_backpressure(const std::string& text, double* probability);
 // --backpressure, and --inject-fault against --check; returns an exit code

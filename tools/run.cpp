@@ -321,7 +321,8 @@ bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
   for (const PlannedCase& c : cases) {
     const Instr& instr = variants_[c.variant];
     items.push_back(
-        {instr, generate_operands(instr, opt_.seed, c.index), std::to_string(c.index)});
+        {instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
+         std::to_string(c.index)});
   }
   const std::vector<Fragment> got = execute(cases, items);
   const std::vector<bool> failed = take_engine_errors(cases, items);

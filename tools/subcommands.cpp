@@ -1,5 +1,7 @@
 #include "subcommand.h"
 
+#include "cli_reference.h"
+
 namespace tcu::cli {
 
 void add_command_line(CommandLine* line) {
@@ -20,6 +22,7 @@ void add_command_line(CommandLine* line) {
     CLI::App* cmd = command->add(app);
     line->subcommands.emplace_back(cmd, std::move(command));
   }
+  tcu::add_cli_reference_command(app);
 }
 
 }  // namespace tcu::cli
