@@ -274,6 +274,14 @@ int check_engine_options(EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
+#ifdef TCU_HAVE_RTL
+  if (opt.name == "rtl" && !opt.trace.empty() && !tcu::datapath_is_traced(opt.config)) {
+    std::cerr << "error: --trace: configuration '" << opt.config
+              << "' is built without waveform tracing (rtl/CMakeLists.txt says why); trace "
+                 "another configuration\n";
+    return tcu::kExitUsage;
+  }
+#endif
   return resolve_rf_bandwidth(engine_datapath(opt), opt.config, opt.rf_bandwidth_option,
                               opt.name == "rtl", &opt.front_end);
 }
@@ -812,6 +820,9 @@ void add_bench_command(CLI::App& app, BenchCommand* c) {
                    "of a family taking turns; the best round is reported")
       ->check(CLI::Range(1, 100));
   c->cmd->add_flag("--json", c->options.json, "print one JSON document instead of tables");
+  c->cmd->add_flag("--cpu-time", c->options.cpu_time,
+                   "time measurements by the process's CPU time, not wall time (a shared "
+                   "machine's other processes then lower no figure)");
   add_front_end_options(c->cmd, &c->options.front_end, &c->front_end_options);
   c->front_end_options.front()->description(
       "register-file words per cycle of the stack (default and at most the configuration's "
