@@ -38,7 +38,7 @@ class RtlEngine : public Engine {
     model_->set_words(nullptr, 0, false);
     model_->set_wb_ready(true);
     model_->reset();
-    model_->falling_edge();
+    model_->settle();  // reset's release; its last falling edge is already dumped
     front_end_.pause_when_idle(true);
   }
 

@@ -35,12 +35,18 @@ module tcu_e2m1_group_dots_table #(
     end
   end
 
+  // Each group's sum is kept in a variable of the block (a local of the
+  // simulator's code, held in a register) and written to its field of
+  // dots_o once: summed in the field itself, every product would read and
+  // write back the whole packed output.
   always_comb begin
+    logic [QW-1:0] sum;
     for (int unsigned g = 0; g < Groups; g++) begin
-      dots_o[g*QW +: QW] = '0;
+      sum = '0;
       for (int unsigned k = g * Group; k < (g + 1) * Group; k++) begin
-        dots_o[g*QW +: QW] = dots_o[g*QW +: QW] + prod_q[{a_i[k*CodeW +: CodeW], b_i[k*CodeW +: CodeW]}];
+        sum = sum + prod_q[{a_i[k*CodeW +: CodeW], b_i[k*CodeW +: CodeW]}];
       end
+      dots_o[g*QW +: QW] = sum;
     end
   end
 

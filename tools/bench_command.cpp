@@ -36,6 +36,9 @@ void add_bench_command(CLI::App& app, BenchCommand* c) {
                    "of a family taking turns; the best round is reported")
       ->check(CLI::Range(1, 100));
   c->cmd->add_flag("--json", c->options.json, "print one JSON document instead of tables");
+  c->cmd->add_flag("--cpu-time", c->options.cpu_time,
+                   "time measurements by the process's CPU time, not wall time (a shared "
+                   "machine's other processes then lower no figure)");
   add_front_end_options(c->cmd, &c->options.front_end, &c->front_end_options);
   c->front_end_options.front()->description(
       "register-file words per cycle of the stack (default and at most the configuration's "

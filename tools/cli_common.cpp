@@ -226,6 +226,14 @@ int check_engine_options(EngineOptions& opt) {
     return tcu::kExitUsage;
   }
 #endif
+#ifdef TCU_HAVE_RTL
+  if (opt.name == "rtl" && !opt.trace.empty() && !tcu::datapath_is_traced(opt.config)) {
+    std::cerr << "error: --trace: configuration '" << opt.config
+              << "' is built without waveform tracing (rtl/CMakeLists.txt says why); trace "
+                 "another configuration\n";
+    return tcu::kExitUsage;
+  }
+#endif
   return resolve_rf_bandwidth(engine_datapath(opt), opt.config, opt.rf_bandwidth_option,
                               opt.name == "rtl", &opt.front_end);
 }

@@ -197,8 +197,10 @@ class Runner {
   int finish(Report* report);
 
  private:
-  void record(const PlannedCase& c, bool ok, std::string digest) {
-    if (opt_.record_cases) results_[c.variant].cases->push_back({c.index, ok, std::move(digest)});
+  // The case's D digest (of `d`, none when null) only where cases are recorded.
+  void record(const PlannedCase& c, bool ok, const Fragment* d) {
+    if (opt_.record_cases)
+      results_[c.variant].cases->push_back({c.index, ok, d ? fragment_digest(*d) : ""});
   }
   // A detail line of `variant` (the first max_details, or `always`).
   void note(size_t variant, const std::string& line, bool always) {
@@ -311,7 +313,7 @@ void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<St
         break;
       }
     (ok && !failed[p] ? results_[cases[p].variant].passed : results_[cases[p].variant].failed)++;
-    record(cases[p], ok && !failed[p], fragment_digest(have));
+    record(cases[p], ok && !failed[p], &have);
   }
 }
 
@@ -329,7 +331,7 @@ bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
   if (!hang_.empty()) {
     for (const PlannedCase& c : cases) {
       ++results_[c.variant].failed;
-      record(c, false, "");
+      record(c, false, nullptr);
     }
     note(cases.front().variant,
          "hang: " + hang_ + "  (re-run its batch: " +

@@ -1,7 +1,7 @@
 #include "tcu/generator.h"
 
 #include <cstring>
-#include <random>
+#include "tcu/mt64.h"
 
 #include "tcu/encodings.h"
 
@@ -110,7 +110,7 @@ class Source {
   }
 
  private:
-  std::mt19937_64 rng_;
+  Mt64 rng_;  // std::mt19937_64's numbers
   uint64_t pool_ = 0;
   int pool_bits_ = 0;
 };
