@@ -13,19 +13,22 @@ Every transition the simulation makes is charged once:
              (no time step in this flow, counted in `unattributed`), the
              mean of all its arcs;
   switching  1/2 C V^2 per transition of a net driven by a cell, C the
-             input capacitances of the pins on it (no wire load: OpenSTA is
-             given none either);
+             input capacitances of the pins on it (no wire load: the
+             library has no wire-load model and OpenSTA is given none);
   ports      the same for the nets the unit's input ports drive, the clock
              included: in the design another unit drives them, and their
              charge is what this unit's pins load it with;
   leakage    the cells' cell_leakage_power for one period.
 Slews are OpenSTA's (its delay calculation on this netlist, the clock ideal
 as in tcu_phys.sta). Tables are looked up as OpenSTA looks them up
-(tcu_phys.liberty_power). OpenSTA's own internal power (Debian's 2.0.17) is
-not used: it charges a clock pin both its rise and its fall energy at every
+(tcu_phys.liberty_power). OpenSTA's own power (Debian's 2.0.17) is not
+used: it charges a clock pin both its rise and its fall energy at every
 transition, an inverter's output its rise and fall energy at every
 transition, and a cell whose function it cannot split (a full adder, a
-multiplexer) every arc at every output transition."""
+multiplexer) every arc at every output transition; and a cell output's
+activity is the one it propagates through the cell's function from the
+inputs, not the one set on the pin (a multiplexer's output toggles about
+twice as often as simulated)."""
 from __future__ import annotations
 
 import re
@@ -217,23 +220,42 @@ def measure(netlist: Path, top: str, vcd: Path, workdir: Path, start_time: int,
             end_time: int, period_ns: float = sta.REFERENCE_PERIOD_NS) -> Energy:
     """The energy per cycle of the VCD's transitions in (start_time,
     end_time] (2 time units a cycle, tcu_phys.activity's testbench)."""
-    clock = "clk_i" if "clk_i" in read_netlist(netlist).inputs else None
-    model = _Model(read_netlist(netlist), liberty_power.load(library.liberty()),
-                   slews(netlist, top, clock, workdir))
+    model = _model(netlist, top, workdir)
     acc = defaultdict(float)
-    for time, step in vcd_steps(vcd, top):
+    declared: set = set()
+    for time, step in vcd_steps(vcd, top, declared):
         if start_time < time <= end_time:
             _charge(model, {model.canon(n): v for n, v in step.items()}, acc)
+    seen = {model.canon(d) for d in declared}
+    unseen = [n for n in list(model.driver) + list(model.net.inputs) if n not in seen]
+    if unseen:
+        raise RuntimeError(f"{vcd}: {len(unseen)} net(s) of {netlist} not in the simulation "
+                           f"(first: {unseen[0]}): their transitions would not be charged")
     cycles = max(1, (end_time - start_time) // 2)
     return Energy(cycles, acc["internal_pj"] / cycles, acc["switching_pj"] / cycles,
                   acc["ports_pj"] / cycles, model.leakage_nw * 1e-9 * period_ns * 1e-9 * 1e12,
                   int(acc["transitions"]), int(acc["unattributed"]))
 
 
-def vcd_steps(vcd: Path, top: str):
+_MODELS: dict = {}
+
+
+def _model(netlist: Path, top: str, workdir: Path) -> _Model:
+    """The netlist's model (its slews: one OpenSTA run), once per netlist."""
+    key = (Path(netlist).resolve(), Path(netlist).stat().st_mtime_ns)
+    if key not in _MODELS:
+        net = read_netlist(netlist)
+        clock = "clk_i" if "clk_i" in net.inputs else None
+        _MODELS[key] = _Model(net, liberty_power.load(library.liberty()),
+                              slews(netlist, top, clock, workdir))
+    return _MODELS[key]
+
+
+def vcd_steps(vcd: Path, top: str, declared: set | None = None):
     """(time, {net bit: [True for each rise, False for each fall]}) for each
     time step of the VCD with a change of the top's own nets (x and z read
-    as 0, as tcu_phys.activity counts them)."""
+    as 0, as tcu_phys.activity counts them); `declared` collects every net
+    bit the VCD names."""
     codes: dict[str, list[tuple[str, int]]] = {}   # id code -> [(name, lsb)] per bit order
     values: dict[str, str] = {}
     depth, in_top, time = 0, False, 0
@@ -259,6 +281,8 @@ def vcd_steps(vcd: Path, top: str):
                     bits = [name] if width == 1 and not m else \
                         [f"{name}[{lsb + i}]" for i in range(width)]
                     codes.setdefault(code, []).append(bits)
+                    if declared is not None:
+                        declared.update(bits)
                     values[code] = "0" * width
                 continue
             if c == "#":
