@@ -30,9 +30,9 @@ class UnitFigures:
     busy_pj_per_cycle: float | None    # an operation accepted every cycle
     idle_pj_per_cycle: float | None    # clocked, valid low, operands held
     leakage_uw: float | None
-    ops_per_cycle: int
+    issued_ops_per_cycle: int
     op_name: str
-    pj_per_op: float | None            # busy energy per cycle / operations per cycle
+    pj_per_issued_op: float | None            # busy energy per cycle / operations per cycle
     synth_seconds: float = 0.0         # the Yosys mapping's wall time
     seconds: float = 0.0               # the whole measurement's wall time
     mapping: str = ""                  # MAPPING_BUFFERED or MAPPING_PLAIN
@@ -54,7 +54,7 @@ MAPPING_BUFFERED = "abc -constr: buffered and sized (BUFX2 driver, 20 fF load), 
 MAPPING_PLAIN = "abc -liberty, unbuffered (before session 11)"
 
 
-def ops_per_cycle(unit: UnitType) -> int:
+def issued_ops_per_cycle(unit: UnitType) -> int:
     """Operations one busy cycle does: the unit's per accepted operation, or
     the router's words (every gather slot valid)."""
     if unit.op_name == "word":
@@ -83,13 +83,13 @@ def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1,
         leak_uw = busy.leakage_pj / sta.REFERENCE_PERIOD_NS * 1e3
         parts = {"busy_internal_pj": busy.internal_pj, "busy_switching_pj": busy.switching_pj,
                  "busy_ports_pj": busy.ports_pj}
-        if ops_per_cycle(unit):
-            per_op = busy_pj / ops_per_cycle(unit)
+        if issued_ops_per_cycle(unit):
+            per_op = busy_pj / issued_ops_per_cycle(unit)
     return UnitFigures(
         unit.name, unit.family, mapped.params, list(unit.configs), library.LABEL,
         mapped.area_um2, mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops,
         path.delay_ns, path.fmax_mhz, path.startpoint, path.endpoint, busy_rate, busy_pj,
-        idle_pj, leak_uw, ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
+        idle_pj, leak_uw, issued_ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
         time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN, **parts)
 
 

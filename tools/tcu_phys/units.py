@@ -28,7 +28,7 @@ UNIT_TYPES = {
     for u in [
         UnitType("tcu_int4_dot", "int4", {"Stages": 2}, 32, "MAC", "int4"),
         UnitType("tcu_e2m1_dot", "e2m1", {"Stages": 2}, 64, "MAC", "e2m1"),
-        UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "FMA", "f16"),
+        UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "product", "f16"),
         UnitType("tcu_f64_dot", "f64", {"FmaStages": 2}, 4, "FMA", "f64"),
         UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
                  ("default", "small")),
