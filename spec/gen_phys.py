@@ -34,6 +34,8 @@ def header(data: dict, source: str) -> str:
     for index, (engine, unit, stage) in enumerate(ENGINES):
         points = [p for p in data.get("point", []) if p.get("unit") == unit]
         for p in points:
+            if "busy_pj_per_cycle" not in p and "no_energy" in p:
+                continue  # mapped and timed, no energy: the engine is not priced
             missing = [k for k in POINT_KEYS if k not in p]
             if missing or stage not in p.get("params", {}):
                 raise ValueError(f"{unit} {p.get('params')}: no {', '.join(missing or [stage])}")
@@ -59,7 +61,7 @@ struct DotUnitFigures {{
   int engine;                   // tcu::ActivityEngine (-1: the end of the table)
   const char* unit;             // the RTL module
   int stages;                   // its pipeline registers (Stages or FmaStages)
-  int macs_per_cycle;           // MACs (FMAs) of one accepted slice
+  int issued_macs_per_cycle;    // MACs (products, FMAs) of one accepted slice
   double area_um2;
   double fmax_mhz;
   double busy_pj_per_cycle;     // a slice of random operands every cycle

@@ -116,7 +116,9 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         areas.append((engine, area))
         engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
                            "pj_per_mac": p.get("pj_per_issued_op"),
-                           "idle_pj_per_cycle": count * p.get("idle_pj_per_cycle", 0.0),
+                           "idle_pj_per_cycle": (count * p["idle_pj_per_cycle"]
+                                                 if p.get("idle_pj_per_cycle") is not None
+                                                 else None),
                            "units_area_um2": count * p["area_um2"],
                            "area_um2": area["area_um2"]}
     if not engines:
@@ -155,9 +157,13 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "path_unit": slowest["unit"],
         "path_start": slowest["startpoint"],
         "path_end": slowest["endpoint"],
-        "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()),
+        "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()
+                                 if e["idle_pj_per_cycle"] is not None),
         # parts without a point (not measured): left out of every figure above
         "missing": missing,
+        # units with a point but no energy: left out of the energies above
+        "energy_missing": [f"{e['units']} x {e['unit']}" for e in engines.values()
+                           if e["idle_pj_per_cycle"] is None],
     }
     for engine, e in engines.items():
         out[f"{engine}_units"] = e["units"]

@@ -78,6 +78,9 @@ def datapaths_table(data: dict) -> str:
             f"{_num(d.get('router_idle_pj_per_cycle'), ',.0f')} |")
     notes = [f"{d['name']}: not measured, left out: {'; '.join(d['missing'])}"
              for d in data.get("datapath", []) if d.get("missing")]
+    notes += [f"{d['name']}: no energy figures, left out of its energies: "
+              f"{'; '.join(d['energy_missing'])}"
+              for d in data.get("datapath", []) if d.get("energy_missing")]
     return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
