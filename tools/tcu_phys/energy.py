@@ -149,6 +149,7 @@ class _Model:
         self.driver = {}                      # net -> (inst, output pin)
         self.related = defaultdict(list)      # net -> [(inst, input pin)]
         self.leakage_nw = 0.0
+        self.memo = {}                        # (pin or arc, directions) -> pJ
         for inst, (kind, conns) in net.cells.items():
             cell = lib.cells.get(kind)
             if cell is None:
@@ -173,18 +174,23 @@ class _Model:
 
 
 def _charge(model: _Model, step: dict, acc: dict) -> None:
-    """Charges one time step's transitions: step = {net: [new values]}."""
+    """Charges one time step's transitions: step = {net: [True per rise,
+    False per fall]}. A table's energy for one pin, arc and direction is
+    looked up once (its slew and load are fixed) and kept in model.memo."""
     v2 = model.lib.voltage ** 2
-    for n, values in step.items():
-        rising_list = values
+    memo = model.memo
+    for n, moves in step.items():
         half_cv2 = 0.5 * model.cap.get(n, 0.0) * v2
         bucket = "ports_pj" if n in model.net.inputs else "switching_pj"
-        acc[bucket] += half_cv2 * len(rising_list)
+        acc[bucket] += half_cv2 * len(moves)
         for inst, pin in model.pin_loads.get(n, ()):
-            rise_t, fall_t = model.lib.cells[model.net.cells[inst][0]].pin_tables[pin]
-            for rising in rising_list:
-                t = rise_t if rising else fall_t
-                acc["internal_pj"] += t.lookup(model.pin_slew(inst, pin, rising))
+            for rising in moves:
+                key = (inst, pin, rising)
+                if key not in memo:
+                    rise_t, fall_t = model.lib.cells[model.net.cells[inst][0]].pin_tables[pin]
+                    t = rise_t if rising else fall_t
+                    memo[key] = t.lookup(model.pin_slew(inst, pin, rising))
+                acc["internal_pj"] += memo[key]
         drv = model.driver.get(n)
         if drv is None:
             continue
@@ -193,26 +199,36 @@ def _charge(model: _Model, step: dict, acc: dict) -> None:
         arcs = model.lib.cells[kind].arcs.get(out, ())
         if not arcs:
             continue
-        moved = [(a, step[model.canon(conns[a.related])][-1]) for a in arcs
+        moved = [(k, step[model.canon(conns[a.related])][-1]) for k, a in enumerate(arcs)
                  if a.related in conns and model.canon(conns[a.related]) in step]
         if not moved:
-            acc["unattributed"] += len(rising_list)
+            acc["unattributed"] += len(moves)
+            moved = [(k, _edge_rising(a.edge, None)) for k, a in enumerate(arcs)]
         load = model.cap.get(n, 0.0)
-        for rising in rising_list:
+        for rising in moves:
             acc["transitions"] += 1
-            energies = []
-            for a in arcs if not moved else [a for a, _ in moved]:
-                from_rising = dict(moved).get(a) if moved else _edge_rising(a.edge, rising)
-                table = a.rise if rising else a.fall
-                energies.append(table.lookup(model.pin_slew(inst, a.related, from_rising), load))
-            acc["internal_pj"] += sum(energies) / len(energies)
+            total = 0.0
+            for k, from_rising in moved:
+                if from_rising is None:  # an unattributed change: by the arc's unateness
+                    from_rising = _edge_rising(arcs[k].edge, rising)
+                key = (inst, out, k, rising, from_rising)
+                if key not in memo:
+                    a = arcs[k]
+                    table = a.rise if rising else a.fall
+                    memo[key] = table.lookup(model.pin_slew(inst, a.related, from_rising), load)
+                total += memo[key]
+            acc["internal_pj"] += total / len(moved)
 
 
-def _edge_rising(edge: str, out_rising: bool) -> bool:
+def _edge_rising(edge: str, out_rising: bool | None) -> bool | None:
+    """The related input's direction for an output move by the arc's kind
+    (None: the output's direction is not known yet)."""
     if edge == "rise":
         return True
     if edge == "fall":
         return False
+    if out_rising is None:
+        return None
     return out_rising if edge == "same" else not out_rising
 
 
