@@ -69,8 +69,8 @@ plant valid \
   'before["valid_i"] and|||True and' \
   accepted_operands workload test_workload
 plant slews \
-  'script += ideal_clock_slews(netlist, clock_port)|||pass' \
-  gated sta test_workload
+  'script += sta.ideal_clock_slews(netlist, clock_port)|||pass' \
+  gated energy test_workload
 plant pin_rise \
   't = rise_t if rising else fall_t|||t = rise_t' \
   "dff and method" energy test_energy_hand

@@ -29,7 +29,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import activity, figures, library, mapping, sta
+from . import activity, energy, figures, library, mapping
 from .units import REPO, UNIT_TYPES
 
 # The first unit of each engine in the RTL datapath's hierarchy.
@@ -173,9 +173,8 @@ def measure_slices(unit_name: str, params: dict, slices: list[dict], workdir: Pa
     data_ports = [(n, w) for n, w in ins if n != "clk_i"]
     act = activity.simulate_rows(mapped.netlist, unit.name, workdir,
                                  rows_of(data_ports, slices, cycles), name)
-    power = sta.power(mapped.netlist, unit.name, "clk_i", workdir, act.nets,
-                      sta.REFERENCE_PERIOD_NS, name)
-    return power.energy_per_cycle_pj, act.mean_toggle_rate()
+    e = energy.measure(mapped.netlist, unit.name, act.vcd, workdir, *act.window)
+    return e.total_pj, act.mean_toggle_rate()
 
 
 def data_ports_of(unit_name: str, params: dict, workdir: Path) -> list[tuple[str, int]]:
