@@ -168,6 +168,7 @@ def derived_f64(points: list[dict]) -> list[dict]:
         energy.update(issued_ops_per_cycle=4, op_name="FMA", pj_per_issued_op=fma["pj_per_issued_op"],
                       busy_toggle_rate=fma["busy_toggle_rate"])
         if own:  # mapped and timed: only the energy is derived
+            own[0].pop("no_energy", None)
             own[0].update(energy, derived=(
                 f"energy only: 4 x tcu_fma Format=FP64 Stages={stages} (its busy, idle and "
                 "leakage figures x 4); area and clock are this unit's own mapping"))
