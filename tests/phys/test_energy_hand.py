@@ -261,3 +261,11 @@ def test_switching_agrees_with_opensta(netlists):
     ours = liberty_method(netlist, "inv3", None, netlist.parent, rows, "xcheck")
     theirs = opensta_2_0_17(netlist, "inv3", None, netlist.parent, rows, "xcheck")
     assert ours.switching_pj == pytest.approx(theirs.switching_pj, rel=0.01)
+
+
+def test_a_cell_not_in_the_library_is_an_error(tmp_path):
+    netlist = tmp_path / "bad.v"
+    netlist.write_text("module bad(a_i, y_o);\n  input a_i;\n  output y_o;\n"
+                       "  INVX1 u0 (.A(a_i), .Y(n));\n  NOSUCH u1 (.A(n), .Y(y_o));\nendmodule\n")
+    with pytest.raises(RuntimeError, match=r"bad\.v.*u1.*NOSUCH"):
+        energy.measure(netlist, "bad", tmp_path / "bad.vcd", tmp_path, 4, 16)

@@ -153,7 +153,7 @@ class _Model:
         for inst, (kind, conns) in net.cells.items():
             cell = lib.cells.get(kind)
             if cell is None:
-                raise ValueError(f"cell {inst}: type {kind} is not in the library")
+                raise RuntimeError(f"cell {inst}: type {kind} is not in {library.liberty()}")
             self.leakage_nw += cell.leakage_nw
             for pin, n in conns.items():
                 n = self.canon(n)
@@ -262,8 +262,11 @@ def _model(netlist: Path, top: str, workdir: Path) -> _Model:
     if key not in _MODELS:
         net = read_netlist(netlist)
         clock = "clk_i" if "clk_i" in net.inputs else None
-        _MODELS[key] = _Model(net, liberty_power.load(library.liberty()),
-                              slews(netlist, top, clock, workdir))
+        try:
+            _MODELS[key] = _Model(net, liberty_power.load(library.liberty()),
+                                  slews(netlist, top, clock, workdir))
+        except RuntimeError as e:
+            raise RuntimeError(f"{netlist}: {e}") from e
     return _MODELS[key]
 
 

@@ -132,7 +132,7 @@ def load(path: Path) -> Library:
                 cell.outputs.append(name)
             for power in pin.get_groups("internal_power"):
                 if power.get_attribute("when") is not None:
-                    raise ValueError(f"{path}: cell {cell.name} pin {name}: an internal_power "
+                    raise RuntimeError(f"{path}: cell {cell.name} pin {name}: an internal_power "
                                      "with `when`, which the energy method does not read")
                 both = power.get_groups("power")  # one table for rise and fall
                 rise = _table((both or power.get_groups("rise_power"))[0], templates)
