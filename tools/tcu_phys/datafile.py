@@ -88,7 +88,10 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# Written by tools/tcu_phys (command below; docs/ARCHITECTURE.md, \"Physical\n"
         "# figures\", gives the method); read by spec/gen_phys.py into the C++ energy\n"
         "# estimate (tcu run / tcu gemm); checked by CTest phys_data_file. Energies are\n"
-        "# per cycle at the reference clock, operations per cycle at the peak rate.\n"
+        "# per cycle at the reference clock, by tcu_phys.energy (docs/physical.md,\n"
+        "# \"Energy method\"); issued_ops_per_cycle at the peak rate, pj_per_issued_op\n"
+        "# the busy cycle's energy over them (f16: products; a 2:4 sparse int4\n"
+        "# instruction's dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
         "# configurations it is part of); [[datapath]]: a configuration composed from\n"
         "# its points (compose in tools/tcu_phys/compose.py says how).\n",
