@@ -34,7 +34,7 @@ UNIT_TYPES = {
                  ("default", "small")),
         # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
         # chain without the registers that carry the later steps' operands.
-        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64", ()),
         # The output skid register (tcu_datapath's; area and clock only).
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
