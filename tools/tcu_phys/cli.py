@@ -14,6 +14,7 @@ or --check finds a disagreement, 2 for a bad command line."""
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import dataclasses
 import json
 import subprocess
@@ -31,8 +32,12 @@ def _tools() -> dict:
         except OSError:
             return "?"
         return out.strip().splitlines()[0] if out.strip() else "?"
+    try:
+        parser = importlib.metadata.version("liberty-parser")
+    except importlib.metadata.PackageNotFoundError:
+        parser = "?"
     return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"])}
+            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser}
 
 
 def _print_row(f: dict) -> None:
