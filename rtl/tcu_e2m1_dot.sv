@@ -65,7 +65,7 @@ module tcu_e2m1_dot #(
   output logic [Width-1:0]         d_o
 );
 
-  // The waveform shows the ports (what tcu_phys.workload reads) and no
+  // The waveform shows the ports (what tcu_tools.phys.workload reads) and no
   // internal signal: the units' internals were most of a trace, and of
   // the Verilated code to compile.
   /* verilator tracing_off */
@@ -103,7 +103,7 @@ module tcu_e2m1_dot #(
   localparam logic signed [ExpW-1:0] EXP_MIN   = ExpW'(1) - ExpW'(Bias);
   // All ones written as a replication, not '1: Yosys 0.23 reads an unbased
   // unsized literal as a parameter's value as 1 (8'h01), Verilator as all
-  // ones (docs/ARCHITECTURE.md, "Simulation and synthesis read one text";
+  // ones (docs/architecture.md, "Simulation and synthesis read one text";
   // scripts/lint_constructs.py refuses the construct).
   localparam logic [ScaleW-1:0]      E8M0_NAN  = {ScaleW{1'b1}};
   localparam logic [ScaleW-2:0]      E4M3_NAN  = {(ScaleW - 1){1'b1}};

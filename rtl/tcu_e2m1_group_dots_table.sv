@@ -7,7 +7,7 @@
 // are summed where they are made: a vector of the 64 products between the
 // two would cost Verilator a field insert and extract per product.
 // Combinational; proven equal to the formula by scripts/equiv.sh.
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_e2m1_group_dots_table #(
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned Group  = tcu_pkg::E2M1_GROUP,
@@ -35,12 +35,18 @@ module tcu_e2m1_group_dots_table #(
     end
   end
 
+  // Each group's sum is kept in a variable of the block (a local of the
+  // simulator's code, held in a register) and written to its field of
+  // dots_o once: summed in the field itself, every product would read and
+  // write back the whole packed output.
   always_comb begin
+    logic [QW-1:0] sum;
     for (int unsigned g = 0; g < Groups; g++) begin
-      dots_o[g*QW +: QW] = '0;
+      sum = '0;
       for (int unsigned k = g * Group; k < (g + 1) * Group; k++) begin
-        dots_o[g*QW +: QW] = dots_o[g*QW +: QW] + prod_q[{a_i[k*CodeW +: CodeW], b_i[k*CodeW +: CodeW]}];
+        sum = sum + prod_q[{a_i[k*CodeW +: CodeW], b_i[k*CodeW +: CodeW]}];
       end
+      dots_o[g*QW +: QW] = sum;
     end
   end
 

@@ -2,7 +2,7 @@
 // router and the datapath) as a plain C++ object clocked by its caller, one
 // configuration per compiled model. No SystemC here: the warp front-end
 // (warp_frontend.h) clocks it from its one SystemC process, and `tcu bench`
-// and the RTL tests drive it directly (dv/driver/core_driver.h).
+// and the RTL tests drive it directly (core_driver.h).
 #pragma once
 
 #include <cstdint>
@@ -125,6 +125,10 @@ const std::vector<std::pair<std::string, DatapathConfig>>& datapath_configs();
 // of rtl/tcu_datapath.sv): its timing is its own, so the scoreboard checks
 // its results only unless told otherwise (CheckMode).
 bool datapath_is_own(const std::string& config);
+// Whether the configuration's model writes waveforms: the configurations
+// built from the synthesis implementations (SynthImpl=1) are Verilated
+// without tracing (rtl/CMakeLists.txt says why), and open_trace refuses them.
+bool datapath_is_traced(const std::string& config);
 // "name: Param=value ...; ..." for `tcu --version` and the reports.
 const char* datapath_configurations_text();
 

@@ -23,7 +23,8 @@
 
 namespace tcu {
 
-template <class Top>
+// Traced: Top was Verilated with waveform tracing (--trace-fst).
+template <class Top, bool Traced = true>
 class VerilatedDatapath : public DatapathModel {
  public:
   VerilatedDatapath(std::string config, const DatapathConfig& params)
@@ -179,16 +180,28 @@ class VerilatedDatapath : public DatapathModel {
     ++cycle_;
     top_->clk_i = 1;
     top_->eval();
-    if (trace_) trace_->dump(cycle_ * 1000);
+    if constexpr (Traced)
+      if (trace_) trace_->dump(cycle_ * 1000);
   }
   void falling_edge() override {
     top_->clk_i = 0;
     top_->eval();
-    if (trace_) trace_->dump(cycle_ * 1000 + 500);
+    if constexpr (Traced)
+      if (trace_) trace_->dump(cycle_ * 1000 + 500);
   }
   void settle() override { top_->eval(); }
 
   void open_trace(const std::string& path) override {
+    if constexpr (!Traced) {
+      throw std::invalid_argument("configuration '" + config_ +
+                                  "' is built without waveform tracing; trace another one");
+    } else {
+      open_fst(path);
+    }
+  }
+
+ private:
+  void open_fst(const std::string& path) {
     context_->traceEverOn(true);
     trace_ = std::make_unique<VerilatedFstC>();
     top_->trace(trace_.get(), 99);
@@ -196,7 +209,6 @@ class VerilatedDatapath : public DatapathModel {
     if (!trace_->isOpen()) throw std::runtime_error("cannot open waveform file '" + path + "'");
   }
 
- private:
   // A port's bits as 32-bit words, whatever C++ type Verilator gave it (its
   // width depends on WordsPerCycle).
   template <size_t N>

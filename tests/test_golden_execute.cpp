@@ -4,6 +4,7 @@
 // environment guard.
 #include <catch2/catch.hpp>
 #include <cfenv>
+#include <set>
 
 #include "tcu/generator.h"
 #include "tcu/golden.h"
@@ -92,6 +93,51 @@ TEST_CASE("e2m1 golden_execute matches the matrix path at the extreme products")
         }
     }
   }
+}
+
+TEST_CASE("f64 golden_execute matches the step-by-step chain on many operands") {
+  // The f64 tile runs the host's fma chain and redoes NaN elements step by
+  // step; golden_execute_matrix runs every element step by step (f64_dot).
+  // Random operands of the generator, then registers drawn from special
+  // values (NaNs of either sign with payloads, infinities, zeros,
+  // subnormals, the largest finite, values whose products cancel), in every
+  // rounding mode.
+  const uint64_t specials[] = {0x7ff8000000000000ull, 0xfff8000000000001ull,
+                               0x7ff0000000000001ull, 0xfff4000000000123ull,
+                               0x7ff0000000000000ull, 0xfff0000000000000ull,
+                               0x0000000000000000ull, 0x8000000000000000ull,
+                               0x0000000000000001ull, 0x800fffffffffffffull,
+                               0x7fefffffffffffffull, 0xffefffffffffffffull,
+                               0x3ff0000000000000ull, 0xbff0000000000000ull,
+                               0x3ca0000000000000ull, 0x4000000000000000ull};
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {  // splitmix64
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  std::set<tcu::Rounding> modes;
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    if (instr.family != tcu::Family::kF64) continue;
+    modes.insert(instr.rounding);
+    INFO(instr.ptx());
+    for (uint64_t index = 0; index < 20000; ++index) {
+      tcu::WarpOperands warp = tcu::generate_operands(instr, 123, index);
+      if (index % 2) {
+        // One register in eight (odd cases) a special value, the rest random bits.
+        for (tcu::Fragment* f : {&warp.a, &warp.b, &warp.c})
+          for (auto& reg : f->regs) {
+            const uint64_t r = next();
+            if (r % 8 == 0) reg = specials[(r >> 8) % (sizeof specials / sizeof specials[0])];
+          }
+      }
+      INFO("case " << index);
+      REQUIRE(tcu::golden_execute(instr, warp).regs ==
+              tcu::golden_execute_matrix(instr, warp).regs);
+    }
+  }
+  REQUIRE(modes.size() == 4);  // .rn, .rz, .rm, .rp
 }
 
 TEST_CASE("golden_execute into a reused fragment gives the same D") {

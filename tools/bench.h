@@ -12,6 +12,9 @@ namespace tcu {
 struct BenchOptions {
   std::string config = "default";  // RTL datapath configuration
   double seconds = 1.0;            // wall time per measurement
+  // Measure the process's CPU time instead of wall time: on a machine that
+  // other processes share, their time slices then lower no figure.
+  bool cpu_time = false;
   // Each measurement is the best of this many rounds (seconds / rounds
   // each; a family's golden, raw and stack rounds take turns), so that
   // another process's bursts lower no figure.

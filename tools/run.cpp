@@ -191,8 +191,10 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     results[v].ptx = variants[v].ptx();
     if (opt.record_cases) results[v].cases.emplace();
   }
-  auto record = [&](const PlannedCase& c, bool ok, std::string digest) {
-    if (opt.record_cases) results[c.variant].cases->push_back({c.index, ok, std::move(digest)});
+  // The case's D digest (of `d`, none when null) only where cases are recorded.
+  auto record = [&](const PlannedCase& c, bool ok, const Fragment* d) {
+    if (opt.record_cases)
+      results[c.variant].cases->push_back({c.index, ok, d ? fragment_digest(*d) : ""});
   };
   Progress progress(cases_in_run(opt));
   ProgressFile progress_file(opt.progress_file);
@@ -209,8 +211,8 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     items.reserve(cases.size());
     for (const PlannedCase& c : cases) {
       const Instr& instr = variants[c.variant];
-      items.push_back(
-          {instr, generate_operands(instr, opt.seed, c.index), std::to_string(c.index)});
+      items.push_back({instr, generate_operands(instr, opt.seed, c.index, opt.special_rate),
+                       std::to_string(c.index)});
     }
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t cycles_before = engine.cycles();
@@ -261,7 +263,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     if (!hang.empty()) {
       for (const PlannedCase& c : cases) {
         ++results[c.variant].failed;
-        record(c, false, "");
+        record(c, false, nullptr);
       }
       note(cases.front().variant,
            "hang: " + hang + "  (re-run its batch: " +
@@ -291,7 +293,7 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
           break;
         }
       (ok && !failed[p] ? results[cases[p].variant].passed : results[cases[p].variant].failed)++;
-      record(cases[p], ok && !failed[p], fragment_digest(have));
+      record(cases[p], ok && !failed[p], &have);
     }
     cases_run += cases.size();
     progress.advance(cases.size());

@@ -125,6 +125,11 @@ void FragmentLayout::gather_into(const Fragment& fragment, uint64_t* elems) cons
   const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
   const uint64_t* regs = fragment.regs.data();
   const size_t count = reg_and_shift_of_elem_.size();
+  if (elem_bits_ == 64) {  // a whole register each (shift 0)
+    for (size_t index = 0; index < count; ++index)
+      elems[index] = regs[reg_and_shift_of_elem_[index] >> 8];
+    return;
+  }
   for (size_t index = 0; index < count; ++index) {
     const uint32_t where = reg_and_shift_of_elem_[index];
     elems[index] = (regs[where >> 8] >> (where & 0xff)) & mask;
@@ -137,6 +142,11 @@ void FragmentLayout::scatter_into(const uint64_t* elems, Fragment* fragment) con
   const uint64_t mask = elem_bits_ == 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits_) - 1;
   uint64_t* regs = fragment->regs.data();
   const size_t count = reg_and_shift_of_elem_.size();
+  if (elem_bits_ == 64) {  // a whole register each (shift 0)
+    for (size_t index = 0; index < count; ++index)
+      regs[reg_and_shift_of_elem_[index] >> 8] = elems[index];
+    return;
+  }
   for (size_t index = 0; index < count; ++index) {
     const uint32_t where = reg_and_shift_of_elem_[index];
     regs[where >> 8] |= (elems[index] & mask) << (where & 0xff);

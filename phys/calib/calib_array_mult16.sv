@@ -2,7 +2,7 @@
 // function of ISCAS-85 c6288): 256 AND partial products, a carry-save array
 // of 15 rows of 16 adders (half adders in the first row, full adders
 // after), and a ripple-carry adder for the upper half of the product. A
-// calibration design of tools/tcu_phys (docs/physical.md, "Calibration"):
+// calibration design of tcu_tools.phys (docs/guide/energy.md, "Calibration"):
 // not part of the tensor-core unit.
 module calib_array_mult16 (
   input  logic [15:0] a_i,

@@ -2,8 +2,8 @@
 // cycle: result_o = fmaf(a_i, b_i, c_i) registered (the operands registered
 // at the input, the result at the output, so the timed path is the FMA's
 // own). The project's tcu_fma at Format FP32, Stages 0, CanonicalNan 1 (a
-// NaN result is 0x7fffffff). A calibration design of tools/tcu_phys
-// (docs/physical.md, "Calibration"): not part of the tensor-core unit.
+// NaN result is 0x7fffffff). A calibration design of tcu_tools.phys
+// (docs/guide/energy.md, "Calibration"): not part of the tensor-core unit.
 module calib_fma32 (
   input  logic        clk_i,
   input  logic [31:0] a_i,

@@ -1,4 +1,4 @@
-"""Unit tests of tools/tcu_explore's figures: MAC counts read from a run's
+"""Unit tests of tcu_tools.explore's figures: MAC counts read from a run's
 report (the f16 count), the physical columns (TOPS, TOPS/mm^2, TOPS/W), the
 synthesis JSON contract, the Pareto fronts and label placement."""
 import json
@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from tcu_explore import build, labels, output, pareto, physical, runs, synthesis  # noqa: E402
-from tcu_explore import params, sweep  # noqa: E402
+from tcu_tools.explore import build, labels, output, pareto, physical, runs, synthesis
+from tcu_tools.explore import params, sweep
 
 DATA = Path(__file__).resolve().parent / "data"
 F16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
@@ -94,10 +93,12 @@ def test_energy_is_read_per_dense_mac():
 def test_physical_columns():
     row = {"macs_per_cycle": 1024, "fmax_mhz": 500, "area_um2": 2e6, "energy_pj_per_mac": 0.5}
     # 2 ops x 1024 MACs/cycle x 500 MHz = 1.024e12 ops/s; 2 mm^2; 2 ops / 0.5 pJ.
-    assert physical.derive(row) == {"tops": 1.024, "tops_per_mm2": 0.512, "tops_per_w": 4.0}
+    assert physical.derive(row) == {"area_mm2": 2.0, "tops": 1.024, "tops_per_mm2": 0.512,
+                                    "tops_per_w": 4.0}
     # The router's area adds; the lower clock rules.
     row.update(router_area_um2=2e6, router_fmax_mhz=250)
     assert physical.derive(row)["tops"] == 0.512
+    assert physical.derive(row)["area_mm2"] == 4.0
     assert physical.derive(row)["tops_per_mm2"] == 0.128
     # Missing sources: no column (empty in the CSV).
     assert physical.derive({"macs_per_cycle": 10, "fmax_mhz": "", "energy_pj_per_mac": "nan"}) == {}
@@ -108,7 +109,7 @@ def test_router_estimate(monkeypatch):
     router points at the point's widths (scaled between 1 and 4 words), and
     tops_per_mm2 counts it; a synthesized router's area is kept. Planted:
     the estimate left out of tops_per_mm2 must change it."""
-    from tcu_phys import datafile
+    from tcu_tools.phys import datafile
     router = {"unit": "tcu_operand_router", "flip_flop_area_um2": 0.0, "critical_path_ns": 1.0,
               "fmax_mhz": 1e3}
     points = [dict(router, params={"WordsPerCycle": 1, "DWordsPerCycle": 1}, area_um2=1e6),

@@ -24,9 +24,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-from tcu_phys import activity, energy, sta  # noqa: E402
+from tcu_tools.phys import activity, energy, sta
 
 V2 = 1.8 ** 2          # nom_voltage 1.8 V, squared
 PERIOD = sta.REFERENCE_PERIOD_NS

@@ -11,7 +11,7 @@ pyslang (a SystemVerilog compiler: no regular expressions):
               instance of tcu_core, tcu_datapath and tcu_operand_router
               sees the configuration's values;
   rules       tcu_sim_top elaborated at a counterexample of each rule and
-              range (spec/tcu_spec.py Rule.counterexample) stops with a
+              range (tcu_tools.spec Rule.counterexample) stops with a
               $fatal whose message is the spec's, and at every named
               configuration with none.
 
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pyslang
 
+from tcu_tools import spec as tcu_spec
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "spec"))
-import tcu_spec  # noqa: E402
 
 TOP = "tcu_sim_top"
 CARRIERS = ("tcu_core", "tcu_sim_top")  # declare every parameter

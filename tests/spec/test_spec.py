@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import rtl_check  # beside this file (pytest puts its folder on the path)
+from tcu_tools import spec as tcu_spec
+from tcu_tools.spec import gen_config
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "spec"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_config  # noqa: E402
-import rtl_check  # noqa: E402
-import tcu_spec  # noqa: E402
 
 SPEC = tcu_spec.load()
 
@@ -150,7 +149,7 @@ def test_generated_outputs(tmp_path):
 
 
 def test_generator_reports_a_bad_configuration(tmp_path):
-    result = subprocess.run([sys.executable, str(ROOT / "spec" / "gen_config.py"), str(tmp_path),
+    result = subprocess.run([sys.executable, "-m", "tcu_tools.spec.gen_config", str(tmp_path),
                              "--config", "bad=E2m1MacsPerCycle=32"], capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("configuration 'bad' (TCU_CONFIG_bad): E2m1MacsPerCycle=32: "

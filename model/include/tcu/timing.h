@@ -13,7 +13,7 @@ namespace tcu {
 
 // tcu::DatapathConfig, the core's parameters, its ==, datapath_parameters()
 // and datapath_config_error() are generated from spec/config.toml
-// (spec/gen_config.py, when a build is configured).
+// (tcu_tools.spec.gen_config, when a build is configured).
 
 // The parameter that leaves `family` without an engine in `config`
 // ("F64Enable"; for sparse "Int4Enable", else "SparseEnable"), or nullptr
@@ -82,7 +82,7 @@ int datapath_occupancy(const DatapathConfig& config, const Instr& instr);
 // leaving the pipelines. Back-pressure adds the cycles the pipelines hold
 // (the output skid register full and this D waiting) to both figures, and
 // the output handshake waits in the skid register for out_ready
-// (docs/ARCHITECTURE.md, "Timing"; the Cosim's output model).
+// (docs/architecture.md, "Timing"; the Cosim's output model).
 int datapath_latency(const DatapathConfig& config, const Instr& instr);
 
 // 32-bit register words the front-end reads (A, B, C, metadata, scales) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# calib_fma32 (phys/calib), mapped by tools/tcu_phys's flow, against C's
+# calib_fma32 (phys/calib), mapped by tcu_tools.phys's flow, against C's
 # fmaf on 4096 random vectors (fma32_vectors.c), simulated at gate level
 # with the library's cell models (fma32_tb.v); then the proof that the
 # check can fail: one expected result with its last bit flipped must be
@@ -15,7 +15,7 @@ export PYTHONPATH=$repo/tools
 netlist=$(nice -n 10 "$python" - "$work" <<'PY'
 import sys
 from pathlib import Path
-from tcu_phys import calib, library, mapping
+from tcu_tools.phys import calib, library, mapping
 work = Path(sys.argv[1])
 m = mapping.map_unit("calib_fma32", {}, work / "calib_fma32",
                      sources=calib.DESIGNS["calib_fma32"][1])

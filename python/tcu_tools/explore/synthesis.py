@@ -1,0 +1,160 @@
+"""A point's synthesis: scripts/synth.sh at the point's datapath (or
+operand-router) parameters, cached by content. Generic-cell figures from
+its CSV (cells, flip-flops, transistor estimate, logic depth); where
+synth.sh maps to the cell library (its --liberty: the OSU 0.18 um cells,
+OpenSTA) and the library is installed, the physical figures from its --json:
+area_um2, flip_flop_area_um2, fmax_mhz, critical_path_ns, path_start,
+path_end (and "library")."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import Locked, run_logged
+from .params import SOURCE_DIR
+
+SYNTH_SCRIPT = SOURCE_DIR / "scripts" / "synth.sh"
+GENERIC_KEYS = ("cells", "flip_flops", "transistors", "logic_depth")
+# The cell-library figures synth.sh's --json gives (the contract with it).
+PHYSICAL_KEYS = ("area_um2", "flip_flop_area_um2", "fmax_mhz", "critical_path_ns", "path_start",
+                 "path_end")
+LIBRARY_KEY = "library"
+LIBERTY_FILE = Path("/usr/share/qflow/tech/osu018/osu018_stdcells.lib")
+
+
+@dataclass
+class Synthesis:
+    key: str
+    directory: Path
+    params: dict[str, int]
+    top: str = "tcu_datapath"  # or tcu_operand_router: figures prefixed router_
+    seconds: float = 0.0
+    cached: bool = False
+    error: str = ""
+    figures: dict[str, str] = field(default_factory=dict)
+    library: str = ""  # the cell library of the physical figures, if any
+    note: str = ""  # why physical figures are missing
+
+
+def script_version() -> str:
+    """synth.sh's content hash and whether it maps to the cell library here
+    (part of the cache key: a changed flow re-synthesizes)."""
+    text = SYNTH_SCRIPT.read_bytes()
+    return f"synth.sh {hashlib.sha256(text).hexdigest()[:16]}" + (
+        " liberty" if not library_missing() else "")
+
+
+def library_missing() -> str:
+    """Why synth.sh cannot give the cell-library figures here, or ''."""
+    try:
+        header = SYNTH_SCRIPT.read_text().split("\nset -", 1)[0]
+    except OSError as error:
+        return f"{SYNTH_SCRIPT}: {error.strerror}"
+    if "--liberty" not in header or "--json" not in header:
+        return (f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} has no cell-library mapping "
+                "(--liberty --json)")
+    if not LIBERTY_FILE.exists():
+        return f"no OSU 0.18 um library ({LIBERTY_FILE}; Debian package qflow-tech-osu018)"
+    if not shutil.which("sta"):
+        return "no OpenSTA (sta; Debian package opensta)"
+    return ""
+
+
+def physical_row(data, top: str) -> dict | None:
+    """The row of synth.sh's JSON for `top`: the object itself, or the
+    entry of a list (or of its "rows"/"units") whose unit is the top."""
+    rows = data
+    if isinstance(data, dict):
+        rows = data.get("rows", data.get("units", [data]))
+    if isinstance(rows, dict):
+        rows = [dict(v, unit=k) if isinstance(v, dict) else v for k, v in rows.items()]
+    if not isinstance(rows, list):
+        return None
+    rows = [r for r in rows if isinstance(r, dict)]
+    matching = [r for r in rows if str(r.get("unit", top)).split(".")[0] == top]
+    return (matching or rows or [None])[0]
+
+
+def read_physical(path: Path, synth: Synthesis) -> None:
+    """The cell-library figures of synth.sh's JSON into synth.figures, or
+    synth.note saying what is missing."""
+    if not path.exists():
+        why = library_missing() or f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} wrote no {path.name}"
+        synth.note = (f"no cell-library figures ({why}): area_um2, fmax_mhz and the columns "
+                      "from them are empty")
+        return
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        synth.note = f"{path}: not JSON ({error}); the physical columns are empty"
+        return
+    row = physical_row(data, synth.top) or {}
+    missing = [k for k in PHYSICAL_KEYS if row.get(k) in (None, "")]
+    if missing:
+        synth.note = f"{path}: no {', '.join(missing)}; those columns are empty"
+    synth.figures.update({k: row[k] for k in PHYSICAL_KEYS if row.get(k) not in (None, "")})
+    top_library = data.get(LIBRARY_KEY, "") if isinstance(data, dict) else ""
+    synth.library = str(row.get(LIBRARY_KEY) or top_library or "")
+
+
+def generic_row(path: Path) -> dict | None:
+    """synth.sh's CSV row, if it has the generic figures (a run whose
+    cell-library mapping failed still has them)."""
+    try:
+        with open(path, newline="") as f:
+            row = next(csv.DictReader(f), None)
+    except OSError:
+        return None
+    return row if row and all(row.get(k) for k in GENERIC_KEYS) else None
+
+
+def synthesize(synth: Synthesis, timeout: float | None) -> None:
+    result = synth.directory / "synth.csv"
+    physical = synth.directory / "synth.json"
+    log = synth.directory / "synth.log"
+    start = time.monotonic()
+    with Locked(synth.directory):
+        if not result.exists():
+            params = " ".join(f"{k}={v}" for k, v in synth.params.items())
+            partial = synth.directory / "synth.partial.csv"
+            partial_json = synth.directory / "synth.partial.json"
+            env = dict(os.environ, SYNTH_DIR=str(synth.directory))
+            command = [str(SYNTH_SCRIPT), "--params", params, "--csv", str(partial)]
+            if not library_missing():
+                command += ["--liberty", "--json", str(partial_json)]
+            status = run_logged(command + [synth.top], log, env, timeout)
+            # A failed run without generic figures is a failed synthesis; one
+            # with them (the cell-library step failed) is kept, its CSV
+            # status saying what failed (a note, the physical columns empty).
+            if status != 0 and (status == -1 or generic_row(partial) is None):
+                synth.error = ("synthesis timed out" if status == -1
+                               else "synthesis failed") + f" (see {log})"
+                synth.seconds = time.monotonic() - start
+                return
+            if partial_json.exists():
+                partial_json.rename(physical)
+            partial.rename(result)
+        else:
+            synth.cached = True
+        row = generic_row(result) or {}
+        synth.figures = {k: row.get(k, "") for k in GENERIC_KEYS}
+        # stat -tech cmos leaves flip-flops out ("221570+"): the column is a
+        # number, and its meaning is stated in docs/guide/explore.md.
+        synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
+        if not synth.cached:
+            synth.figures["synth_s"] = row.get("seconds", "")
+        read_physical(physical, synth)
+        if row.get("status", "ok") not in ("ok", ""):
+            # The generic figures are there; the cell library's are not.
+            synth.note = (f"{synth.top} at {' '.join(f'{k}={v}' for k, v in synth.params.items())}"
+                          f": {row['status']} (see {log}); its area_um2, fmax_mhz and the "
+                          "columns from them are empty")
+        if synth.top == "tcu_operand_router":
+            synth.figures = {f"router_{k}": v for k, v in synth.figures.items()}
+    synth.seconds = time.monotonic() - start
