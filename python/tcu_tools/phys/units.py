@@ -28,13 +28,13 @@ UNIT_TYPES = {
     for u in [
         UnitType("tcu_int4_dot", "int4", {"Stages": 2}, 32, "MAC", "int4"),
         UnitType("tcu_e2m1_dot", "e2m1", {"Stages": 2}, 64, "MAC", "e2m1"),
-        UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "FMA", "f16"),
+        UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "product", "f16"),
         UnitType("tcu_f64_dot", "f64", {"FmaStages": 2}, 4, "FMA", "f64"),
         UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
                  ("default", "small")),
         # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
         # chain without the registers that carry the later steps' operands.
-        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64", ()),
         # The output skid register (tcu_datapath's; area and clock only).
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
