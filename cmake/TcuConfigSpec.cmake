@@ -1,7 +1,10 @@
 # The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
 # configuration spec"): spec/gen_config.py turns it into C++ (tcu::
-# DatapathConfig, generated/include/tcu/datapath_config.h and
-# generated/datapath_config.cpp, compiled into tcu_model) and resolves the
+# DatapathConfig, tcu::FrontEndConfig, the enumerations and the unit table's
+# functions: generated/include/tcu/{datapath_config,front_end_config,
+# spec_enums}.h and generated/datapath_config.cpp, compiled into tcu_model;
+# generated/capi_enums_check.cpp, compiled into tcu_golden), checks that the
+# SystemVerilog packages' generated sections are the spec's, and resolves the
 # configurations this build Verilates (TCU_CONFIGS) into
 # generated/tcu_configs.cmake: TCU_DATAPATH_PARAMS, TCU_CONFIG_RESOLVED_<name>
 # (every RTL parameter, given or default), TCU_CONFIG_TABLE and
