@@ -33,6 +33,7 @@ module tcu_core_dpi_tb;
   parameter int unsigned WordsPerCycle    = tcu_pkg::WordsPerCycle;
   parameter int unsigned DWordsPerCycle   = tcu_pkg::DWordsPerCycle;
   parameter bit          GatherBypass     = tcu_pkg::GatherBypass;
+  parameter bit          SynthImpl        = tcu_pkg::SynthImpl;
 
   localparam int unsigned W  = WordsPerCycle;
   localparam int unsigned DW = DWordsPerCycle;
@@ -95,7 +96,8 @@ module tcu_core_dpi_tb;
     .Int4Enable(Int4Enable), .SparseEnable(SparseEnable), .E2m1Enable(E2m1Enable),
     .F16Enable(F16Enable), .F64Enable(F64Enable),
     .WordsPerCycle(WordsPerCycle), .DWordsPerCycle(DWordsPerCycle),
-    .GatherBypass(GatherBypass)
+    .GatherBypass(GatherBypass),
+    .SynthImpl(SynthImpl)
   ) u_core (
     .clk_i(clk), .rst_ni(rst_n),
     .in_start_i(in_start), .in_start_ready_o(in_start_ready),
