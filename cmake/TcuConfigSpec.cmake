@@ -1,5 +1,5 @@
 # The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
-# configuration spec"): spec/gen_config.py turns it into C++ (tcu::
+# configuration spec"): tcu_tools.spec.gen_config turns it into C++ (tcu::
 # DatapathConfig, tcu::FrontEndConfig, the enumerations and the unit table's
 # functions: generated/include/tcu/{datapath_config,front_end_config,
 # spec_enums}.h and generated/datapath_config.cpp, compiled into tcu_model;
@@ -34,7 +34,7 @@ if(TCU_BYO_RTL)
     list(APPEND TCU_CONFIG_NAMES byo)
   endif()
 endif()
-# Mutation testing (scripts/mutate.sh, tools/tcu_mutate): configuration
+# Mutation testing (scripts/mutate.sh, tcu_tools.mutate): configuration
 # 'mutant', the small configuration's parameters, Verilated from RTL in which
 # every mutant is compiled in and chosen at run time (TCU_PLUSARGS=+mutant=K).
 option(TCU_MUTATION "Verilate configuration 'mutant' (mutation testing)" OFF)
@@ -53,14 +53,20 @@ foreach(config ${TCU_CONFIG_NAMES})
     list(APPEND tcu_config_requests --config "${config}")
   endif()
 endforeach()
+# The generators are modules of the package tcu_tools, run from python/ (a
+# module run with -m is imported from the working directory), so any Python
+# 3.11 runs them, the .venv's or pip's build environment of the module tcu.
 execute_process(
-  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/spec/gen_config.py
+  COMMAND ${Python3_EXECUTABLE} -m tcu_tools.spec.gen_config
           ${PROJECT_BINARY_DIR}/generated ${tcu_config_requests}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/python
   RESULT_VARIABLE tcu_config_result ERROR_VARIABLE tcu_config_error)
 if(NOT tcu_config_result EQUAL 0)
   message(FATAL_ERROR "${tcu_config_error}")
 endif()
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-             ${PROJECT_SOURCE_DIR}/spec/config.toml ${PROJECT_SOURCE_DIR}/spec/tcu_spec.py
-             ${PROJECT_SOURCE_DIR}/spec/gen_config.py)
+             ${PROJECT_SOURCE_DIR}/spec/config.toml
+             ${PROJECT_SOURCE_DIR}/python/tcu_tools/__init__.py
+             ${PROJECT_SOURCE_DIR}/python/tcu_tools/spec/__init__.py
+             ${PROJECT_SOURCE_DIR}/python/tcu_tools/spec/gen_config.py)
 include(${PROJECT_BINARY_DIR}/generated/tcu_configs.cmake)

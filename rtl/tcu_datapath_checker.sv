@@ -10,7 +10,7 @@
 // so these cost nothing otherwise. Nothing here is synthesized (Yosys
 // defines SYNTHESIS). The rules of the datapath's ports (the output holds
 // while out_ready is low, the tag order, D's unused bits) are checked once,
-// for any datapath, in dv/frontend/handshake_checks.h.
+// for any datapath, in systemc/handshake_checks.h.
 `ifndef SYNTHESIS
 module tcu_datapath_checker #(
   parameter bit          Int4Enable   = tcu_pkg::Int4Enable,

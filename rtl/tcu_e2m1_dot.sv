@@ -65,7 +65,7 @@ module tcu_e2m1_dot #(
   output logic [Width-1:0]         d_o
 );
 
-  // The waveform shows the ports (what tcu_phys.workload reads) and no
+  // The waveform shows the ports (what tcu_tools.phys.workload reads) and no
   // internal signal: the units' internals were most of a trace, and of
   // the Verilated code to compile.
   /* verilator tracing_off */

@@ -7,7 +7,7 @@
 // are summed where they are made: a vector of the 64 products between the
 // two would cost Verilator a field insert and extract per product.
 // Combinational; proven equal to the formula by scripts/equiv.sh.
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_e2m1_group_dots_table #(
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned Group  = tcu_pkg::E2M1_GROUP,

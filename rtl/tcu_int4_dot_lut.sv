@@ -16,7 +16,7 @@
 // tcu_int4_dot's timing. The data inputs are public_flat_rd, so all
 // instances share one copy of the Verilated code. Same ports and parameters
 // as tcu_int4_dot; proven equal to tcu_int4_dot_tree by scripts/equiv.sh.
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_int4_dot_lut #(
   parameter int unsigned  Stages = tcu_pkg::IntStages,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,

@@ -4,7 +4,7 @@
 // (two a cycle) and again after each clock edge, so the placements are
 // computed only where a word is written, and cheaply: per-slot indexed
 // part-select writes (at most 64 loop iterations).
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_router_gather_table #(
   parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
   parameter bit          GatherBypass  = tcu_pkg::GatherBypass,

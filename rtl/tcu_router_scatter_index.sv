@@ -4,7 +4,7 @@
 // (tcu_pkg::frag_cd_place, which frag_place uses for C and D) and an indexed
 // part-select, so that a beat costs a few operations a word rather than a
 // layout instance per slot. Combinational.
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_router_scatter_index #(
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (

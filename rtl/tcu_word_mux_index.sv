@@ -2,7 +2,7 @@
 // which a Verilator model evaluates as one word-aligned copy instead of
 // every node of a tree. Same ports as tcu_word_mux; proven equal to
 // tcu_word_mux_tree by scripts/equiv.sh.
-// Simulation flow only: scripts/synth.sh and tools/tcu_phys do not read this file.
+// Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_word_mux_index #(
   parameter int unsigned  Width = 1,
   parameter int unsigned  Words = 2,

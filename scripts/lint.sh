@@ -80,7 +80,7 @@ done
 # spec's configurations lint_*, spec/config.toml).
 datapath_params=()
 for config in lint_no_int4_f16 lint_no_sparse_e2m1_f64; do
-  datapath_params+=("$(python3 spec/tcu_spec.py params $config --form verilator)") || exit 1
+  datapath_params+=("$(.venv/bin/python -m tcu_tools.spec params $config --form verilator)") || exit 1
 done
 want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do

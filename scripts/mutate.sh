@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of the RTL (issue 22; docs/ARCHITECTURE.md "Mutation
 # testing"): builds the tcu tool with configuration 'mutant' (the small
-# configuration's parameters, every mutant of tools/tcu_mutate compiled in and
+# configuration's parameters, every mutant of tcu_tools.mutate compiled in and
 # chosen at run time) in build-mutate/ (cached: rebuilt only when the RTL or
 # the tool changes), runs each mutant through the regression (quick runs,
 # then the main job's runs and the vector files; each run within a time
@@ -12,7 +12,7 @@
 #                     [--quick] [--report FILE] [-v]
 #
 # Exit 0 when at least 95 % of the non-equivalent mutants are killed.
-# `PYTHONPATH=tools .venv/bin/python -m tcu_mutate list|show K` names and
+# `.venv/bin/python -m tcu_tools.mutate list|show K` names and
 # shows the mutants (--mutants build-mutate/rtl/mutant/mutants.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +23,5 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DTCU_CONFIGS=small -DTCU_MUTATION=ON -DTCU_BUILD_PYTHON=OFF >/dev/null
 fi
 cmake --build "$build" --target tcu -j "$(nproc)" >/dev/null
-PYTHONPATH=tools exec .venv/bin/python -m tcu_mutate run --tcu "$build/tcu" \
+exec .venv/bin/python -m tcu_tools.mutate run --tcu "$build/tcu" \
   --mutants "$build/rtl/mutant/mutants.json" --jobs "$(nproc)" "$@"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project needs, if any are missing,
 # then the Python packages of python/requirements-dev.txt into .venv (made
-# with the python3 on PATH). As root it runs apt-get; otherwise it prints the
+# with the python3 on PATH) and the project's own package tcu_tools
+# (python/), editable. As root it runs apt-get; otherwise it prints the
 # exact command to run. Idempotent, and quick when everything is present.
 #
 #   scripts/setup.sh          what the main job and the default test tier use
@@ -69,4 +70,13 @@ for line in open(sys.argv[1]):
 PYEOF
   echo "setup: pip-installing python/requirements-dev.txt into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r python/requirements-dev.txt
+fi
+# The Python tools (python/tcu_tools), editable: imported from this checkout.
+# Built with the pinned setuptools of requirements-dev.txt.
+if ! env -u TCU_SOURCE_DIR .venv/bin/python -c \
+  'import sys, tcu_tools; sys.exit(str(tcu_tools.source_dir()) != sys.argv[1])' "$PWD" \
+  2>/dev/null; then
+  echo "setup: installing python/ (the package tcu_tools) editable into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps \
+    --no-build-isolation -e python/
 fi

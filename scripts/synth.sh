@@ -9,7 +9,7 @@
 #                between ports and flip-flops (ltp -noff)
 # and with --liberty, the same unit mapped to a real cell library, the OSU
 # 0.18 um standard cells (Debian qflow-tech-osu018, typical corner; Yosys
-# dfflibmap/abc -liberty, OpenSTA; tools/tcu_phys/area.py):
+# dfflibmap/abc -liberty, OpenSTA; python/tcu_tools/phys/area.py):
 #   um2          area in um^2 (every cell), ff-um2 the flip-flops' share
 #   MHz          the clock the critical path allows, path its start -> end
 #
@@ -46,8 +46,8 @@ out=${SYNTH_DIR:-build/synth}
 
 # The top at one dot unit per engine, default pipeline depths: the spec's
 # configurations synth_datapath and synth_core (spec/config.toml).
-DATAPATH_PARAMS=$(python3 spec/tcu_spec.py params synth_datapath) || exit 1
-CORE_PARAMS=$(python3 spec/tcu_spec.py params synth_core) || exit 1
+DATAPATH_PARAMS=$(.venv/bin/python -m tcu_tools.spec params synth_datapath) || exit 1
+CORE_PARAMS=$(.venv/bin/python -m tcu_tools.spec params synth_core) || exit 1
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 fail_usage() {
@@ -211,7 +211,7 @@ run() {
   # The same top mapped to the OSU 0.18 um cells: area and clock.
   if [ "$result" = ok ] && [ $liberty = 1 ]; then
     rm -f "$lib_json"
-    if PYTHONPATH=tools python3 -m tcu_phys.area "$top" --params "$params" --json "$lib_json" \
+    if .venv/bin/python -m tcu_tools.phys.area "$top" --params "$params" --json "$lib_json" \
       --workdir "$out/osu018/$name" >>"$log" 2>&1; then
       mapfile -t lib < <(python3 -c 'import json, sys
 f = json.load(open(sys.argv[1]))

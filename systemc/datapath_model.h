@@ -2,7 +2,7 @@
 // router and the datapath) as a plain C++ object clocked by its caller, one
 // configuration per compiled model. No SystemC here: the warp front-end
 // (warp_frontend.h) clocks it from its one SystemC process, and `tcu bench`
-// and the RTL tests drive it directly (dv/driver/core_driver.h).
+// and the RTL tests drive it directly (core_driver.h).
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # `tcu run --trace` writes an FST whose hierarchy holds every signal that the
-# GTKWave save files in tb/gtkwave/ name, and the ports that tcu_phys.workload
+# GTKWave save files in tb/gtkwave/ name, and the ports that tcu_tools.phys.workload
 # reads of each engine's first dot unit.
 # Usage: check_trace.sh TCU GTKW_DIR PYTHON
 set -euo pipefail
 tcu=$1 gtkw_dir=$2 python=$3
-tools=$(cd "$(dirname "$0")/../tools" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$tcu" run --engine rtl --count 2 --ptx mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 \
@@ -29,13 +28,13 @@ for f in "$gtkw_dir"/*.gtkw; do
     fi
   done < <(grep -E '^TOP\.tcu_sim_top\.' "$f")
 done
-# tcu_phys.workload finds the first unit of each engine by its own scope
+# tcu_tools.phys.workload finds the first unit of each engine by its own scope
 # patterns and reads its ports (the units' internals are not traced): read
 # each unit's clock, valid and some operand ports from this trace as it does.
-if ! PYTHONPATH="$tools" "$python" - "$dir/t.fst" <<'PY'; then
+if ! "$python" - "$dir/t.fst" <<'PY'; then
 import sys
 from pathlib import Path
-from tcu_phys import workload
+from tcu_tools.phys import workload
 ports = {"tcu_int4_dot": ["a_i", "b_i"], "tcu_e2m1_dot": ["a_i", "scale_a_i"],
          "tcu_f16_dot": ["a_i", "c_i", "en_i"], "tcu_f64_dot": ["a_i", "c_i"]}
 failed = False
@@ -43,7 +42,7 @@ for unit, instance in workload.DEFAULT_INSTANCE.items():
     try:
         workload.read_slices(Path(sys.argv[1]), instance, ports[unit])
     except workload.WorkloadError as e:
-        print(f"tcu_phys.workload cannot read {unit}: {e}")
+        print(f"tcu_tools.phys.workload cannot read {unit}: {e}")
         failed = True
 sys.exit(failed)
 PY

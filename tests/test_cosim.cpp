@@ -5,8 +5,8 @@
 #include <tuple>
 #include <vector>
 
-#include "cosim/golden_cosim.h"
-#include "faults/fault.h"
+#include "fault.h"
+#include "golden_cosim.h"
 #include "tcu/generator.h"
 
 namespace {

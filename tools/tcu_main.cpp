@@ -1025,7 +1025,7 @@ int coverage_command(CoverageCommand& c) {
 
 int tcu_main(int argc, char** argv) {
   const Invocation call{argc > 0 ? argv[0] : "tcu", std::vector<std::string>(argv, argv + argc)};
-  // explore has its own command line (tools/tcu_explore parses it).
+  // explore has its own command line (tcu_tools.explore parses it).
   if (argc >= 2 && std::strcmp(argv[1], "explore") == 0)
     return tcu::launch_explore(call.program, std::vector<std::string>(argv + 2, argv + argc));
   if (argc >= 3 && std::strcmp(argv[1], "run") == 0 && std::strcmp(argv[2], "merge") == 0)

@@ -1,6 +1,6 @@
-# The DPI-C testbench (label dpi): dv/dpi/tcu_core_dpi_tb.sv drives
+# The DPI-C testbench (label dpi): tb/dpi/tcu_core_dpi_tb.sv drives
 # rtl/tcu_core.sv from SystemVerilog alone and checks every D against the
-# golden model through dv/dpi/tcu_golden_dpi_pkg.sv and libtcu_golden.
+# golden model through tb/dpi/tcu_golden_dpi_pkg.sv and libtcu_golden.
 # Verilator --binary --timing builds it with its own make, as one translation
 # unit (VM_PARALLEL_BUILDS=0) at -O0: 28 s of CPU instead of 4.5 minutes
 # with a translation unit per generated file at -O1 (each parses Verilator's
@@ -9,8 +9,8 @@
 find_program(TCU_VERILATOR_EXECUTABLE verilator REQUIRED)
 file(GLOB dpi_rtl_units CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_*.sv)
 list(REMOVE_ITEM dpi_rtl_units ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv)
-set(dpi_tb_sources ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_golden_dpi_pkg.sv
-                   ${PROJECT_SOURCE_DIR}/dv/dpi/tcu_core_dpi_tb.sv)
+set(dpi_tb_sources ${PROJECT_SOURCE_DIR}/tb/dpi/tcu_golden_dpi_pkg.sv
+                   ${PROJECT_SOURCE_DIR}/tb/dpi/tcu_core_dpi_tb.sv)
 set(TCU_DPI_JOBS 2 CACHE STRING "compile jobs of each DPI testbench build")
 set(dpi_objcache "")
 if(TCU_CCACHE)

@@ -1,4 +1,4 @@
-"""Unit tests of tools/tcu_explore: sweep parsing and its errors, point
+"""Unit tests of tcu_tools.explore: sweep parsing and its errors, point
 numbering, sharding, the Pareto front, CSV/plot output and merge. No model
 is built here (tests/explore_sweep.sh runs a real sweep)."""
 import csv
@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from tcu_explore import build as builds, cli, params, pareto, runs, sweep as sweeps  # noqa: E402
+from tcu_tools.explore import build as builds, cli, params, pareto, runs, sweep as sweeps
 
 GEMM = ["--ptx", "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "--m", "16", "--n", "8",
         "--k", "64"]

@@ -1,4 +1,4 @@
-"""Unit tests of tools/tcu_explore's figures: MAC counts read from a run's
+"""Unit tests of tcu_tools.explore's figures: MAC counts read from a run's
 report (the f16 count), the physical columns (TOPS, TOPS/mm^2, TOPS/W), the
 synthesis JSON contract, the Pareto fronts and label placement."""
 import json
@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from tcu_explore import build, labels, output, pareto, physical, runs, synthesis  # noqa: E402
-from tcu_explore import params, sweep  # noqa: E402
+from tcu_tools.explore import build, labels, output, pareto, physical, runs, synthesis
+from tcu_tools.explore import params, sweep
 
 DATA = Path(__file__).resolve().parent / "data"
 F16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
@@ -108,7 +107,7 @@ def test_router_estimate(monkeypatch):
     router points at the point's widths (scaled between 1 and 4 words), and
     tops_per_mm2 counts it; a synthesized router's area is kept. Planted:
     the estimate left out of tops_per_mm2 must change it."""
-    from tcu_phys import datafile
+    from tcu_tools.phys import datafile
     router = {"unit": "tcu_operand_router", "flip_flop_area_um2": 0.0, "critical_path_ns": 1.0,
               "fmax_mhz": 1e3}
     points = [dict(router, params={"WordsPerCycle": 1, "DWordsPerCycle": 1}, area_um2=1e6),

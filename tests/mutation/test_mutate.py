@@ -1,14 +1,11 @@
-"""tools/tcu_mutate without a model: where sites are found and where not,
+"""tcu_tools.mutate without a model: where sites are found and where not,
 the mutated texts, the instrumented form, the equivalence list's errors,
 the sample's spread."""
 import dataclasses
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from tcu_mutate import campaign, equivalent, instrument, sites  # noqa: E402
+from tcu_tools.mutate import campaign, equivalent, instrument, sites
 
 FIXTURE = """module m #(parameter int W = 4 + 4) (
   input  logic clk_i, input logic rst_ni, input logic [W-1:0] a_i, b_i,

@@ -2,7 +2,7 @@
 # The data file (spec/phys_osu018.toml) against a fresh measurement.
 #   tests/phys/data_file.sh PYTHON WORKDIR check
 #     measures tcu_sparse_mux (the cheapest point: seconds) into
-#     WORKDIR/fresh.json and requires the data file to agree (tcu_phys
+#     WORKDIR/fresh.json and requires the data file to agree (tcu_tools.phys
 #     --check);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-int4
 #     the same for tcu_int4_dot at the small configuration's Stages=1 (a
@@ -28,30 +28,29 @@ work=$2
 mode=$3
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 data=$repo/spec/phys_osu018.toml
-export PYTHONPATH=$repo/tools
 mkdir -p "$work" || exit 1
 case $mode in
   check)
-    nice -n 10 "$python" -m tcu_phys --unit tcu_sparse_mux --workdir "$work" \
+    nice -n 10 "$python" -m tcu_tools.phys --unit tcu_sparse_mux --workdir "$work" \
       --json "$work/fresh.json" --check "$data" || exit 1
     ;;
   check-int4)
-    nice -n 10 "$python" -m tcu_phys --unit tcu_int4_dot --params Stages=1 --workdir "$work" \
+    nice -n 10 "$python" -m tcu_tools.phys --unit tcu_int4_dot --params Stages=1 --workdir "$work" \
       --json "$work/fresh_int4.json" --check "$data" || exit 1
     ;;
   check-f16)
     for stages in 2 1; do
-      nice -n 10 "$python" -m tcu_phys --unit tcu_f16_dot --params FmaStages=$stages \
+      nice -n 10 "$python" -m tcu_tools.phys --unit tcu_f16_dot --params FmaStages=$stages \
         --workdir "$work" --json "$work/fresh_f16_$stages.json" --check "$data" || exit 1
     done
     ;;
   check-f64)
-    nice -n 10 "$python" -m tcu_phys --unit tcu_f64_dot --params FmaStages=2 --workdir "$work" \
+    nice -n 10 "$python" -m tcu_tools.phys --unit tcu_f64_dot --params FmaStages=2 --workdir "$work" \
       --json "$work/fresh_f64.json" --check "$data" || exit 1
     ;;
   planted)
     [ -s "$work/fresh.json" ] || { echo "planted: no $work/fresh.json (run check first)" >&2; exit 1; }
-    fields=$("$python" -c 'from tcu_phys import datafile; print(" ".join(datafile.CHECKED))')
+    fields=$("$python" -c 'from tcu_tools.phys import datafile; print(" ".join(datafile.CHECKED))')
     failures=0
     for field in $fields library mapping; do
       "$python" - "$data" "$work/tampered.toml" "$field" <<'PY' || exit 1
@@ -61,7 +60,7 @@ field = sys.argv[3]
 if field == "library":
     text = text.replace('library = "OSU 0.18 µm, typical corner"', 'library = "other"', 1)
 elif field == "mapping":
-    from tcu_phys import figures
+    from tcu_tools.phys import figures
     start = text.index('unit = "tcu_sparse_mux"\n')
     end = text.find("[[", start)
     block = text[start:end]
@@ -83,7 +82,7 @@ else:
     text = text[:start] + block + text[end:]
 open(sys.argv[2], "w").write(text)
 PY
-      if "$python" -m tcu_phys --from-json "$work/fresh.json" --check "$work/tampered.toml" \
+      if "$python" -m tcu_tools.phys --from-json "$work/fresh.json" --check "$work/tampered.toml" \
         >"$work/planted.out" 2>&1; then
         echo "FAIL: --check accepted a data file with $field changed"
         failures=$((failures + 1))

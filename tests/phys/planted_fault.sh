@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proof that phys_energy_method can fail: copies of tools/tcu_phys with one
+# Proof that phys_energy_method can fail: copies of tcu_tools.phys with one
 # fault each must fail the test named with it:
 #   activities  the power step ignores the simulated activities (one global
 #               activity for every net): the "rises" tests must fail;
@@ -21,8 +21,8 @@ failures=0
 plant() {  # plant NAME PYTHON-REPLACEMENT PYTEST-K [MODULE [TEST-FILE]]
   local name=$1 edit=$2 select=$3 module=${4:-sta} tests=${5:-test_energy} work
   work=$(mktemp -d)
-  cp -r "$repo/tools" "$repo/tests" "$repo/rtl" "$work/"
-  if ! "$python" - "$work/tools/tcu_phys/$module.py" "$edit" <<'PY'; then
+  cp -r "$repo/python" "$repo/spec" "$repo/tests" "$repo/rtl" "$work/"
+  if ! "$python" - "$work/python/tcu_tools/phys/$module.py" "$edit" <<'PY'; then
 import sys
 path, edit = sys.argv[1], sys.argv[2]
 old, new = edit.split("|||")
@@ -32,8 +32,9 @@ if old not in text:
 open(path, "w").write(text.replace(old, new))
 PY
     failures=$((failures + 1))
-  elif "$python" -m pytest -q -p no:cacheprovider "$work/tests/phys/$tests.py" -k "$select" \
-    >"$work/out" 2>&1; then
+  # Run from the copy's python/: `-m` imports its tcu_tools (the copy) first.
+  elif (cd "$work/python" && "$python" -m pytest -q -p no:cacheprovider \
+    "$work/tests/phys/$tests.py" -k "$select") >"$work/out" 2>&1; then
     echo "planted_fault: the tests '$select' passed with the fault '$name'" >&2
     failures=$((failures + 1))
   elif ! grep -q "failed" "$work/out"; then

@@ -2,7 +2,7 @@
 # scripts/synth.sh --liberty on a small unit (tcu_int4_accumulate): the
 # table, the CSV and the JSON carry the OSU 0.18 um figures under the names
 # tcu explore reads (area_um2, flip_flop_area_um2, fmax_mhz,
-# critical_path_ns, path_start, path_end), equal to tcu_phys's own mapping
+# critical_path_ns, path_start, path_end), equal to tcu_tools.phys's own mapping
 # of the unit, and the CSV's generic columns are still there. Then the
 # proof that the checks can fail: the same checker must refuse copies of
 # the JSON with a key renamed, the area zeroed, and fmax not 1000 / path.
@@ -22,10 +22,10 @@ grep -q "um2 *ff-um2 *MHz" "$work/table.txt" || { echo "FAIL: no um2/MHz columns
 grep -q "critical path .* ns: .* -> " "$work/table.txt" || { echo "FAIL: no path line"; exit 1; }
 
 check() {  # check JSON: exit 0 if the figures are right
-  PYTHONPATH=$repo/tools "$python" - "$1" "$work/synth.csv" "$work/phys" <<'PY'
+  "$python" - "$1" "$work/synth.csv" "$work/phys" <<'PY'
 import csv, json, sys
 from pathlib import Path
-from tcu_phys import mapping
+from tcu_tools.phys import mapping
 rows = json.load(open(sys.argv[1]))
 assert len(rows) == 1, rows
 row = rows[0]

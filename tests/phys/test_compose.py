@@ -1,19 +1,15 @@
 """The composition of a configuration's figures from unit points
-(tools/tcu_phys/compose.py), on made-up points whose sums are worked by
+(python/tcu_tools/phys/compose.py), on made-up points whose sums are worked by
 hand: the units, the sparse muxes, the router scaled from its 1- and 4-word
 points, the skid and the control; and the comparison with a whole
 datapath. The planted twins take the router's narrow point at every width
 and leave the skid out, and must miss."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-from tcu_phys import compose  # noqa: E402
+from tcu_tools.phys import compose
 
 
 def point(unit: str, params: dict, area: float, ff: float = 0.0, path: float = 1.0,

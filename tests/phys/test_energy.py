@@ -1,4 +1,4 @@
-"""The energy method (tools/tcu_phys), on two small units, one
+"""The energy method (tcu_tools.phys), on two small units, one
 combinational (tcu_int4_accumulate) and one clocked (tcu_pipe_reg): energy
 rises with the toggle rate, zero activity (the clock's too) gives leakage
 only, a clocked unit's idle cycle (clock only) costs more than leakage and
@@ -6,14 +6,10 @@ less than a busy one, and the figures come from the library (areas add up
 from its cells)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-from tcu_phys import activity, library, mapping, sta  # noqa: E402
+from tcu_tools.phys import activity, library, mapping, sta
 
 UNIT = "tcu_int4_accumulate"  # combinational, a few hundred cells
 CLOCKED = "tcu_pipe_reg"      # two 64-bit registers and their valid bits

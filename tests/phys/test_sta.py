@@ -1,4 +1,4 @@
-"""The clock a mapped netlist allows (tools/tcu_phys/sta.py): a clock gate
+"""The clock a mapped netlist allows (python/tcu_tools/phys/sta.py): a clock gate
 (latch + AND, what rtl/tcu_clock_gate.sv maps to in the OSU 0.18 um cells)
 must not set the figure. Two hand-written netlists: a flip-flop-to-flip-flop
 path of inverters, clocked directly and through the gate. The gated one's
@@ -9,14 +9,11 @@ search (the first path reported at the reference period) and must miss."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-from tcu_phys import sta  # noqa: E402
+from tcu_tools.phys import sta
 
 INVERTERS = 24
 

@@ -1,5 +1,5 @@
-"""A unit's energy at a workload's own operands (tools/tcu_phys/workload.py)
-and the gated clocks' slews (tools/tcu_phys/sta.py).
+"""A unit's energy at a workload's own operands (python/tcu_tools/phys/workload.py)
+and the gated clocks' slews (python/tcu_tools/phys/sta.py).
 
 Workload: waveforms written here in the shape of an RTL run's (the unit's
 scope inside a datapath, its clock, en_i, valid_i and operands), with
@@ -15,14 +15,11 @@ does, not the extrapolation of an unbuffered slew."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-from tcu_phys import activity, mapping, sta, stimulus, workload  # noqa: E402
+from tcu_tools.phys import activity, mapping, sta, stimulus, workload
 
 UNIT = "tcu_int4_dot"
 PARAMS = {"Stages": 1}
@@ -97,7 +94,7 @@ def slices_of(workdir, ports, operands, name) -> list[dict]:
 
 
 def random_operands(ports, n: int, seed: int = 1) -> list[dict]:
-    """The random figure's operands (tcu_phys.stimulus) as slices."""
+    """The random figure's operands (tcu_tools.phys.stimulus) as slices."""
     rows = stimulus.make("int4", ports, n, seed)
     keep = workload.operand_ports(ports)
     return [{name: v for (name, _), v in zip(ports, row) if name in keep} for row in rows]

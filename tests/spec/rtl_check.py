@@ -3,7 +3,8 @@
 pyslang (a SystemVerilog compiler: no regular expressions):
 
   generated   rtl/tcu_pkg.sv's and the DPI-C package's generated sections
-              are the spec's (spec/gen_config.py --rtl writes them);
+              are the spec's (python -m tcu_tools.spec.gen_config --rtl
+              writes them);
   defaults    every module of rtl/ and tb/ that declares a spec parameter
               declares it with the spec's type and default, written as the
               package's constant (tcu_pkg::Name, no literal); tcu_core and
@@ -14,7 +15,7 @@ pyslang (a SystemVerilog compiler: no regular expressions):
               instance of tcu_core, tcu_datapath and tcu_operand_router
               sees the configuration's values;
   rules       tcu_sim_top elaborated at a counterexample of each rule and
-              range (spec/tcu_spec.py Rule.counterexample) stops with a
+              range (tcu_tools.spec Rule.counterexample) stops with a
               $fatal whose message is the spec's, and at every named
               configuration with none.
 
@@ -29,10 +30,10 @@ from pathlib import Path
 
 import pyslang
 
+from tcu_tools import spec as tcu_spec
+from tcu_tools.spec import gen_config
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "spec"))
-import gen_config  # noqa: E402
-import tcu_spec  # noqa: E402
 
 TOP = "tcu_sim_top"
 CARRIERS = ("tcu_core", "tcu_sim_top")  # declare every parameter

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import rtl_check  # beside this file (pytest puts its folder on the path)
+from tcu_tools import spec as tcu_spec
+from tcu_tools.spec import gen_config
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "spec"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_config  # noqa: E402
-import rtl_check  # noqa: E402
-import tcu_spec  # noqa: E402
 
 SPEC = tcu_spec.load()
 
@@ -194,7 +193,7 @@ def test_generated_outputs(tmp_path):
 
 
 def test_generator_reports_a_bad_configuration(tmp_path):
-    result = subprocess.run([sys.executable, str(ROOT / "spec" / "gen_config.py"), str(tmp_path),
+    result = subprocess.run([sys.executable, "-m", "tcu_tools.spec.gen_config", str(tmp_path),
                              "--config", "bad=E2m1MacsPerCycle=32"], capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("configuration 'bad' (TCU_CONFIG_bad): E2m1MacsPerCycle=32: "
@@ -204,7 +203,7 @@ def test_generator_reports_a_bad_configuration(tmp_path):
 
 # ---- the RTL checker fails on planted disagreements -------------------------
 def copy_tree(tmp_path):
-    for folder in ("rtl", "tb", gen_config.DPI_PACKAGE.parent):
+    for folder in ("rtl", "tb"):  # tb/ holds the DPI-C package too
         shutil.copytree(ROOT / folder, tmp_path / folder)
     return tmp_path
 
@@ -254,7 +253,7 @@ def test_stale_generated_section_is_caught(tmp_path, path, old, new):
     assert len(problems) == 1
     assert problems[0].startswith(f"{root / path}:")
     assert problems[0].endswith("its generated section is not "
-                                f"{SPEC.path}'s: run spec/gen_config.py --rtl")
+                                f"{SPEC.path}'s: run python -m tcu_tools.spec.gen_config --rtl")
     # --rtl writes it back; then it agrees.
     assert gen_config.main(["--rtl", "--root", str(root)]) == 0
     assert (root / path).read_text() == (ROOT / path).read_text()
@@ -263,7 +262,7 @@ def test_stale_generated_section_is_caught(tmp_path, path, old, new):
 def test_capi_enum_check_fails_on_a_changed_code(tmp_path):
     # The generated C++ check compiled against a copy of the C API header
     # with one code changed stops the compiler, naming the constant.
-    header = (ROOT / "capi" / "include" / "tcu_golden.h").read_text()
+    header = (ROOT / "bindings" / "c" / "include" / "tcu_golden.h").read_text()
     assert "TCU_ROUND_RM = 2," in header
     (tmp_path / "tcu_golden.h").write_text(header.replace("TCU_ROUND_RM = 2,", "TCU_ROUND_RM = 3,"))
     check = tmp_path / "check.cpp"

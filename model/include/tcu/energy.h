@@ -1,7 +1,7 @@
 // The energy estimate in pJ: the activity counters (tcu/activity.h) priced
 // with the dot units' physical figures from the data file
 // spec/phys_osu018.toml (OSU 0.18 µm standard cells, typical corner; built
-// into the library at configure time by spec/gen_phys.py, so nothing is read
+// into the library at configure time by tcu_tools.spec.gen_phys, so nothing is read
 // at run time). docs/ARCHITECTURE.md ("Energy estimate") gives the method.
 //
 // Per engine with U dot units (dot_units; 0 for an engine not built), the

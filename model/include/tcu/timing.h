@@ -15,7 +15,7 @@ namespace tcu {
 // tcu::DatapathConfig, the core's parameters, its ==, datapath_parameters()
 // and datapath_config_error(), tcu::FrontEndConfig (the front-end's), and
 // the unit table's functions below (dot_units, slice_macs, unit_latency,
-// disabled_by) are generated from spec/config.toml (spec/gen_config.py,
+// disabled_by) are generated from spec/config.toml (tcu_tools.spec.gen_config,
 // when a build is configured).
 
 // The parameter that leaves `family` without an engine in `config`

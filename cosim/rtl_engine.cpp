@@ -1,0 +1,163 @@
+// Top level in the order of Verilator's examples/make_tracing_sc: the clock,
+// the Verilated model and the front-end bound to the clock,
+// sc_start(SC_ZERO_TIME), then the trace, then the run. The model (the core:
+// operand router and datapath) is Verilated as plain C++ (--cc) and clocked
+// from the front-end's process (warp_frontend.h says why).
+#include "rtl_engine.h"
+
+#include <stdexcept>
+#include <systemc>
+
+#include "datapath_model.h"
+#include "fault_injector.h"
+#include "warp_frontend.h"
+
+namespace tcu {
+namespace {
+
+class RtlEngine : public Engine {
+ public:
+  RtlEngine(const RtlOptions& options, const FrontEndConfig& front_end)
+      : config_name_(options.config),
+        clock_("clk", 1, sc_core::SC_NS, 0.5, 0, sc_core::SC_NS, true),
+        model_(make_datapath_model(options.config)),
+        cosim_(make_golden_cosim(datapath_config(options.config), front_end,
+                                 options.stimulus.check)),
+        faults_(options.stimulus.fault),
+        front_end_("warp_frontend", model_.get(), datapath_config(options.config), front_end,
+                   cosim_.get(), &faults_,
+                   {options.stimulus.backpressure, options.stimulus.seed}) {
+    const std::string& trace = options.trace;
+    front_end_.clk(clock_);
+
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    if (!trace.empty()) model_->open_trace(trace);
+    // Reset for a few cycles, outside the front-end's clock (its cycle
+    // count starts after reset).
+    model_->set_start(false);
+    model_->set_words(nullptr, 0, false);
+    model_->set_wb_ready(true);
+    model_->reset();
+    model_->falling_edge();
+    front_end_.pause_when_idle(true);
+  }
+
+  std::string name() const override { return "rtl(" + config_name_ + ")"; }
+
+  Fragment execute(const Instr& instr, const WarpOperands& operands) override {
+    return execute_batch(instr, {operands}).front();
+  }
+
+  std::vector<Fragment> execute_batch(const Instr& instr,
+                                      const std::vector<WarpOperands>& batch) override {
+    std::vector<StreamItem> items;
+    items.reserve(batch.size());
+    for (const WarpOperands& operands : batch)
+      items.push_back({instr, operands, std::to_string(issued_ + items.size())});
+    return execute_stream(items);
+  }
+
+  std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
+    // An instruction for an engine this configuration leaves out never
+    // reaches the datapath (its assertion would flag it): nothing is issued.
+    const DatapathConfig& config = datapath_config(config_name_);
+    for (const StreamItem& item : items)
+      if (const std::string why = disabled_error(config_name_, config, item.instr); !why.empty())
+        throw UnsupportedInstruction(why);
+    for (const StreamItem& item : items) {
+      validate_operands(item.instr,
+                        item.operands);  // what the golden model rejects is never issued
+      front_end_.issue({item.instr, item.operands, item.case_id});
+      ++issued_;
+    }
+    // The front-end pauses the kernel once idle; a datapath that never
+    // answers runs into the cycle limit instead.
+    const uint64_t start = front_end_.cycle();
+    const uint64_t limit = 100000 + 1000 * items.size();
+    sc_core::sc_start(double(limit), sc_core::SC_NS);
+    if (!front_end_.idle()) {
+      std::string cases;
+      for (const std::string& name : front_end_.unfinished())
+        cases += (cases.empty() ? "" : ", ") + name;
+      throw DesignFailure("RTL engine: the datapath hung: no result after " +
+                          std::to_string(front_end_.cycle() - start) +
+                          " cycles; cases not finished: " + cases);
+    }
+    std::vector<Fragment> out;
+    out.swap(front_end_.results());
+    last_write_back_stalls_.clear();
+    last_write_back_stalls_.swap(front_end_.write_back_stalls());
+    return out;
+  }
+
+  uint64_t cycles() const override { return front_end_.cycle(); }
+  std::optional<RegisterFileRun> register_file_run() const override {
+    return RegisterFileRun{front_end_.front_end(),
+                           write_back_front_end(front_end_.datapath(), front_end_.front_end()),
+                           last_write_back_stalls_};
+  }
+  // A datapath of one's own has no activity counters (its wrapper counts
+  // cycles only): none are reported.
+  bool write_rtl_coverage(const std::string& path) override {
+    return model_->write_coverage(path);
+  }
+
+  std::optional<Activity> activity() const override {
+    if (datapath_is_own(config_name_)) return std::nullopt;
+    return model_->activity();
+  }
+  std::optional<ReferenceActivity> expected_activity() const override {
+    if (datapath_is_own(config_name_)) return std::nullopt;
+    return cosim_->reference_activity();
+  }
+  void set_front_end(const FrontEndConfig& config) { front_end_.set_front_end(config); }
+  const std::string& config() const { return config_name_; }
+  bool fault_injected() const { return faults_.injected(); }
+  std::vector<std::string> take_errors() override { return cosim_->take_errors(); }
+
+ private:
+  std::string config_name_;
+  sc_core::sc_clock clock_;
+  std::unique_ptr<DatapathModel> model_;
+  std::unique_ptr<Cosim> cosim_;
+  FaultInjector faults_;
+  WarpFrontEnd front_end_;
+  uint64_t issued_ = 0;
+  std::vector<uint64_t> last_write_back_stalls_;  // of the last execute_stream
+};
+
+}  // namespace
+
+void set_front_end(Engine& engine, const FrontEndConfig& front_end) {
+  auto* rtl = dynamic_cast<RtlEngine*>(&engine);
+  if (!rtl) throw std::invalid_argument("set_front_end: not an RTL engine");
+  if (const std::string why = front_end_config_error(front_end); !why.empty())
+    throw std::invalid_argument("front-end configuration: " + why);
+  rtl->set_front_end(front_end);  // checks rf_bandwidth_error
+}
+
+bool fault_injected(const Engine& engine) {
+  const auto* rtl = dynamic_cast<const RtlEngine*>(&engine);
+  return rtl && rtl->fault_injected();
+}
+
+std::unique_ptr<Engine> make_rtl_engine(const RtlOptions& options) {
+  const DatapathConfig& config = datapath_config(options.config);  // throws for an unknown name
+  if (const std::string why = front_end_config_error(options.front_end); !why.empty())
+    throw std::invalid_argument("front-end configuration: " + why);
+  if (const std::string why = rf_bandwidth_error(config, options.front_end); !why.empty())
+    throw std::invalid_argument(why);
+  return std::make_unique<RtlEngine>(options, options.front_end);
+}
+
+std::unique_ptr<Engine> make_rtl_engine(const std::string& config, const std::string& trace,
+                                        const FrontEndConfig& front_end) {
+  RtlOptions options;
+  options.config = config;
+  options.trace = trace;
+  options.front_end = front_end;
+  if (datapath_is_own(config)) options.stimulus.check = CheckMode::kResults;
+  return make_rtl_engine(options);
+}
+
+}  // namespace tcu

@@ -1,0 +1,168 @@
+"""python3 -m tcu_tools.phys [--unit NAME [--params "N=V ..."]]... | --all
+                       [--cycles N] [--json FILE] [--write FILE] [--check FILE]
+                       [--from-json FILE] [--workdir DIR]
+
+Maps each unit type to the OSU 0.18 um cells and prints its area (um^2),
+critical path and clock (MHz), and energy per cycle busy and idle (pJ, from a
+gate-level simulation's toggle counts in OpenSTA's report_power) and per
+operation. --all: every point of the data file (each unit at the default
+configuration's parameters and where the small configuration's differ);
+--write FILE: the data file (spec/phys_osu018.toml); --check FILE: compare
+the measured points with the data file's. --from-json FILE: take the
+figures from an earlier --json instead of measuring. Exit 1 if a step fails
+or --check finds a disagreement, 2 for a bad command line."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from . import datafile, figures, library
+from .units import POINTS, UNIT_TYPES
+
+
+def _tools() -> dict:
+    def first_line(cmd: list[str]) -> str:
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        except OSError:
+            return "?"
+        return out.strip().splitlines()[0] if out.strip() else "?"
+    return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
+            "iverilog": first_line(["iverilog", "-V"])}
+
+
+def _print_row(f: dict) -> None:
+    def num(v, fmt):
+        return format(v, fmt) if v is not None else format("-", fmt.split(".")[0].rstrip("f"))
+    params = " ".join(f"{k}={v}" for k, v in f["params"].items() if k != "SynthImpl")
+    print(f"{f['unit']:18} {params or '-':30} {f['area_um2']:11.0f} "
+          f"{f['flip_flop_area_um2']:9.0f} {f['cells']:6d} {f['critical_path_ns']:8.3f} "
+          f"{f['fmax_mhz']:9.1f} {num(f['busy_pj_per_cycle'], '11.2f')} "
+          f"{num(f['idle_pj_per_cycle'], '11.3f')} {num(f['pj_per_op'], '8.3f')} "
+          f"{f['synth_seconds']:7.0f}  {f['startpoint']} -> {f['endpoint']}", flush=True)
+
+
+def _parse_params(parser, text: str) -> dict:
+    out = {}
+    for word in text.split():
+        name, _, value = word.partition("=")
+        if not name.isidentifier() or not value.isdigit():
+            parser.error(f"--params: expected NAME=VALUE words with integer values, found '{word}'")
+        out[name] = int(value)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tcu_phys", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--unit", action="append", choices=sorted(UNIT_TYPES),
+                        help="a unit type (default: every one at its default parameters)")
+    parser.add_argument("--params", metavar="NAME=VALUE ...", default="",
+                        help="parameters overriding the units' defaults (e.g. \"Stages=1\")")
+    parser.add_argument("--all", action="store_true", help="every point of the data file")
+    parser.add_argument("--point", type=int, action="append", metavar="K",
+                        help=f"point K (0..{len(POINTS) - 1}) of --all only (repeatable)")
+    parser.add_argument("--cycles", type=int, default=200,
+                        help="gate-level simulation cycles per measurement (default 200)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", help="write the figures as JSON to this file")
+    parser.add_argument("--write", metavar="FILE", help="write the data file (TOML)")
+    parser.add_argument("--check", metavar="FILE",
+                        help="compare the figures with the data file's; exit 1 on a difference")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="figures from an earlier --json run instead of measuring")
+    parser.add_argument("--whole", action="append", default=[], metavar="JSON",
+                        help="with --write: a whole tcu_datapath's figures (tcu_tools.phys.area "
+                        "--json) to set beside its composition (repeatable)")
+    parser.add_argument("--engine", action="append", default=[], metavar="JSON",
+                        help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
+                        "tcu_*_engine) to set beside its units (repeatable)")
+    parser.add_argument("--plain", action="store_true",
+                        help="the plain (unbuffered) mapping of the figures before session 11")
+    parser.add_argument("--no-energy", action="store_true",
+                        help="area and clock only (no gate-level simulation)")
+    parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")
+    args = parser.parse_args(argv)
+    if args.cycles < 8:
+        parser.error("--cycles must be at least 8")
+    overrides = _parse_params(parser, args.params)
+    if args.all and (args.unit or overrides):
+        parser.error("--all measures every point: no --unit or --params with it")
+    if args.write and not args.all and not args.from_json:
+        parser.error("--write needs --all (the data file holds every point)")
+    stored = None
+    if args.check:
+        try:
+            stored = datafile.load(Path(args.check))
+        except datafile.DataFileError as e:
+            print(f"tcu_phys: {e}", file=sys.stderr)
+            return 1
+        if (stored.get("cycles"), stored.get("seed")) != (args.cycles, args.seed):
+            print(f"tcu_phys: {args.check} was measured at --cycles {stored.get('cycles')} "
+                  f"--seed {stored.get('seed')}; check at those", file=sys.stderr)
+            return 1
+
+    rows: list[dict] = []
+    print(f"Library: {library.LABEL}")
+    print(f"{'unit':18} {'parameters':30} {'area um2':>11} {'ff um2':>9} {'cells':>6} "
+          f"{'path ns':>8} {'fmax MHz':>9} {'busy pJ/cyc':>11} {'idle pJ/cyc':>11} "
+          f"{'pJ/op':>8} {'synth s':>7}  critical path")
+    if args.from_json:
+        try:
+            loaded = json.loads(Path(args.from_json).read_text())
+            rows = loaded["units"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"tcu_phys: --from-json {args.from_json}: {e}", file=sys.stderr)
+            return 1
+        for f in rows:
+            _print_row(f)
+    else:
+        try:
+            library.liberty()
+        except library.LibraryMissing as e:
+            print(f"tcu_phys: {e}", file=sys.stderr)
+            return 1
+        if args.all:
+            units = POINTS
+            if args.point:
+                if any(not 0 <= k < len(POINTS) for k in args.point):
+                    parser.error(f"--point: 0..{len(POINTS) - 1}")
+                units = [POINTS[k] for k in args.point]
+        else:
+            units = [UNIT_TYPES[n] for n in (args.unit or sorted(UNIT_TYPES))]
+            if overrides:
+                units = [dataclasses.replace(u, params={**u.params, **overrides}) for u in units]
+        for unit in units:
+            try:
+                f = figures.measure(unit, Path(args.workdir), args.cycles, args.seed,
+                                    not args.plain, not args.no_energy)
+            except RuntimeError as e:
+                print(f"tcu_phys: {unit.name}: {e}", file=sys.stderr)
+                return 1
+            rows.append(f.to_json())
+            _print_row(rows[-1])
+            if args.json:  # after each unit, so a long run's figures survive
+                Path(args.json).write_text(json.dumps(
+                    {"library": library.LABEL, "cycles": args.cycles, "seed": args.seed,
+                     "units": rows}, indent=2))
+    if args.write:
+        try:
+            wholes = [json.loads(Path(w).read_text()) for w in args.whole]
+            engines = [json.loads(Path(e).read_text()) for e in args.engine]
+        except (OSError, ValueError) as e:
+            print(f"tcu_phys: --whole/--engine: {e}", file=sys.stderr)
+            return 1
+        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
+                       engines)
+        print(f"wrote {args.write}")
+    if stored is not None:
+        problems = datafile.compare(stored, rows)
+        for p in problems:
+            print(f"tcu_phys: {args.check}: {p}", file=sys.stderr)
+        if problems:
+            return 1
+        print(f"{args.check}: agrees with the {len(rows)} point(s) measured")
+    return 0

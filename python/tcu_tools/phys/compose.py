@@ -1,0 +1,231 @@
+"""Whole-datapath figures of a named configuration, composed from the
+points (unit figures) of the data file: the default datapath has 116 dot
+units (32 int4, 16 e2m1, 64 f16, 4 f64), far too many to map in reasonable
+time, so its area is
+
+  units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
+  + the operand router (scaled from its points at 1 and 4 words a cycle,
+    router_scaled: its configurations' 64-word widths did not finish mapping)
+  + glue: the output skid and the datapath's control
+
+which leaves out the engines' own registers and selection (operand and D
+registers, operand multiplexers, slice sequencers, int4 accumulators) and
+tcu_datapath's clock gates, activity counters and D multiplexer: a lower
+bound, which the data file's [[whole]] tables measure against whole
+tcu_datapaths mapped by the same flow. (The engines could not be mapped as
+tops of their own: Yosys 0.23 fails an internal assertion re-deriving
+tcu_*_engine at its parameters.) Its clock is the slowest part's; its
+energy per engine the units' (the estimate of model/src/energy.cpp)."""
+from __future__ import annotations
+
+from tcu_tools import spec as tcu_spec
+
+# engine -> (unit, MACs per unit, the unit's stage parameter, the datapath's,
+#            the configuration's MACs-per-cycle and enable parameters)
+ENGINES = {
+    "int4": ("tcu_int4_dot", 32, "Stages", "IntStages", "Int4MacsPerCycle", "Int4Enable"),
+    "e2m1": ("tcu_e2m1_dot", 64, "Stages", "E2m1Stages", "E2m1MacsPerCycle", "E2m1Enable"),
+    "f16": ("tcu_f16_dot", 4, "FmaStages", "FmaStages", "F16FmasPerCycle", "F16Enable"),
+    "f64": ("tcu_f64_dot", 4, "FmaStages", "FmaStages", "F64FmasPerCycle", "F64Enable"),
+}
+ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
+METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
+          "with SparseEnable) + tcu_operand_router (scaled from 1 and 4 words a cycle) + "
+          "tcu_output_skid + tcu_datapath_ctrl; leaves out the engines' operand and D "
+          "registers, operand selection, slice sequencers and int4 accumulators, and "
+          "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
+          "on area: see [[whole]])")
+AREA_KEYS = ("area_um2", "flip_flop_area_um2")
+# The router's energy per cycle, scaled as its area (where both points have it).
+ENERGY_KEYS = ("busy_pj_per_cycle", "idle_pj_per_cycle")
+
+
+def _find(points: list[dict], unit: str, params: dict) -> dict | None:
+    for p in points:
+        if p["unit"] == unit and all(p["params"].get(k) == v for k, v in params.items()):
+            return p
+    return None
+
+
+def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
+    """The router's area at `words` gather and `d_words` scatter words a
+    cycle: measured where the data file has the point, else linear in the
+    words from the points at 1 and 4 words a cycle (both directions alike:
+    the gather's AND-OR networks and the scatter's word multiplexers grow
+    with their slots), taking the mean of the two widths when they differ
+    (exact only if a gather and a scatter slot cost the same). Its clock is
+    the wider point's (an upper bound: the gather's OR grows with log2 of
+    the words); its energy a cycle (busy, idle) scaled as its area; its pJ
+    per word the narrow point's."""
+    exact = _find(points, "tcu_operand_router",
+                  {"WordsPerCycle": words, "DWordsPerCycle": d_words})
+    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
+    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
+    if exact:
+        return dict(exact, scaled="")
+    if not (lo and hi):
+        return None
+    width = (words + d_words) / 2
+    out = dict(hi)
+    for k in AREA_KEYS:
+        out[k] = lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+    for k in ENERGY_KEYS:
+        out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+                  if lo.get(k) is not None and hi.get(k) is not None else None)
+    out["pj_per_op"] = lo.get("pj_per_op")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
+                     f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
+    return out
+
+
+def datapath(points: list[dict], name: str, values: dict) -> dict | None:
+    """The composed figures of configuration `name` (resolved parameter
+    `values`); a part without a point is left out and named in `missing`.
+    None if no dot unit of it has a point."""
+    parts = []  # (label, count, point): their clocks
+    areas = []  # (label, {area_um2, flip_flop_area_um2})
+    engines = {}
+    missing = []
+    for engine, (unit, macs, stage, dp_stage, rate, enable) in ENGINES.items():
+        count = values[rate] // macs if values[enable] else 0
+        if count == 0:
+            continue
+        p = _find(points, unit, {stage: values[dp_stage]})
+        if p is None:
+            missing.append(f"{count} x {unit} {stage}={values[dp_stage]}")
+            continue
+        parts.append((unit, count, p))
+        area = {k: count * p[k] for k in AREA_KEYS}
+        if engine == "int4" and values["SparseEnable"]:
+            mux = _find(points, "tcu_sparse_mux", {})
+            if mux is None:
+                missing.append(f"{count} x tcu_sparse_mux")
+            else:
+                parts.append(("tcu_sparse_mux", count, mux))
+                area = {k: area[k] + count * mux[k] for k in AREA_KEYS}
+        areas.append((engine, area))
+        engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
+                           "pj_per_mac": p.get("pj_per_op"),
+                           "idle_pj_per_cycle": count * p.get("idle_pj_per_cycle", 0.0),
+                           "units_area_um2": count * p["area_um2"],
+                           "area_um2": area["area_um2"]}
+    if not engines:
+        return None
+    router = router_scaled(points, values["WordsPerCycle"], values["DWordsPerCycle"])
+    if router is None:
+        missing.append("tcu_operand_router " + " ".join(
+            f"{k}={int(values[k])}" for k in ROUTER_PARAMS))
+    else:
+        parts.append(("tcu_operand_router", 1, router))
+        areas.append(("router", router))
+    for glue in ("tcu_output_skid", "tcu_datapath_ctrl"):
+        g = _find(points, glue, {})
+        if g is None:
+            missing.append(glue)
+        else:
+            parts.append((glue, 1, g))
+            areas.append((glue, g))
+    slowest = max(parts, key=lambda part: part[2]["critical_path_ns"])[2]
+    out = {
+        "name": name,
+        "method": METHOD,
+        "area_um2": sum(a["area_um2"] for _, a in areas),
+        "flip_flop_area_um2": sum(a["flip_flop_area_um2"] for _, a in areas),
+        "dot_units_area_um2": sum(e["units_area_um2"] for e in engines.values()),
+        "router_area_um2": router["area_um2"] if router else None,
+        "router_scaled": router["scaled"] if router else None,
+        "router_pj_per_word": router.get("pj_per_op") if router else None,
+        # the router's energy a cycle, busy (every gather slot valid) and idle,
+        # scaled as its area (not in idle_pj_per_cycle, which is the units')
+        "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
+        "router_idle_pj_per_cycle": router.get("idle_pj_per_cycle") if router else None,
+        "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),
+        "critical_path_ns": slowest["critical_path_ns"],
+        "fmax_mhz": slowest["fmax_mhz"],
+        "path_unit": slowest["unit"],
+        "path_start": slowest["startpoint"],
+        "path_end": slowest["endpoint"],
+        "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()),
+        # parts without a point (not measured): left out of every figure above
+        "missing": missing,
+    }
+    for engine, e in engines.items():
+        out[f"{engine}_units"] = e["units"]
+        out[f"{engine}_pj_per_mac"] = e["pj_per_mac"]
+        out[f"{engine}_area_um2"] = e["area_um2"]
+    return out
+
+
+def datapaths(points: list[dict]) -> list[dict]:
+    spec = tcu_spec.load()
+    out = []
+    for name, given in spec.configs.items():
+        d = datapath(points, name, spec.resolve(given))
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def against_whole(points: list[dict], whole: dict) -> dict:
+    """A whole tcu_datapath mapped and timed (tcu_tools.phys.area's JSON: the
+    same buffered flow as the points) beside the composition of the same
+    parameters from the points, without the router (tcu_datapath has
+    none): what the composition leaves out, measured at one point."""
+    given = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
+    d = datapath([p for p in points if p["unit"] != "tcu_operand_router"], "whole",
+                 tcu_spec.load().resolve(given))
+    if d is None:
+        raise ValueError(f"no dot unit of {given} has a point")
+    composed = d["area_um2"]
+    return {
+        "top": whole["top"],
+        "params": given,
+        "library": whole["library"],
+        "area_um2": whole["area_um2"],
+        "flip_flop_area_um2": whole["flip_flop_area_um2"],
+        "cells": whole.get("cells"),  # None: not given (the explore CSV has generic cells)
+        "fmax_mhz": whole["fmax_mhz"],
+        "critical_path_ns": whole["critical_path_ns"],
+        "path_start": whole["path_start"],
+        "path_end": whole["path_end"],
+        "composed_area_um2": composed,
+        # the composition before session 11: the units and the control only
+        "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
+            p["area_um2"] for p in points if p["unit"] == "tcu_datapath_ctrl"),
+        "composed_fmax_mhz": d["fmax_mhz"],
+        "composed_path_unit": d["path_unit"],
+        # measured / composed: how much the composition's lower bound
+        # leaves out at this point (the engines' operand and D registers,
+        # operand selection, sequencers, accumulators, the output skid)
+        "area_ratio": whole["area_um2"] / composed,
+        "left_out_area_um2": whole["area_um2"] - composed,
+    }
+
+
+# engine top -> (its unit, the engine's stage parameter, the unit's)
+ENGINE_UNITS = {"tcu_int4_engine": ("tcu_int4_dot", "Stages", "Stages"),
+                "tcu_e2m1_engine": ("tcu_e2m1_dot", "Stages", "Stages"),
+                "tcu_f16_engine": ("tcu_f16_dot", "FmaStages", "FmaStages"),
+                "tcu_f64_engine": ("tcu_f64_dot", "FmaStages", "FmaStages")}
+
+
+def engine_beside_units(points: list[dict], engine: dict) -> dict:
+    """An engine mapped as a top (tcu_tools.phys.area's JSON, session 12) beside
+    its units' area from the points: what the engine adds around them (its
+    operand and D registers, operand selection, slice sequencer,
+    accumulators), which no unit point holds."""
+    unit, stage, unit_stage = ENGINE_UNITS[engine["top"]]
+    params = {k: v for k, v in engine["params"].items() if k != "SynthImpl"}
+    units = params["Units"]
+    p = _find(points, unit, {unit_stage: params[stage]})
+    if p is None:
+        raise ValueError(f"{engine['top']} {params}: no {unit} {unit_stage}={params[stage]} point")
+    return {
+        "top": engine["top"], "params": params, "library": engine["library"],
+        "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
+        "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
+        "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
+        "path_end": engine["path_end"],
+        "units_area_um2": units * p["area_um2"],
+        "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
+    }

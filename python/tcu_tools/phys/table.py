@@ -1,0 +1,124 @@
+"""python3 -m tcu_tools.phys.table [DATAFILE]
+
+The data file's figures (default spec/phys_osu018.toml) as Markdown tables:
+one row per point, one per composed configuration; what README "Physical
+figures" shows."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import datafile
+from .units import REPO
+
+
+def _num(v, fmt: str) -> str:
+    return "–" if v is None else format(v, fmt)
+
+
+def points_table(data: dict) -> str:
+    rows = ["| unit | parameters | configs | µm² | FF µm² | cells | path ns | fmax MHz "
+            "| busy pJ/cycle | idle pJ/cycle | pJ/op | synthesis s | critical path |",
+            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+    for p in data["point"]:
+        params = " ".join(f"{k}={v}" for k, v in p["params"].items()
+                          if k != "SynthImpl") or "defaults"
+        op = _num(p.get("pj_per_op"), ".2f")
+        if p.get("pj_per_op"):
+            op += f" /{p['op_name']}"
+        rows.append(
+            f"| `{p['unit']}`{_derived(p)} "
+            f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
+            f"| {p['flip_flop_area_um2']:,.0f} | {p['cells']:,} | {p['critical_path_ns']:.2f} "
+            f"| {p['fmax_mhz']:.1f} | {_num(p.get('busy_pj_per_cycle'), '.1f')} "
+            f"| {_num(p.get('idle_pj_per_cycle'), '.2f')} | {op} | {p['synth_seconds']:.0f} "
+            f"| {_short(p['startpoint'])} → {_short(p['endpoint'])} |")
+    return "\n".join(rows)
+
+
+def _derived(p: dict) -> str:
+    if not p.get("derived"):
+        return ""
+    what = "energy" if p["derived"].startswith("energy only") else "all"
+    return f" ({what} derived from 4 x `tcu_fma`)"
+
+
+def _short(pin: str) -> str:
+    return (pin.replace(" (rising edge-triggered flip-flop clocked by clk)", " (FF)")
+            .replace(" (input port clocked by clk)", " (in)")
+            .replace(" (output port clocked by clk)", " (out)"))
+
+
+def datapaths_table(data: dict) -> str:
+    rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² "
+            "| fmax MHz (slowest part) | int4 pJ/MAC | e2m1 pJ/MAC | f16 pJ/FMA | f64 pJ/FMA "
+            "| idle pJ/cycle (all units) | router busy / idle pJ/cycle (scaled) |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    for d in data.get("datapath", []):
+        rows.append(
+            f"| {d['name']} | {d['area_um2']:,.0f} | {d['dot_units_area_um2']:,.0f} "
+            f"| {_num(d.get('router_area_um2'), ',.0f')} | {d['flip_flop_area_um2']:,.0f} "
+            f"| {d['fmax_mhz']:.1f} (`{d['path_unit']}`) "
+            + " ".join(f"| {_num(d.get(f'{e}_pj_per_mac'), '.2f')}"
+                       for e in ("int4", "e2m1", "f16", "f64"))
+            + f" | {d['idle_pj_per_cycle']:,.0f} "
+            f"| {_num(d.get('router_busy_pj_per_cycle'), ',.0f')} / "
+            f"{_num(d.get('router_idle_pj_per_cycle'), ',.0f')} |")
+    notes = [f"{d['name']}: not measured, left out: {'; '.join(d['missing'])}"
+             for d in data.get("datapath", []) if d.get("missing")]
+    return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
+
+
+def wholes_table(data: dict) -> str:
+    if not data.get("whole"):
+        return ""
+    rows = ["| measured whole | parameters | µm² measured | µm² composed | measured / composed "
+            "| fmax MHz measured | fmax MHz composed (slowest unit) |",
+            "|---|---|--:|--:|--:|--:|--:|"]
+    for w in data["whole"]:
+        params = " ".join(f"{k}={v}" for k, v in w["params"].items())
+        rows.append(f"| `{w['top']}` | {params} | {w['area_um2']:,.0f} "
+                    f"| {w['composed_area_um2']:,.0f} | {w['area_ratio']:.2f} "
+                    f"| {w['fmax_mhz']:.1f} | {w['composed_fmax_mhz']:.1f} "
+                    f"(`{w['composed_path_unit']}`) |")
+    return "\n".join(rows)
+
+
+def engines_table(data: dict) -> str:
+    if not data.get("engine"):
+        return ""
+    rows = ["| engine (mapped as a top) | parameters | µm² | FF µm² | cells | fmax MHz "
+            "| its units' µm² (points) | around the units µm² |",
+            "|---|---|--:|--:|--:|--:|--:|--:|"]
+    for e in data["engine"]:
+        params = " ".join(f"{k}={v}" for k, v in e["params"].items())
+        rows.append(f"| `{e['top']}` | {params} | {e['area_um2']:,.0f} "
+                    f"| {e['flip_flop_area_um2']:,.0f} | {e.get('cells', 0):,} "
+                    f"| {e['fmax_mhz']:.1f} | {e['units_area_um2']:,.0f} "
+                    f"| {e['around_units_area_um2']:,.0f} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    path = Path(argv[0]) if argv else REPO / "spec" / "phys_osu018.toml"
+    try:
+        data = datafile.load(path)
+    except datafile.DataFileError as e:
+        print(f"tcu_tools.phys.table: {e}", file=sys.stderr)
+        return 1
+    print(f"{data['library']}; measured {data['date']}; `{data['command']}`\n")
+    print(points_table(data))
+    print()
+    print(datapaths_table(data))
+    if data.get("whole"):
+        print()
+        print(wholes_table(data))
+    if data.get("engine"):
+        print()
+        print(engines_table(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""The unit types whose physical figures are reported, and where they live."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tcu_tools import source_dir
+from tcu_tools import spec as tcu_spec
+
+REPO = source_dir()
+RTL = REPO / "rtl"
+
+SPEC = tcu_spec.load()
+
+
+@dataclass(frozen=True)
+class UnitType:
+    name: str           # the RTL module (rtl/<name>.sv)
+    family: str         # the engine it belongs to
+    params: dict = field(default_factory=dict)  # the parameters it is mapped at
+    ops_per_valid: int = 0    # MACs (or FMAs) one accepted operation does
+    op_name: str = "MAC"
+    stimulus: str = "bits"    # tcu_tools.phys.stimulus generator; "" = area and clock only
+    configs: tuple = ("default",)  # the named configurations (spec/config.toml) it is of
+
+
+def _dot(engine: str, config: str = "default") -> UnitType:
+    """A dot unit of the spec's unit table ([[unit]]: its module, lanes and
+    work) at a named configuration's pipeline depth."""
+    unit = SPEC.unit(engine)
+    stages = SPEC.config_values(config)[unit.stages]
+    return UnitType(unit.module, unit.name, {unit.stages_param: stages}, unit.lanes, unit.work,
+                    unit.name, (config,))
+
+
+# One entry per unit type of the datapath, at the default configuration's
+# pipeline depths (spec/config.toml [[config]] default): one D element (or
+# one 32-wide int4 dot) per accepted cycle.
+UNIT_TYPES = {
+    u.name: u
+    for u in [
+        _dot("int4"),
+        _dot("e2m1"),
+        _dot("f16"),
+        _dot("f64"),
+        UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
+                 ("default", "small")),
+        # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
+        # chain without the registers that carry the later steps' operands.
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
+        # The output skid register (tcu_datapath's; area and clock only).
+        UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
+        # Glue: area and clock only (no operand stream of its own).
+        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
+        # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1 and 4
+        # words a cycle; per cycle busy and idle (most of it the clock of
+        # its flip-flops: see tcu_tools.phys.sta.ideal_clock_slews).
+        UnitType("tcu_operand_router", "router",
+                 {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "word",
+                 "router"),
+    ]
+}
+
+# Every point of the data file (spec/phys_osu018.toml): each unit type at the
+# default configuration's parameters, and again where the small
+# configuration's differ (the dot units' depths; DWordsPerCycle 32).
+# tcu_datapath_ctrl's parameters come from the datapath
+# (its defaults are the default configuration's).
+def _at(name: str, params: dict, configs: tuple) -> UnitType:
+    u = UNIT_TYPES[name]
+    return UnitType(u.name, u.family, {**u.params, **params}, u.ops_per_valid, u.op_name,
+                    u.stimulus, configs)
+
+
+POINTS = [
+    UNIT_TYPES["tcu_int4_dot"], _dot("int4", "small"),
+    UNIT_TYPES["tcu_e2m1_dot"], _dot("e2m1", "small"),
+    UNIT_TYPES["tcu_f16_dot"], _dot("f16", "small"),
+    UNIT_TYPES["tcu_f64_dot"], _dot("f64", "small"),
+    UNIT_TYPES["tcu_sparse_mux"],
+    UNIT_TYPES["tcu_datapath_ctrl"],
+    UNIT_TYPES["tcu_output_skid"],
+    # The router at the configurations' widths did not finish mapping (Yosys's
+    # generic passes ran over 40 minutes at 64 words); measured at 1 and 4
+    # words a cycle and scaled (tcu_tools.phys.compose.router_scaled).
+    _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
+    _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
+]
+
+
+def sources_of(top: str) -> list[Path]:
+    """rtl/tcu_pkg.sv, the top and every rtl/tcu_*.sv it names, transitively
+    (as scripts/synth.sh resolves them)."""
+    seen: list[str] = []
+    todo = [top]
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.append(name)
+        text = (RTL / f"{name}.sv").read_text()
+        for word in sorted(set(re.findall(r"\btcu_[a-z0-9_]+\b", text))):
+            if word != "tcu_pkg" and (RTL / f"{word}.sv").is_file() and \
+                    "\n// Simulation flow only:" not in (RTL / f"{word}.sv").read_text():
+                todo.append(word)  # not the fast implementations (SynthImpl = 0)
+    return [RTL / "tcu_pkg.sv"] + [RTL / f"{n}.sv" for n in seen]
+
+
+def synthesis_params(top: str, params: dict) -> dict:
+    """The parameters to map a unit at: the synthesis implementations
+    (SynthImpl = 1) wherever the unit or one below it chooses by SynthImpl."""
+    out = dict(params)
+    if "SynthImpl" not in out and "SynthImpl" in (RTL / f"{top}.sv").read_text():
+        out["SynthImpl"] = 1
+    return out

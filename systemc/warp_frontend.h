@@ -1,0 +1,137 @@
+// The warp front-end: 32 lanes of registers and an operand collector that
+// reads them at the register file's bandwidth into the Verilated core
+// (rtl/tcu_core.sv): lane-order register words, which the core's operand
+// router places in matrix order itself; D comes back as lane-order words,
+// which the front-end writes into the lanes' destination registers. Every
+// step is reported to a checker (FrontEndChecker, frontend_hooks.h; the
+// co-verification's Cosim implements it), which checks it.
+//
+// One SystemC process, on the clock's rising edge, does a whole cycle: it
+// samples the core's outputs, clocks the Verilated model's rising edge,
+// runs the front-end's logic on what it sampled, sets the core's inputs
+// and clocks the falling edge, so the model sees exactly what it would see
+// from signals, without a wide sc_signal or a delta cycle per port.
+//
+// Its pieces, each with one job: the core's ports are driven by CoreDriver
+// (core_driver.h, shared with `tcu bench`'s raw core); the handshakes' protocol
+// rules are checked by HandshakeChecks; D is written back by the
+// WriteBackMonitor; wb_ready is held low at random by BackPressure; one
+// fault goes in through the FrontEndFaults hooks (frontend_hooks.h).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tuple>
+#include <vector>
+
+#include "backpressure.h"
+#include "core_driver.h"
+#include "datapath_model.h"
+#include "frontend_hooks.h"
+#include "handshake_checks.h"
+#include "tcu/engine.h"
+#include "tcu/golden.h"
+#include "tcu/timing.h"
+#include "write_back_monitor.h"
+
+namespace tcu {
+
+struct BackPressureStimulus {
+  double probability = 0;  // that wb_ready is low in a cycle
+  uint64_t seed = 1;       // of the back-pressure pattern
+};
+
+struct IssueRequest {
+  Instr instr;
+  WarpOperands operands;
+  std::string name;  // case name for error messages
+};
+
+SC_MODULE(WarpFrontEnd) {
+  SC_HAS_PROCESS(WarpFrontEnd);
+  sc_core::sc_in<bool> clk{"clk"};
+
+  WarpFrontEnd(sc_core::sc_module_name name, DatapathModel * model, const DatapathConfig& datapath,
+               const FrontEndConfig& front_end, FrontEndChecker* checker,
+               FrontEndFaults* faults, const BackPressureStimulus& backpressure);
+
+  // Queues an instruction; its D lands in results() in issue order.
+  void issue(IssueRequest request);
+  bool idle() const;
+  // When set, the process calls sc_pause() once the front-end is idle, so
+  // sc_start() returns as soon as the queued work is done.
+  void pause_when_idle(bool pause) { pause_when_idle_ = pause; }
+  // Between runs (idle): a new register-file bandwidth (at most the
+  // router's WordsPerCycle: throws std::invalid_argument).
+  void set_front_end(const FrontEndConfig& config);
+  std::vector<Fragment>& results() { return results_; }
+  // Per D in results(), the write-back cycles back-pressure held.
+  std::vector<uint64_t>& write_back_stalls() { return write_back_stalls_; }
+  const FrontEndConfig& front_end() const { return front_end_; }
+  const DatapathConfig& datapath() const { return datapath_; }
+  uint64_t cycle() const { return cycle_; }
+  // The case names of the instructions issued but not yet retired.
+  std::vector<std::string> unfinished() const;
+
+ private:
+  // An instruction from its start to its write-back, in issue order.
+  struct Flight {
+    uint64_t tag;
+    IssueRequest request;
+    const RegSchedule* schedule = nullptr;          // collect_schedule's, cached per variant
+    const std::vector<PackedBeat>* tags = nullptr;  // its beats' tags, packed
+    bool corrupt_meta = false;                      // a metadata fault goes into this one
+    uint64_t offered = 0;                           // the edge the router's dp_valid was first seen
+    bool offered_seen = false;
+    bool isolated = false;  // nothing else in flight when it issued
+  };
+  void tick();
+  void start_collection();
+  void drive_collection();
+  void router_handover();
+  void datapath_output();
+  void set_wb_ready();
+  struct CollectPlan {
+    RegSchedule schedule;
+    std::vector<PackedBeat> tags;  // pack_tags of each beat
+  };
+  const CollectPlan& plan_of(const Instr& instr);
+
+  DatapathModel& model_;
+  bool pause_when_idle_ = false;
+  DatapathConfig datapath_;
+  FrontEndConfig front_end_;
+  FrontEndChecker* cosim_;
+  CoreDriver driver_;
+  FrontEndFaults& faults_;
+  BackPressure backpressure_;
+  HandshakeChecks handshakes_;
+  WriteBackMonitor write_back_;
+  bool wb_ready_ = false;    // what the core sees until the next falling edge
+  bool wb_stalled_ = false;  // wb_ready_ is low by back-pressure (not the fault)
+  uint64_t cycle_ = 0;
+  uint64_t next_tag_ = 0;
+  std::deque<IssueRequest> pending_;
+  // Being collected (the beat driver_.beat() on the ports); collected,
+  // waiting for the datapath; in the datapath (then the write-back).
+  std::optional<Flight> collecting_;
+  OperandSources sources_;  // collecting_'s registers
+  PackedBeat beat_words_;
+  // collect_schedule per instruction variant at front_end_ (the words of a
+  // beat are the same for every instance; only their data differ).
+  using ScheduleKey =
+      std::tuple<const FragmentLayout*, const FragmentLayout*, const FragmentLayout*, Family>;
+  std::map<ScheduleKey, CollectPlan> schedules_;
+  std::deque<Flight> collected_;
+  std::deque<Flight> in_datapath_;
+  std::vector<Fragment> results_;
+  std::vector<uint64_t> write_back_stalls_;  // parallel to results_
+  size_t in_flight_ = 0;
+};
+
+}  // namespace tcu
