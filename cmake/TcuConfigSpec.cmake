@@ -1,4 +1,4 @@
-# The configuration spec (spec/config.toml, docs/ARCHITECTURE.md "The
+# The configuration spec (spec/config.toml, docs/architecture.md "The
 # configuration spec"): tcu_tools.spec.gen_config turns it into C++ (tcu::
 # DatapathConfig, tcu::FrontEndConfig, the enumerations and the unit table's
 # functions: generated/include/tcu/{datapath_config,front_end_config,

@@ -2,7 +2,7 @@
 # tests/rtl/ (the unit models). Each model is a static library of plain C++
 # (--cc); the Verilator runtime is compiled once for all of them.
 #
-# Compile flags, chosen by measurement (docs/STATUS.md): the per-cycle code
+# Compile flags, chosen by measurement: the per-cycle code
 # (Verilator's "fast" files) at -O3, which simulated tcu_f16_dot 1.3x and
 # tcu_int4_dot 1.0x as fast as -O2 (and 1.5x, 1.7x as fast as -O1) at the
 # same build time; construction and tracing set-up ("slow" files, run once)
@@ -24,8 +24,8 @@ set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
 # TCU_COVERAGE_TOGGLE toggle coverage too, the runtime with Verilator's
 # coverage writer; `tcu run --coverage DIR` then writes the RTL's coverage
 # beside the functional bins. Toggle coverage is its own option because it
-# is the cost: with it the main job's runs took 48x their plain time
-# (session 9: 110 s against 2.3 s), every covered signal compared at every
+# is the cost: with it the main job's runs take about 48x their plain time
+# (110 s against 2.3 s on two cores), every covered signal compared at every
 # evaluation.
 option(TCU_COVERAGE "Verilate with line and cover-point coverage" OFF)
 option(TCU_COVERAGE_TOGGLE "with TCU_COVERAGE: toggle coverage as well (slow)" OFF)

@@ -1,4 +1,4 @@
-// The cycles the scoreboard expects (docs/ARCHITECTURE.md, "Timing"): the
+// The cycles the scoreboard expects (docs/architecture.md, "Timing"): the
 // datapath's pipelines and its output skid register modelled one rising
 // edge at a time from the handshakes the testbench reports, and the
 // formulas of model/timing.h for the accept interval, the datapath latency

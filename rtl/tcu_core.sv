@@ -1,4 +1,4 @@
-// The tensor core as a warp's register file sees it (docs/ARCHITECTURE.md,
+// The tensor core as a warp's register file sees it (docs/architecture.md,
 // "Operand routing network", "The core"): tcu_operand_router in front of
 // tcu_datapath. Lane-order 32-bit register words go in (each tagged with its
 // operand, lane and register), the router places them in matrix order and

@@ -1,8 +1,8 @@
 // The tensor-core datapath: one mma instruction per valid/ready handshake,
 // operands in matrix order (B and scale_b column-major), D in matrix order
-// (docs/ARCHITECTURE.md, "Datapath interface"; golden golden_mma).
+// (docs/architecture.md, "Datapath interface"; golden golden_mma).
 //
-// A top of instances (docs/ARCHITECTURE.md, "Datapath structure"):
+// A top of instances (docs/architecture.md, "Datapath structure"):
 //   tcu_datapath_ctrl   the handshake, the drain rule, the pipelines' enable
 //                       and D hand-over, each engine's clock-gate enable;
 //   tcu_int4_engine     Int4MacsPerCycle / 32 tcu_int4_dot, dense and sparse;
@@ -46,10 +46,10 @@
 // cycle the previous D leaves the pipelines. An instruction for another
 // engine waits until the datapath has drained, and the pipelines hold only
 // while the skid register is full and another D waits behind it
-// (tcu_datapath_ctrl; docs/ARCHITECTURE.md, "Timing").
+// (tcu_datapath_ctrl; docs/architecture.md, "Timing").
 //
 // Activity counters (tcu_activity, one per engine, on the ungated clock;
-// docs/ARCHITECTURE.md, "Activity counters"): per engine the busy, idle,
+// docs/architecture.md, "Activity counters"): per engine the busy, idle,
 // stalled and clock-gated cycles and the MACs issued to its units, and the
 // cycles since reset (act_cycles_o). They observe; nothing reads them back.
 module tcu_datapath #(
@@ -248,7 +248,7 @@ module tcu_datapath #(
   // ---------------------------------------------------------------------------
   // Engines
   // ---------------------------------------------------------------------------
-  // B arrives column-major (docs/ARCHITECTURE.md): int4/e2m1 column c (64
+  // B arrives column-major (docs/architecture.md): int4/e2m1 column c (64
   // codes, k-major) at in_b_i[c*256 +: 256]; f16 (batch, column) at
   // [(batch*8+c)*64 +: 64]; f64 column c at [c*256 +: 256]; e2m1 scale_b
   // column c (4 bytes, block-major) at in_scale_b_i[c*32 +: 32]. Only f16

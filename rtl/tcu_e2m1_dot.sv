@@ -103,7 +103,7 @@ module tcu_e2m1_dot #(
   localparam logic signed [ExpW-1:0] EXP_MIN   = ExpW'(1) - ExpW'(Bias);
   // All ones written as a replication, not '1: Yosys 0.23 reads an unbased
   // unsized literal as a parameter's value as 1 (8'h01), Verilator as all
-  // ones (docs/ARCHITECTURE.md, "Simulation and synthesis read one text";
+  // ones (docs/architecture.md, "Simulation and synthesis read one text";
   // scripts/lint_constructs.py refuses the construct).
   localparam logic [ScaleW-1:0]      E8M0_NAN  = {ScaleW{1'b1}};
   localparam logic [ScaleW-2:0]      E4M3_NAN  = {(ScaleW - 1){1'b1}};

@@ -1,6 +1,6 @@
 // The PTX fragment layouts in RTL: where one 32-bit register word of a
 // warp's mma operand lands on the datapath's matrix-order ports
-// (docs/ARCHITECTURE.md, "Datapath interface"; "Operand routing network").
+// (docs/architecture.md, "Datapath interface"; "Operand routing network").
 // Combinational: tcu_pkg::frag_place, whose formulas are the PTX ISA's
 // (sections named there), written from lane and register to port position,
 // and checked against the golden model's layouts (model/src/layout.cpp) by

@@ -1,5 +1,5 @@
 // The operand routing network between a warp's register file and the
-// datapath (docs/ARCHITECTURE.md, "Operand routing network").
+// datapath (docs/architecture.md, "Operand routing network").
 //
 // Gather: an instruction starts with in_start_i and its descriptor; in that
 // cycle and the following ones up to WordsPerCycle 32-bit register words
@@ -68,9 +68,9 @@
 //   scatter: tcu_router_scatter_mux (1: layout formulas and tcu_word_mux
 //            trees) / tcu_router_scatter_index (0: one loop of indexed
 //            part-selects).
-// Both are tested against the golden layouts; docs/ARCHITECTURE.md says
+// Both are tested against the golden layouts; docs/architecture.md says
 // which pairs scripts/equiv.sh proves equal. Yosys figures are in
-// docs/ARCHITECTURE.md. Nothing changes while no beat and no D arrive.
+// docs/architecture.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = tcu_pkg::WordsPerCycle,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle,   // scatter: D words a cycle (1..64)

@@ -19,8 +19,8 @@ module tcu_word_mux_tree #(
   // Node j of level l: level 0 the input words (zero past the last one),
   // node j of level l + 1 select bit l's choice of nodes 2j and 2j + 1.
   // Each node is a word of its own: with one packed vector a level, the
-  // Verilated model rebuilt the whole level for each node's write (the f16
-  // engine's 256-word C mux alone was 39 MB of C++).
+  // Verilated model would rebuild the whole level for each node's write (the
+  // f16 engine's 256-word C mux alone would be 39 MB of C++).
   for (genvar l = 0; l <= SelW; l++) begin : g_level
     for (genvar j = 0; j < (1 << (SelW - l)); j++) begin : g_node
       logic [Width-1:0] word;

@@ -143,7 +143,7 @@ checks+=("default|frag_layout shape of a placed word|comb|layout_shape|")
 # equal to the table's entries by the layout-class lemma) and its bypass
 # latch held open (BypassLatch = 0: the phase in
 # which the datapath's registers read it; the latch's timing is the driver
-# discipline, docs/ARCHITECTURE.md). Bit-blasted, each slot's indexed writes
+# discipline, docs/architecture.md). Bit-blasted, each slot's indexed writes
 # are decoded writes over the 4-8 kbit buffers (scripts/equiv_shift_map.v):
 # the cut miter is 1.0M AND nodes at 3 words (Yosys 0.23 maps it in 4.5
 # minutes at a 4.3 GB peak; ABC's &cec proves it in 3); 64 words, each slot
@@ -158,11 +158,11 @@ done
 # words a miter is 18M AND nodes; of its 499 slices of 64 compared bits,
 # 254 are equal by structure (the outputs are the cut buffers themselves),
 # and 245 (the buffers' 15,616 next values) go to ABC, one SAT call a bit:
-# without the bypass (one miter) 35 minutes on two cores, 47 CPU minutes
-# (session 22); with it two miters: the other beats' (as without the
-# bypass: 245 slices to ABC) and the bypass's beats' (its outputs pass the
-# bypass: 489 slices to ABC): 83 minutes on two cores, partly beside a
-# build (session 23: 6,194 s user + 1,156 s system, a 6.7 GB peak).
+# without the bypass (one miter) about 35 minutes on two cores, 47 CPU
+# minutes; with it two miters: the other beats' (as without the bypass:
+# 245 slices to ABC) and the bypass's beats' (its outputs pass the bypass:
+# 489 slices to ABC): about 83 minutes on two cores (about 2 CPU hours,
+# a 6.7 GB peak).
 for bypass in 0 1; do
   checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Refuse SystemVerilog constructs that Yosys 0.23 and Verilator 5.006 read
 differently, so that the netlist behind an area figure is the design that
-was simulated (docs/ARCHITECTURE.md, "Simulation and synthesis read one
+was simulated (docs/architecture.md, "Simulation and synthesis read one
 text").
 
   scripts/lint_constructs.py [FILE...]     (default: rtl/*.sv)
@@ -17,7 +17,7 @@ Rules:
                  zero-extended to the parameter's width ('1 is 8'h01 for an
                  8-bit parameter); Verilator, as IEEE 1800 5.7.1 says, sets
                  every bit. Found by gate-level simulation of tcu_e2m1_dot
-                 (its NaN-scale constants); Yosys issue 5465, fixed after
+                 (its NaN-scale constants); YosysHQ/yosys#5465, fixed after
                  0.58. Write {N{1'b1}} or ~N'd0 instead. ('0 reads the same
                  in both, and an expression's '1 outside a parameter is
                  read right by Yosys 0.23 as well.)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing of the RTL (issue 22; docs/ARCHITECTURE.md "Mutation
+# Mutation testing of the RTL (docs/architecture.md, "Mutation
 # testing"): builds the tcu tool with configuration 'mutant' (the small
 # configuration's parameters, every mutant of tcu_tools.mutate compiled in and
 # chosen at run time) in build-mutate/ (cached: rebuilt only when the RTL or

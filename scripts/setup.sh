@@ -24,6 +24,7 @@ packages=(
   zlib1g-dev nlohmann-json3-dev libcli11-dev
   xvfb xdotool imagemagick clang libclang-rt-14-dev ccache python3 python3-venv python3-dev
   qflow-tech-osu018 opensta iverilog lcov libmpfr-dev
+  chromium chromium-driver
 )
 if [ "$full" = 1 ]; then
   packages+=(slurm-wlm munge wkhtmltopdf)

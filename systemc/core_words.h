@@ -1,4 +1,4 @@
-// The core's lane-order ports as C++ (rtl/tcu_core.sv, docs/ARCHITECTURE.md
+// The core's lane-order ports as C++ (rtl/tcu_core.sv, docs/architecture.md
 // "Operand routing network"): an instruction's descriptor on the in_* ports,
 // the register words the front-end reads from the lanes cycle by cycle, and
 // the destination words the core writes back. Plain C++: shared by the

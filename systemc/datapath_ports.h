@@ -1,6 +1,6 @@
 // The datapath's instruction ports as C++ words: how one instruction's
 // matrix-order operands are laid out on rtl/tcu_datapath.sv's inputs and how
-// D is read from its output (docs/ARCHITECTURE.md, "Datapath interface").
+// D is read from its output (docs/architecture.md, "Datapath interface").
 // Plain C++: shared by the Verilated model's drivers and the RTL unit tests.
 #pragma once
 
@@ -13,7 +13,7 @@
 namespace tcu {
 
 // The datapath's instruction input ports, packed as rtl/tcu_datapath.sv
-// takes them (docs/ARCHITECTURE.md, "Datapath interface"): A, C, metadata
+// takes them (docs/architecture.md, "Datapath interface"): A, C, metadata
 // and scale_a in matrix order, B and scale_b column-major.
 struct DatapathInputs {
   uint32_t family = 0;

@@ -1,6 +1,6 @@
 // The protocol rules of the two handshakes inside the core, each checked
 // here and nowhere else, for any datapath behind the router (ours or one's
-// own: docs/ARCHITECTURE.md, "Bring your own datapath"):
+// own: docs/guide/co-verify.md, "Bring your own datapath"):
 //   router -> datapath: the tag handed over is the next in issue order, and
 //     the descriptor and operands taken equal pack_datapath_inputs (the
 //     golden layout tables) of that instruction;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bring your own datapath (README): configuration CONFIG is a datapath of
+# Bring your own datapath (docs/guide/co-verify.md): configuration CONFIG is a datapath of
 # one's own (examples/byo/byo_int4_serial.sv: int4 dense only, one dot unit,
 # another latency), co-verified by `tcu run` and `tcu replay` unchanged.
 # Usage: byo.sh path/to/tcu CONFIG VECTOR_DIR pass|planted-bug|checks

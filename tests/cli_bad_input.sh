@@ -77,6 +77,9 @@ if "$tcu" run --help >/dev/null 2>&1; then
   expect 2 "--rf-read-ports: Value x not in range" -- "$tcu" bench --golden-only --rf-read-ports x
   expect 2 "--rf-write-ports: Value 0 not in range" -- \
     "$tcu" replay --rf-write-ports 0 "$dir/good.jsonl"
+  expect 2 "--special-rate 1.5: expected a probability P with 0 <= P <= 1" -- \
+    "$tcu" run --engine golden --count 1 --special-rate 1.5
+  expect 2 "--special-rate x: expected a probability" -- "$tcu" run --engine golden --count 1 --special-rate x
   expect 2 "--backpressure 1.5: expected a probability P with 0 <= P < 1" -- \
     "$tcu" run --count 1 --backpressure 1.5
   expect 2 "--backpressure -0.1: expected a probability" -- "$tcu" run --count 1 --backpressure=-0.1

@@ -18,7 +18,7 @@ fail() {
   exit 1
 }
 
-"$tcu" explore "$sweep" --out "$work/out" --jobs 2 --build-jobs 1
+"$tcu" explore --fidelity full "$sweep" --out "$work/out" --jobs 2 --build-jobs 1
 rows=$(tail -n +2 "$work/out/explore.csv" | wc -l)
 [ "$rows" -eq 2 ] || fail "expected 2 rows in explore.csv, found $rows"
 # Every point: ok, and cycles, utilization, cells, transistors and depth are numbers.
@@ -67,14 +67,14 @@ for png in throughput_vs_area.png energy_vs_throughput.png utilization_vs_rf.png
 done
 
 # Cached: the second run builds and synthesizes nothing.
-"$tcu" explore "$sweep" --out "$work/again" --jobs 2 2>"$work/again.log"
+"$tcu" explore --fidelity full "$sweep" --out "$work/again" --jobs 2 2>"$work/again.log"
 cat "$work/again.log" >&2
 [ "$(grep -c 'model .*: cached' "$work/again.log")" -eq 2 ] || fail "models were rebuilt"
 [ "$(grep -c 'synthesis .*: cached' "$work/again.log")" -eq 2 ] || fail "synthesis re-ran"
 
 # Shards and merge.
-"$tcu" explore "$sweep" --out "$work/shard0" --shard 0/2
-"$tcu" explore "$sweep" --out "$work/shard1" --shard 1/2
+"$tcu" explore --fidelity full "$sweep" --out "$work/shard0" --shard 0/2
+"$tcu" explore --fidelity full "$sweep" --out "$work/shard1" --shard 1/2
 "$tcu" explore merge "$work/shard1" "$work/shard0" --out "$work/merged"
 strip() { cut -d, -f1-"$(head -1 "$1" | tr , '\n' | grep -n '^build_s$' | cut -d: -f1)" "$1" |
   sed 's/,[^,]*$//'; }

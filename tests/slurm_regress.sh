@@ -134,7 +134,7 @@ tail -3 "$work/rtl.log"
 
 # ---- tcu explore --shard as a 2-task array ---------------------------------------
 export TCU_EXPLORE_CACHE=$work/explore-cache
-explore_args=(--axis backpressure=0,0.3 --mix 24 --seed 3 --no-synth --jobs 1)
+explore_args=(--fidelity full --axis backpressure=0,0.3 --mix 24 --seed 3 --no-synth --jobs 1)
 mkdir -p "$work/explore"
 # Each task brings the base build (tcu's) up to date first; bring it up to
 # date once here, so that the two tasks do not build it at once.

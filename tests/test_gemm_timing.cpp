@@ -71,3 +71,50 @@ TEST_CASE("peak dense-equivalent MACs a cycle of each engine") {
   CHECK(tcu::peak_dense_macs_per_cycle(
             dp, parse_ptx("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64")) == 16);
 }
+
+TEST_CASE("gemm tiling: dimensions padded up to the instruction's") {
+  const auto int4 = parse_ptx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  const auto f16 = parse_ptx("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+  const tcu::GemmTiling t = tcu::gemm_tiling(int4, 17, 8, 65);
+  CHECK(t.tile_rows == 2);  // 17 rows: a second, padded tile row
+  CHECK(t.tile_cols == 1);
+  CHECK(t.slots == 2);
+  CHECK(t.k_steps == 2);  // 65 = 64 + 1: a second k-step
+  const tcu::GemmTiling q = tcu::gemm_tiling(f16, 24, 8, 4);
+  CHECK(q.tiles == 3);
+  CHECK(q.slots == 1);  // four 8x8 tiles an instruction, one unused
+  CHECK(q.tile_of(0, 3) == -1);
+}
+
+// The activity counters the RTL left (tcu gemm --engine rtl, the default
+// configuration, seed 1) for these GEMMs at four register-file bandwidths:
+// the estimate must give them exactly.
+TEST_CASE("gemm activity estimate: the RTL's counters") {
+  struct Case {
+    const char* ptx;
+    int m, n, k, rf;
+    uint64_t cycles, busy, idle, gated;
+  };
+  const char* int4 = "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32";
+  const char* f16 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32";
+  const Case cases[] = {
+      {int4, 32, 16, 128, 8, 374, 96, 96, 182}, {int4, 32, 16, 128, 16, 198, 96, 68, 34},
+      {int4, 32, 16, 128, 32, 110, 84, 16, 10}, {int4, 32, 16, 128, 64, 84, 72, 8, 4},
+      {f16, 16, 16, 8, 16, 110, 32, 24, 54},    {f16, 16, 16, 8, 64, 50, 32, 13, 5},
+  };
+  for (const Case& c : cases) {
+    INFO(c.ptx << " rf " << c.rf);
+    const auto instr = parse_ptx(c.ptx);
+    const tcu::DatapathConfig dp;
+    tcu::FrontEndConfig fe;
+    fe.rf_regs_per_cycle = c.rf;
+    const auto a =
+        tcu::estimate_gemm_activity(dp, fe, instr, tcu::gemm_tiling(instr, c.m, c.n, c.k));
+    const auto& used = a[tcu::activity_engine(instr.family)];
+    CHECK(a.cycles == c.cycles);
+    CHECK(used.busy == c.busy);
+    CHECK(used.idle == c.idle);
+    CHECK(used.gated == c.gated);
+    CHECK(used.macs == uint64_t(c.m) * c.n * c.k);
+  }
+}

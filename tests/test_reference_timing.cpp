@@ -52,7 +52,7 @@ TEST_CASE("the a100 preset keeps every latency and interval it claims") {
       CHECK(row.interval == ref.interval);
     }
   }
-  // What the README and tcu timing state as claimed: three latencies (int4
+  // What tcu timing states as claimed: three latencies (int4
   // m16n8k64, sparse, f64) and three intervals (int4 m16n8k64, m8n8k32, f64).
   CHECK(latencies == 3);
   CHECK(intervals == 3);

@@ -24,6 +24,9 @@ int launch_explore(const std::string& program_name, const std::vector<std::strin
     return kExitUsage;
   }
   setenv("TCU_EXPLORE_PROG", (program_name + " explore").c_str(), 1);
+  // The fast evaluator's timing model: this build's Python module `tcu`
+  // (bindings/python/CMakeLists.txt puts it in build/python).
+  setenv("TCU_MODULE_DIR", (std::string(TCU_BINARY_DIR) + "/python").c_str(), 0);
 #ifdef TCU_HAVE_RTL
   // The build whose libraries each point's tool links (tcu_tools.explore).
   setenv("TCU_EXPLORE_BASE", TCU_BINARY_DIR, 0);

@@ -44,33 +44,12 @@ bool is_int4(const Instr& instr) {
   return instr.family == Family::kInt4Dense || instr.family == Family::kInt4Sparse;
 }
 
-// How the GEMM maps onto instructions. An instruction computes `batches`
-// output tiles (four 8x8 tiles for m8n8k4 .f16, one otherwise); the
-// instructions of one k-step are its slots.
-struct Tiling {
-  int tile_rows = 0, tile_cols = 0;  // the grid of m x n output tiles
-  int tiles = 0;
-  int batches = 1;
-  int slots = 0;  // instructions per k-step
-  int k_steps = 0;
-  int64_t instructions() const { return int64_t(slots) * k_steps; }
-  // The output tile of a slot's batch, or -1 for an unused batch (padding).
-  int tile_of(int slot, int batch) const {
-    const int tile = slot * batches + batch;
-    return tile < tiles ? tile : -1;
-  }
-};
+// How the GEMM maps onto instructions (tcu/gemm_timing.h: its k-steps and
+// their slots, the instructions of one k-step).
+using Tiling = GemmTiling;
 
 Tiling tiling_of(const GemmOptions& options) {
-  const Shape& shape = options.instr.shape;
-  Tiling tiling;
-  tiling.tile_rows = options.m / shape.m;
-  tiling.tile_cols = options.n / shape.n;
-  tiling.tiles = tiling.tile_rows * tiling.tile_cols;
-  tiling.batches = options.instr.batches();
-  tiling.slots = (tiling.tiles + tiling.batches - 1) / tiling.batches;
-  tiling.k_steps = options.k / shape.k;
-  return tiling;
+  return gemm_tiling(options.instr, options.m, options.n, options.k);
 }
 
 // The issue order of one k-step: the slots are divided among the warps in

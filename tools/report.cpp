@@ -87,7 +87,7 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   }
   std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/MAC", energy.pj, energy.pj_per_mac());
   out << indent << line << " (estimate, " << energy_library()
-      << ": the dot units' figures x the counters; docs/ARCHITECTURE.md \"Energy estimate\")\n";
+      << ": the dot units' figures x the counters; docs/guide/energy.md)\n";
   for (int e = 0; e < kActivityEngines; ++e)
     if (!energy.engines[size_t(e)].measured)
       out << indent << "  " << to_string(ActivityEngine(e))

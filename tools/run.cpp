@@ -209,8 +209,8 @@ int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report
     items.reserve(cases.size());
     for (const PlannedCase& c : cases) {
       const Instr& instr = variants[c.variant];
-      items.push_back(
-          {instr, generate_operands(instr, opt.seed, c.index), std::to_string(c.index)});
+      items.push_back({instr, generate_operands(instr, opt.seed, c.index, opt.special_rate),
+                       std::to_string(c.index)});
     }
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t cycles_before = engine.cycles();

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "tcu/coverage.h"
 #include "tcu/engine.h"
+#include "tcu/generator.h"
 
 namespace tcu {
 
@@ -21,6 +22,9 @@ struct RunOptions {
   uint64_t count = 1000;  // cases per variant, or the stream's length with mix
   uint64_t first = 0;     // first case index
   uint64_t seed = 1;
+  // The chance that each operand of a random case takes encodings of its
+  // format's classes (generate_operands).
+  double special_rate = kDefaultSpecialRate;
   int shard_index = 0, shard_count = 1;
   int batch = 64;  // cases handed to the engine at once
   int max_details = 5;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "cli_reference.h"
 #include "cosim.h"
 #include "coverage.h"
 #include "exit_codes.h"
@@ -218,11 +219,17 @@ int resolve_rf_bandwidth(const tcu::DatapathConfig& dp, const std::string& confi
   return -1;
 }
 
-// Parses --backpressure's text; false unless 0 <= P < 1.
-bool parse_backpressure(const std::string& text, double* probability) {
+// Parses a probability; false unless 0 <= P < 1 (or P <= 1 with `closed`).
+bool parse_probability(const std::string& text, bool closed, double* probability) {
   char* end = nullptr;
   *probability = std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0' && *probability >= 0 && *probability < 1;
+  return !text.empty() && *end == '\0' && *probability >= 0 &&
+         (closed ? *probability <= 1 : *probability < 1);
+}
+
+// Parses --backpressure's text; false unless 0 <= P < 1.
+bool parse_backpressure(const std::string& text, double* probability) {
+  return parse_probability(text, false, probability);
 }
 
 // --backpressure, and --inject-fault against --check; returns an exit code
@@ -559,8 +566,9 @@ struct RunCommand {
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   CLI::Option* jobs_option = nullptr;
   ReportOptions reports;
-  CoverageOptions coverage;   // --coverage: the merged report
-  std::string coverage_part;  // set by `run --jobs` in its children
+  CoverageOptions coverage;                // --coverage: the merged report
+  std::string coverage_part;               // set by `run --jobs` in its children
+  std::string special_rate_text = "0.25";  // --special-rate, parsed into options
 };
 
 void add_run_command(CLI::App& app, RunCommand* c) {
@@ -579,6 +587,10 @@ void add_run_command(CLI::App& app, RunCommand* c) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   c->cmd->add_option("--first", c->options.first, "first case index");
   c->cmd->add_option("--seed", c->options.seed, "random seed");
+  c->cmd->add_option("--special-rate", c->special_rate_text,
+                     "chance 0 <= P <= 1 that each operand (A, B, C, scale A, scale B) of a "
+                     "random case takes encodings of its format's classes (zero, subnormal, "
+                     "largest, infinity, NaN, ignored bits, ...)");
   c->cmd->add_option("--shard", c->shard, "run slice i of N (i/N): cases with index % N == i");
   c->jobs_option =
       c->cmd
@@ -670,6 +682,7 @@ nlohmann::ordered_json run_header(const RunCommand& c, const Invocation& call) {
   auto& options = header["options"];
   options["ptx"] = c.ptx;
   options["mix"] = c.options.mix;
+  options["special_rate"] = c.options.special_rate;
   add_stimulus_json(c.engine, &options);
   options["count"] = c.options.count;
   options["first"] = c.options.first;
@@ -705,12 +718,13 @@ int run_in_children(const RunCommand& c, const Invocation& call, tcu::Report* re
     if (c.options.mix) args.push_back("--mix");
     if (c.options.record_cases) args.push_back("--record-cases");
     for (const std::string& ptx : c.ptx) args.insert(args.end(), {"--ptx", ptx});
-    args.insert(args.end(),
-                {"--count", std::to_string(c.options.count), "--first",
-                 std::to_string(c.options.first), "--seed", std::to_string(c.options.seed),
-                 "--details", std::to_string(c.options.max_details), "--shard",
-                 std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1",
-                 "--report", child.report_path, "--progress-file", child.progress_path});
+    args.insert(
+        args.end(),
+        {"--special-rate", c.special_rate_text, "--count", std::to_string(c.options.count),
+         "--first", std::to_string(c.options.first), "--seed", std::to_string(c.options.seed),
+         "--details", std::to_string(c.options.max_details), "--shard",
+         std::to_string(child.index) + "/" + std::to_string(child.count), "--jobs", "1", "--report",
+         child.report_path, "--progress-file", child.progress_path});
     if (!c.coverage.dir.empty())
       args.insert(args.end(), {"--coverage-part", coverage_part_dir(c, child.index)});
     return args;
@@ -725,6 +739,11 @@ int run_command(RunCommand& c, const Invocation& call) {
     return tcu::kExitUsage;
   }
   if (int code = check_engine_options(c.engine); code >= 0) return code;
+  if (!parse_probability(c.special_rate_text, true, &c.options.special_rate)) {
+    std::cerr << "error: --special-rate " << c.special_rate_text
+              << ": expected a probability P with 0 <= P <= 1\n";
+    return tcu::kExitUsage;
+  }
   if (int code = check_report_paths(c.reports); code >= 0) return code;
   if (int code = select_run_variants(c); code >= 0) return code;
   c.engine.seed = c.options.seed;
@@ -734,6 +753,8 @@ int run_command(RunCommand& c, const Invocation& call) {
   if (c.engine.name == "rtl" && c.engine.backpressure > 0)
     c.options.rerun_prefix += " --backpressure " + c.engine.backpressure_text;
   if (!c.engine.fault.empty()) c.options.rerun_prefix += " --inject-fault " + c.engine.fault;
+  if (c.options.special_rate != tcu::kDefaultSpecialRate)
+    c.options.rerun_prefix += " --special-rate " + c.special_rate_text;
 
   tcu::Report report;
   report.command = "run";
@@ -1061,6 +1082,7 @@ int tcu_main(int argc, char** argv) {
                      "sweep datapath parameters over a workload: per-point models (cached), "
                      "RTL runs, Yosys area; explore.csv and plots (tcu explore --help)")
       ->allow_extras();
+  tcu::add_cli_reference_command(app);
 
   try {
     app.parse(argc, argv);

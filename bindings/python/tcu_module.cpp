@@ -17,9 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "tcu/energy.h"
+#include "tcu/gemm_timing.h"
 #include "tcu/golden.h"
 #include "tcu/instr.h"
 #include "tcu/layout.h"
+#include "tcu/timing.h"
 
 namespace py = pybind11;
 
@@ -426,6 +429,70 @@ py::dict info(const std::string& ptx) {
   return result;
 }
 
+// The core's parameters: the spec's defaults with `params` ({RTL name: int})
+// set; ValueError for an unknown name or a configuration that cannot be built.
+tcu::DatapathConfig datapath_of(const py::dict& params) {
+  tcu::DatapathConfig config;
+  for (const auto& [key, value] : params) {
+    const std::string name = py::str(key);
+    if (!tcu::set_datapath_parameter(config, name, value.cast<int>()))
+      throw py::value_error("unknown core parameter '" + name + "' (spec/config.toml)");
+  }
+  const std::string why = tcu::datapath_config_error(config);
+  if (!why.empty()) throw py::value_error(why);
+  return config;
+}
+
+// gemm_estimate: the cycle estimate of an M x N x K GEMM in one variant on a
+// core (tcu/gemm_timing.h, the `tcu gemm --estimate` figures), dimensions
+// padded up to the instruction's.
+py::dict gemm_estimate(const std::string& ptx, long long m, long long n, long long k,
+                       const py::dict& params, int rf_bandwidth, int rf_banks, int rf_read_ports,
+                       int rf_write_ports) {
+  const tcu::Instr instr = parse(ptx);
+  const tcu::DatapathConfig dp = datapath_of(params);
+  if (const char* why = tcu::disabled_by(dp, instr.family); why != nullptr)
+    throw py::value_error(tcu::disabled_error("core", dp, instr));
+  const long long limit = 1LL << 30;
+  for (const auto& [name, value] : {std::pair{"m", m}, {"n", n}, {"k", k}})
+    if (value < 1 || value > limit)
+      throw py::value_error(std::string(name) + "=" + std::to_string(value) +
+                            ": expected 1 .. 2^30");
+  tcu::FrontEndConfig fe;
+  fe.rf_regs_per_cycle = rf_bandwidth == 0 ? dp.words_per_cycle : rf_bandwidth;
+  fe.rf_banks = rf_banks;
+  fe.rf_read_ports = rf_read_ports;
+  fe.rf_write_ports = rf_write_ports;
+  std::string why = tcu::front_end_config_error(fe);
+  if (why.empty()) why = tcu::rf_bandwidth_error(dp, fe);
+  if (!why.empty()) throw py::value_error(why);
+  const long long tiles =
+      ((m + instr.shape.m - 1) / instr.shape.m) * ((n + instr.shape.n - 1) / instr.shape.n);
+  if (tiles > limit) throw py::value_error("m x n: more than 2^30 output tiles");
+  const tcu::GemmTiling tiling = tcu::gemm_tiling(instr, int(m), int(n), int(k));
+  const tcu::GemmCycleEstimate e = tcu::estimate_gemm_cycles(dp, fe, instr, tiling);
+  py::dict out;
+  out["cycles"] = e.total();
+  out["occupancy"] = e.occupancy;
+  out["operand_delivery"] = e.delivery;
+  out["fill_drain"] = e.fill_drain;
+  out["instructions"] = tiling.instructions();
+  out["k_steps"] = tiling.k_steps;
+  out["slots"] = tiling.slots;
+  out["issued_macs"] = tiling.instructions() * tcu::issued_macs(instr);
+  out["dense_macs"] = tiling.instructions() * instr.macs();
+  out["peak_dense_macs_per_cycle"] = tcu::peak_dense_macs_per_cycle(dp, instr);
+  out["family"] = tcu::to_string(instr.family);
+  // The energy estimate (tcu/energy.h) of the activity the GEMM leaves.
+  const tcu::Activity activity = tcu::estimate_gemm_activity(dp, fe, instr, tiling);
+  const tcu::EnergyEstimate energy = tcu::estimate_energy(activity, dp);
+  const tcu::EngineActivity& used = activity[tcu::activity_engine(instr.family)];
+  out["busy_cycles"] = used.busy;
+  out["energy_pj"] = energy.pj;
+  out["energy_priced"] = energy.unpriced_macs == 0;
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(tcu, m) {
@@ -476,6 +543,18 @@ PYBIND11_MODULE(tcu, m) {
         "compressed m x k/2 with metadata, m x k/8 nibbles), B k x n, C m x n; m8n8k4 .f16 "
         "operands have a leading axis of 4 (quad pairs). Block-scaled e2m1 takes uint8 codes "
         "and scale_a (m x blocks), scale_b (blocks x n).");
+  m.def("gemm_estimate", &gemm_estimate, py::arg("ptx"), py::arg("m"), py::arg("n"), py::arg("k"),
+        py::kw_only(), py::arg("params") = py::dict(), py::arg("rf_bandwidth") = 0,
+        py::arg("rf_banks") = 16, py::arg("rf_read_ports") = 1, py::arg("rf_write_ports") = 1,
+        "The cycle estimate of an M x N x K GEMM tiled into one variant on the core of "
+        "`params` ({RTL parameter: value}, the rest spec/config.toml's defaults), the figures "
+        "of `tcu gemm --estimate` (model/include/tcu/gemm_timing.h): cycles and their causes, "
+        "instructions, issued and dense-equivalent MACs (dimensions padded up to the "
+        "instruction's), the engine's peak, the energy estimate (tcu/energy.h) of the "
+        "activity the GEMM leaves (energy_pj; energy_priced false where the data file has no "
+        "figures for the engine). rf_bandwidth 0: the router's WordsPerCycle. "
+        "ValueError for an unknown parameter, a configuration that cannot be built, an engine "
+        "left out, or a register file out of range.");
   m.def("to_fragments", &to_fragments, py::arg("ptx"), py::arg("operand"), py::arg("matrix"),
         py::kw_only(), py::arg("sparsity_selector") = 0, py::arg("byte_id_a") = 0,
         py::arg("thread_id_a") = 0, py::arg("byte_id_b") = 0, py::arg("thread_id_b") = 0,

@@ -1,5 +1,5 @@
 // A datapath of one's own, written against the tcu_datapath contract
-// (README, "Bring your own datapath"): one int4 dot-product unit, used once
+// (docs/guide/co-verify.md, "Bring your own datapath"): one int4 dot-product unit, used once
 // per D element, so an instruction takes one cycle per element of D
 // (m16n8k64: 128, m8n8k32: 64) plus one; one instruction at a time. It runs
 // the int4 dense family only (.s4/.u4, .satfinite; m16n8k64 and m8n8k32):

@@ -1,32 +1,16 @@
 #include "tcu/coverage.h"
 
-#include <array>
-#include <cstring>
 
+#include "tcu/encodings.h"
 #include "tcu/rounding_events.h"
 
 namespace tcu {
 namespace {
 
 // ---- the bins, as data ------------------------------------------------------
-// Element classes per element type: the bins "a.<class>", "b.<class>",
-// "c.<class>" of a variant whose operand has that type.
-const std::vector<const char*>& element_classes(ElemType type) {
-  static const std::vector<const char*> kSigned4 = {"zero", "max", "min"};
-  static const std::vector<const char*> kUnsigned4 = {"zero", "max"};
-  static const std::vector<const char*> kS32 = {"zero", "max", "min"};
-  static const std::vector<const char*> kFloat = {"pos_zero", "neg_zero", "subnormal", "normal",
-                                                  "pos_inf",  "neg_inf",  "qnan",      "snan"};
-  static const std::vector<const char*> kE2m1 = {"zero", "subnormal", "normal", "max"};
-  switch (type) {
-    case ElemType::kS4: return kSigned4;
-    case ElemType::kU4: return kUnsigned4;
-    case ElemType::kS32: return kS32;
-    case ElemType::kE2m1: return kE2m1;
-    default: return kFloat;
-  }
-}
-
+// Operand and scale bins: "<position>.<class>" for every encoding class of
+// the position's format (tcu/encodings.h), positions a, b, c, and scale_a,
+// scale_b of block-scaled variants.
 // The result's bins: D's classes and events, those the variant can reach.
 // Left out, with the reason:
 // - u4 x u4: the sum is never negative (no C + dot below INT32_MIN);
@@ -69,13 +53,6 @@ std::vector<const char*> result_bins(const Instr& instr) {
   return bins;
 }
 
-// Scale classes (block-scaled e2m1): ue8m0 and ue4m3 bytes.
-const std::vector<const char*>& scale_classes(ElemType type) {
-  static const std::vector<const char*> kUe8m0 = {"nan", "min", "one", "max", "other"};
-  static const std::vector<const char*> kUe4m3 = {"nan", "zero", "subnormal", "normal"};
-  return type == ElemType::kUe8m0 ? kUe8m0 : kUe4m3;
-}
-
 constexpr int kFamilies = 5;
 
 // ---- classifying ------------------------------------------------------------
@@ -84,22 +61,8 @@ struct FloatFormat {
 };
 
 FloatFormat float_format(ElemType type) {
-  switch (type) {
-    case ElemType::kF16: return {5, 10};
-    case ElemType::kF32: return {8, 23};
-    default: return {11, 52};
-  }
-}
-
-const char* float_class(uint64_t bits, FloatFormat f) {
-  const uint64_t man = bits & ((uint64_t{1} << f.man_bits) - 1);
-  const uint64_t exp = (bits >> f.man_bits) & ((uint64_t{1} << f.exp_bits) - 1);
-  const bool negative = (bits >> (f.man_bits + f.exp_bits)) & 1;
-  const uint64_t exp_max = (uint64_t{1} << f.exp_bits) - 1;
-  if (exp == 0) return man == 0 ? (negative ? "neg_zero" : "pos_zero") : "subnormal";
-  if (exp < exp_max) return "normal";
-  if (man == 0) return negative ? "neg_inf" : "pos_inf";
-  return (man >> (f.man_bits - 1)) & 1 ? "qnan" : "snan";
+  const NumberFormat& f = number_format(type);
+  return {f.exp_bits, f.man_bits};
 }
 
 bool float_is_zero(uint64_t bits, FloatFormat f) {
@@ -108,36 +71,6 @@ bool float_is_zero(uint64_t bits, FloatFormat f) {
 bool float_is_special(uint64_t bits, FloatFormat f) {  // inf or NaN
   const uint64_t exp = (bits >> f.man_bits) & ((uint64_t{1} << f.exp_bits) - 1);
   return exp == (uint64_t{1} << f.exp_bits) - 1;
-}
-
-const char* element_class(uint64_t bits, ElemType type) {
-  switch (type) {
-    case ElemType::kS4: {
-      const int v = int4_value(bits, true);
-      return v == 0 ? "zero" : v == 7 ? "max" : v == -8 ? "min" : nullptr;
-    }
-    case ElemType::kU4: return bits == 0 ? "zero" : bits == 15 ? "max" : nullptr;
-    case ElemType::kS32: {
-      const uint32_t v = uint32_t(bits);
-      return v == 0 ? "zero" : v == 0x7fffffffu ? "max" : v == 0x80000000u ? "min" : nullptr;
-    }
-    case ElemType::kE2m1: {
-      const unsigned magnitude = bits & 7;
-      return magnitude == 0 ? "zero" : magnitude == 1 ? "subnormal" : magnitude == 7 ? "max"
-                                                                                     : "normal";
-    }
-    default: return float_class(bits, float_format(type));
-  }
-}
-
-const char* scale_class(uint64_t byte, ElemType type) {
-  byte &= 0xff;
-  if (type == ElemType::kUe8m0)
-    return byte == 0xff ? "nan" : byte == 0 ? "min" : byte == 127 ? "one" : byte == 0xfe ? "max"
-                                                                                        : "other";
-  const unsigned magnitude = byte & 0x7f;
-  return magnitude == 0x7f ? "nan" : magnitude == 0 ? "zero" : magnitude < 8 ? "subnormal"
-                                                                              : "normal";
 }
 
 // Names hit by one instruction, each once (hits count instructions).
@@ -154,17 +87,13 @@ class HitSet {
   std::vector<std::string> names_;
 };
 
+// "<operand>.<class>" for each class among the elements' encodings.
 void classify_matrix(const char* operand, const Matrix& m, ElemType type, HitSet* hits) {
-  std::array<const char*, 16> seen{};
-  size_t count = 0;
-  for (uint64_t e : m.elems) {
-    const char* cls = element_class(e, type);
-    if (!cls) continue;
-    bool known = false;
-    for (size_t i = 0; i < count && !known; ++i) known = seen[i] == cls;
-    if (!known && count < seen.size()) seen[count++] = cls;
-  }
-  for (size_t i = 0; i < count; ++i) hits->add(std::string(operand) + "." + seen[i]);
+  uint32_t seen = 0;
+  for (uint64_t e : m.elems) seen |= uint32_t{1} << classify_encoding(type, e);
+  const std::vector<std::string>& names = encoding_classes(type);
+  for (size_t i = 0; i < names.size(); ++i)
+    if ((seen >> i) & 1) hits->add(std::string(operand) + "." + names[i]);
 }
 
 // int4: C + the exact dot, against the int32 range.
@@ -216,14 +145,16 @@ void classify_float_results(const Instr& instr, const Operands& ops, const Matri
     for (int row = 0; row < d.rows; ++row)
       for (int col = 0; col < d.cols; ++col) {
         const uint64_t v = d.at(batch, row, col);
-        const char* cls = float_class(v, df);
-        if (!std::strcmp(cls, "pos_inf") || !std::strcmp(cls, "neg_inf")) {
+        // D's bins: infinities and NaNs each one bin, the largest finite
+        // magnitude a normal.
+        const std::string& cls = encoding_class_name(instr.d_type, v);
+        if (cls == "pos_inf" || cls == "neg_inf") {
           hits->add("d.inf");
           if (!special_input) hits->add("d.overflow");
-        } else if (!std::strcmp(cls, "qnan") || !std::strcmp(cls, "snan")) {
+        } else if (cls == "qnan" || cls == "snan") {
           hits->add("d.nan");
         } else {
-          hits->add(std::string("d.") + cls);
+          hits->add("d." + (cls == "largest" ? std::string("normal") : cls));
         }
         if (!float_is_zero(v, df)) continue;
         bool nonzero = !float_is_zero(ops.c.at(batch, row, col), cf);
@@ -241,7 +172,7 @@ std::vector<std::pair<std::string, std::string>> coverage_bin_names(const Instr&
   const std::pair<const char*, ElemType> operands[] = {
       {"a", instr.a_type}, {"b", instr.b_type}, {"c", instr.c_type}};
   for (const auto& [operand, type] : operands)
-    for (const char* cls : element_classes(type))
+    for (const std::string& cls : encoding_classes(type))
       names.emplace_back(std::string(operand) + "." + cls, "operand");
   for (const char* bin : result_bins(instr)) names.emplace_back(bin, "result");
   if (instr.sparse()) {
@@ -253,7 +184,7 @@ std::vector<std::pair<std::string, std::string>> coverage_bin_names(const Instr&
   }
   if (instr.block_scaled())
     for (const char* operand : {"scale_a", "scale_b"})
-      for (const char* cls : scale_classes(instr.scale_type))
+      for (const std::string& cls : encoding_classes(instr.scale_type))
         names.emplace_back(std::string(operand) + "." + cls, "scale");
   return names;
 }
@@ -331,10 +262,8 @@ void FunctionalCoverage::sample(const Instr& instr, const WarpOperands& warp) {
     hits.add("sel." + std::to_string(warp.selectors.sparsity));
   }
   if (instr.block_scaled()) {
-    for (uint64_t byte : ops.scale_a.elems)
-      hits.add(std::string("scale_a.") + scale_class(byte, instr.scale_type));
-    for (uint64_t byte : ops.scale_b.elems)
-      hits.add(std::string("scale_b.") + scale_class(byte, instr.scale_type));
+    classify_matrix("scale_a", ops.scale_a, instr.scale_type, &hits);
+    classify_matrix("scale_b", ops.scale_b, instr.scale_type, &hits);
   }
   const std::string group = instr.ptx();
   const uint64_t sampled = ++sampled_[group];

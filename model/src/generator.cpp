@@ -3,6 +3,8 @@
 #include <cstring>
 #include <random>
 
+#include "tcu/encodings.h"
+
 namespace tcu {
 namespace {
 
@@ -230,8 +232,13 @@ void direct_f64(const Instr& in, uint64_t target, WarpOperands& w) {
       place_at(lc, w.c, [](int, int, int) { return 0; });
       break;
     }
-    case 4:  // one product -2^-1200 (below the subnormals), the others -0
-      place_at(la, w.a, [&](int, int, int k) { return k == 0 ? kTiny | kSign : kSign; });
+    case 4:  // one product 2^-1200 (below the subnormals), the others zeros
+             // of its sign: odd rows negative (.rn, .rz, .rp: -0), even rows
+             // positive (.rn, .rz, .rm: +0)
+      place_at(la, w.a, [&](int, int r, int k) {
+        const uint64_t sign = r % 2 ? kSign : 0;
+        return k == 0 ? kTiny | sign : sign;
+      });
       place_at(lb, w.b, [](int, int, int) { return kTiny; });
       place_at(lc, w.c, [](int, int, int) { return 0; });
       break;
@@ -366,11 +373,49 @@ void direct_e2m1(const Instr& in, uint64_t target, WarpOperands& w) {
   }
 }
 
+// With probability `rate`, one to four elements of `f` (at random places of
+// `layout`) take encodings of classes drawn uniformly from `type`'s.
+void sprinkle_classes(const FragmentLayout& layout, ElemType type, double rate, Source& src,
+                      Fragment& f) {
+  if (double(src.bits() >> 11) * 0x1p-53 >= rate) return;
+  const uint64_t classes = encoding_classes(type).size();
+  const int bits = layout.elem_bits();
+  const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  for (uint64_t count = 1 + src.below(4); count > 0; --count) {
+    const Slot s = layout.slot_of({int(src.below(uint64_t(layout.batches()))),
+                                   int(src.below(uint64_t(layout.rows()))),
+                                   int(src.below(uint64_t(layout.cols())))});
+    const uint64_t v = encoding_of_class(type, int(src.below(classes)), src.bits());
+    uint64_t& reg = f.at(s.lane, s.reg);
+    reg = (reg & ~(mask << (s.elem * bits))) | ((v & mask) << (s.elem * bits));
+  }
+}
+
+// Every operand's special classes, from a stream of its own (the random
+// operands are the same at every rate).
+void sprinkle_operands(const Instr& in, uint64_t seed, uint64_t index, double rate,
+                       WarpOperands& w) {
+  if (rate <= 0) return;
+  Source src(mix(mix(seed ^ 0x5ca1ab1e0dd5eedull) ^ variant_hash(in)) ^ mix(index));
+  sprinkle_classes(fragment_layout(in, Operand::kA), in.a_type, rate, src, w.a);
+  sprinkle_classes(fragment_layout(in, Operand::kB), in.b_type, rate, src, w.b);
+  sprinkle_classes(fragment_layout(in, Operand::kC), in.c_type, rate, src, w.c);
+  if (!in.block_scaled()) return;
+  sprinkle_classes(fragment_layout(in, Operand::kScaleA, w.selectors), in.scale_type, rate, src,
+                   w.scale_a);
+  sprinkle_classes(fragment_layout(in, Operand::kScaleB, w.selectors), in.scale_type, rate, src,
+                   w.scale_b);
+}
+
 }  // namespace
 
-WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index) {
+WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index,
+                               double special_rate) {
   WarpOperands w = generate_random_operands(in, seed, index);
-  if (index % kDirectedEvery != kDirectedEvery - 1) return w;
+  if (index % kDirectedEvery != kDirectedEvery - 1) {
+    sprinkle_operands(in, seed, index, special_rate, w);
+    return w;
+  }
   const uint64_t target = index / kDirectedEvery;
   switch (in.family) {
     case Family::kF16: direct_f16(in, target, w); break;

@@ -12,7 +12,7 @@ const std::vector<TimingReference> kA100Timing = {
      "IMMA.16864. NAK maps no IMMA; its registers (A 4, B 2, C 4) and its 8 issue cycles are "
      "HMMA.16816's, which NAK's comment puts in MMA_2x_collect"},
     {"int4 m8n8k32", "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", "IMMA_88", 13, 14, 2,
-     "m8n8k32 .s4 measured at 1,229-1,248 TOPS (issue 23): 2,048 MACs / 1,024", false, true,
+     "m8n8k32 .s4 measured at 1,229-1,248 TOPS (the m8n8k32 measurement): 2,048 MACs / 1,024", false, true,
      "latency not calibrated: the model's latency grows with an instruction's issue cycles, "
      "operand words and D words, all fewer for this shape than for m16n8k64 through the same "
      "int4 units, so at any parameters it is at least 6 cycles (the issue cycles alone) below "
@@ -26,8 +26,8 @@ const std::vector<TimingReference> kA100Timing = {
      "latency = 9 + its issue interval (HMMA.1688 4 -> 13, MMA_1x_collect; HMMA.16816 8 -> 17, "
      "MMA_2x_collect; DMMA 16 -> 25), and NAK's write-after-write delays between MMAs are the "
      "same issue cycles (MMA_1x_collect 4, MMA_2x_collect 8, DMMA 16); this instruction issues "
-     "every 4, so MMA_1x_collect (issue 23's reading, MMA_2x_collect 17 / 18, the model misses "
-     "by 3-4). Interval not "
+     "every 4, so MMA_1x_collect (read as MMA_2x_collect, 17 / 18, the model would miss by "
+     "3-4). Interval not "
      "reached: its 288 source words at WordsPerCycle=64, the router's maximum, take 5 cycles"},
     {"f64 m8n8k4", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", "DMMA", 25, 26, 16,
      "A100 f64 tensor peak: 16 FMAs a cycle per sub-partition; 256 FMAs / 16", true, true,
@@ -62,9 +62,9 @@ const std::vector<ReferenceSource> kA100Sources = {
      "NVIDIA A100 Tensor Core GPU Architecture (2020), Table 1: peak INT4 Tensor 1,248 TOPS "
      "(2,496 sparse), FP64 Tensor 19.5 TFLOPS, FP16 Tensor 312 TFLOPS; 108 SMs of 4 Tensor "
      "Cores (one per sub-partition), boost clock 1,410 MHz"},
-    {"issue 23",
-     "the measured m8n8k32 .s4 throughput (1,229-1,248 TOPS) as issue 23 states it; the "
-     "measurement's own source is not given"},
+    {"m8n8k32 measurement",
+     "the m8n8k32 .s4 throughput measured at 1,229-1,248 TOPS, as the project's tracker "
+     "reports it; the measurement's own source is not given"},
     {"Accel-Sim trace",
      "accel-sim/accel-sim-framework gpu-simulator/configs/tested-cfgs/SM80_A100/trace.config "
      "(commit d907fc849f0f): -trace_opcode_latency_initiation_tensor 12,8, used for every "

@@ -303,7 +303,7 @@ class Walker {
     events->has_value = true;
   }
 
-  // f16 inputs (every step binary32, nearest even; the README's order):
+  // f16 inputs (every step binary32, nearest even; the order tests/data/VECTORS.md states):
   // f32 D: acc = fma(a0,b0,+0), acc = fma(ai,bi,acc) for i = 1..3, d = c + acc;
   // f16 D: p01 = fma(a1,b1, a0*b0), p23 = fma(a3,b3, a2*b2),
   //        s = (c + p01) + p23, d = s rounded to binary16.

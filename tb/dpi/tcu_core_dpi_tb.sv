@@ -3,7 +3,7 @@
 // variant the C API lists (tcu list's spellings), with random operands
 // (valid sparse metadata, legal selectors) and random back-pressure on the
 // write-back; each instruction's register words go in as a front-end sends
-// them (docs/ARCHITECTURE.md "Operand routing network": the start beat with
+// them (docs/architecture.md "Operand routing network": the start beat with
 // the descriptor, held until in_start_ready_o, then a beat a cycle, the last
 // one flagged; words in any order, any number a beat, an empty last beat
 // allowed), every D word written back is collected and every D register is

@@ -1,7 +1,8 @@
 """Checks a `tcu run --coverage` directory against floors: the share of
 bins hit (or waived) per kind, and, where the run had RTL code coverage,
 the share of rtl/ lines hit. Exit 0 when every floor holds, 1 naming what
-falls short.
+falls short and, of each kind below its floor, every bin neither hit nor
+waived ("missed: GROUP | NAME").
     python3 floor.py DIR KIND=FRACTION ... [lines=FRACTION]"""
 from __future__ import annotations
 
@@ -33,20 +34,30 @@ def shares(directory: Path) -> dict[str, float]:
     return result
 
 
+def missed(directory: Path, kinds: set[str]) -> list[str]:
+    bins = json.loads((directory / "functional.json").read_text())["bins"]
+    return [f"{b['group']} | {b['name']}" for b in bins
+            if b["kind"] in kinds and b["hits"] == 0 and b["waiver"] is None]
+
+
 def main(argv: list[str]) -> int:
     directory = Path(argv[1])
     got = shares(directory)
     failures = []
+    short: set[str] = set()
     for word in argv[2:]:
         kind, floor = word.split("=")
         if kind not in got:
             failures.append(f"{kind}: no such figure in {directory}")
         elif got[kind] + 1e-12 < float(floor):
             failures.append(f"{kind}: {got[kind]:.4f} below the floor {float(floor):.4f}")
+            short.add(kind)
     for kind, share in sorted(got.items()):
         print(f"{kind:10} {100 * share:6.2f}%")
     for f in failures:
         print("FAIL:", f)
+    for name in missed(directory, short):
+        print("missed:", name)
     return 1 if failures else 0
 
 

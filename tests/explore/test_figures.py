@@ -93,10 +93,12 @@ def test_energy_is_read_per_dense_mac():
 def test_physical_columns():
     row = {"macs_per_cycle": 1024, "fmax_mhz": 500, "area_um2": 2e6, "energy_pj_per_mac": 0.5}
     # 2 ops x 1024 MACs/cycle x 500 MHz = 1.024e12 ops/s; 2 mm^2; 2 ops / 0.5 pJ.
-    assert physical.derive(row) == {"tops": 1.024, "tops_per_mm2": 0.512, "tops_per_w": 4.0}
+    assert physical.derive(row) == {"area_mm2": 2.0, "tops": 1.024, "tops_per_mm2": 0.512,
+                                    "tops_per_w": 4.0}
     # The router's area adds; the lower clock rules.
     row.update(router_area_um2=2e6, router_fmax_mhz=250)
     assert physical.derive(row)["tops"] == 0.512
+    assert physical.derive(row)["area_mm2"] == 4.0
     assert physical.derive(row)["tops_per_mm2"] == 0.128
     # Missing sources: no column (empty in the CSV).
     assert physical.derive({"macs_per_cycle": 10, "fmax_mhz": "", "energy_pj_per_mac": "nan"}) == {}

@@ -125,3 +125,40 @@ def test_sample_spreads_over_units():
     assert len(chosen) == 6
     assert {m["unit"] for m in chosen} == {"a", "b", "c"}
     assert campaign.sample(mutants, 6, seed=3) == chosen      # seeded
+
+
+FORMAT_FIXTURE = """module f (input logic [15:0] h_i, input logic s_i, input logic [3:0] k_i,
+                 output logic nan_o, output logic [15:0] d_o, output logic [15:0] e_o,
+                 output logic g_o);
+  localparam int unsigned W = tcu_pkg::fp_width(tcu_pkg::FP16);
+  localparam logic [W-2:0] INF_MAG = {5'h1f, {(W - 6){1'b0}}};
+  localparam logic signed [7:0] EMAX = 8'(W);
+  localparam int unsigned Other = 3;
+  assign g_o = $signed(h_i[7:0]) > EMAX;
+  assign nan_o = h_i == tcu_pkg::F16_CANONICAL_NAN;
+  assign d_o = {s_i, INF_MAG};
+  assign e_o = h_i[k_i*Other +: W - 12] + tcu_pkg::bias(tcu_pkg::FP16);
+endmodule
+"""
+
+
+def test_format_constants_are_sites(tmp_path):
+    path = tmp_path / "f.sv"
+    path.write_text(FORMAT_FIXTURE)
+    found = [s for s in sites.find_sites(path, "u") if s.kind == "format"]
+    changes = {(s.original, s.mutated) for s in found}
+    # A parameter derived from the format table (through another one), and
+    # a package constant, each used in logic; the flip keeps the width.
+    assert ("INF_MAG", "(INF_MAG ^ 1'b1)") in changes
+    assert ("tcu_pkg::F16_CANONICAL_NAN", "(tcu_pkg::F16_CANONICAL_NAN ^ 1'b1)") in changes
+    assert ("EMAX", "(EMAX ^ 2'sb01)") in changes  # +1, signed: a signed comparison stays one
+    # Not: a parameter of no format, a width in a range, a declaration, a
+    # function call (it reaches logic through a parameter).
+    originals = [s.original for s in found]
+    assert "Other" not in originals and "W" not in originals
+    assert not any("bias" in o for o in originals)
+    assert sites.format_constants(pyslang_tree(FORMAT_FIXTURE)) == {"W", "INF_MAG", "EMAX"}
+
+
+def pyslang_tree(text):
+    return sites._S.SyntaxTree.fromText(text, "f.sv")

@@ -21,7 +21,7 @@
 #     changed by 1% (or 1, or added where the point has none) must be
 #     refused against the same fresh.json, naming the figure; so must a
 #     copy with another library, and one whose point was mapped with the
-#     plain (unbuffered) flow of the figures before session 11.
+#     plain (unbuffered) flow (tcu-phys --plain).
 set -uo pipefail
 python=$1
 work=$2

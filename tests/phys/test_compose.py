@@ -97,7 +97,7 @@ def test_whole_comparison():
 
 
 def test_planted_skid_left_out():
-    """The glue before session 11: the control only."""
+    """The glue without the output skid: the control only."""
     with pytest.raises(AssertionError):
         check(compose.datapath([p for p in POINTS if p["unit"] != "tcu_output_skid"], "t",
                                VALUES))

@@ -55,7 +55,7 @@ endfunction()
 # -fno-const-bit-op-tree: Verilator 5.006's bit-op-tree rewriting (V3Const)
 # mis-simulates the e2m1 dot's netlist (1,406 of 3,000 random cycles wrong
 # at -O3, none with this one optimization off, none under Icarus Verilog;
-# docs/ARCHITECTURE.md, "Simulation and synthesis read one text").
+# docs/architecture.md, "Simulation and synthesis read one text").
 function(tcu_gls_model lib top prefix netlist)
   set(mdir ${TCU_GLS_DIR}/${lib})
   set(batches ${TCU_GLS_DIR}/${lib}_fast.cpp ${TCU_GLS_DIR}/${lib}_slow.cpp)
@@ -152,7 +152,7 @@ tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} xor
 # tests are in the second tier (label "full", scripts/test.sh --full): a
 # fixture test builds them (cmake --build, inside ctest), the unit's test and
 # its planted-fault twin then run. Times (CPU seconds on the shared two-core
-# machine) in docs/ARCHITECTURE.md, "Gate-level simulation".
+# machine) in docs/guide/formal.md, "Gate-level simulation".
 
 # tcu_gls_full(<unit> <targets...>): the fixture gls_<unit>_build, labels.
 function(tcu_gls_full unit)
@@ -186,7 +186,7 @@ set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gl
 # synthesis, Verilation and compilation alone take about 250 CPU s (the
 # twin's another 120), and the test about 6 CPU minutes on its sample
 # (tests/rtl/test_operand_router.cpp, gls_variants; figures in
-# docs/ARCHITECTURE.md, "Gate-level simulation").
+# docs/guide/formal.md, "Gate-level simulation").
 tcu_gls_netlist(tcu_operand_router "WordsPerCycle=1 DWordsPerCycle=1" router_synth_netlist)
 set(router_netlist ${TCU_GLS_DIR}/tcu_operand_router.w1.v)
 add_custom_command(OUTPUT ${router_netlist}
@@ -196,8 +196,8 @@ add_custom_command(OUTPUT ${router_netlist}
 tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist})
 tcu_gls_test(gls_router test_operand_router.cpp tcu_gls_router tcu_datapath_ports)
 # The twin's fault (the netlist's first XOR) is in the scatter's word
-# counter: it runs the scatter section only (session 8 saw the gather and
-# timing sections pass on it; 4 CPU minutes of the sample).
+# counter: it runs the scatter section only (the gather and timing sections
+# pass on it and would cost 4 CPU minutes of the sample).
 set(TCU_GLS_PLANTED_ARGS -c "W1 netlist: scatter, every variant, random and full rate")
 tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist} xor
   "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)|e.seen.size\\(\\) == e.words.size\\(\\)) \\)"

@@ -1,6 +1,6 @@
 // The RTL's activity counters (rtl/tcu_activity.sv), as read at the end of a
 // run, and the figures derived from them: MAC utilization (and, in
-// tcu/energy.h, the energy estimate in pJ). docs/ARCHITECTURE.md ("Activity
+// tcu/energy.h, the energy estimate in pJ). docs/architecture.md ("Activity
 // counters") defines each counter.
 #pragma once
 

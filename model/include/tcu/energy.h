@@ -2,7 +2,7 @@
 // with the dot units' physical figures from the data file
 // spec/phys_osu018.toml (OSU 0.18 µm standard cells, typical corner; built
 // into the library at configure time by tcu_tools.spec.gen_phys, so nothing is read
-// at run time). docs/ARCHITECTURE.md ("Energy estimate") gives the method.
+// at run time). docs/guide/energy.md gives the method.
 //
 // Per engine with U dot units (dot_units; 0 for an engine not built), the
 // unit's figures at the configuration's stage count:

@@ -1,6 +1,6 @@
 // The warp's register file and operand collector: which 32-bit lane words
 // move in which cycle when the front-end collects an instruction's sources
-// and writes its D back (docs/ARCHITECTURE.md, "Register file").
+// and writes its D back (docs/architecture.md, "Register file").
 //
 // The model. An instruction's source registers are numbered in fragment
 // order, as a compiler allocates them consecutively from a base register: A's,
@@ -21,7 +21,7 @@
 //   collect_cycles = max(ceil(source_words / rf_regs_per_cycle),
 //                        ceil(source_registers / (rf_banks * rf_read_ports))).
 // (The read rate only ever falls, so the forwarder never waits once it has
-// fallen behind the reads; see the proof in ARCHITECTURE.md.)
+// fallen behind the reads; see the proof in docs/architecture.md.)
 //
 // Write-back: the network delivers D's words in register-major order,
 // rf_regs_per_cycle a cycle from cycle 0, into the collector's write buffer;

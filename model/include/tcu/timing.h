@@ -68,7 +68,7 @@ int datapath_occupancy(const DatapathConfig& config, const Instr& instr);
 // leaving the pipelines. Back-pressure adds the cycles the pipelines hold
 // (the output skid register full and this D waiting) to both figures, and
 // the output handshake waits in the skid register for out_ready
-// (docs/ARCHITECTURE.md, "Timing"; the Cosim's output model).
+// (docs/architecture.md, "Timing"; the Cosim's output model).
 int datapath_latency(const DatapathConfig& config, const Instr& instr);
 
 // 32-bit register words the front-end reads (A, B, C, metadata, scales) and

@@ -35,6 +35,24 @@ class Base:
         settings = dict(re.findall(r'^set\((\w+) "([^"]*)"\)', text_file.read_text(), re.M))
         return Base(path, settings)
 
+    def configs(self) -> dict[str, dict[str, int]]:
+        """The configurations the base build Verilated, by name: their RTL
+        parameters (its generated/tcu_configs.cmake)."""
+        path = self.directory / "generated" / "tcu_configs.cmake"
+        if not path.exists():
+            return {}
+        return {name: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", text)}
+                for name, text in re.findall(r"^set\(TCU_CONFIG_RESOLVED_(\w+) ([^)]*)\)",
+                                             path.read_text(), re.M)}
+
+    def config_of(self, params: dict[str, int]) -> str | None:
+        """The base's configuration of exactly these RTL parameters, if any:
+        a point of it runs on the base's own tcu, nothing built."""
+        for name, values in self.configs().items():
+            if all(values.get(k) == v for k, v in params.items()):
+                return name
+        return None
+
     def configure_args(self) -> list[str]:
         return [f"-DTCU_EXPLORE_BASE={self.directory}",
                 f"-DCMAKE_CXX_COMPILER={self.settings.get('TCU_BASE_CXX_COMPILER', 'c++')}",
@@ -50,6 +68,8 @@ class Build:
     seconds: float = 0.0
     cached: bool = False
     error: str = ""
+    config: str = CONFIG_NAME  # the configuration its tcu runs
+    prebuilt: bool = False  # the base's own tcu and configuration: nothing to build
 
     @property
     def tcu(self) -> Path:
@@ -60,6 +80,9 @@ def build_model(build: Build, jobs: int) -> None:
     """Configures (once) and builds the `tcu` tool with the point's datapath
     as its one configuration. ninja makes a second build of the same entry
     a no-op; C++ changes of the project rebuild only what they touch."""
+    if build.prebuilt:
+        build.cached = True
+        return
     log = build.directory / "build.log"
     start = time.monotonic()
     with Locked(build.directory):

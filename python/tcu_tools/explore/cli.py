@@ -20,6 +20,7 @@ from .params import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, RUN_DEFAULTS, RUN_PARAMETER
 from .plan import plan_of
 from .sweep import Sweep, check_workload, parse_assignment, parse_shard, read_sweep_file
 from .synthesis import script_version
+from .workload_file import suite_names
 
 
 def sweep_of(args, rtl: dict[str, int]) -> Sweep:
@@ -49,6 +50,12 @@ def sweep_of(args, rtl: dict[str, int]) -> Sweep:
             setattr(w, name, getattr(args, name))
     if args.ptx is not None and args.mix is None:
         w.kind = "gemm"
+    if args.workload is not None:
+        if args.ptx is not None or args.mix is not None:
+            raise UsageError("--workload and --ptx/--mix both name a workload: give one")
+        w.suite = args.workload
+    if args.family is not None:
+        w.family = args.family
     check_workload(w)
     if not sweep.axes:
         raise UsageError("no axes: give a sweep file with [axes] or --axis NAME=V1,V2,...")
@@ -76,6 +83,11 @@ def command_sweep(args) -> int:
     points = points_of(sweep, rtl)
     shard_index, shard_count = parse_shard(args.shard)
     selected = [i for i in range(len(points)) if i % shard_count == shard_index]
+    if args.fidelity == "fast":
+        from .fast_sweep import command_fast
+        return command_fast(args, sweep, points, selected, rtl, (shard_index, shard_count))
+    if args.validate is not None or args.bench:
+        raise UsageError("--validate and --bench are options of --fidelity fast")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     base = Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
@@ -126,7 +138,9 @@ def command_sweep(args) -> int:
 
 EPILOG = """\
 sweep file (TOML):
-  [workload]              kind = "gemm" (ptx, m, n, k) or "mix" (count); seed
+  constraints = ["area_mm2<=100", ...]   prune points (as --constraint)
+  [workload]              suite = NAME or FILE (.toml, .onnx; family for ONNX),
+                          or kind = "gemm" (ptx, m, n, k) or "mix" (count); seed
   [axes]                  NAME = [values...]   one axis per parameter
   [fixed]                 NAME = value         held at one value
 NAME is a parameter of rtl/tcu_core.sv as spec/config.toml states it (%s;
@@ -136,7 +150,8 @@ warps, backpressure). Points are the
 cartesian product of the axes, numbered in order; the command line's --axis,
 --set and workload options add to or override the file's.
 
-exit status: 0 every point ran and checked, 1 a point failed, 2 bad usage.
+exit status: 0 every point ran and checked (fast: validated within tolerance),
+1 a point failed or a validated figure is over its tolerance, 2 bad usage.
 """
 
 
@@ -157,9 +172,11 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
         names = router = "?"
     parser = argparse.ArgumentParser(
         prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Sweep datapath parameters over a workload: build each point's model "
-        "(cached), run the workload on the RTL, synthesize with Yosys; write explore.csv, "
-        "plots and a table.  `%s merge --help` joins shards." % prog,
+        description="Sweep datapath parameters over a workload: by default with the fast "
+        "evaluator (the timing model's cycles, the characterized units' area, clock and "
+        "energy); with --fidelity full, build each point's model (cached), run the workload on "
+        "the RTL, synthesize with Yosys. Writes explore.csv, report.html and a table.  "
+        "`%s merge --help` joins shards." % prog,
         epilog=EPILOG % (names, router))
     add = parser.add_argument
     add("sweep", nargs="?", help="sweep file (TOML)")
@@ -173,7 +190,23 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
     add("--k", type=int, help="gemm workload: columns of A")
     add("--mix", type=int, metavar="COUNT",
         help="mix workload: COUNT instructions of every variant at random")
-    add("--seed", type=int, help="random seed of the workload (default 1)")
+    add("--seed", type=int, help="random seed of the workload and of --validate's sample "
+        "(default 1)")
+    add("--workload", metavar="SUITE|FILE",
+        help="a list of GEMMs: a suite (%s), a workload TOML or an ONNX model" %
+        ", ".join(suite_names()))
+    add("--family", help="the family an ONNX model's GEMMs run in (int4, int4_sparse, e2m1, "
+        "f16, f64; default f16)")
+    add("--fidelity", choices=("fast", "full"), default="fast",
+        help="fast (default): the timing model and the characterized units, no Verilator or "
+        "Yosys; full: each point's model built and run, its datapath synthesized")
+    add("--constraint", action="append", default=[], metavar="COLUMN<=X",
+        help="prune points: COLUMN<=X, >=, <, > (e.g. area_mm2<=100, fmax_mhz>=50; repeatable)")
+    add("--validate", type=int, metavar="N",
+        help="run the full flow on every Pareto point and N random points; write the fast "
+        "figures' errors (validation.csv); exit 1 if one is over its tolerance")
+    add("--bench", action="store_true",
+        help="time the fast evaluation of the sweep alone; print points/minute")
     add("--out", default="explore-out", help="output folder")
     add("--cache", help="model and synthesis cache (default $TCU_EXPLORE_CACHE, or "
         "explore-cache in the base build)")

@@ -64,10 +64,15 @@ def command_merge(args) -> int:
     meta["notes"] = notes
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    finish(rows, meta, out)
+    fast = meta.get("fidelity") == "fast"
+    finish(rows, meta, out, plots=not fast)
+    if fast:
+        from .report_html import write_report
+        write_report(rows, meta, out)
     if missing:
         print(f"explore merge: {len(missing)} of {total} point(s) missing "
               f"(first: {missing[0]}){missing_shards_text(metas, missing)}", file=sys.stderr)
         return EXIT_FAIL
-    failed = [r for r in rows if r.get("status") != "ok"]
+    failed = [r for r in rows if r.get("status") != "ok" and
+              not str(r.get("status")).startswith("pruned")]
     return EXIT_FAIL if failed else EXIT_OK

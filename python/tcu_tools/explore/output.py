@@ -6,7 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from . import pareto, physical, plots
+from . import pareto, physical
+from .plots import write_plots
 from .physical import number
 
 FIGURE_COLUMNS = (["instructions", "macs", "issued_macs", "cycles", "peak_macs_per_cycle",
@@ -16,6 +17,8 @@ FIGURE_COLUMNS = (["instructions", "macs", "issued_macs", "cycles", "peak_macs_p
                                             "router_transistors", "router_logic_depth", "build_s",
                                             "run_s", "synth_s", "router_synth_s"])
 FRONT_COLUMNS = ["pareto", "pareto_energy"]
+# More rows than this: the table shows the fronts' points only.
+TABLE_ROWS = 40
 
 
 def write_csv(rows: list[dict], columns: list[str], path: Path) -> None:
@@ -65,7 +68,7 @@ def print_table(rows: list[dict], axes: list[str], front: set[int], stream=None)
         print("* on the Pareto front (throughput against area)", file=stream)
 
 
-def finish(rows: list[dict], meta: dict, out: Path) -> None:
+def finish(rows: list[dict], meta: dict, out: Path, plots: bool = True) -> None:
     axes = list(meta["sweep"]["axes"])
     columns = meta["columns"]
     rows.sort(key=lambda r: int(r["point"]))
@@ -81,8 +84,12 @@ def finish(rows: list[dict], meta: dict, out: Path) -> None:
             columns.insert(columns.index("status"), name)
     write_csv(rows, columns, out / "explore.csv")
     (out / "explore.json").write_text(json.dumps(meta, indent=2) + "\n")
-    written = plots.write_plots(rows, axes, out, meta["workload_text"])
-    print_table(rows, axes, front)
+    written = write_plots(rows, axes, out, meta["workload_text"]) if plots else []
+    if len(rows) <= TABLE_ROWS:
+        print_table(rows, axes, front)
+    else:
+        print(f"{len(rows)} points; on the Pareto fronts:")
+        print_table([r for r in rows if r["pareto"] or r["pareto_energy"]], axes, front)
     for note in meta.get("notes", []):
         print(f"note: {note}")
-    print(f"explore: wrote {out / 'explore.csv'}, {', '.join(str(p) for p in written)}")
+    print(f"explore: wrote {', '.join(str(p) for p in [out / 'explore.csv'] + written)}")

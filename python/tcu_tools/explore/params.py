@@ -3,6 +3,7 @@ run's (tcu options, no rebuild), their types, ranges and conversion."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
@@ -44,6 +45,7 @@ class UsageError(Exception):
     """A bad sweep or command line: exit 2 with the message."""
 
 
+@lru_cache(maxsize=1)
 def config_spec() -> tcu_spec.Spec:
     try:
         return tcu_spec.load()

@@ -11,14 +11,20 @@ def pareto_front(rows: list[dict], x: str, y: str, x_low: bool = True,
     either figure are not candidates."""
     sign_x = 1 if x_low else -1
     sign_y = -1 if y_high else 1
-    candidates = [(number(r.get(x)), number(r.get(y)), int(r["point"])) for r in rows]
+    candidates = [(number(r.get(x)), number(r.get(y)), int(r["point"])) for r in rows
+                  if r.get("status", "ok") == "ok"]
     # Both figures as "lower is better".
     candidates = [(sign_x * a, sign_y * b, p) for a, b, p in candidates
                   if a is not None and b is not None]
-    front = set()
-    for a, b, point in candidates:
-        dominated = any(a2 <= a and b2 <= b and (a2 < a or b2 < b) for a2, b2, _ in candidates)
-        if not dominated:
+    # Sorted by x then y, a point is on the front if its y beats every y
+    # before it (equal points share their place).
+    front: set[int] = set()
+    best = last = None
+    for a, b, point in sorted(candidates):
+        if best is None or b < best:
+            best, last = b, (a, b)
+            front.add(point)
+        elif (a, b) == last:
             front.add(point)
     return front
 
@@ -30,7 +36,7 @@ def has_figure(rows: list[dict], key: str) -> bool:
 def area_key(rows: list[dict]) -> str:
     """The best area figure the rows have: the cell library's µm², else the
     generic transistor estimate, else generic cells."""
-    for key in ("area_um2", "transistors"):
+    for key in ("area_mm2", "area_um2", "transistors"):
         if has_figure(rows, key):
             return key
     return "cells"

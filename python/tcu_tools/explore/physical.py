@@ -7,6 +7,7 @@ synthesized figures:
                 operand router synthesized where a router parameter is an
                 axis, with the lower of the two clocks; else its area at the
                 point's widths from the data file, router_estimate)
+  area_mm2      area_um2 plus router_area_um2, in mm^2
   tops_per_w    2 / energy_pj_per_mac: operations per pJ, which is TOPS/W
 
 Each is empty (NaN in arithmetic) where a figure it needs is missing."""
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-COLUMNS = ["area_um2", "fmax_mhz", "tops", "tops_per_mm2", "energy_pj_per_mac", "tops_per_w"]
+COLUMNS = ["area_um2", "area_mm2", "fmax_mhz", "tops", "tops_per_mm2", "energy_pj_per_mac", "tops_per_w"]
 # Kept beside them: the flow's other figures.
 EXTRA_COLUMNS = ["flip_flop_area_um2", "critical_path_ns", "path_start", "path_end",
                  "energy_pj", "energy_library", "router_area_um2", "router_fmax_mhz", "router_area_source"]
@@ -65,6 +66,8 @@ def derive(row: dict) -> dict[str, float]:
               if c is not None]
     areas = [a for a in (number(row.get("area_um2")), number(row.get("router_area_um2")))
              if a is not None]
+    if areas and number(row.get("area_um2")):
+        out["area_mm2"] = significant(sum(areas) / 1e6, 6)
     if rate is not None and number(row.get("fmax_mhz")) is not None:
         out["tops"] = significant(2 * rate * min(clocks) * 1e6 / 1e12)
         if number(row.get("area_um2")):

@@ -32,8 +32,12 @@ def plan_of(points, selected, sweep, rtl, base, cache, no_synth, fingerprint, ve
         params = {name: int(points[i][name]) for name in rtl}
         key = content_key("model", params, fingerprint,
                           verilator + (f" base {base.directory}" if base else ""))
+        prebuilt = base.config_of(params) if base else None
+        if prebuilt:  # the base build's own configuration: its tcu runs the point
+            key = f"{prebuilt}-in-base"
         plan.point_build[i] = plan.builds.setdefault(
-            key, Build(key, cache / "models" / key, params, base))
+            key, Build(key, base.directory, params, base, config=prebuilt, prebuilt=True) if prebuilt else
+            Build(key, cache / "models" / key, params, base))
         if no_synth:
             continue
         dp_params = {k: v for k, v in params.items() if k not in router}

@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from .build import CONFIG_NAME, Build
+from .build import Build
 from .cache import run_logged
 from .params import RUN_OPTIONS
 from .sweep import Workload
@@ -27,7 +27,7 @@ def flatten(prefix: str, value, out: dict) -> None:
 
 
 def command_line(point: dict, build: Build, workload: Workload, report: Path) -> list[str]:
-    common = ["--engine", "rtl", "--config", CONFIG_NAME, "--seed", str(workload.seed),
+    common = ["--engine", "rtl", "--config", build.config, "--seed", str(workload.seed),
               "--backpressure", repr(float(point["backpressure"])), "--report", str(report)]
     for name, option in RUN_OPTIONS.items():
         common += [option, str(point[name])]

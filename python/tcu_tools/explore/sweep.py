@@ -20,8 +20,12 @@ class Workload:
     k: int = 0
     count: int = 0  # mix: instructions
     seed: int = 1
+    suite: str = ""  # a list of GEMMs: a suite's name, a workload TOML or an ONNX file
+    family: str = ""  # the family an ONNX file's GEMMs run in
 
     def describe(self) -> str:
+        if self.suite:
+            return f"workload {self.suite}"
         if self.kind == "mix":
             return f"mix of every variant, {self.count} instructions, seed {self.seed}"
         return f"gemm {self.ptx} M={self.m} N={self.n} K={self.k}, seed {self.seed}"
@@ -32,6 +36,8 @@ class Sweep:
     axes: dict[str, list] = field(default_factory=dict)  # in file, then command-line order
     fixed: dict[str, object] = field(default_factory=dict)
     workload: Workload = field(default_factory=Workload)
+    constraints: list[str] = field(default_factory=list)
+    constraint_where: str = "--constraint"  # the sweep file's line, for messages
 
     def points(self, defaults: dict[str, object]) -> list[dict[str, object]]:
         names = list(self.axes)
@@ -44,7 +50,8 @@ class Sweep:
         return result
 
     def to_json(self) -> dict:
-        return {"axes": self.axes, "fixed": self.fixed, "workload": vars(self.workload)}
+        return {"axes": self.axes, "fixed": self.fixed, "workload": vars(self.workload),
+                "constraints": self.constraints}
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -57,7 +64,7 @@ def key_line(text: str, key: str) -> int | None:
 
 
 WORKLOAD_FIELDS = {"kind": str, "ptx": str, "m": int, "n": int, "k": int, "count": int,
-                   "seed": int}
+                   "seed": int, "suite": str, "family": str}
 
 
 def read_sweep_file(path: Path, rtl: dict[str, int], sweep: Sweep) -> None:
@@ -74,11 +81,17 @@ def read_sweep_file(path: Path, rtl: dict[str, int], sweep: Sweep) -> None:
         line = key_line(text, key)
         return f"{path}:{line}" if line else f"{path}"
 
-    unknown = set(data) - {"axes", "fixed", "workload"}
+    unknown = set(data) - {"axes", "fixed", "workload", "constraints"}
     if unknown:
         name = sorted(unknown)[0]
         raise UsageError(f"{where(name)}: unknown table or key '{name}' "
-                         "(a sweep has [axes], [fixed] and [workload])")
+                         "(a sweep has constraints, [axes], [fixed] and [workload])")
+    constraints = data.get("constraints", [])
+    if not isinstance(constraints, list) or not all(isinstance(c, str) for c in constraints):
+        raise UsageError(f"{where('constraints')}: constraints must be a list of strings "
+                         "(\"area_mm2<=100\", ...)")
+    sweep.constraints += [c for c in constraints]
+    sweep.constraint_where = where("constraints")
     for name, values in data.get("axes", {}).items():
         check_name(name, where(name), rtl)
         if not isinstance(values, list) or not values:
@@ -95,6 +108,8 @@ def read_sweep_file(path: Path, rtl: dict[str, int], sweep: Sweep) -> None:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise UsageError(f"{where(name)}: workload.{name} must be "
                              f"{'a string' if kind is str else 'an integer'}")
+        if name == "suite" and value.endswith((".toml", ".onnx")) and not Path(value).is_absolute():
+            value = str(path.parent / value)  # a file beside the sweep file
         setattr(sweep.workload, name, value)
 
 
@@ -106,6 +121,8 @@ def parse_assignment(text: str, option: str) -> tuple[str, str]:
 
 
 def check_workload(workload: Workload) -> None:
+    if workload.suite:
+        return
     if workload.kind not in ("gemm", "mix"):
         raise UsageError(f"workload kind '{workload.kind}': expected gemm or mix")
     if workload.kind == "gemm":

@@ -145,7 +145,7 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         row = generic_row(result) or {}
         synth.figures = {k: row.get(k, "") for k in GENERIC_KEYS}
         # stat -tech cmos leaves flip-flops out ("221570+"): the column is a
-        # number, and its meaning is stated in the README.
+        # number, and its meaning is stated in docs/guide/explore.md.
         synth.figures["transistors"] = synth.figures["transistors"].rstrip("+")
         if not synth.cached:
             synth.figures["synth_s"] = row.get("seconds", "")

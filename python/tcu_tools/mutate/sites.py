@@ -1,6 +1,9 @@
 """Mutation sites of an RTL file, found in its syntax tree (pyslang): every
 place where one operator, constant, condition or bit select can be changed in
 logic that runs (continuous assignments, always blocks, port connections),
+and every use in such logic of a format constant (a NaN code, an exponent
+bias, a width: a name of the package's format table, or a parameter the
+file derives from one, FORMAT_ITEMS),
 never in what must stay constant (parameters, ranges, widths, generate
 conditions, loop headers, case labels), in `unused_*` lint sinks, in initial blocks and in functions
 called at elaboration, in reset conditions, or in verification aids (`ifndef
@@ -65,6 +68,15 @@ _CONSTANT_CONTEXTS = {
 # elaboration, or from initial blocks, where a mutant chosen at run time is not
 # yet chosen). Tasks are never called at elaboration.
 RUNTIME_FUNCTIONS = {"dot_lut", "layout_class", "place_slot"}
+# The package's format table (rtl/tcu_pkg.sv) and its constants: a
+# parameter whose value refers to one of these, or to a parameter that does,
+# is a format constant, and each of its uses in logic that runs is a site
+# of kind "format" (the value with its lowest bit flipped: a NaN code one
+# off, a bias one off, a width one off where it scales an index or a shift).
+FORMAT_ITEMS = {"bias", "exp_bits", "man_bits", "fp_width", "has_sign", "has_special",
+                "FP_EXP_BITS", "FP_MAN_BITS", "FP_BIAS", "FP_HAS_SIGN", "FP_HAS_SPECIAL",
+                "F32_CANONICAL_NAN", "F16_CANONICAL_NAN", "F64_DEFAULT_NAN", "E2M1_HALVES",
+                "INT4_BITS", "INT32_BITS"}
 _CONSTANT_SYSTEM_CALLS = {"$bits", "$clog2", "$size", "$high", "$low", "$left", "$right",
                           "$countones", "$isunknown", "$display", "$fatal", "$error"}
 
@@ -196,9 +208,85 @@ def _literal_flip(text: str) -> str | None:
     return None
 
 
+def _names_in(node) -> set[str]:
+    """The simple and package-scoped names an expression refers to."""
+    names = set()
+
+    def visit(n) -> None:
+        if not isinstance(n, _S.SyntaxNode):
+            return
+        if n.kind == _K.IdentifierName:
+            names.add(n.identifier.valueText)
+        for child in n:
+            visit(child)
+    visit(node)
+    return names
+
+
+def _is_signed(type_text: str) -> bool:
+    words = type_text.split()
+    return "unsigned" not in words and ("signed" in words or bool(words) and
+                                        words[0] in ("int", "integer", "shortint", "longint"))
+
+
+def format_constants(tree, signed: set[str] | None = None) -> set[str]:
+    """The file's parameters derived from the format table (FORMAT_ITEMS),
+    directly or through one another; those of a signed type are added to
+    `signed`."""
+    values: dict[str, set[str]] = {}
+    signed_names: set[str] = set()
+
+    def visit(n) -> None:
+        if not isinstance(n, _S.SyntaxNode):
+            return
+        if n.kind == _K.ParameterDeclaration:
+            is_signed = _is_signed(str(n.type))
+            for d in n.declarators:
+                if isinstance(d, _S.SyntaxNode) and d.initializer is not None:
+                    values[d.name.valueText] = _names_in(d.initializer.expr)
+                    if is_signed:
+                        signed_names.add(d.name.valueText)
+        for child in n:
+            visit(child)
+    visit(tree.root)
+    derived: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for name, refs in values.items():
+            if name not in derived and refs & (FORMAT_ITEMS | derived):
+                derived.add(name)
+                grown = True
+    if signed is not None:
+        signed |= derived & signed_names
+    return derived
+
+
+def _format_use(node, constants: set[str]) -> str | None:
+    """The name a format site refers to, or None: a derived parameter used
+    by its simple name, or a package format constant (tcu_pkg::NAME), not
+    a call (the functions' results reach logic through parameters)."""
+    if node.kind == _K.IdentifierName:
+        parent = node.parent
+        if parent is not None and parent.kind in (_K.ScopedName, _K.InvocationExpression):
+            return None
+        name = node.identifier.valueText
+        return name if name in constants else None
+    if node.kind == _K.ScopedName:
+        parent = node.parent
+        if parent is not None and parent.kind == _K.InvocationExpression:
+            return None
+        text = str(node).strip()
+        package, _, name = text.partition("::")
+        return text if package.strip() == "tcu_pkg" and name.strip() in FORMAT_ITEMS else None
+    return None
+
+
 def find_sites(path: Path, unit: str) -> list[Site]:
     text = path.read_text()
     tree = _S.SyntaxTree.fromText(text, path.name)
+    signed: set[str] = set()
+    constants = format_constants(tree, signed)
     aids = _verification_aids(text)
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     sites: list[Site] = []
@@ -247,6 +335,15 @@ def find_sites(path: Path, unit: str) -> list[Site]:
             flipped = _literal_flip(text[start:end])
             if flipped is not None:
                 add(node, "constant", flipped)
+        elif kind in (_K.IdentifierName, _K.ScopedName) and not _in_constant_context(node):
+            name = _format_use(node, constants)
+            if name is not None:
+                # The lowest bit flipped in the constant's own width (a
+                # concatenation reads it) and signedness (a comparison does):
+                # 1'b1 unsigned, 2'sb01 (+1) signed.
+                one = "2'sb01" if name in signed else "1'b1"
+                add(node, "format", f"({name} ^ {one})")
+            return
         for child in node:
             visit(child)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,14 +24,7 @@ from .units import POINTS, UNIT_TYPES
 
 
 def _tools() -> dict:
-    def first_line(cmd: list[str]) -> str:
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True).stdout
-        except OSError:
-            return "?"
-        return out.strip().splitlines()[0] if out.strip() else "?"
-    return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"])}
+    return datafile.tool_versions()
 
 
 def _print_row(f: dict) -> None:
@@ -81,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
                         "tcu_*_engine) to set beside its units (repeatable)")
     parser.add_argument("--plain", action="store_true",
-                        help="the plain (unbuffered) mapping of the figures before session 11")
+                        help="the plain (unbuffered) mapping, for comparison with the buffered one")
     parser.add_argument("--no-energy", action="store_true",
                         help="area and clock only (no gate-level simulation)")
     parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")

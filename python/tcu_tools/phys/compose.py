@@ -18,6 +18,8 @@ tcu_*_engine at its parameters.) Its clock is the slowest part's; its
 energy per engine the units' (the estimate of model/src/energy.cpp)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tcu_tools import spec as tcu_spec
 
 # engine -> (unit, MACs per unit, the unit's stage parameter, the datapath's,
@@ -189,7 +191,7 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "path_start": whole["path_start"],
         "path_end": whole["path_end"],
         "composed_area_um2": composed,
-        # the composition before session 11: the units and the control only
+        # the units and the control alone, without the skid and the router
         "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
             p["area_um2"] for p in points if p["unit"] == "tcu_datapath_ctrl"),
         "composed_fmax_mhz": d["fmax_mhz"],
@@ -210,7 +212,7 @@ ENGINE_UNITS = {"tcu_int4_engine": ("tcu_int4_dot", "Stages", "Stages"),
 
 
 def engine_beside_units(points: list[dict], engine: dict) -> dict:
-    """An engine mapped as a top (tcu_tools.phys.area's JSON, session 12) beside
+    """An engine mapped as a top (tcu_tools.phys.area's JSON) beside
     its units' area from the points: what the engine adds around them (its
     operand and D registers, operand selection, slice sequencer,
     accumulators), which no unit point holds."""
@@ -229,3 +231,132 @@ def engine_beside_units(points: list[dict], engine: dict) -> dict:
         "units_area_um2": units * p["area_um2"],
         "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
     }
+
+
+# engine -> its top (the [[engine]] tables) and the top's stage parameter
+ENGINE_TOPS = {"int4": ("tcu_int4_engine", "Stages"), "e2m1": ("tcu_e2m1_engine", "Stages"),
+               "f16": ("tcu_f16_engine", "FmaStages"), "f64": ("tcu_f64_engine", "FmaStages")}
+
+
+def _linear(xs: list[tuple[int, float]], x: int, grow: bool) -> tuple[float, bool]:
+    """The value at x, linear between the two measured (x, value) pairs
+    around it; outside them (or where one is measured), with `grow` the
+    nearest pair's slope if it rises (else flat: a falling slope between
+    mappings of the same logic is the mapping's noise), without it the
+    nearest measured value. Also whether x itself is measured."""
+    xs = sorted(xs)
+    for xi, v in xs:
+        if xi == x:
+            return v, True
+    for a, b in zip(xs, xs[1:]):
+        if a[0] < x < b[0]:
+            return a[1] + (x - a[0]) * (b[1] - a[1]) / (b[0] - a[0]), False
+    near = xs[0] if x < xs[0][0] else xs[-1]
+    if not grow or len(xs) == 1:
+        return near[1], False
+    lo, hi = (xs[0], xs[1]) if x < xs[0][0] else (xs[-2], xs[-1])
+    slope = max(0.0, (hi[1] - lo[1]) / (hi[0] - lo[0]))
+    return near[1] + (x - near[0]) * slope, False
+
+
+def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> dict | None:
+    """What an engine adds around its dot units (operand and D registers,
+    operand selection, slice sequencer, accumulators), from the [[engine]]
+    tables at the nearest measured stage count: its around_units_area_um2
+    linear in the units (_linear, growing), and the engine top's clock
+    there (_linear, the nearest beyond the measured unit counts). None where no table of the engine exists."""
+    top, stage = ENGINE_TOPS[engine]
+    tables = [e for e in engines if e["top"] == top]
+    if not tables:
+        return None
+    nearest = min({e["params"][stage] for e in tables}, key=lambda s: (abs(s - stages), s))
+    at = [e for e in tables if e["params"][stage] == nearest]
+    area, measured = _linear([(e["params"]["Units"], e["around_units_area_um2"]) for e in at],
+                             units, True)
+    fmax, _ = _linear([(e["params"]["Units"], e["fmax_mhz"]) for e in at], units, False)
+    return {"area_um2": area, "fmax_mhz": fmax, "critical_path_ns": 1e3 / fmax,
+            "exact": measured and nearest == stages, "at_stages": nearest == stages,
+            "how": f"{top} around its units: {'measured' if measured else 'linear in Units'} "
+                   f"at {stage}={nearest}"}
+
+
+@lru_cache(maxsize=64)
+def _resolved(params: tuple) -> dict:
+    return tcu_spec.load().resolve(dict(params))
+
+
+def _whole(wholes: list[dict], values: dict) -> dict | None:
+    """The [[whole]] table of exactly these datapath parameters, if any."""
+    for w in wholes:
+        given = _resolved(tuple((k, v) for k, v in w["params"].items() if k != "SynthImpl"))
+        if all(given[k] == values[k] for k in given if k not in ROUTER_PARAMS and k in values
+               and k != "SynthImpl"):
+            return w
+    return None
+
+
+def explored_point(data: dict, values: dict) -> dict | None:
+    """A core's area, clock and how they were obtained, from the data file
+    `data` (its points, [[engine]] tables): the one composition rule of
+    `tcu explore` (fast and full flows),
+
+      area  = datapath()'s units x unit area per engine + sparse muxes +
+              operand router (router_scaled) + output skid + control
+              + per engine, what it adds around its units (engine_around)
+      clock = the slowest part's: units, router, glue, the engine tops at
+              their measured stage counts, and the datapath's own logic
+              (its control, D multiplexer, activity counters, clock
+              gates: no unit holds them) at the slowest [[whole]]
+              datapath's clock
+
+    A core whose datapath parameters are those of a [[whole]] table (a
+    whole tcu_datapath mapped) takes that table's area and clock instead,
+    with the router's.
+
+    source: "measured" (a [[whole]] datapath and a measured router),
+    "composed" (every part at a measured setting), "interpolated" (a part
+    scaled, interpolated or at the nearest measured stage count);
+    missing: the parts without figures (left out: a lower bound). None
+    where no dot unit of the core has a point."""
+    d = datapath(data["point"], "point", values)
+    if d is None:
+        return None
+    whole = _whole(data.get("whole", []), values)
+    if whole is not None:
+        router = router_scaled(data["point"], values["WordsPerCycle"], values["DWordsPerCycle"])
+        if router is not None:
+            fmax, path = min((whole["fmax_mhz"], "tcu_datapath"),
+                             (router["fmax_mhz"], "tcu_operand_router"))
+            return {"area_um2": whole["area_um2"] + router["area_um2"], "fmax_mhz": fmax,
+                    "path_unit": path, "router_area_um2": router["area_um2"],
+                    "source": "interpolated" if router["scaled"] else "measured", "missing": [],
+                    "how": "; ".join(filter(None, ["tcu_datapath measured ([[whole]])",
+                                                   router["scaled"]]))}
+    area, clock = d["area_um2"], [(d["fmax_mhz"], d["path_unit"])]
+    exact = not d["router_scaled"]
+    missing, hows = list(d["missing"]), []
+    for engine, (unit, macs, stage, dp_stage, rate, enable) in ENGINES.items():
+        units = values[rate] // macs if values[enable] else 0
+        if units == 0:
+            continue
+        around = engine_around(data.get("engine", []), engine, units, values[dp_stage])
+        if around is None:
+            missing.append(f"{ENGINE_TOPS[engine][0]} around its units")
+            continue
+        area += around["area_um2"]
+        exact = exact and around["exact"]
+        hows.append(around["how"])
+        if around["at_stages"]:
+            clock.append((around["fmax_mhz"], ENGINE_TOPS[engine][0]))
+        if _find(data["point"], unit, {stage: values[dp_stage]}) is None:
+            exact = False
+    if data.get("whole"):
+        slowest = min(data["whole"], key=lambda w: w["fmax_mhz"])
+        clock.append((slowest["fmax_mhz"], "tcu_datapath"))
+        hows.append(f"tcu_datapath's own logic at the slowest [[whole]] clock "
+                    f"({slowest['fmax_mhz']:g} MHz)")
+    fmax, path = min(clock)
+    return {"area_um2": area, "fmax_mhz": fmax, "path_unit": path,
+            "router_area_um2": d["router_area_um2"],
+            "source": "composed" if exact and not missing else "interpolated",
+            "missing": missing, "how": "; ".join(filter(None, [d["router_scaled"]] + hows))}

@@ -5,11 +5,14 @@ against a fresh measurement (`--check FILE`)."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 import math
+import subprocess
 import tomllib
 from pathlib import Path
 
 from . import compose, figures, library, sta
+from .units import POINTS, RTL, sources_of
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -29,7 +32,7 @@ WHOLE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_datapat
                  "F64Enable=0 IntStages=2\" --json W.json; then --whole W.json")
 
 
-# The [[engine]] tables: each an engine mapped as a top first (session 12),
+# The [[engine]] tables: each an engine mapped as a top first,
 # then given to the command above as --engine FILE.
 ENGINE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_int4_engine "
                   "--params \"Units=1 SparseEnable=0 Stages=2\" --json E.json; then --engine E.json")
@@ -63,6 +66,45 @@ def _table(header: str, entries: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tool_versions() -> dict:
+    """The first line of each tool's version: the flow the figures depend on."""
+    def first_line(cmd: list[str]) -> str:
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        except OSError:
+            return "?"
+        return out.strip().splitlines()[0] if out.strip() else "?"
+    return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
+            "iverilog": first_line(["iverilog", "-V"])}
+
+
+def rtl_hashes() -> dict:
+    """The SHA-256 (16 hex digits) of every RTL file a characterized unit is
+    built from (units.sources_of each point's top, and the engines')."""
+    tops = {p.name for p in POINTS} | set(compose.ENGINE_UNITS)
+    files = sorted({f for top in tops for f in sources_of(top)})
+    return {str(f.relative_to(RTL.parent)): hashlib.sha256(f.read_bytes()).hexdigest()[:16]
+            for f in files}
+
+
+def stale(data: dict, tools: dict | None = None) -> list[str]:
+    """Why the data file's figures are not those of this RTL and these
+    tools (its rtl_sha256 and tools against theirs now); [] if they are,
+    or if the file carries no rtl_sha256 (see unstamped)."""
+    if "rtl_sha256" not in data:
+        return []
+    now = rtl_hashes()
+    then = data["rtl_sha256"]
+    reasons = [f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]]
+    reasons += [f"{f} is new" for f in sorted(set(now) - set(then))]
+    reasons += [f"{f} is gone" for f in sorted(set(then) - set(now))]
+    tools = tool_versions() if tools is None else tools
+    for name, version in data.get("tools", {}).items():
+        if tools.get(name) != version:
+            reasons.append(f"{name} is '{tools.get(name)}', the figures' '{version}'")
+    return reasons
+
+
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
           wholes: list[dict] = (), engines: list[dict] = ()) -> None:
     head = {
@@ -71,6 +113,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "command": REGENERATE,
         "tools": tools,
+        "rtl_sha256": rtl_hashes(),
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
@@ -85,7 +128,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     text = [
         "# Physical figures of the RTL's unit types, mapped to the OSU 0.18 µm standard\n"
         "# cells (Debian qflow-tech-osu018, typical corner): the one statement of them.\n"
-        "# Written by tcu_tools.phys (command below; docs/ARCHITECTURE.md, \"Physical\n"
+        "# Written by tcu_tools.phys (command below; docs/architecture.md, \"Physical\n"
         "# figures\", gives the method); read by tcu_tools.spec.gen_phys into the C++\n"
         "# energy estimate (tcu run / tcu gemm); checked by CTest phys_data_file.\n"
         "# Energies are per cycle at the reference clock, operations per cycle at the\n"

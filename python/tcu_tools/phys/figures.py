@@ -41,10 +41,9 @@ class UnitFigures:
 
 
 # How a point was mapped (the data file's `mapping`): the flow of a whole
-# datapath (mapping.ABC_CONSTRAINTS), or the plain one of the figures
-# before session 11.
+# datapath (mapping.ABC_CONSTRAINTS), or the plain one (tcu-phys --plain).
 MAPPING_BUFFERED = "abc -constr: buffered and sized (BUFX2 driver, 20 fF load), as a whole datapath"
-MAPPING_PLAIN = "abc -liberty, unbuffered (before session 11)"
+MAPPING_PLAIN = "abc -liberty, unbuffered"
 
 
 def ops_per_cycle(unit: UnitType) -> int:

@@ -53,10 +53,9 @@ LATCH_MAPPING = (f"dfflegalize -cell $_DLATCH_P_ 01; "
 # design is mapped as qflow maps to this library (osu018.sh: buffer cell
 # BUFX2, 20 fF output load): ABC buffers and sizes it (abc -constr adds
 # buffer; upsize; dnsize after the same &nf mapping). Every unit is mapped
-# the same way (session 11), so the unit figures of spec/phys_osu018.toml
-# compose into a datapath's with the flow a whole datapath is measured
-# with; buffered=False gives the plain mapping (the figures before session
-# 11; tcu-phys --plain) for comparison.
+# the same way, so the unit figures of spec/phys_osu018.toml compose into a
+# datapath's with the flow a whole datapath is measured with;
+# buffered=False gives the plain mapping (tcu-phys --plain) for comparison.
 ABC_CONSTRAINTS = Path(__file__).with_name("osu018_abc.constr")
 
 

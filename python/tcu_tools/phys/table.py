@@ -1,8 +1,8 @@
 """python3 -m tcu_tools.phys.table [DATAFILE]
 
 The data file's figures (default spec/phys_osu018.toml) as Markdown tables:
-one row per point, one per composed configuration; what README "Physical
-figures" shows."""
+one row per point, one per composed configuration; what docs/guide/physical.md
+shows (generated when the documentation site is built)."""
 from __future__ import annotations
 
 import sys

@@ -271,6 +271,10 @@ inline bool operator!=(const DatapathConfig& a, const DatapathConfig& b) {{ retu
 // Every parameter by its RTL name, in the spec's order (a bit as 0 or 1).
 std::vector<std::pair<const char*, int>> datapath_parameters(const DatapathConfig& config);
 
+// Sets the parameter of RTL name `name` (a bit from 0 or 1); false if the
+// core has no parameter of that name.
+bool set_datapath_parameter(DatapathConfig& config, const std::string& name, int value);
+
 // Why `config` cannot be built, naming the parameter and its value
 // ("Int4MacsPerCycle=96 gives 3 int4 units: ..."), or empty if it can: the
 // spec's ranges and rules, with the messages rtl/CMakeLists.txt and the
@@ -335,6 +339,9 @@ def cxx_config_table(spec: tcu_spec.Spec) -> str:
 def cxx_source(spec: tcu_spec.Spec) -> str:
     equal = " &&\n         ".join(f"a.{p.field} == b.{p.field}" for p in spec.parameters)
     names = "".join(f"      {{\"{p.name}\", int(c.{p.field})}},\n" for p in spec.parameters)
+    setters = "".join(
+        f"  if (name == \"{p.name}\") {{\n    c.{p.field} = {'value != 0' if p.type == 'bit' else 'value'};\n"
+        "    return true;\n  }\n" for p in spec.parameters)
     checks = "".join(cxx_range(p) for p in spec.parameters)
     checks += "".join(cxx_rule(spec, r) for r in spec.rules)
     return HEADER + f"""#include "tcu/datapath_config.h"
@@ -351,6 +358,10 @@ bool operator==(const DatapathConfig& a, const DatapathConfig& b) {{
 std::vector<std::pair<const char*, int>> datapath_parameters(const DatapathConfig& c) {{
   return {{
 {names}  }};
+}}
+
+bool set_datapath_parameter(DatapathConfig& c, const std::string& name, int value) {{
+{setters}  return false;
 }}
 
 std::string datapath_config_error(const DatapathConfig& c) {{

@@ -1,0 +1,120 @@
+"""`tcu explore --fidelity fast` (the default): the sweep's points through
+the fast evaluator (fast.py), constraints, fronts, explore.csv, report.html;
+`--bench` times the evaluation alone; `--validate N` holds the figures of
+the fronts and N random points to the full flow (validate.py)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from . import constraints as constraint_rules
+from . import physical
+from .cache import rtl_fingerprint
+from .fast import Evaluator, evaluate
+from .output import FIGURE_COLUMNS, finish
+from .params import EXIT_FAIL, EXIT_OK, RUN_PARAMETERS, UsageError
+from .sweep import Sweep
+from .workload_file import Gemm, Workload, load
+
+FAST_COLUMNS = ["source", "missing", "path_unit", "runtime_ms"]
+
+
+def workload_of(sweep: Sweep) -> Workload:
+    w = sweep.workload
+    if w.suite:
+        return load(w.suite, w.family or None)
+    if w.kind == "mix":
+        raise UsageError("the fast evaluator takes GEMM workloads (--workload, or --ptx/--m/--n/"
+                         "--k); a mix workload needs --fidelity full")
+    return Workload(f"gemm {w.m}x{w.n}x{w.k}", "command line", [Gemm("gemm", w.ptx, w.m, w.n,
+                                                                       w.k)])
+
+
+def phys_data(notes: list[str]) -> dict:
+    """The characterization (spec/phys_osu018.toml), refused where it is
+    stale: its RTL hashes or tool versions are not this tree's."""
+    from tcu_tools.phys import datafile
+    from tcu_tools.phys.units import REPO
+    path = REPO / "spec" / "phys_osu018.toml"
+    try:
+        data = datafile.load(path)
+    except datafile.DataFileError as error:
+        raise UsageError(str(error)) from None
+    reasons = datafile.stale(data)
+    if reasons:
+        raise UsageError(f"{path}: the characterization is stale ({'; '.join(reasons)}); "
+                         f"refresh it with: {datafile.REGENERATE}")
+    if "rtl_sha256" not in data:
+        notes.append(f"{path.name} carries no rtl_sha256 (written before the stamp): its "
+                     "figures are not checked against this RTL; refresh it with: "
+                     f"{datafile.REGENERATE}")
+    return data
+
+
+def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
+                 rtl: dict[str, int], shard: tuple[int, int]) -> int:
+    workload = workload_of(sweep)
+    notes: list[str] = []
+    evaluator = Evaluator(workload, list(rtl), phys_data(notes))
+    columns_known = set(FIGURE_COLUMNS) | set(rtl) | set(RUN_PARAMETERS) | {"area_mm2",
+                                                                             "runtime_ms"}
+    rules = [constraint_rules.parse(c, sweep.constraint_where, columns_known)
+             for c in sweep.constraints]
+    rules += [constraint_rules.parse(c, "--constraint", columns_known) for c in args.constraint]
+    print(f"explore: {len(points)} point(s) in the sweep, {len(selected)} in shard "
+          f"{shard[0]}/{shard[1]}; fast evaluator; {workload.describe()}", file=sys.stderr)
+    start = time.monotonic()
+    rows = evaluate(points, selected, evaluator, progress=not args.bench)
+    seconds = time.monotonic() - start
+    if args.bench:
+        rate = len(selected) / max(seconds, 1e-9) * 60
+        print(f"explore bench: {len(selected)} points over {workload.describe()} in "
+              f"{seconds:.2f} s: {rate:,.0f} points/minute")
+        return EXIT_OK
+    pruned = constraint_rules.apply(rows, rules)
+    if pruned:
+        print(f"explore: {pruned} point(s) pruned by the constraints", file=sys.stderr)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    param_columns = list(rtl) + list(RUN_PARAMETERS)
+    columns = (["point"] + param_columns + FIGURE_COLUMNS + FAST_COLUMNS + ["status"])
+    meta = {
+        "tcu_explore": 3,
+        "fidelity": "fast",
+        "sweep": sweep.to_json(),
+        "sweep_hash": hashlib.sha256(json.dumps(sweep.to_json(), sort_keys=True).encode())
+        .hexdigest()[:16],
+        "points": len(points),
+        "shard": list(shard),
+        "workload": workload.to_json(),
+        "workload_text": workload.describe(),
+        "rtl": rtl_fingerprint(),
+        "columns": columns,
+        "definitions": physical.__doc__,
+        "notes": notes,
+        "seconds": round(seconds, 3),
+        "argv": sys.argv[1:],
+    }
+    finish(rows, meta, out, plots=False)
+    status, validation = EXIT_OK, None
+    if args.validate is not None:
+        from .validate import validate
+        fronts = sorted(int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy"))
+        on_front = set(fronts)
+        others = [int(r["point"]) for r in rows
+                  if r.get("status") == "ok" and int(r["point"]) not in on_front]
+        rng = random.Random(args.seed if args.seed is not None else 1)
+        chosen = fronts + sorted(rng.sample(others, min(args.validate, len(others))))
+        status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
+    from .report_html import write_report
+    write_report(rows, meta, out, validation)
+    failed = [r for r in rows if r["status"] != "ok" and not r["status"].startswith("pruned")]
+    if failed:
+        print(f"explore: {len(failed)} of {len(rows)} point(s) cannot run the workload; see "
+              "the status column", file=sys.stderr)
+    return status if status != EXIT_OK else (EXIT_FAIL if failed and len(failed) == len(rows)
+                                             else EXIT_OK)

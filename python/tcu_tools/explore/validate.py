@@ -1,0 +1,158 @@
+"""`--validate N`: the full flow (each point's RTL run through the SystemC
+front-end, its datapath synthesized) on the points of the Pareto fronts and
+N random points, against the fast evaluator's figures for the same points.
+
+The workload's own GEMMs are far too large to simulate, so the full flow
+runs one small GEMM per variant of the workload (two output tiles a side,
+two k-steps: validation_gemms), and the fast evaluator estimates the same
+GEMMs: cycles and energy are compared per point summed over them; area and
+clock are the point's (the synthesized tcu_datapath, and the operand router
+where one of its parameters is an axis, against the composition). A point
+whose datapath the data file measured whole ([[whole]], source "measured")
+checks the data file against a fresh synthesis, not the composition. TOLERANCES is the one statement of how
+close each figure must be; validation.csv holds every comparison and
+tcu explore exits 1 naming the points over a tolerance. With --no-synth the
+full flow runs no Yosys and area and clock are not validated."""
+from __future__ import annotations
+
+import csv
+import os
+import sys
+from pathlib import Path
+
+from . import physical
+from .build import Base
+from .cache import default_cache, rtl_fingerprint, tool_version
+from .execute import execute, rows_of, update_base
+from .params import EXIT_FAIL, EXIT_OK, UsageError, router_parameters
+from .plan import plan_of
+from .sweep import Sweep, Workload as RunWorkload
+from .synthesis import script_version
+from .workload_file import Gemm
+
+# Relative error each validated figure may have: cycles exact (the timing
+# model claims exactness for a one-variant GEMM without back-pressure),
+# area 5 %, clock 10 %, energy 10 %. The area is tcu_datapath's (area_um2:
+# the router's estimate is the same in both flows unless a router
+# parameter is an axis, which router_area_um2 then validates).
+TOLERANCES = {"cycles": 0.0, "energy_pj": 0.10, "area_um2": 0.05, "router_area_um2": 0.05,
+              "fmax_mhz": 0.10}
+COLUMNS = ["point", "figure", "fast", "full", "error", "tolerance", "status"]
+
+
+def validation_gemms(tcu, workload) -> list[Gemm]:
+    """One small GEMM per distinct variant of the workload."""
+    gemms = []
+    for ptx in dict.fromkeys(g.ptx for g in workload.gemms):
+        m, n, k = tcu.info(ptx)["shape"]
+        gemms.append(Gemm(f"validation {ptx}", ptx, 2 * m, 2 * n, 2 * k))
+    return gemms
+
+
+def full_rows(args, sweep: Sweep, gemm: Gemm, points, chosen, rtl, base, cache, out: Path):
+    """The full flow's rows of the chosen points for one GEMM."""
+    run_sweep = Sweep(dict(sweep.axes), dict(sweep.fixed),
+                      RunWorkload("gemm", gemm.ptx, gemm.m, gemm.n, gemm.k, 0,
+                                  args.seed if args.seed is not None else 1))
+    fingerprint = rtl_fingerprint()
+    verilator = tool_version(["verilator", "--version"])
+    yosys = tool_version(["yosys", "-V"]) + " " + script_version()
+    plan = plan_of(points, chosen, run_sweep, rtl, base, cache, args.no_synth, fingerprint,
+                   verilator, yosys)
+    jobs = args.jobs or os.cpu_count() or 1
+    build_jobs = args.build_jobs or max(1, (os.cpu_count() or 1) // jobs)
+    out.mkdir(parents=True, exist_ok=True)
+    results = execute(plan, points, chosen, run_sweep, out, args, jobs, build_jobs)
+    rows, _ = rows_of(plan, points, chosen, results)
+    for r in rows:
+        r.update(physical.router_estimate(r))
+        r.update(physical.derive(r))
+    return {int(r["point"]): r for r in rows}
+
+
+def error_of(fast, full) -> float | None:
+    fast, full = physical.number(fast), physical.number(full)
+    if fast is None or full is None or full == 0:
+        return None
+    return (fast - full) / full
+
+
+def compare(point: int, fast: dict, full: dict, figures: list[str]) -> list[dict]:
+    out = []
+    for figure in figures:
+        err = error_of(fast.get(figure), full.get(figure))
+        tol = TOLERANCES[figure]
+        status = ("no figure" if err is None else
+                  "ok" if abs(err) <= tol + 1e-12 else "over tolerance")
+        out.append({"point": point, "figure": figure, "fast": fast.get(figure, ""),
+                    "full": full.get(figure, ""), "error": "" if err is None else
+                    f"{100 * err:+.3f}%", "tolerance": f"{100 * tol:g}%", "status": status})
+    return out
+
+
+def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path) -> tuple:
+    """(exit status, the validation for report.html)."""
+    base = Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
+    if base is None:
+        raise UsageError("--validate runs the full flow, which needs a build with the RTL: run "
+                         "it through that build's tcu explore, or give --base BUILD")
+    cache = Path(args.cache).resolve() if args.cache else default_cache(base)
+    if not update_base(base, out):
+        return EXIT_FAIL, None
+    gemms = validation_gemms(evaluator.tcu, evaluator.workload)
+    print(f"explore: validating {len(chosen)} point(s) with the full flow on "
+          f"{len(gemms)} GEMM(s)", file=sys.stderr)
+    fast = {i: {"cycles": 0, "energy_pj": 0.0} for i in chosen}
+    full = {i: {"cycles": 0, "energy_pj": 0.0} for i in chosen}
+    failed = {}
+    by_point = {int(r["point"]): r for r in rows}
+    for j, gemm in enumerate(gemms):
+        got = full_rows(args, sweep, gemm, points, chosen, rtl, base, cache,
+                        out / "validate" / f"gemm{j}")
+        for i in chosen:
+            e = evaluator.row_of_gemm(points[i], gemm)
+            if isinstance(e, str):
+                failed[i] = e
+                continue
+            row = got[i]
+            if row.get("status") != "ok":
+                failed[i] = f"full flow: {row.get('status')}"
+                continue
+            fast[i]["cycles"] += e["cycles"]
+            fast[i]["energy_pj"] += e["energy_pj"]
+            full[i]["cycles"] += int(row["cycles"])
+            full[i]["energy_pj"] += physical.number(row.get("energy_pj")) or 0
+            for figure in ("area_um2", "router_area_um2", "fmax_mhz"):
+                fast[i][figure] = by_point[i].get(figure)
+                full[i][figure] = row.get(figure)
+    router_axis = any(p in sweep.axes for p in router_parameters())
+    figures = ["cycles", "energy_pj"] + ([] if args.no_synth else ["area_um2", "fmax_mhz"] + (
+        ["router_area_um2"] if router_axis else []))
+    table = []
+    for i in chosen:
+        if i in failed:
+            table.append({"point": i, "figure": "all", "status": f"failed: {failed[i]}"})
+        else:
+            table += compare(i, fast[i], full[i], figures)
+    with open(out / "validation.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows({c: r.get(c, "") for c in COLUMNS} for r in table)
+    print_table(table)
+    bad = sorted({r["point"] for r in table if r["status"] != "ok"})
+    summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
+               f"tolerances {', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
+    if bad:
+        print(f"explore: validation failed at point(s) {', '.join(map(str, bad))}: see "
+              f"{out / 'validation.csv'}", file=sys.stderr)
+        summary += f"; over tolerance or failed: point(s) {', '.join(map(str, bad))}"
+    validation = {"rows": table, "columns": COLUMNS, "summary": summary,
+                  "full": {i: full[i] for i in chosen if i not in failed}}
+    return (EXIT_FAIL if bad else EXIT_OK), validation
+
+
+def print_table(table: list[dict]) -> None:
+    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in table)) for c in COLUMNS}
+    print("  ".join(c.rjust(widths[c]) for c in COLUMNS))
+    for r in table:
+        print("  ".join(str(r.get(c, "")).rjust(widths[c]) for c in COLUMNS))

@@ -1,0 +1,351 @@
+"""The fast evaluator of tcu_tools.explore (--fidelity fast): workloads
+(suites, TOML files, ONNX models) and their errors, the timing model through
+the tcu module, the composition, constraints, the Pareto front at scale and
+the characterization's staleness check. Needs the tcu Python module
+(TCU_MODULE_DIR: the build's python/ folder)."""
+import math
+import os
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tcu_tools.explore import cli, constraints, fast, pareto, params, workload_file
+from tcu_tools.explore.fast_sweep import phys_data
+from tcu_tools.explore.onnx_workload import read_onnx
+
+REPO = Path(__file__).resolve().parents[2]
+
+INT4 = workload_file.FAMILY_PTX["int4"]
+F16 = workload_file.FAMILY_PTX["f16"]
+
+
+def tcu_module():
+    try:
+        return fast.tcu_module()
+    except params.UsageError as error:
+        pytest.skip(str(error))
+
+
+def evaluator(gemms, data=None):
+    tcu_module()
+    return fast.Evaluator(workload_file.Workload("w", "", gemms), list(params.rtl_parameters()),
+                          data or phys_data([]))
+
+
+def point(**values):
+    p = dict(params.rtl_parameters(), **params.RUN_DEFAULTS)
+    p.update(values)
+    p["rf_bandwidth"] = p["rf_bandwidth"] or p["WordsPerCycle"]
+    return p
+
+
+# ---- suites: their shapes against published figures -----------------------------
+
+def test_llama2_7b_suite_has_the_published_parameter_count():
+    w = workload_file.load("llama2_7b_prefill2048")
+    weights = sum(g.n * g.k * g.count for g in w.gemms if "per head" not in g.name)
+    # The embedding table (32000 x 4096) and 65 RMSNorm weight vectors
+    # (2 per layer and the final one) are the rest of the published
+    # 6,738,415,616 parameters of Llama-2-7b.
+    assert weights + 32000 * 4096 + 65 * 4096 == 6_738_415_616
+    assert {g.ptx for g in w.gemms} == {workload_file.FAMILY_PTX["e2m1"], F16}
+
+
+def test_resnet50_suite_has_the_published_macs():
+    w = workload_file.load("resnet50_224")
+    # torchvision's resnet50: 4.09 GFLOPS (multiply-accumulates), 224x224.
+    assert round(w.macs / 1e9, 2) == 4.09
+    assert sum(g.count for g in w.gemms if g.name.startswith("conv")) == 53  # 1 + 48 + 4 shortcuts
+
+
+# ---- workload files: errors name the file and line --------------------------------
+
+@pytest.mark.parametrize("text,message", [
+    ('name = "x"\n[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\n', ":2: gemm 1: missing k"),
+    ('[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\nk = 64\n\n[[gemm]]\nfamily = "int9"\nm = 1\n'
+     'n = 1\nk = 1\n', ":7: gemm 2: family 'int9' is none of"),
+    ('[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\nk = 64\ncount = 0\n', ":1: gemm 1: count must "
+     "be at least 1"),
+    ('[[gemm]]\nfamily = "int4"\nptx = "x"\nm = 16\nn = 8\nk = 64\n', "give family or ptx"),
+    ('[[gemm]]\nfamily = "int4"\nm = "16"\nn = 8\nk = 64\n', "m must be an integer"),
+    ('[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\nk = 64\nbatch = 2\n', "unknown key 'batch'"),
+    ('title = "x"\n', ":1: unknown key 'title'"),
+    ('name = "x"\n', "no [[gemm]] tables"),
+    ('[[gemm]\n', "not valid TOML"),
+])
+def test_bad_workload_files(tmp_path, text, message):
+    path = tmp_path / "w.toml"
+    path.write_text(text)
+    with pytest.raises(params.UsageError) as error:
+        workload_file.load(str(path))
+    assert str(path) in str(error.value)
+    assert message in str(error.value)
+
+
+def test_unknown_suite_lists_the_suites():
+    with pytest.raises(params.UsageError, match="no such file and no suite.*resnet50_224"):
+        workload_file.load("resnet51")
+
+
+# ---- ONNX -----------------------------------------------------------------------
+
+onnx = pytest.importorskip("onnx")
+from onnx import TensorProto, helper  # noqa: E402
+
+
+def save(tmp_path, nodes, inputs, outputs, inits=(), name="m.onnx"):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / name
+    onnx.save(model, str(path))
+    return path
+
+
+def tensor(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def weight(name, shape):
+    return helper.make_tensor(name, TensorProto.FLOAT, shape, [0.0] * math.prod(shape))
+
+
+def test_onnx_matmul_gemm_conv(tmp_path):
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h"], name="mm"),  # [2,3,64,32] x [32,16]
+        helper.make_node("Gemm", ["a", "w2"], ["g"], name="fc", transB=1),  # (5x16) x (24x16)^T
+        helper.make_node("Conv", ["img", "w3"], ["c"], name="conv", group=2, strides=[2, 2],
+                         pads=[1, 1, 1, 1]),  # 1x8x16x16, 12 out, 3x3, two groups
+        helper.make_node("Relu", ["c"], ["r"]),
+    ]
+    path = save(tmp_path, nodes, [tensor("x", [2, 3, 64, 32]), tensor("a", [5, 16]),
+                                  tensor("img", [1, 8, 16, 16])],
+                [tensor("h", None), tensor("g", None), tensor("r", None)],
+                [weight("w1", [32, 16]), weight("w2", [24, 16]), weight("w3", [12, 4, 3, 3])])
+    w = read_onnx(path, "f16")
+    got = [(g.name, g.m, g.n, g.k, g.count, g.ptx) for g in w.gemms]
+    assert got == [("mm", 64, 16, 32, 6, F16), ("fc", 5, 24, 16, 1, F16),
+                   # output 8x8 (stride 2, pad 1): m = 64; 6 channels and 4x3x3 a group
+                   ("conv", 64, 6, 36, 2, F16)]
+
+
+def test_onnx_dynamic_shape_names_the_node(tmp_path):
+    path = save(tmp_path, [helper.make_node("MatMul", ["x", "w"], ["y"], name="proj")],
+                [tensor("x", ["batch", 64])], [tensor("y", None)], [weight("w", [64, 8])])
+    with pytest.raises(params.UsageError) as error:
+        read_onnx(path, "int4")
+    assert f"{path}: node 0 'proj' (MatMul): 'x' has no static dimension 0 ('batch')" in \
+        str(error.value)
+
+
+def test_onnx_without_gemms_and_garbage(tmp_path):
+    path = save(tmp_path, [helper.make_node("Relu", ["x"], ["y"])], [tensor("x", [4])],
+                [tensor("y", [4])])
+    with pytest.raises(params.UsageError, match="no MatMul, Gemm or Conv node"):
+        read_onnx(path, "int4")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"\x08\x07 this is not protobuf \xff\xff")
+    with pytest.raises(params.UsageError, match="bad.onnx: not an ONNX model"):
+        read_onnx(bad, "int4")
+    with pytest.raises(params.UsageError, match="family 'fp8'"):
+        read_onnx(path, "fp8")
+
+
+def test_onnx_mismatched_shapes(tmp_path):
+    path = save(tmp_path, [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+                [tensor("x", [4, 64])], [tensor("y", None)], [weight("w", [32, 8])])
+    with pytest.raises(params.UsageError, match="m.onnx: shape inference failed"):
+        read_onnx(path, "int4")
+
+
+# ---- the evaluator -----------------------------------------------------------------
+
+def test_counts_multiply_and_gemms_add():
+    one = evaluator([workload_file.Gemm("a", INT4, 64, 64, 256)]).row(point())
+    three = evaluator([workload_file.Gemm("a", INT4, 64, 64, 256, 3)]).row(point())
+    two = evaluator([workload_file.Gemm("a", INT4, 64, 64, 256),
+                     workload_file.Gemm("b", INT4, 64, 64, 256, 2)]).row(point())
+    assert three["cycles"] == two["cycles"] == 3 * one["cycles"]
+    assert three["macs"] == 3 * 64 * 64 * 256
+    assert three["energy_pj"] == pytest.approx(3 * one["energy_pj"], rel=1e-5)
+    assert three["area_um2"] == one["area_um2"]
+
+
+def test_padding_costs_cycles_not_macs():
+    small = evaluator([workload_file.Gemm("a", INT4, 17, 8, 64)]).row(point())
+    full = evaluator([workload_file.Gemm("a", INT4, 32, 8, 64)]).row(point())
+    assert small["cycles"] == full["cycles"]
+    assert small["macs"] == 17 * 8 * 64 and small["issued_macs"] == 32 * 8 * 64
+    assert small["mac_utilization"] < full["mac_utilization"]
+
+
+def test_a_left_out_engine_cannot_run():
+    row = evaluator([workload_file.Gemm("attn", F16, 16, 16, 8)]).row(point(F16Enable=0))
+    assert row["status"].startswith("cannot run attn:")
+    assert "F16Enable=0" in row["status"]
+
+
+def test_cycles_are_tcu_gemm_estimates():
+    """The module and `tcu gemm --estimate --config small` (the CLI's own
+    configuration table) agree: the parameters reach the model by name."""
+    tcu_binary = os.environ.get("TCU_BINARY")
+    if not tcu_binary:
+        pytest.skip("TCU_BINARY not set")
+    small = params.config_spec().resolve(params.config_spec().configs["small"])
+    for ptx, m, n, k, rf, banks in [(INT4, 64, 32, 256, 8, 16), (F16, 32, 32, 16, 32, 2),
+                                    (INT4, 16, 8, 64, 16, 1)]:
+        text = subprocess.run([tcu_binary, "gemm", "--estimate", "--config", "small", "--ptx",
+                               ptx, "--m", str(m), "--n", str(n), "--k", str(k),
+                               "--rf-bandwidth", str(rf), "--rf-banks", str(banks)], check=True,
+                              capture_output=True, text=True).stdout
+        want = int(re.search(r"estimate (\d+) cycles", text).group(1))
+        rtl = {k2: v for k2, v in small.items() if k2 in params.rtl_parameters()}
+        got = evaluator([workload_file.Gemm("g", ptx, m, n, k)]).row(
+            point(rf_bandwidth=rf, rf_banks=banks, **rtl))
+        assert got["cycles"] == want
+
+
+def test_composition_against_whole_datapaths():
+    """The [[whole]] tables: whole tcu_datapaths mapped by the same flow
+    (no router). The composition with the engines' own registers comes
+    within 25 % of each (the lower bound without them is half)."""
+    from tcu_tools.phys import compose
+    data = phys_data([])
+    spec = params.config_spec()
+    errors = []
+    units_only = dict(data, whole=[])  # the composition, not the tables it is held to
+    for whole in data["whole"]:
+        values = spec.resolve(dict(whole["params"]))
+        c = compose.explored_point(units_only, values)
+        errors.append((c["area_um2"] - c["router_area_um2"]) / whole["area_um2"] - 1)
+        # With the tables, a core of a measured datapath takes its figures.
+        m = compose.explored_point(data, dict(values, WordsPerCycle=4, DWordsPerCycle=4))
+        assert m["source"] == "measured"
+        assert m["area_um2"] - m["router_area_um2"] == whole["area_um2"]
+        assert m["fmax_mhz"] == min(whole["fmax_mhz"], 229.810824)  # the router's at 4/4
+    assert len(errors) == 5
+    assert all(abs(e) < 0.25 for e in errors), errors
+    assert sorted(round(e, 3) for e in errors) == [-0.005, 0.046, 0.059, 0.076, 0.21]
+
+
+def test_stale_characterization_is_refused(monkeypatch):
+    from tcu_tools.phys import datafile
+    real = datafile.load
+
+    def stamped(path):
+        data = real(path)
+        data["rtl_sha256"] = dict(datafile.rtl_hashes(), **{"rtl/tcu_fma.sv": "0" * 16})
+        data["tools"] = datafile.tool_versions()
+        return data
+    monkeypatch.setattr(datafile, "load", stamped)
+    with pytest.raises(params.UsageError) as error:
+        phys_data([])
+    assert "the characterization is stale (rtl/tcu_fma.sv changed)" in str(error.value)
+    assert "-m tcu_tools.phys --all --write spec/phys_osu018.toml" in str(error.value)
+
+
+# ---- constraints and fronts --------------------------------------------------------
+
+def test_constraints_prune():
+    rows = [{"point": 0, "status": "ok", "area_mm2": 5.0, "fmax_mhz": 40},
+            {"point": 1, "status": "ok", "area_mm2": 50.0, "fmax_mhz": 80},
+            {"point": 2, "status": "ok", "area_mm2": 8.0, "fmax_mhz": 90}]
+    rules = [constraints.parse("area_mm2<=10", "x", {"area_mm2", "fmax_mhz"}),
+             constraints.parse("fmax_mhz >= 50", "x", {"area_mm2", "fmax_mhz"})]
+    assert constraints.apply(rows, rules) == 2
+    assert [r["status"] for r in rows] == [
+        "pruned: fmax_mhz=40 breaks fmax_mhz>=50", "pruned: area_mm2=50.0 breaks area_mm2<=10",
+        "ok"]
+    with pytest.raises(params.UsageError, match="unknown column 'area'"):
+        constraints.parse("area<=3", "s.toml:2", {"area_mm2"})
+    with pytest.raises(params.UsageError, match="s.toml:2: constraint 'area_mm2=3'"):
+        constraints.parse("area_mm2=3", "s.toml:2", {"area_mm2"})
+
+
+def test_pareto_front_matches_brute_force():
+    rng = random.Random(7)
+    rows = [{"point": i, "a": rng.randint(0, 30), "b": rng.randint(0, 30)} for i in range(400)]
+    brute = {r["point"] for r in rows
+             if not any(o["a"] <= r["a"] and o["b"] >= r["b"] and (o["a"], o["b"]) != (r["a"], r["b"])
+                        for o in rows)}
+    assert pareto.pareto_front(rows, "a", "b") == brute
+
+
+def test_sweep_with_constraint_writes_report(tmp_path, capsys):
+    tcu_module()
+    code = cli.main(["--axis", "Int4MacsPerCycle=32,64,128", "--workload", "resnet50_224",
+                     "--constraint", "area_mm2<=100", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "points/s" in err
+    assert (tmp_path / "report.html").exists()
+    import csv
+    rows = list(csv.DictReader(open(tmp_path / "explore.csv")))
+    assert len(rows) == 3 and all(r["source"] in fast.SOURCES for r in rows)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--workload", "nope"], "workload 'nope': no such file and no suite"),
+    (["--workload", "resnet50_224", "--constraint", "tops>"], "constraint 'tops>'"),
+    (["--mix", "5"], "a mix workload needs --fidelity full"),
+    (["--workload", "resnet50_224", "--mix", "5"], "--workload and --ptx/--mix both"),
+    (["--workload", "resnet50_224", "--set", "backpressure=0.5"], "leaves back-pressure out"),
+])
+def test_bad_fast_sweeps_exit_2(tmp_path, capsys, argv, message):
+    tcu_module()
+    code = cli.main(["--axis", "IntStages=1,2", "--out", str(tmp_path)] + argv)
+    assert code == params.EXIT_USAGE
+    assert message in capsys.readouterr().err
+
+
+def test_fast_shards_merge_to_the_whole_sweep(tmp_path, capsys):
+    tcu_module()
+    import csv
+    argv = ["--axis", "IntStages=1,2", "--axis", "Int4MacsPerCycle=32,64,128",
+            "--workload", "resnet50_224"]
+    assert cli.main(argv + ["--out", str(tmp_path / "all")]) == 0
+    for i in range(2):
+        assert cli.main(argv + ["--shard", f"{i}/2", "--out", str(tmp_path / f"s{i}")]) == 0
+    assert cli.main(["merge", str(tmp_path / "s1"), str(tmp_path / "s0"), "--out",
+                     str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    whole = list(csv.DictReader(open(tmp_path / "all" / "explore.csv")))
+    merged = list(csv.DictReader(open(tmp_path / "m" / "explore.csv")))
+    assert merged == whole
+    assert (tmp_path / "m" / "report.html").exists()
+
+
+def test_cycles_are_the_rtls_of_the_worked_full_sweep(tmp_path, capsys):
+    """The full flow's RTL cycles of README's worked exploration
+    (examples/explore/int4_sweep.toml at 32 and 128 MACs, warps 2): the
+    fast evaluator gives each of them exactly."""
+    tcu_module()
+    import csv
+    code = cli.main([str(REPO / "examples" / "explore" / "int4_sweep.toml"), "--axis",
+                     "Int4MacsPerCycle=32,128", "--out", str(tmp_path)])
+    capsys.readouterr()
+    assert code == 0
+    rows = {int(r["point"]): r for r in csv.DictReader(open(tmp_path / "explore.csv"))}
+    rtl = {0: 66448, 3: 65664, 4: 66456, 7: 65672, 8: 21264, 9: 16848, 11: 16512, 12: 21272,
+           15: 16520}
+    assert {p: int(rows[p]["cycles"]) for p in rtl} == rtl
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"params": {"Bogus": 1}}, "unknown core parameter 'Bogus'"),
+    ({"params": {"Int4MacsPerCycle": 96}}, "Int4MacsPerCycle=96 gives 3 int4 units"),
+    ({"params": {"Int4Enable": 0}}, "built without the int4 engine (Int4Enable=0)"),
+    ({"m": 0}, "m=0: expected 1 .. 2^30"),
+    ({"rf_bandwidth": 128}, "--rf-bandwidth 128: more than the operand router's WordsPerCycle=64"),
+    ({"rf_banks": 0}, "rf_banks=0: expected 1 .. 1024"),
+])
+def test_gemm_estimate_errors(kwargs, message):
+    tcu = tcu_module()
+    args = {"m": 16, "n": 8, "k": 64}
+    args.update(kwargs)
+    m, n, k = args.pop("m"), args.pop("n"), args.pop("k")
+    with pytest.raises(ValueError) as error:
+        tcu.gemm_estimate(INT4, m, n, k, **args)
+    assert message in str(error.value)
