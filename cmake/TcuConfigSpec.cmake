@@ -1,7 +1,10 @@
 # The configuration spec (spec/config.toml, docs/architecture.md "The
 # configuration spec"): tcu_tools.spec.gen_config turns it into C++ (tcu::
-# DatapathConfig, generated/include/tcu/datapath_config.h and
-# generated/datapath_config.cpp, compiled into tcu_model) and resolves the
+# DatapathConfig, tcu::FrontEndConfig, the enumerations and the unit table's
+# functions: generated/include/tcu/{datapath_config,front_end_config,
+# spec_enums}.h and generated/datapath_config.cpp, compiled into tcu_model;
+# generated/capi_enums_check.cpp, compiled into tcu_golden), checks that the
+# SystemVerilog packages' generated sections are the spec's, and resolves the
 # configurations this build Verilates (TCU_CONFIGS) into
 # generated/tcu_configs.cmake: TCU_DATAPATH_PARAMS, TCU_CONFIG_RESOLVED_<name>
 # (every RTL parameter, given or default), TCU_CONFIG_TABLE and
@@ -19,9 +22,8 @@ set(TCU_CONFIG_NAMES ${TCU_CONFIGS})
 # parameters the families it runs and the router's words per cycle.
 set(TCU_BYO_RTL "" CACHE STRING "SystemVerilog file(s) of a datapath of one's own (configuration byo)")
 set(TCU_BYO_TOP "" CACHE STRING "the top module of TCU_BYO_RTL")
-set(TCU_BYO_PARAMS
-    "Int4Enable=1;SparseEnable=0;E2m1Enable=0;F16Enable=0;F64Enable=0;Int4MacsPerCycle=32;WordsPerCycle=16;DWordsPerCycle=16"
-    CACHE STRING "configuration byo's parameters: the families it runs, the router's words per cycle")
+set(TCU_BYO_PARAMS "@byo_int4" CACHE STRING
+    "configuration byo's parameters (Param=Value;..., or @name: a configuration of spec/config.toml)")
 if(TCU_BYO_RTL)
   if(NOT TCU_BYO_TOP MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "TCU_BYO_RTL is set: TCU_BYO_TOP must name its top module "

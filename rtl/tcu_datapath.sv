@@ -53,21 +53,21 @@
 // stalled and clock-gated cycles and the MACs issued to its units, and the
 // cycles since reset (act_cycles_o). They observe; nothing reads them back.
 module tcu_datapath #(
-  parameter int unsigned Int4MacsPerCycle = 1024,
-  parameter int unsigned E2m1MacsPerCycle = 1024,
-  parameter int unsigned F16FmasPerCycle  = 256,
-  parameter int unsigned F64FmasPerCycle  = 16,
-  parameter int unsigned IntStages        = 2,
-  parameter int unsigned E2m1Stages       = 2,
-  parameter int unsigned FmaStages        = 2,
-  parameter bit          Int4Enable       = 1'b1,
-  parameter bit          SparseEnable     = 1'b1,
-  parameter bit          E2m1Enable       = 1'b1,
-  parameter bit          F16Enable        = 1'b1,
-  parameter bit          F64Enable        = 1'b1,
+  parameter int unsigned Int4MacsPerCycle = tcu_pkg::Int4MacsPerCycle,
+  parameter int unsigned E2m1MacsPerCycle = tcu_pkg::E2m1MacsPerCycle,
+  parameter int unsigned F16FmasPerCycle  = tcu_pkg::F16FmasPerCycle,
+  parameter int unsigned F64FmasPerCycle  = tcu_pkg::F64FmasPerCycle,
+  parameter int unsigned IntStages        = tcu_pkg::IntStages,
+  parameter int unsigned E2m1Stages       = tcu_pkg::E2m1Stages,
+  parameter int unsigned FmaStages        = tcu_pkg::FmaStages,
+  parameter bit          Int4Enable       = tcu_pkg::Int4Enable,
+  parameter bit          SparseEnable     = tcu_pkg::SparseEnable,
+  parameter bit          E2m1Enable       = tcu_pkg::E2m1Enable,
+  parameter bit          F16Enable        = tcu_pkg::F16Enable,
+  parameter bit          F64Enable        = tcu_pkg::F64Enable,
   // 1: the units' synthesis implementations (what Yosys maps), 0: their fast
   // simulation ones; scripts/equiv.sh proves each pair equal.
-  parameter bit          SynthImpl        = 1'b0
+  parameter bit          SynthImpl        = tcu_pkg::SynthImpl
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -124,7 +124,8 @@ module tcu_datapath #(
   localparam int unsigned COUNT_BITS  = 48;  // activity counters
   localparam int unsigned INT4_LANES  = tcu_pkg::INT4_DOT_LANES;
   localparam int unsigned E2M1_LANES  = tcu_pkg::E2M1_DOT_LANES;
-  localparam int unsigned FMA_DOT_K   = tcu_pkg::FMA_DOT_K;
+  localparam int unsigned F16_LANES   = tcu_pkg::F16_DOT_LANES;
+  localparam int unsigned F64_LANES   = tcu_pkg::F64_DOT_LANES;
 
   // Dot units per engine (timing.cpp dot_units; at least one, so that the
   // shapes stay defined for a disabled engine or a refused count).
@@ -132,10 +133,10 @@ module tcu_datapath #(
                                        Int4MacsPerCycle / INT4_LANES : 1;
   localparam int unsigned E2M1_UNITS = E2m1MacsPerCycle >= E2M1_LANES ?
                                        E2m1MacsPerCycle / E2M1_LANES : 1;
-  localparam int unsigned F16_UNITS  = F16FmasPerCycle >= FMA_DOT_K ?
-                                       F16FmasPerCycle / FMA_DOT_K : 1;
-  localparam int unsigned F64_UNITS  = F64FmasPerCycle >= FMA_DOT_K ?
-                                       F64FmasPerCycle / FMA_DOT_K : 1;
+  localparam int unsigned F16_UNITS  = F16FmasPerCycle >= F16_LANES ?
+                                       F16FmasPerCycle / F16_LANES : 1;
+  localparam int unsigned F64_UNITS  = F64FmasPerCycle >= F64_LANES ?
+                                       F64FmasPerCycle / F64_LANES : 1;
 
   // The most groups an enabled engine issues for one instruction
   // (datapath_occupancy) and the longest unit latency of an enabled engine:
@@ -181,22 +182,26 @@ module tcu_datapath #(
   end
   if (Int4Enable && (Int4MacsPerCycle < INT4_LANES || Int4MacsPerCycle % INT4_LANES != 0))
   begin : g_bad_int4_macs
-    $fatal(1, "Int4MacsPerCycle=%0d: must be a positive multiple of 32 %s", Int4MacsPerCycle,
+    $fatal(1, "Int4MacsPerCycle=%0d: must be a positive multiple of %0d %s", Int4MacsPerCycle,
+           INT4_LANES,
            "(MACs of one int4 unit), or the engine left out with Int4Enable=0");
   end
   if (E2m1Enable && (E2m1MacsPerCycle < E2M1_LANES || E2m1MacsPerCycle % E2M1_LANES != 0))
   begin : g_bad_e2m1_macs
-    $fatal(1, "E2m1MacsPerCycle=%0d: must be a positive multiple of 64 %s", E2m1MacsPerCycle,
+    $fatal(1, "E2m1MacsPerCycle=%0d: must be a positive multiple of %0d %s", E2m1MacsPerCycle,
+           E2M1_LANES,
            "(MACs of one e2m1 unit), or the engine left out with E2m1Enable=0");
   end
-  if (F16Enable && (F16FmasPerCycle < FMA_DOT_K || F16FmasPerCycle % FMA_DOT_K != 0))
+  if (F16Enable && (F16FmasPerCycle < F16_LANES || F16FmasPerCycle % F16_LANES != 0))
   begin : g_bad_f16_fmas
-    $fatal(1, "F16FmasPerCycle=%0d: must be a positive multiple of 4 %s", F16FmasPerCycle,
+    $fatal(1, "F16FmasPerCycle=%0d: must be a positive multiple of %0d %s", F16FmasPerCycle,
+           F16_LANES,
            "(FMAs of one f16 unit), or the engine left out with F16Enable=0");
   end
-  if (F64Enable && (F64FmasPerCycle < FMA_DOT_K || F64FmasPerCycle % FMA_DOT_K != 0))
+  if (F64Enable && (F64FmasPerCycle < F64_LANES || F64FmasPerCycle % F64_LANES != 0))
   begin : g_bad_f64_fmas
-    $fatal(1, "F64FmasPerCycle=%0d: must be a positive multiple of 4 %s", F64FmasPerCycle,
+    $fatal(1, "F64FmasPerCycle=%0d: must be a positive multiple of %0d %s", F64FmasPerCycle,
+           F64_LANES,
            "(FMAs of one f64 unit), or the engine left out with F64Enable=0");
   end
   if (Int4Enable && INT4_UNITS > 1 && INT4_UNITS % 2 != 0) begin : g_bad_int4_units

@@ -13,11 +13,11 @@
 // for any datapath, in systemc/handshake_checks.h.
 `ifndef SYNTHESIS
 module tcu_datapath_checker #(
-  parameter bit          Int4Enable   = 1'b1,
-  parameter bit          SparseEnable = 1'b1,
-  parameter bit          E2m1Enable   = 1'b1,
-  parameter bit          F16Enable    = 1'b1,
-  parameter bit          F64Enable    = 1'b1,
+  parameter bit          Int4Enable   = tcu_pkg::Int4Enable,
+  parameter bit          SparseEnable = tcu_pkg::SparseEnable,
+  parameter bit          E2m1Enable   = tcu_pkg::E2m1Enable,
+  parameter bit          F16Enable    = tcu_pkg::F16Enable,
+  parameter bit          F64Enable    = tcu_pkg::F64Enable,
   parameter int unsigned FlightW      = 5,
   parameter int unsigned Linger       = 12
 ) (

@@ -43,8 +43,8 @@
 // data inputs are public_flat_rd, so all instances share one copy of the
 // Verilated code.
 module tcu_e2m1_dot #(
-  parameter int unsigned  Stages    = 2,
-  parameter bit           SynthImpl = 1'b0,  // 1: the products as logic; 0: a table
+  parameter int unsigned  Stages    = tcu_pkg::E2m1Stages,
+  parameter bit           SynthImpl = tcu_pkg::SynthImpl,  // 1: the products as logic; 0: a table
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned Blocks = tcu_pkg::E2M1_MAX_BLOCKS,
   localparam int unsigned CodeW  = tcu_pkg::fp_width(tcu_pkg::E2M1),

@@ -6,10 +6,10 @@
 // pipe_take_i. status_o is the bundle every engine shows the control
 // (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o and d_o are zero.
 module tcu_e2m1_engine #(
-  parameter bit          Enable = 1'b1,
-  parameter int unsigned Units  = 16,
-  parameter int unsigned Stages = 2,
-  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
+  parameter bit          Enable = tcu_pkg::E2m1Enable,
+  parameter int unsigned Units  = tcu_pkg::E2m1MacsPerCycle / tcu_pkg::E2M1_DOT_LANES,
+  parameter int unsigned Stages = tcu_pkg::E2m1Stages,
+  parameter bit          SynthImpl = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,

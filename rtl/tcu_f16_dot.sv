@@ -33,7 +33,7 @@
 // The data inputs are public_flat_rd and the unit uses no functions, so all
 // instances share one copy of the Verilated code (see tcu_fma).
 module tcu_f16_dot #(
-  parameter int unsigned  FmaStages = 2,
+  parameter int unsigned  FmaStages = tcu_pkg::FmaStages,
   localparam int unsigned DotK      = 4,  // k of m8n8k4
   localparam int unsigned HalfWidth = tcu_pkg::fp_width(tcu_pkg::FP16),
   localparam int unsigned Width     = tcu_pkg::fp_width(tcu_pkg::FP32)

@@ -7,10 +7,10 @@
 // shows the control (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o
 // and d_o are zero.
 module tcu_f16_engine #(
-  parameter bit          Enable    = 1'b1,
-  parameter int unsigned Units     = 64,
-  parameter int unsigned FmaStages = 2,
-  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
+  parameter bit          Enable    = tcu_pkg::F16Enable,
+  parameter int unsigned Units     = tcu_pkg::F16FmasPerCycle / tcu_pkg::F16_DOT_LANES,
+  parameter int unsigned FmaStages = tcu_pkg::FmaStages,
+  parameter bit          SynthImpl = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -30,7 +30,7 @@ module tcu_f16_engine #(
   localparam int unsigned MACS_BITS   = tcu_pkg::MACS_BITS;
   localparam int unsigned F16_BITS    = tcu_pkg::fp_width(tcu_pkg::FP16);
   localparam int unsigned F32_BITS    = tcu_pkg::fp_width(tcu_pkg::FP32);
-  localparam int unsigned DOT_K       = tcu_pkg::FMA_DOT_K;  // and FMAs of a slice
+  localparam int unsigned DOT_K       = tcu_pkg::F16_DOT_LANES;  // and FMAs of a slice
   localparam int unsigned ROW_BITS    = DOT_K * F16_BITS;    // an A row, a B column
   localparam int unsigned SLICES      = tcu_pkg::F16_SLICES;  // 4 quad pairs x 8 x 8
   localparam int unsigned GROUPS      = (SLICES + Units - 1) / Units;

@@ -6,10 +6,10 @@
 // status_o is the bundle every engine shows the control (tcu_pkg STATUS_*).
 // Enable = 0 builds nothing: status_o and d_o are zero.
 module tcu_f64_engine #(
-  parameter bit          Enable    = 1'b1,
-  parameter int unsigned Units     = 4,
-  parameter int unsigned FmaStages = 2,
-  parameter bit          SynthImpl = 1'b0  // 1: the units' synthesis implementations
+  parameter bit          Enable    = tcu_pkg::F64Enable,
+  parameter int unsigned Units     = tcu_pkg::F64FmasPerCycle / tcu_pkg::F64_DOT_LANES,
+  parameter int unsigned FmaStages = tcu_pkg::FmaStages,
+  parameter bit          SynthImpl = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -28,7 +28,7 @@ module tcu_f64_engine #(
   localparam int unsigned TAG_BITS  = tcu_pkg::TAG_BITS;
   localparam int unsigned MACS_BITS = tcu_pkg::MACS_BITS;
   localparam int unsigned F64_BITS  = tcu_pkg::fp_width(tcu_pkg::FP64);
-  localparam int unsigned DOT_K     = tcu_pkg::FMA_DOT_K;  // and FMAs of a slice
+  localparam int unsigned DOT_K     = tcu_pkg::F64_DOT_LANES;  // and FMAs of a slice
   localparam int unsigned ROW_BITS  = DOT_K * F64_BITS;    // an A row, a B column
   localparam int unsigned SLICES    = tcu_pkg::F64_SLICES;
   localparam int unsigned GROUPS    = (SLICES + Units - 1) / Units;

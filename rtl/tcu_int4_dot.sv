@@ -23,8 +23,8 @@
 // scripts/equiv.sh proves the two equal cycle for cycle (Yosys); both are
 // tested against the golden int4_dot (tests/rtl/test_rtl_int4_dot.cpp).
 module tcu_int4_dot #(
-  parameter int unsigned  Stages    = 2,
-  parameter bit           SynthImpl = 1'b0,
+  parameter int unsigned  Stages    = tcu_pkg::IntStages,
+  parameter bit           SynthImpl = tcu_pkg::SynthImpl,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,
   localparam int unsigned Bits   = tcu_pkg::INT4_BITS,
   localparam int unsigned SumW   = tcu_pkg::INT4_DOT_WIDTH

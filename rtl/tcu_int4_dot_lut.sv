@@ -18,7 +18,7 @@
 // as tcu_int4_dot; proven equal to tcu_int4_dot_tree by scripts/equiv.sh.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_int4_dot_lut #(
-  parameter int unsigned  Stages = 2,
+  parameter int unsigned  Stages = tcu_pkg::IntStages,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,
   localparam int unsigned Bits   = tcu_pkg::INT4_BITS,
   localparam int unsigned SumW   = tcu_pkg::INT4_DOT_WIDTH

@@ -7,7 +7,7 @@
 // after it, under its load enable. Same ports, parameters and timing as
 // tcu_int4_dot; proven equal to tcu_int4_dot_lut by scripts/equiv.sh.
 module tcu_int4_dot_tree #(
-  parameter int unsigned  Stages = 2,
+  parameter int unsigned  Stages = tcu_pkg::IntStages,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,
   localparam int unsigned Bits   = tcu_pkg::INT4_BITS,
   localparam int unsigned SumW   = tcu_pkg::INT4_DOT_WIDTH

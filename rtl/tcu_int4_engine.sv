@@ -12,11 +12,11 @@
 // pipe_take_i. status_o is the bundle every engine shows the control
 // (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o and d_o are zero.
 module tcu_int4_engine #(
-  parameter bit          Enable       = 1'b1,
-  parameter bit          SparseEnable = 1'b1,
-  parameter int unsigned Units        = 32,
-  parameter int unsigned Stages       = 2,
-  parameter bit          SynthImpl    = 1'b0  // 1: the units' synthesis implementations
+  parameter bit          Enable       = tcu_pkg::Int4Enable,
+  parameter bit          SparseEnable = tcu_pkg::SparseEnable,
+  parameter int unsigned Units        = tcu_pkg::Int4MacsPerCycle / tcu_pkg::INT4_DOT_LANES,
+  parameter int unsigned Stages       = tcu_pkg::IntStages,
+  parameter bit          SynthImpl    = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,

@@ -72,10 +72,10 @@
 // which pairs scripts/equiv.sh proves equal. Yosys figures are in
 // docs/architecture.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
-  parameter int unsigned WordsPerCycle  = 64,   // gather: register words a cycle (1..64)
-  parameter int unsigned DWordsPerCycle = 64,   // scatter: D words a cycle (1..64)
-  parameter bit          GatherBypass   = 1'b1, // last beat straight through to dp_*_o
-  parameter bit          SynthImpl      = 1'b0  // 1: synthesis implementations, 0: fast ones
+  parameter int unsigned WordsPerCycle  = tcu_pkg::WordsPerCycle,   // gather: register words a cycle (1..64)
+  parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle,   // scatter: D words a cycle (1..64)
+  parameter bit          GatherBypass   = tcu_pkg::GatherBypass, // last beat straight through to dp_*_o
+  parameter bit          SynthImpl      = tcu_pkg::SynthImpl  // 1: synthesis implementations, 0: fast ones
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,

@@ -7,8 +7,8 @@
 // words written, combinationally, else the buffer. Same ports as
 // tcu_router_gather_table; proven equal to it by scripts/equiv.sh.
 module tcu_router_gather_andor #(
-  parameter int unsigned WordsPerCycle = 64,
-  parameter bit          GatherBypass  = 1'b1
+  parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
+  parameter bit          GatherBypass  = tcu_pkg::GatherBypass
 ) (
   input  logic                            clk_i,
   input  logic                            take_start_i,  // clear the buffer first

@@ -6,8 +6,8 @@
 // part-select writes (at most 64 loop iterations).
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_router_gather_table #(
-  parameter int unsigned WordsPerCycle = 64,
-  parameter bit          GatherBypass  = 1'b1,
+  parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
+  parameter bit          GatherBypass  = tcu_pkg::GatherBypass,
   // For scripts/equiv.sh only (the simulation keeps both at 1):
   // PlaceTable 0 places every word by a tcu_frag_layout instance per slot on
   // the descriptor, the AND-OR form's cells (the table's A, B and C entries

@@ -6,7 +6,7 @@
 // layout instance per slot. Combinational.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_router_scatter_index #(
-  parameter int unsigned DWordsPerCycle = 64
+  parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (
   input  logic                          busy_i,    // a D is held
   input  logic [9:0]                    base_i,    // the beat's first word

@@ -6,7 +6,7 @@
 // same ports as tcu_router_scatter_index, proven equal to it by
 // scripts/equiv.sh (data compared where the word is valid).
 module tcu_router_scatter_mux #(
-  parameter int unsigned DWordsPerCycle = 64
+  parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (
   input  logic                          busy_i,    // a D is held
   input  logic [9:0]                    base_i,    // the beat's first word

@@ -8,7 +8,7 @@
 module tcu_word_mux #(
   parameter int unsigned  Width     = 1,
   parameter int unsigned  Words     = 2,
-  parameter bit           SynthImpl = 1'b0,
+  parameter bit           SynthImpl = tcu_pkg::SynthImpl,
   localparam int unsigned SelW      = Words > 1 ? $clog2(Words) : 1
 ) (
   input  logic [Words*Width-1:0] data_i,

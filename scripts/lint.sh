@@ -76,11 +76,12 @@ want units && for define in "${defines[@]}"; do
   done
 done
 # tcu_datapath again at settings that elaborate other code: engines left
-# out (their inputs unused), and unit counts that are not powers of two.
-datapath_params=(
-  "-GInt4Enable=0 -GF16Enable=0 -GE2m1MacsPerCycle=192 -GF64FmasPerCycle=12"
-  "-GSparseEnable=0 -GE2m1Enable=0 -GF64Enable=0 -GInt4MacsPerCycle=192 -GF16FmasPerCycle=20"
-)
+# out (their inputs unused), and unit counts that are not powers of two (the
+# spec's configurations lint_*, spec/config.toml).
+datapath_params=()
+for config in lint_no_int4_f16 lint_no_sparse_e2m1_f64; do
+  datapath_params+=("$(.venv/bin/python -m tcu_tools.spec params $config --form verilator)") || exit 1
+done
 want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do
     # shellcheck disable=SC2086

@@ -44,10 +44,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${SYNTH_DIR:-build/synth}
 
-# The top at one dot unit per engine (int4 32 MACs, e2m1 64, f16 and f64 4
-# FMAs), default pipeline depths.
-DATAPATH_PARAMS="Int4MacsPerCycle=32 E2m1MacsPerCycle=64 F16FmasPerCycle=4 F64FmasPerCycle=4"
-CORE_PARAMS="$DATAPATH_PARAMS WordsPerCycle=1 DWordsPerCycle=1"
+# The top at one dot unit per engine, default pipeline depths: the spec's
+# configurations synth_datapath and synth_core (spec/config.toml).
+DATAPATH_PARAMS=$(.venv/bin/python -m tcu_tools.spec params synth_datapath) || exit 1
+CORE_PARAMS=$(.venv/bin/python -m tcu_tools.spec params synth_core) || exit 1
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 fail_usage() {

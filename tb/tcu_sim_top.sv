@@ -9,25 +9,25 @@
 // then rather than at every evaluation; the handshakes are combinational.
 // (Waveforms show the nets themselves inside u_core.) Not synthesized.
 module tcu_sim_top #(
-  parameter int unsigned Int4MacsPerCycle = 1024,
-  parameter int unsigned E2m1MacsPerCycle = 1024,
-  parameter int unsigned F16FmasPerCycle  = 256,
-  parameter int unsigned F64FmasPerCycle  = 16,
-  parameter int unsigned IntStages        = 2,
-  parameter int unsigned E2m1Stages       = 2,
-  parameter int unsigned FmaStages        = 2,
-  parameter bit          Int4Enable       = 1'b1,
-  parameter bit          SparseEnable     = 1'b1,
-  parameter bit          E2m1Enable       = 1'b1,
-  parameter bit          F16Enable        = 1'b1,
-  parameter bit          F64Enable        = 1'b1,
-  parameter int unsigned WordsPerCycle    = 64,
-  parameter int unsigned DWordsPerCycle   = 64,
-  parameter bit          GatherBypass     = 1'b1,
+  parameter int unsigned Int4MacsPerCycle = tcu_pkg::Int4MacsPerCycle,
+  parameter int unsigned E2m1MacsPerCycle = tcu_pkg::E2m1MacsPerCycle,
+  parameter int unsigned F16FmasPerCycle  = tcu_pkg::F16FmasPerCycle,
+  parameter int unsigned F64FmasPerCycle  = tcu_pkg::F64FmasPerCycle,
+  parameter int unsigned IntStages        = tcu_pkg::IntStages,
+  parameter int unsigned E2m1Stages       = tcu_pkg::E2m1Stages,
+  parameter int unsigned FmaStages        = tcu_pkg::FmaStages,
+  parameter bit          Int4Enable       = tcu_pkg::Int4Enable,
+  parameter bit          SparseEnable     = tcu_pkg::SparseEnable,
+  parameter bit          E2m1Enable       = tcu_pkg::E2m1Enable,
+  parameter bit          F16Enable        = tcu_pkg::F16Enable,
+  parameter bit          F64Enable        = tcu_pkg::F64Enable,
+  parameter int unsigned WordsPerCycle    = tcu_pkg::WordsPerCycle,
+  parameter int unsigned DWordsPerCycle   = tcu_pkg::DWordsPerCycle,
+  parameter bit          GatherBypass     = tcu_pkg::GatherBypass,
   // 1: the units' synthesis implementations, 0: the fast simulation ones
   // (scripts/equiv.sh proves them equal); an implementation choice, not a
   // configuration parameter of the model.
-  parameter bit          SynthImpl        = 1'b0
+  parameter bit          SynthImpl        = tcu_pkg::SynthImpl
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,

@@ -51,10 +51,10 @@ parts = en["per_engine"]
 assert set(parts) == set(a["engines"]), parts.keys()
 assert abs(sum(p["pj"] for p in parts.values()) - en["pj"]) <= 1e-9 * en["pj"], en
 total_macs = sum(x["macs"] for x in a["engines"].values())
-assert total_macs > 0 and abs(en["pj_per_mac"] - en["pj"] / total_macs) <= 1e-9 * en["pj_per_mac"], en
+assert total_macs > 0 and abs(en["pj_per_issued_mac"] - en["pj"] / total_macs) <= 1e-9 * en["pj_per_issued_mac"], en
 p = parts[engine]
 assert p["macs"] == macs and p["units"] > 0 and p["pj"] > 0, p
-assert p["pj"] >= macs * p["dynamic_pj_per_mac"] > 0, p
+assert p["pj"] >= macs * p["dynamic_pj_per_issued_mac"] > 0, p
 for name, q in parts.items():
     if name != engine:
         leak = q["units"] * a["cycles"] * q["leakage_pj_per_unit_cycle"]
@@ -62,7 +62,7 @@ for name, q in parts.items():
 assert eval(extra), extra
 PY
   grep -qE "^ *activity \(RTL counters, [0-9]+ cycles\):" "$dir/out" || fail "$name: no activity table"
-  grep -qE "^ *energy [0-9.e+]+ pJ, [0-9.e+]+ pJ/MAC \(estimate, OSU 0.18 µm, typical corner" "$dir/out" ||
+  grep -qE "^ *energy [0-9.e+]+ pJ, [0-9.e+]+ pJ/issued MAC \(estimate, OSU 0.18 µm, typical corner" "$dir/out" ||
     fail "$name: no energy line"
 }
 runs() {  # runs PTX: whether this configuration has the variant's engine

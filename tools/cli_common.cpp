@@ -89,10 +89,10 @@ CLI::Option* add_front_end_options(CLI::App* cmd, tcu::FrontEndConfig* fe,
           ->check(CLI::Range(1, tcu::kMaxRfBanks)));
   added->push_back(cmd->add_option("--rf-read-ports", fe->rf_read_ports,
                                    "register reads per bank per cycle, 32 lanes each")
-                       ->check(CLI::Range(1, tcu::kMaxRfPorts)));
+                       ->check(CLI::Range(1, tcu::kMaxRfReadPorts)));
   added->push_back(cmd->add_option("--rf-write-ports", fe->rf_write_ports,
                                    "register writes per bank per cycle, 32 lanes each")
-                       ->check(CLI::Range(1, tcu::kMaxRfPorts)));
+                       ->check(CLI::Range(1, tcu::kMaxRfWritePorts)));
   return bandwidth;
 }
 

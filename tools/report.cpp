@@ -85,7 +85,7 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
                   100 * mac_utilization(activity, datapath, engine), energy.engines[size_t(e)].pj);
     out << line;
   }
-  std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/MAC", energy.pj, energy.pj_per_mac());
+  std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/issued MAC", energy.pj, energy.pj_per_issued_mac());
   out << indent << line << " (estimate, " << energy_library()
       << ": the dot units' figures x the counters; docs/guide/energy.md)\n";
   for (int e = 0; e < kActivityEngines; ++e)
@@ -98,7 +98,7 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
   const EnergyEstimate energy = estimate_energy(activity, datapath);
   nlohmann::ordered_json json;
   json["pj"] = energy.pj;
-  json["pj_per_mac"] = energy.pj_per_mac();  // over the priced engines' MACs
+  json["pj_per_issued_mac"] = energy.pj_per_issued_mac();  // over the priced engines' MACs
   json["library"] = energy_library();
   json["figures_date"] = energy_figures_date();
   json["covers"] = kEnergyCovers;
@@ -109,12 +109,12 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
         {"measured", x.measured},
         {"pj", x.pj},
         {"macs", x.macs},
-        {"pj_per_mac", x.macs ? x.pj / double(x.macs) : 0.0},
+        {"pj_per_issued_mac", x.macs ? x.pj / double(x.macs) : 0.0},
         {"units", x.units},
         {"unit", x.unit},
         {"stages", x.stages},
         {"config_stages", x.config_stages},
-        {"dynamic_pj_per_mac", x.dynamic_pj_per_mac},
+        {"dynamic_pj_per_issued_mac", x.dynamic_pj_per_issued_mac},
         {"idle_pj_per_unit_cycle", x.idle_pj_per_unit_cycle},
         {"leakage_pj_per_unit_cycle", x.leakage_pj_per_unit_cycle}};
   }

@@ -82,7 +82,7 @@ void write_junit_report(const Report& report, const std::string& path);
 // The activity counters as a table (engine, busy, idle, stalled, gated,
 // MACs, MAC utilization, the energy estimate in pJ of tcu/energy.h), and as
 // JSON (the counters; the energy estimate is energy_json, the report's
-// "energy": pj, pj_per_mac, library, per_engine).
+// "energy": pj, pj_per_issued_mac, library, per_engine).
 void print_activity(std::ostream& out, const Activity& activity, const DatapathConfig& datapath,
                     const std::string& indent = "");
 nlohmann::ordered_json activity_json(const Activity& activity, const DatapathConfig& datapath);

@@ -71,10 +71,10 @@ EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& c
     out.measured = true;
     out.unit = f.unit;
     out.stages = f.stages;
-    out.dynamic_pj_per_mac = (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.macs_per_cycle;
+    out.dynamic_pj_per_issued_mac = (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.issued_macs_per_cycle;
     out.idle_pj_per_unit_cycle = f.idle_pj_per_cycle;
     out.leakage_pj_per_unit_cycle = f.leakage_pj_per_cycle;
-    out.pj = double(a.macs) * out.dynamic_pj_per_mac +
+    out.pj = double(a.macs) * out.dynamic_pj_per_issued_mac +
              double(a.busy + a.idle) * out.units * f.idle_pj_per_cycle +
              double(a.gated) * out.units * f.leakage_pj_per_cycle;
     estimate.pj += out.pj;

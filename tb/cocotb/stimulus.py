@@ -16,12 +16,15 @@ import random
 
 import numpy as np
 import tcu
+from tcu_tools import spec as tcu_spec
 
-# tcu::Family's order (in_family_i), by tcu.info()'s family name.
-FAMILY_CODES = {"int4": 0, "int4_sparse": 1, "f16": 2, "f64": 3, "e2m1": 4}
-# tcu::Operand's codes (in_word_op_i).
-OPERAND_CODES = {"a": 0, "b": 1, "c": 2, "metadata": 4, "scale_a": 5, "scale_b": 6}
-ROUNDING_CODES = {"rn": 0, "rz": 1, "rm": 2, "rp": 3}
+SPEC = tcu_spec.load()
+# The spec's codes ([[enum]]): in_family_i by tcu.info()'s family name,
+# in_word_op_i by the tcu module's operand name, in_rnd_i by PTX suffix.
+FAMILY_CODES = SPEC.enums["family"].codes()
+OPERAND_CODES = {"metadata" if name == "meta" else name: code
+                 for name, code in SPEC.enums["operand"].codes().items()}
+ROUNDING_CODES = SPEC.enums["rounding"].codes()
 LANES = 32
 
 

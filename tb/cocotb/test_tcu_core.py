@@ -23,18 +23,16 @@ import sys
 import pytest
 from cocotb.runner import Verilator
 
+from tcu_tools import spec as tcu_spec
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RTL = ROOT / "rtl"
 BUILD = Path(os.environ.get("TCU_COCOTB_BUILD", HERE / "sim_build"))
 
-# A small tcu_core: the fewest units of each engine, one pipeline stage, a
-# 32-word router each way (ports of 1,024 bits).
-PARAMETERS = {
-    "Int4MacsPerCycle": 64, "E2m1MacsPerCycle": 64, "F16FmasPerCycle": 4, "F64FmasPerCycle": 4,
-    "IntStages": 1, "E2m1Stages": 1, "FmaStages": 1,
-    "WordsPerCycle": 32, "DWordsPerCycle": 32, "GatherBypass": 1,
-}
+# A small tcu_core: the spec's configuration cocotb (spec/config.toml), the
+# parameters it gives.
+PARAMETERS = tcu_spec.load().configs["cocotb"]
 # Values wider than 2,048 bits through VPI need a larger string buffer (cocotb
 # reads and writes them as binary strings); harmless for narrower ports.
 BUILD_ARGS = [

@@ -16,22 +16,24 @@
 module tcu_core_dpi_tb;
   import tcu_golden_dpi_pkg::*;
 
-  // tcu_core's parameters (set with -G; defaults: a small core).
-  parameter int unsigned Int4MacsPerCycle = 64;
-  parameter int unsigned E2m1MacsPerCycle = 64;
-  parameter int unsigned F16FmasPerCycle  = 8;
-  parameter int unsigned F64FmasPerCycle  = 4;
-  parameter int unsigned IntStages        = 1;
-  parameter int unsigned E2m1Stages       = 2;
-  parameter int unsigned FmaStages        = 1;
-  parameter bit          Int4Enable       = 1'b1;
-  parameter bit          SparseEnable     = 1'b1;
-  parameter bit          E2m1Enable       = 1'b1;
-  parameter bit          F16Enable        = 1'b1;
-  parameter bit          F64Enable        = 1'b1;
-  parameter int unsigned WordsPerCycle    = 8;
-  parameter int unsigned DWordsPerCycle   = 4;
-  parameter bit          GatherBypass     = 1'b1;
+  // tcu_core's parameters (set with -G: tests/capi/dpi.cmake gives the spec's
+  // configuration dpi; defaults: tcu_core's).
+  parameter int unsigned Int4MacsPerCycle = tcu_pkg::Int4MacsPerCycle;
+  parameter int unsigned E2m1MacsPerCycle = tcu_pkg::E2m1MacsPerCycle;
+  parameter int unsigned F16FmasPerCycle  = tcu_pkg::F16FmasPerCycle;
+  parameter int unsigned F64FmasPerCycle  = tcu_pkg::F64FmasPerCycle;
+  parameter int unsigned IntStages        = tcu_pkg::IntStages;
+  parameter int unsigned E2m1Stages       = tcu_pkg::E2m1Stages;
+  parameter int unsigned FmaStages        = tcu_pkg::FmaStages;
+  parameter bit          Int4Enable       = tcu_pkg::Int4Enable;
+  parameter bit          SparseEnable     = tcu_pkg::SparseEnable;
+  parameter bit          E2m1Enable       = tcu_pkg::E2m1Enable;
+  parameter bit          F16Enable        = tcu_pkg::F16Enable;
+  parameter bit          F64Enable        = tcu_pkg::F64Enable;
+  parameter int unsigned WordsPerCycle    = tcu_pkg::WordsPerCycle;
+  parameter int unsigned DWordsPerCycle   = tcu_pkg::DWordsPerCycle;
+  parameter bit          GatherBypass     = tcu_pkg::GatherBypass;
+  parameter bit          SynthImpl        = tcu_pkg::SynthImpl;
 
   localparam int unsigned W  = WordsPerCycle;
   localparam int unsigned DW = DWordsPerCycle;
@@ -94,7 +96,8 @@ module tcu_core_dpi_tb;
     .Int4Enable(Int4Enable), .SparseEnable(SparseEnable), .E2m1Enable(E2m1Enable),
     .F16Enable(F16Enable), .F64Enable(F64Enable),
     .WordsPerCycle(WordsPerCycle), .DWordsPerCycle(DWordsPerCycle),
-    .GatherBypass(GatherBypass)
+    .GatherBypass(GatherBypass),
+    .SynthImpl(SynthImpl)
   ) u_core (
     .clk_i(clk), .rst_ni(rst_n),
     .in_start_i(in_start), .in_start_ready_o(in_start_ready),

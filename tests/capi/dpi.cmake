@@ -5,7 +5,7 @@
 # unit (VM_PARALLEL_BUILDS=0) at -O0: 28 s of CPU instead of 4.5 minutes
 # with a translation unit per generated file at -O1 (each parses Verilator's
 # headers and the model's symbols); the runs are short. A small core
-# (the testbench's parameter defaults) keeps it cheap too.
+# (the spec's configuration dpi, spec/config.toml) keeps it cheap too.
 find_program(TCU_VERILATOR_EXECUTABLE verilator REQUIRED)
 file(GLOB dpi_rtl_units CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_*.sv)
 list(REMOVE_ITEM dpi_rtl_units ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv)
@@ -18,12 +18,19 @@ if(TCU_CCACHE)
 endif()
 
 # tcu_dpi_testbench(<name> RTL <units...> [PARAMS <Param=Value...>]): the
-# testbench at build/<name>/Vtcu_core_dpi_tb.
+# testbench at build/<name>/Vtcu_core_dpi_tb, tcu_core at configuration dpi
+# with PARAMS in place of its values.
 function(tcu_dpi_testbench name)
   cmake_parse_arguments(ARG "" "" "RTL;PARAMS" ${ARGN})
   set(dir ${PROJECT_BINARY_DIR}/${name})
   set(gparams "")
-  foreach(assignment ${ARG_PARAMS})
+  foreach(assignment ${TCU_SPEC_CONFIG_dpi})
+    string(REGEX REPLACE "=.*" "" param "${assignment}")
+    foreach(given ${ARG_PARAMS})
+      if(given MATCHES "^${param}=")
+        set(assignment ${given})
+      endif()
+    endforeach()
     list(APPEND gparams -G${assignment})
   endforeach()
   add_custom_command(

@@ -80,7 +80,7 @@ def test_a_report_without_mac_counts_is_refused():
 def test_energy_is_read_per_dense_mac():
     report = mix_report()
     dense = report["macs"]["dense"]
-    report["energy"] = {"pj": 2.0 * dense, "pj_per_mac": 9.9, "library": "OSU 0.18 µm, typical corner",
+    report["energy"] = {"pj": 2.0 * dense, "pj_per_issued_mac": 9.9, "library": "OSU 0.18 µm, typical corner",
                         "per_engine": {}}
     figures = runs.report_figures(report, "mix", "r.json")
     assert figures["energy_pj"] == 2.0 * dense

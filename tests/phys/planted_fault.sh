@@ -12,7 +12,14 @@
 #               workload and the reproduced random figure must fail;
 #   valid       slices read whatever valid_i: the slices read back must fail;
 #   slews       gated clocks keep OpenSTA's unbuffered slew: the gated
-#               flip-flops' test must fail.
+#               flip-flops' test must fail;
+# and test_energy_hand.py's (tcu_phys/energy.py, the energy method):
+#   pin_rise    an input pin charged its rise table at every transition:
+#               the flip-flop cases must fail;
+#   arc_rise    an output charged its rise table at every transition: the
+#               inverter chain, full adder and multiplexer must fail;
+#   attribution the arc of the input that moved not found (every arc's
+#               mean): the full adder or the multiplexer must fail.
 #   tests/phys/planted_fault.sh PYTHON
 set -uo pipefail
 python=$1
@@ -63,6 +70,15 @@ plant valid \
   'before["valid_i"] and|||True and' \
   accepted_operands workload test_workload
 plant slews \
-  'script += ideal_clock_slews(netlist, clock_port)|||pass' \
-  gated sta test_workload
+  'script += sta.ideal_clock_slews(netlist, clock_port)|||pass' \
+  gated energy test_workload
+plant pin_rise \
+  't = rise_t if rising else fall_t|||t = rise_t' \
+  "dff and method" energy test_energy_hand
+plant arc_rise \
+  'table = a.rise if rising else a.fall|||table = a.rise' \
+  "(inverter_chain or full_adder or multiplexer) and method" energy test_energy_hand
+plant attribution \
+  'if a.related in conns and model.canon(conns[a.related]) in step]|||if False]' \
+  "(full_adder or multiplexer) and method" energy test_energy_hand
 exit $((failures > 0))

@@ -16,7 +16,7 @@ def point(unit: str, params: dict, area: float, ff: float = 0.0, path: float = 1
           pj: float | None = None) -> dict:
     return {"unit": unit, "params": params, "area_um2": area, "flip_flop_area_um2": ff,
             "critical_path_ns": path, "fmax_mhz": 1e3 / path, "startpoint": "s",
-            "endpoint": "e", "pj_per_op": pj, "idle_pj_per_cycle": 1.0}
+            "endpoint": "e", "pj_per_issued_op": pj, "idle_pj_per_cycle": 1.0}
 
 
 POINTS = [

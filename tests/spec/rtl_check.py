@@ -2,8 +2,12 @@
 """The RTL against the configuration spec (spec/config.toml), read with
 pyslang (a SystemVerilog compiler: no regular expressions):
 
+  generated   rtl/tcu_pkg.sv's and the DPI-C package's generated sections
+              are the spec's (python -m tcu_tools.spec.gen_config --rtl
+              writes them);
   defaults    every module of rtl/ and tb/ that declares a spec parameter
-              declares it with the spec's type and default; tcu_core and
+              declares it with the spec's type and default, written as the
+              package's constant (tcu_pkg::Name, no literal); tcu_core and
               tcu_sim_top declare every parameter, each module a parameter's
               `modules` names declares it;
   pass-through  tcu_sim_top elaborated at a configuration of the spec
@@ -27,6 +31,7 @@ from pathlib import Path
 import pyslang
 
 from tcu_tools import spec as tcu_spec
+from tcu_tools.spec import gen_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +50,9 @@ class Design:
     """The parsed sources, elaborated on demand at given parameters."""
 
     def __init__(self, root: Path):
-        self.trees = [pyslang.syntax.SyntaxTree.fromFile(str(f)) for f in sources(root)]
+        self.root = root
+        self.files = sources(root)
+        self.trees = [pyslang.syntax.SyntaxTree.fromFile(str(f)) for f in self.files]
         self.modules = [m.header.name.valueText for t in self.trees for m in t.root.members
                         if m.kind == pyslang.syntax.SyntaxKind.ModuleDeclaration]
 
@@ -94,6 +101,39 @@ def check_defaults(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]
                 problems.append(f"{module}: declares {p.name}, which the spec's modules for it "
                                 f"({', '.join(p.modules)}) leave out")
     return checks, problems
+
+
+def check_package_defaults(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    """A spec parameter's default is written tcu_pkg::Name (the generated
+    package constant), not a literal that restates it."""
+    checks, problems = 0, []
+    names = set(spec.names())
+    for path, tree in zip(design.files, design.trees):
+        for member in tree.root.members:
+            if member.kind != pyslang.syntax.SyntaxKind.ModuleDeclaration or \
+                    member.header.parameters is None:
+                continue
+            for declaration in member.header.parameters.declarations:
+                if declaration.kind != pyslang.syntax.SyntaxKind.ParameterDeclaration:
+                    continue
+                for declarator in declaration.declarators:
+                    name = declarator.name.valueText
+                    if name not in names:
+                        continue
+                    checks += 1
+                    text = str(declarator.initializer.expr).strip()
+                    if text != f"tcu_pkg::{name}":
+                        line = tree.sourceManager.getLineNumber(declarator.sourceRange.start)
+                        problems.append(f"{path.relative_to(design.root)}:{line}: "
+                                        f"{member.header.name.valueText}: {name} defaults to "
+                                        f"'{text}', not tcu_pkg::{name} (spec/config.toml's, "
+                                        "generated)")
+    return checks, problems
+
+
+def check_generated(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    """The sources' generated sections are the spec's."""
+    return len(gen_config.sections(spec, design.root)), gen_config.section_errors(spec, design.root)
 
 
 def check_pass_through(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
@@ -160,7 +200,8 @@ def describe(spec: tcu_spec.Spec, values: dict[str, int]) -> str:
 def check(spec: tcu_spec.Spec, root: Path) -> tuple[int, list[str]]:
     design = Design(root)
     total, problems = 0, []
-    for step in (check_defaults, check_pass_through, check_rules):
+    for step in (check_generated, check_defaults, check_package_defaults, check_pass_through,
+                 check_rules):
         checks, found = step(spec, design)
         total += checks
         problems += found

@@ -88,6 +88,39 @@ def test_named_configuration_breaking_a_rule(tmp_path):
         tcu_spec.load(path)
 
 
+def test_unit_lanes_disagreeing_with_a_rule(tmp_path):
+    path = edited_spec(tmp_path, "lanes = 64\n", "lanes = 32\n")
+    with pytest.raises(tcu_spec.SpecError, match=r"config.toml:\d+: \[\[rule\]\]: E2m1MacsPerCycle "
+                       r"counted in units of 64, but unit 'e2m1' has lanes = 32"):
+        tcu_spec.load(path)
+
+
+def test_family_on_no_unit(tmp_path):
+    path = edited_spec(tmp_path, 'families = ["f64"]', 'families = []')
+    with pytest.raises(tcu_spec.SpecError, match=r"\[\[unit\]\] #3: unit 'f64': families is a list"):
+        tcu_spec.load(path)
+    path = edited_spec(tmp_path, 'families = ["f64"]', 'families = ["f16"]')
+    with pytest.raises(tcu_spec.SpecError, match="family 'f16' runs on 2 units"):
+        tcu_spec.load(path)
+
+
+def test_enum_values_beyond_its_bits(tmp_path):
+    path = edited_spec(tmp_path, 'bits = 2\nsv_type = "roundmode_e"', 'bits = 1\nsv_type = "roundmode_e"')
+    with pytest.raises(tcu_spec.SpecError, match=r"\[\[enum\]\] #3: enum 'rounding': 4 values do "
+                       "not fit 1 bits"):
+        tcu_spec.load(path)
+
+
+def test_params_command(capsys):
+    assert tcu_spec.main(["params", "synth_core"]) == 0
+    assert capsys.readouterr().out == ("Int4MacsPerCycle=32 E2m1MacsPerCycle=64 F16FmasPerCycle=4 "
+                                       "F64FmasPerCycle=4 WordsPerCycle=1 DWordsPerCycle=1\n")
+    assert tcu_spec.main(["params", "lint_no_int4_f16", "--form", "verilator"]) == 0
+    assert capsys.readouterr().out.startswith("-GInt4Enable=0 -GF16Enable=0 ")
+    assert tcu_spec.main(["params", "nope"]) == 1
+    assert "no configuration 'nope'" in capsys.readouterr().err
+
+
 def test_parameter_given_twice(tmp_path):
     path = edited_spec(tmp_path, 'name = "E2m1MacsPerCycle"', 'name = "Int4MacsPerCycle"')
     with pytest.raises(tcu_spec.SpecError, match="parameter 'Int4MacsPerCycle' given twice"):
@@ -143,6 +176,17 @@ def test_generated_outputs(tmp_path):
         assert message.split("=")[0] in source
         assert rule.why in source
     assert "set(TCU_CONFIG_RESOLVED_small Int4MacsPerCycle=256 " in cmake
+    enums = (tmp_path / "include" / "tcu" / "spec_enums.h").read_text()
+    check = (tmp_path / "capi_enums_check.cpp").read_text()
+    for enum in SPEC.enums.values():
+        body = enums.split(f"enum class {enum.cpp_type} {{\n")[1].split("};")[0]
+        assert [line.split(",")[0].strip() for line in body.splitlines()] == \
+            [v.cpp for v in enum.values]
+        for v in enum.values:
+            assert f"static_assert({v.c} == {v.code}," in check
+    front_end = (tmp_path / "include" / "tcu" / "front_end_config.h").read_text()
+    for f in SPEC.frontend:
+        assert f"int {f.name} = {f.default};" in front_end
     # Every named configuration of the spec, built or not (spec_configurations).
     for name in SPEC.configs:
         assert f'{{"{name}", [] {{' in source.split("spec_configurations()")[1]
@@ -159,7 +203,7 @@ def test_generator_reports_a_bad_configuration(tmp_path):
 
 # ---- the RTL checker fails on planted disagreements -------------------------
 def copy_tree(tmp_path):
-    for folder in ("rtl", "tb"):
+    for folder in ("rtl", "tb"):  # tb/ holds the DPI-C package too
         shutil.copytree(ROOT / folder, tmp_path / folder)
     return tmp_path
 
@@ -172,10 +216,63 @@ def plant(path, old, new):
 
 def test_planted_default_disagreement_is_caught(tmp_path):
     root = copy_tree(tmp_path)
-    plant(root / "rtl" / "tcu_datapath.sv", "F64FmasPerCycle  = 16", "F64FmasPerCycle  = 8")
-    _, problems = rtl_check.check_defaults(SPEC, rtl_check.Design(root))
+    plant(root / "rtl" / "tcu_datapath.sv", "F64FmasPerCycle  = tcu_pkg::F64FmasPerCycle",
+          "F64FmasPerCycle  = 8")
+    design = rtl_check.Design(root)
+    _, problems = rtl_check.check_defaults(SPEC, design)
     assert problems == ["tcu_datapath: parameter int unsigned F64FmasPerCycle = 8; the spec has "
                         "int unsigned F64FmasPerCycle = 16"]
+    _, problems = rtl_check.check_package_defaults(SPEC, design)
+    assert len(problems) == 1 and problems[0].startswith("rtl/tcu_datapath.sv:")
+    assert problems[0].endswith("tcu_datapath: F64FmasPerCycle defaults to '8', not "
+                                "tcu_pkg::F64FmasPerCycle (spec/config.toml's, generated)")
+
+
+def test_planted_literal_default_equal_to_the_spec_is_caught(tmp_path):
+    # A literal that restates the default (the value right) is still refused.
+    root = copy_tree(tmp_path)
+    plant(root / "tb" / "tcu_sim_top.sv", "GatherBypass     = tcu_pkg::GatherBypass",
+          "GatherBypass     = 1'b1")
+    design = rtl_check.Design(root)
+    assert rtl_check.check_defaults(SPEC, design)[1] == []
+    _, problems = rtl_check.check_package_defaults(SPEC, design)
+    assert len(problems) == 1 and "tcu_sim_top: GatherBypass defaults to '1'b1'" in problems[0]
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("rtl/tcu_pkg.sv", "FAM_F16         = 3'd2", "FAM_F16         = 3'd5"),
+    ("rtl/tcu_pkg.sv", "INT4_DOT_LANES = 32", "INT4_DOT_LANES = 16"),
+    ("rtl/tcu_pkg.sv", "localparam int unsigned FmaStages        = 2;",
+     "localparam int unsigned FmaStages        = 3;"),
+    (str(gen_config.DPI_PACKAGE), "TCU_OPERAND_META    = 4", "TCU_OPERAND_META    = 3"),
+])
+def test_stale_generated_section_is_caught(tmp_path, path, old, new):
+    root = copy_tree(tmp_path)
+    plant(root / path, old, new)
+    _, problems = rtl_check.check_generated(SPEC, rtl_check.Design(root))
+    assert len(problems) == 1
+    assert problems[0].startswith(f"{root / path}:")
+    assert problems[0].endswith("its generated section is not "
+                                f"{SPEC.path}'s: run python -m tcu_tools.spec.gen_config --rtl")
+    # --rtl writes it back; then it agrees.
+    assert gen_config.main(["--rtl", "--root", str(root)]) == 0
+    assert (root / path).read_text() == (ROOT / path).read_text()
+
+
+def test_capi_enum_check_fails_on_a_changed_code(tmp_path):
+    # The generated C++ check compiled against a copy of the C API header
+    # with one code changed stops the compiler, naming the constant.
+    header = (ROOT / "bindings" / "c" / "include" / "tcu_golden.h").read_text()
+    assert "TCU_ROUND_RM = 2," in header
+    (tmp_path / "tcu_golden.h").write_text(header.replace("TCU_ROUND_RM = 2,", "TCU_ROUND_RM = 3,"))
+    check = tmp_path / "check.cpp"
+    check.write_text(gen_config.c_enum_check(SPEC))
+    compile_ = ["c++", "-std=c++17", "-fsyntax-only", "-I", str(tmp_path), str(check)]
+    result = subprocess.run(compile_, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "TCU_ROUND_RM is not 2, the code of [[enum]] rounding 'rm'" in result.stderr
+    (tmp_path / "tcu_golden.h").write_text(header)
+    assert subprocess.run(compile_, capture_output=True, text=True).returncode == 0
 
 
 def test_planted_type_disagreement_is_caught(tmp_path):

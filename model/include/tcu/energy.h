@@ -30,7 +30,7 @@ struct EngineEnergy {
   const char* unit = "";          // the unit type priced
   int stages = 0;                 // the stage count of the figures used
   int config_stages = 0;          // the configuration's (nearest measured if not in the file)
-  double dynamic_pj_per_mac = 0;  // (busy - idle) pJ per cycle / MACs per slice
+  double dynamic_pj_per_issued_mac = 0;  // (busy - idle) pJ per cycle / MACs per slice
   double idle_pj_per_unit_cycle = 0;
   double leakage_pj_per_unit_cycle = 0;
 };
@@ -41,7 +41,7 @@ struct EnergyEstimate {
   uint64_t unpriced_macs = 0;  // MACs of engines without figures (in macs, not in pj)
   std::array<EngineEnergy, kActivityEngines> engines{};
   // pJ over the priced MACs; 0 when none were issued.
-  double pj_per_mac() const {
+  double pj_per_issued_mac() const {
     return macs > unpriced_macs ? pj / double(macs - unpriced_macs) : 0.0;
   }
 };

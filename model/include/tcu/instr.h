@@ -6,21 +6,13 @@
 #include <string_view>
 #include <vector>
 
+// tcu::Family, ElemType, Rounding, Operand: the spec's enumerations
+// (spec/config.toml [[enum]]; the RTL's tcu_pkg uses the same codes).
+#include "tcu/spec_enums.h"
+
 namespace tcu {
 
-// One entry per datapath family. The RTL (rtl/tcu_pkg.sv, family_e) uses the
-// same order; keep them in step.
-enum class Family {
-  kInt4Dense,   // mma.m16n8k64 / mma.m8n8k32 .s4/.u4
-  kInt4Sparse,  // mma.sp[::ordered_metadata].m16n8k64 .s4/.u4
-  kF16,         // mma.m8n8k4 .f16 (four quad-pair computations)
-  kF64,         // mma.m8n8k4 .f64
-  kE2m1,        // mma.m16n8k64 .kind::mxf4 / .kind::mxf4nvf4 block-scaled
-};
-
-enum class ElemType { kS4, kU4, kE2m1, kF16, kF32, kF64, kS32, kUe8m0, kUe4m3 };
 enum class MatrixLayout { kRow, kCol };
-enum class Rounding { kRn, kRz, kRm, kRp };
 enum class ScaleVec { kNone, k2X, k4X };
 
 struct Shape {

@@ -13,7 +13,6 @@ namespace tcu {
 
 inline constexpr int kLanes = 32;
 
-enum class Operand { kA, kB, kC, kD, kMeta, kScaleA, kScaleB };
 const char* to_string(Operand op);
 
 // The immediates that pick which lanes/bytes hold metadata and scales.

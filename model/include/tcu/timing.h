@@ -7,13 +7,16 @@
 #include <string>
 
 #include "tcu/datapath_config.h"
+#include "tcu/front_end_config.h"
 #include "tcu/instr.h"
 
 namespace tcu {
 
 // tcu::DatapathConfig, the core's parameters, its ==, datapath_parameters()
-// and datapath_config_error() are generated from spec/config.toml
-// (tcu_tools.spec.gen_config, when a build is configured).
+// and datapath_config_error(), tcu::FrontEndConfig (the front-end's), and
+// the unit table's functions below (dot_units, slice_macs, unit_latency,
+// disabled_by) are generated from spec/config.toml (tcu_tools.spec.gen_config,
+// when a build is configured).
 
 // The parameter that leaves `family` without an engine in `config`
 // ("F64Enable"; for sparse "Int4Enable", else "SparseEnable"), or nullptr
@@ -25,28 +28,11 @@ const char* disabled_by(const DatapathConfig& config, Family family);
 std::string disabled_error(const std::string& config_name, const DatapathConfig& config,
                            const Instr& instr);
 
-// Front-end parameters (systemc/): the warp's register file and operand
-// collector (tcu/register_file.h). The defaults leave rf_regs_per_cycle the
-// only bound: 16 banks of one read and one write port serve every source
-// (at most 12) and destination (at most 8) register of an instruction in a
-// cycle.
-struct FrontEndConfig {
-  // Lane words the collector moves per cycle. The RTL engine refuses more
-  // than the router's WordsPerCycle (rf_bandwidth_error).
-  int rf_regs_per_cycle = 64;
-  int rf_banks = 16;       // register i of an instruction is in bank i % rf_banks
-  int rf_read_ports = 1;   // reads of a bank per cycle, each a register of all 32 lanes
-  int rf_write_ports = 1;  // writes of a bank per cycle, likewise
-};
-bool operator==(const FrontEndConfig& a, const FrontEndConfig& b);
-// The parameters' ranges (the tcu options --rf-bandwidth, --rf-banks,
-// --rf-read-ports, --rf-write-ports check the same).
-inline constexpr int kMaxRfRegsPerCycle = 4096;
-inline constexpr int kMaxRfBanks = 1024;
-inline constexpr int kMaxRfPorts = 64;
-// Why `config` is not usable, naming the parameter and its value
-// ("rf_banks=0: expected 1 .. 1024"), or empty.
-std::string front_end_config_error(const FrontEndConfig& config);
+// Front-end parameters (systemc/, tcu::FrontEndConfig): the warp's register
+// file and operand collector (tcu/register_file.h). The defaults leave
+// rf_regs_per_cycle the only bound: 16 banks of one read and one write port
+// serve every source (at most 12) and destination (at most 8) register of
+// an instruction in a cycle.
 // Why the front-end cannot read `fe.rf_regs_per_cycle` register words a
 // cycle into the core `dp` ("--rf-bandwidth 64: more than the operand
 // router's WordsPerCycle=32 ..."), or empty if it can.

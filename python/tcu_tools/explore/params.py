@@ -23,13 +23,20 @@ RUN_PARAMETERS = {
     "warps": (int, "warps sharing the unit (gemm workloads)"),
     "backpressure": (float, "probability that out_ready is low in a cycle"),
 }
-# rf_bandwidth 0: the point's WordsPerCycle.
-RUN_DEFAULTS = {"rf_bandwidth": 0, "rf_banks": 16, "rf_read_ports": 1, "rf_write_ports": 1,
+# The register file's defaults and ranges are the spec's ([[frontend]];
+# rf_bandwidth is tcu::FrontEndConfig's rf_regs_per_cycle, 0 by default:
+# the point's WordsPerCycle).
+try:
+    _SPEC = tcu_spec.load()
+except tcu_spec.SpecError as _error:
+    raise SystemExit(f"explore: {_error}") from None
+_FRONT_END = {"rf_bandwidth" if f.name == "rf_regs_per_cycle" else f.name: f
+              for f in _SPEC.frontend}
+RUN_DEFAULTS = {**{name: 0 if name == "rf_bandwidth" else f.default
+                   for name, f in _FRONT_END.items()},
                 "warps": 1, "backpressure": 0.0}
-# Integer run parameters: their range, and the tcu option that takes them
-# (model/include/tcu/timing.h states the register file's ranges).
-RUN_RANGES = {"rf_bandwidth": (1, 4096), "rf_banks": (1, 1024), "rf_read_ports": (1, 64),
-              "rf_write_ports": (1, 64), "warps": (1, None)}
+# Integer run parameters: their range, and the tcu option that takes them.
+RUN_RANGES = {**{name: (f.min, f.max) for name, f in _FRONT_END.items()}, "warps": (1, None)}
 RUN_OPTIONS = {"rf_bandwidth": "--rf-bandwidth", "rf_banks": "--rf-banks",
                "rf_read_ports": "--rf-read-ports", "rf_write_ports": "--rf-write-ports"}
 

@@ -18,6 +18,8 @@ from . import library, stimulus
 class Activity:
     cycles: int
     nets: dict  # net name (bits as name[i]) -> (toggles per cycle, duty)
+    vcd: Path | None = None   # the run's VCD (tcu_tools.phys.energy reads its transitions)
+    window: tuple = (0, 0)    # its counted times (start, end]
 
     def mean_toggle_rate(self) -> float:
         rates = [a for a, _ in self.nets.values()]
@@ -135,7 +137,9 @@ def simulate_rows(netlist: Path, top: str, workdir: Path, rows: list[list[int]],
     vcd = workdir / f"{top}.{name}.vcd"
     subprocess.run([str(exe), str(stim), str(vcd)], check=True, capture_output=True)
     # The first two cycles are the reset; activity is counted after them.
-    return count_toggles(vcd, top, start_time=4, end_time=2 * len(rows))
+    act = count_toggles(vcd, top, start_time=4, end_time=2 * len(rows))
+    act.vcd, act.window = vcd, (4, 2 * len(rows))
+    return act
 
 
 def count_toggles(vcd: Path, top: str, start_time: int, end_time: int) -> Activity:

@@ -34,7 +34,7 @@ def _print_row(f: dict) -> None:
     print(f"{f['unit']:18} {params or '-':30} {f['area_um2']:11.0f} "
           f"{f['flip_flop_area_um2']:9.0f} {f['cells']:6d} {f['critical_path_ns']:8.3f} "
           f"{f['fmax_mhz']:9.1f} {num(f['busy_pj_per_cycle'], '11.2f')} "
-          f"{num(f['idle_pj_per_cycle'], '11.3f')} {num(f['pj_per_op'], '8.3f')} "
+          f"{num(f['idle_pj_per_cycle'], '11.3f')} {num(f['pj_per_issued_op'], '12.3f')} "
           f"{f['synth_seconds']:7.0f}  {f['startpoint']} -> {f['endpoint']}", flush=True)
 
 
@@ -49,7 +49,7 @@ def _parse_params(parser, text: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tcu_phys", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="tcu_tools.phys", description=__doc__.split("\n\n")[1])
     parser.add_argument("--unit", action="append", choices=sorted(UNIT_TYPES),
                         help="a unit type (default: every one at its default parameters)")
     parser.add_argument("--params", metavar="NAME=VALUE ...", default="",
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Library: {library.LABEL}")
     print(f"{'unit':18} {'parameters':30} {'area um2':>11} {'ff um2':>9} {'cells':>6} "
           f"{'path ns':>8} {'fmax MHz':>9} {'busy pJ/cyc':>11} {'idle pJ/cyc':>11} "
-          f"{'pJ/op':>8} {'synth s':>7}  critical path")
+          f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
     if args.from_json:
         try:
             loaded = json.loads(Path(args.from_json).read_text())

@@ -38,6 +38,11 @@ METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int
           "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
           "on area: see [[whole]])")
 AREA_KEYS = ("area_um2", "flip_flop_area_um2")
+# What an engine's energy figure is per: an operation its units are issued
+# (a dense instruction's MAC is one issued MAC; a 2:4 sparse int4
+# instruction's dense-equivalent MACs are twice its issued ones). An f16
+# product is one of the four of an output element a tcu_f16_dot cycle does.
+ISSUED_OP = {"int4": "mac", "e2m1": "mac", "f16": "product", "f64": "fma"}
 # The router's energy per cycle, scaled as its area (where both points have it).
 ENERGY_KEYS = ("busy_pj_per_cycle", "idle_pj_per_cycle")
 
@@ -74,7 +79,7 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     for k in ENERGY_KEYS:
         out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
                   if lo.get(k) is not None and hi.get(k) is not None else None)
-    out["pj_per_op"] = lo.get("pj_per_op")
+    out["pj_per_issued_op"] = lo.get("pj_per_issued_op")
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
                      f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
     return out
@@ -107,8 +112,10 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
                 area = {k: area[k] + count * mux[k] for k in AREA_KEYS}
         areas.append((engine, area))
         engines[engine] = {"units": count, "unit": unit, "stages": values[dp_stage],
-                           "pj_per_mac": p.get("pj_per_op"),
-                           "idle_pj_per_cycle": count * p.get("idle_pj_per_cycle", 0.0),
+                           "pj_per_mac": p.get("pj_per_issued_op"),
+                           "idle_pj_per_cycle": (count * p["idle_pj_per_cycle"]
+                                                 if p.get("idle_pj_per_cycle") is not None
+                                                 else None),
                            "units_area_um2": count * p["area_um2"],
                            "area_um2": area["area_um2"]}
     if not engines:
@@ -136,7 +143,7 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "dot_units_area_um2": sum(e["units_area_um2"] for e in engines.values()),
         "router_area_um2": router["area_um2"] if router else None,
         "router_scaled": router["scaled"] if router else None,
-        "router_pj_per_word": router.get("pj_per_op") if router else None,
+        "router_pj_per_word": router.get("pj_per_issued_op") if router else None,
         # the router's energy a cycle, busy (every gather slot valid) and idle,
         # scaled as its area (not in idle_pj_per_cycle, which is the units')
         "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
@@ -147,13 +154,17 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "path_unit": slowest["unit"],
         "path_start": slowest["startpoint"],
         "path_end": slowest["endpoint"],
-        "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()),
+        "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()
+                                 if e["idle_pj_per_cycle"] is not None),
         # parts without a point (not measured): left out of every figure above
         "missing": missing,
+        # units with a point but no energy: left out of the energies above
+        "energy_missing": [f"{e['units']} x {e['unit']}" for e in engines.values()
+                           if e["idle_pj_per_cycle"] is None],
     }
     for engine, e in engines.items():
         out[f"{engine}_units"] = e["units"]
-        out[f"{engine}_pj_per_mac"] = e["pj_per_mac"]
+        out[f"{engine}_pj_per_issued_{ISSUED_OP[engine]}"] = e["pj_per_mac"]
         out[f"{engine}_area_um2"] = e["area_um2"]
     return out
 

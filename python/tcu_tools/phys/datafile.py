@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import importlib.metadata
 import subprocess
 import tomllib
 from pathlib import Path
@@ -21,7 +22,7 @@ from .units import POINTS, RTL, sources_of
 CHECKED = {
     "area_um2": 1e-6, "flip_flop_area_um2": 1e-6, "cells": 0, "flip_flops": 0,
     "critical_path_ns": 1e-3, "busy_pj_per_cycle": 1e-3, "idle_pj_per_cycle": 1e-3,
-    "pj_per_op": 1e-3,
+    "pj_per_issued_op": 1e-3,
 }
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
@@ -74,8 +75,12 @@ def tool_versions() -> dict:
         except OSError:
             return "?"
         return out.strip().splitlines()[0] if out.strip() else "?"
+    try:
+        parser = importlib.metadata.version("liberty-parser")
+    except importlib.metadata.PackageNotFoundError:
+        parser = "?"
     return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"])}
+            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser}
 
 
 def rtl_hashes() -> dict:
@@ -128,11 +133,13 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     text = [
         "# Physical figures of the RTL's unit types, mapped to the OSU 0.18 µm standard\n"
         "# cells (Debian qflow-tech-osu018, typical corner): the one statement of them.\n"
-        "# Written by tcu_tools.phys (command below; docs/architecture.md, \"Physical\n"
-        "# figures\", gives the method); read by tcu_tools.spec.gen_phys into the C++\n"
-        "# energy estimate (tcu run / tcu gemm); checked by CTest phys_data_file.\n"
-        "# Energies are per cycle at the reference clock, operations per cycle at the\n"
-        "# peak rate.\n"
+        "# Written by tcu_tools.phys (command below; docs/guide/energy.md gives the\n"
+        "# energy method); read by tcu_tools.spec.gen_phys into the C++ energy\n"
+        "# estimate (tcu run / tcu gemm); checked by CTest phys_data_file. Energies\n"
+        "# are per cycle at the reference clock, by tcu_tools.phys.energy;\n"
+        "# issued_ops_per_cycle at the peak rate, pj_per_issued_op the busy cycle's\n"
+        "# energy over them (f16: products; a 2:4 sparse int4 instruction's\n"
+        "# dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
         "# configurations it is part of); [[datapath]]: a configuration composed from\n"
         "# its points (compose in python/tcu_tools/phys/compose.py says how).\n",
@@ -209,9 +216,10 @@ def derived_f64(points: list[dict]) -> list[dict]:
         if own and own[0].get("busy_pj_per_cycle") is not None:
             continue
         energy = {k: 4 * fma[k] for k in ("busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw")}
-        energy.update(ops_per_cycle=4, op_name="FMA", pj_per_op=fma["pj_per_op"],
+        energy.update(issued_ops_per_cycle=4, op_name="FMA", pj_per_issued_op=fma["pj_per_issued_op"],
                       busy_toggle_rate=fma["busy_toggle_rate"])
         if own:  # mapped and timed: only the energy is derived
+            own[0].pop("no_energy", None)
             own[0].update(energy, derived=(
                 f"energy only: 4 x tcu_fma Format=FP64 Stages={stages} (its busy, idle and "
                 "leakage figures x 4); area and clock are this unit's own mapping"))

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import activity, library, mapping, sta
+from . import energy as energy_method
 from .units import UnitType
 
 
@@ -29,12 +30,18 @@ class UnitFigures:
     busy_pj_per_cycle: float | None    # an operation accepted every cycle
     idle_pj_per_cycle: float | None    # clocked, valid low, operands held
     leakage_uw: float | None
-    ops_per_cycle: int
+    issued_ops_per_cycle: int
     op_name: str
-    pj_per_op: float | None            # busy energy per cycle / operations per cycle
+    pj_per_issued_op: float | None            # busy energy per cycle / operations per cycle
     synth_seconds: float = 0.0         # the Yosys mapping's wall time
     seconds: float = 0.0               # the whole measurement's wall time
     mapping: str = ""                  # MAPPING_BUFFERED or MAPPING_PLAIN
+    # The busy cycle's parts (tcu_tools.phys.energy): cells' internal energy, the
+    # nets they drive, the nets the input ports drive (the clock's too);
+    # leakage is leakage_uw.
+    busy_internal_pj: float | None = None
+    busy_switching_pj: float | None = None
+    busy_ports_pj: float | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -46,7 +53,7 @@ MAPPING_BUFFERED = "abc -constr: buffered and sized (BUFX2 driver, 20 fF load), 
 MAPPING_PLAIN = "abc -liberty, unbuffered"
 
 
-def ops_per_cycle(unit: UnitType) -> int:
+def issued_ops_per_cycle(unit: UnitType) -> int:
     """Operations one busy cycle does: the unit's per accepted operation, or
     the router's words (every gather slot valid)."""
     if unit.op_name == "word":
@@ -67,27 +74,33 @@ def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1,
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
     path = sta.critical_path(mapped.netlist, unit.name, clock, workdir)
     busy_rate = busy_pj = idle_pj = leak_uw = per_op = None
+    parts = {}
     if unit.stimulus and energy:
-        period = sta.REFERENCE_PERIOD_NS
-        busy = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles, seed)
-        busy_power = sta.power(mapped.netlist, unit.name, clock, workdir, busy.nets, period,
-                               "busy")
-        if clock:
-            idle = activity.simulate(mapped.netlist, unit.name, unit.stimulus, workdir, cycles,
-                                     seed, idle=True)
-            idle_power = sta.power(mapped.netlist, unit.name, clock, workdir, idle.nets, period,
-                                   "idle")
-        else:  # combinational: idle is no activity at all
-            idle_power = sta.power(mapped.netlist, unit.name, None, workdir, None, period, "idle")
-        busy_rate = busy.mean_toggle_rate()
-        busy_pj = busy_power.energy_per_cycle_pj
-        idle_pj = idle_power.energy_per_cycle_pj
-        leak_uw = busy_power.leakage_w * 1e6
-        if ops_per_cycle(unit):
-            per_op = busy_pj / ops_per_cycle(unit)
+        busy_rate, busy, idle = _energies(unit, mapped.netlist, clock, workdir, cycles,
+                                                 seed)
+        busy_pj, idle_pj = busy.total_pj, idle.total_pj
+        leak_uw = busy.leakage_pj / sta.REFERENCE_PERIOD_NS * 1e3
+        parts = {"busy_internal_pj": busy.internal_pj, "busy_switching_pj": busy.switching_pj,
+                 "busy_ports_pj": busy.ports_pj}
+        if issued_ops_per_cycle(unit):
+            per_op = busy_pj / issued_ops_per_cycle(unit)
     return UnitFigures(
         unit.name, unit.family, mapped.params, list(unit.configs), library.LABEL,
         mapped.area_um2, mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops,
         path.delay_ns, path.fmax_mhz, path.startpoint, path.endpoint, busy_rate, busy_pj,
-        idle_pj, leak_uw, ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
-        time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN)
+        idle_pj, leak_uw, issued_ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
+        time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN, **parts)
+
+
+def _energies(unit: UnitType, netlist: Path, clock: str | None, workdir: Path, cycles: int,
+              seed: int):
+    """(busy toggle rate, busy Energy, idle Energy) by tcu_tools.phys.energy."""
+    busy_act = activity.simulate(netlist, unit.name, unit.stimulus, workdir, cycles, seed)
+    busy = energy_method.measure(netlist, unit.name, busy_act.vcd, workdir, *busy_act.window)
+    if clock:
+        act = activity.simulate(netlist, unit.name, unit.stimulus, workdir, cycles, seed,
+                                idle=True)
+        idle = energy_method.measure(netlist, unit.name, act.vcd, workdir, *act.window)
+    else:  # combinational: idle is no transition at all
+        idle = energy_method.Energy(busy.cycles, 0.0, 0.0, 0.0, busy.leakage_pj)
+    return busy_act.mean_toggle_rate(), busy, idle

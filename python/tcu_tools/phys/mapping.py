@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import library
+from .units import RTL as RTL_DIR
 from .units import sources_of, synthesis_params
 
 
@@ -63,12 +64,15 @@ def tag(top: str, params: dict) -> str:
     return top + "".join(f".{k}-{v}" for k, v in sorted(params.items()))
 
 
-def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> MappedUnit:
+def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True,
+             sources: list[Path] | None = None) -> MappedUnit:
     """Maps `top` at `params` (plus SynthImpl=1 where it applies) with
     synth -flatten, dfflibmap and abc against the library (buffered and
     sized unless buffered=False); writes the netlist and reads the area
-    from stat -liberty."""
-    params = synthesis_params(top, params)
+    from stat -liberty. `sources`: the SystemVerilog files of a design
+    outside rtl/ (default: rtl/'s files the top names)."""
+    sources = sources if sources is not None else sources_of(top)
+    params = synthesis_params(top, params) if (RTL_DIR / f"{top}.sv").exists() else dict(params)
     workdir.mkdir(parents=True, exist_ok=True)
     name = tag(top, params) + ("" if buffered else ".plain")
     netlist = workdir / f"{name}.mapped.v"
@@ -79,7 +83,7 @@ def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> Ma
     # parameters (at their defaults the units would instantiate the fast
     # implementations, which are not read).
     constr = f"-constr {ABC_CONSTRAINTS} " if buffered else ""
-    script = (f"read_verilog -sv -defer {' '.join(str(s) for s in sources_of(top))}; "
+    script = (f"read_verilog -sv -defer {' '.join(str(s) for s in sources)}; "
               f"{_elaborate(top, params)} synth -flatten -top {top}; "
               f"dfflibmap -liberty {lib}; {LATCH_MAPPING} abc {constr}-liberty {lib}; "
               f"opt_clean -purge; "
@@ -88,7 +92,7 @@ def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True) -> Ma
     # A mapping is reused when the sources and the script are the same
     # (the stamp holds their digest and the mapping's own time).
     digest = hashlib.sha256(script.encode() + (ABC_CONSTRAINTS.read_bytes() if constr else b"") + b"".join(
-        s.read_bytes() for s in sources_of(top)) + lib.read_bytes()).hexdigest()
+        s.read_bytes() for s in sources) + lib.read_bytes()).hexdigest()
     stamp = workdir / f"{name}.stamp.json"
     cached = None
     if stamp.exists() and netlist.exists() and stat_json.exists():

@@ -1,14 +1,15 @@
 """python3 -m tcu_tools.phys.table [DATAFILE]
 
 The data file's figures (default spec/phys_osu018.toml) as Markdown tables:
-one row per point, one per composed configuration; what docs/guide/physical.md
-shows (generated when the documentation site is built)."""
+one row per point, one per composed configuration, the measured wholes and
+engines; what docs/guide/physical.md shows (generated when the documentation
+site is built)."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from . import datafile
+from . import compose, datafile
 from .units import REPO
 
 
@@ -18,22 +19,31 @@ def _num(v, fmt: str) -> str:
 
 def points_table(data: dict) -> str:
     rows = ["| unit | parameters | configs | µm² | FF µm² | cells | path ns | fmax MHz "
-            "| busy pJ/cycle | idle pJ/cycle | pJ/op | synthesis s | critical path |",
-            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+            "| busy pJ/cycle | of it internal / switching / port nets | idle pJ/cycle "
+            "| pJ/issued op | synthesis s | critical path |",
+            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
     for p in data["point"]:
         params = " ".join(f"{k}={v}" for k, v in p["params"].items()
                           if k != "SynthImpl") or "defaults"
-        op = _num(p.get("pj_per_op"), ".2f")
-        if p.get("pj_per_op"):
+        op = _num(p.get("pj_per_issued_op"), ".2f")
+        if p.get("pj_per_issued_op"):
             op += f" /{p['op_name']}"
         rows.append(
             f"| `{p['unit']}`{_derived(p)} "
             f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
             f"| {p['flip_flop_area_um2']:,.0f} | {p['cells']:,} | {p['critical_path_ns']:.2f} "
             f"| {p['fmax_mhz']:.1f} | {_num(p.get('busy_pj_per_cycle'), '.1f')} "
+            f"| {_parts(p)} "
             f"| {_num(p.get('idle_pj_per_cycle'), '.2f')} | {op} | {p['synth_seconds']:.0f} "
             f"| {_short(p['startpoint'])} → {_short(p['endpoint'])} |")
     return "\n".join(rows)
+
+
+def _parts(p: dict) -> str:
+    keys = ("busy_internal_pj", "busy_switching_pj", "busy_ports_pj")
+    if any(p.get(k) is None for k in keys):
+        return "–"
+    return " / ".join(f"{p[k]:.1f}" for k in keys)
 
 
 def _derived(p: dict) -> str:
@@ -51,7 +61,8 @@ def _short(pin: str) -> str:
 
 def datapaths_table(data: dict) -> str:
     rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² "
-            "| fmax MHz (slowest part) | int4 pJ/MAC | e2m1 pJ/MAC | f16 pJ/FMA | f64 pJ/FMA "
+            "| fmax MHz (slowest part) | int4 pJ/issued MAC | e2m1 pJ/issued MAC | f16 pJ/issued product "
+            "| f64 pJ/issued FMA "
             "| idle pJ/cycle (all units) | router busy / idle pJ/cycle (scaled) |",
             "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for d in data.get("datapath", []):
@@ -59,13 +70,16 @@ def datapaths_table(data: dict) -> str:
             f"| {d['name']} | {d['area_um2']:,.0f} | {d['dot_units_area_um2']:,.0f} "
             f"| {_num(d.get('router_area_um2'), ',.0f')} | {d['flip_flop_area_um2']:,.0f} "
             f"| {d['fmax_mhz']:.1f} (`{d['path_unit']}`) "
-            + " ".join(f"| {_num(d.get(f'{e}_pj_per_mac'), '.2f')}"
-                       for e in ("int4", "e2m1", "f16", "f64"))
+            + " ".join(f"| {_num(d.get(f'{e}_pj_per_issued_{op}'), '.2f')}"
+                       for e, op in compose.ISSUED_OP.items())
             + f" | {d['idle_pj_per_cycle']:,.0f} "
             f"| {_num(d.get('router_busy_pj_per_cycle'), ',.0f')} / "
             f"{_num(d.get('router_idle_pj_per_cycle'), ',.0f')} |")
     notes = [f"{d['name']}: not measured, left out: {'; '.join(d['missing'])}"
              for d in data.get("datapath", []) if d.get("missing")]
+    notes += [f"{d['name']}: no energy figures, left out of its energies: "
+              f"{'; '.join(d['energy_missing'])}"
+              for d in data.get("datapath", []) if d.get("energy_missing")]
     return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
@@ -99,7 +113,15 @@ def engines_table(data: dict) -> str:
     return "\n".join(rows)
 
 
+def markdown(data: dict) -> str:
+    """Every table of the data file, as the docs show them."""
+    parts = [f"{data['library']}; measured {data['date']}; `{data['command']}`",
+             points_table(data), datapaths_table(data), wholes_table(data), engines_table(data)]
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """tcu_tools.phys.table [DATAFILE]: print the data file's tables."""
     argv = sys.argv[1:] if argv is None else argv
     path = Path(argv[0]) if argv else REPO / "spec" / "phys_osu018.toml"
     try:
@@ -107,16 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     except datafile.DataFileError as e:
         print(f"tcu_tools.phys.table: {e}", file=sys.stderr)
         return 1
-    print(f"{data['library']}; measured {data['date']}; `{data['command']}`\n")
-    print(points_table(data))
-    print()
-    print(datapaths_table(data))
-    if data.get("whole"):
-        print()
-        print(wholes_table(data))
-    if data.get("engine"):
-        print()
-        print(engines_table(data))
+    print(markdown(data), end="")
     return 0
 
 

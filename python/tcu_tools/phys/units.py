@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
 from tcu_tools import source_dir
+from tcu_tools import spec as tcu_spec
 
 REPO = source_dir()
 RTL = REPO / "rtl"
+
+SPEC = tcu_spec.load()
 
 
 @dataclass(frozen=True)
@@ -20,21 +24,30 @@ class UnitType:
     configs: tuple = ("default",)  # the named configurations (spec/config.toml) it is of
 
 
+def _dot(engine: str, config: str = "default") -> UnitType:
+    """A dot unit of the spec's unit table ([[unit]]: its module, lanes and
+    work) at a named configuration's pipeline depth."""
+    unit = SPEC.unit(engine)
+    stages = SPEC.config_values(config)[unit.stages]
+    return UnitType(unit.module, unit.name, {unit.stages_param: stages}, unit.lanes, unit.work,
+                    unit.name, (config,))
+
+
 # One entry per unit type of the datapath, at the default configuration's
 # pipeline depths (spec/config.toml [[config]] default): one D element (or
 # one 32-wide int4 dot) per accepted cycle.
 UNIT_TYPES = {
     u.name: u
     for u in [
-        UnitType("tcu_int4_dot", "int4", {"Stages": 2}, 32, "MAC", "int4"),
-        UnitType("tcu_e2m1_dot", "e2m1", {"Stages": 2}, 64, "MAC", "e2m1"),
-        UnitType("tcu_f16_dot", "f16", {"FmaStages": 2}, 4, "FMA", "f16"),
-        UnitType("tcu_f64_dot", "f64", {"FmaStages": 2}, 4, "FMA", "f64"),
+        _dot("int4"),
+        _dot("e2m1"),
+        _dot("f16"),
+        _dot("f64"),
         UnitType("tcu_sparse_mux", "int4", {}, 0, "selection", "sparse",
                  ("default", "small")),
         # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
         # chain without the registers that carry the later steps' operands.
-        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64"),
+        UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64", ()),
         # The output skid register (tcu_datapath's; area and clock only).
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
@@ -50,15 +63,9 @@ UNIT_TYPES = {
 
 # Every point of the data file (spec/phys_osu018.toml): each unit type at the
 # default configuration's parameters, and again where the small
-# configuration's differ (IntStages 1, E2m1Stages 3, FmaStages 1;
-# DWordsPerCycle 32). tcu_datapath_ctrl's parameters come from the datapath
+# configuration's differ (the dot units' depths; DWordsPerCycle 32).
+# tcu_datapath_ctrl's parameters come from the datapath
 # (its defaults are the default configuration's).
-def _small(name: str, params: dict) -> UnitType:
-    u = UNIT_TYPES[name]
-    return UnitType(u.name, u.family, {**u.params, **params}, u.ops_per_valid, u.op_name,
-                    u.stimulus, ("small",))
-
-
 def _at(name: str, params: dict, configs: tuple) -> UnitType:
     u = UNIT_TYPES[name]
     return UnitType(u.name, u.family, {**u.params, **params}, u.ops_per_valid, u.op_name,
@@ -66,10 +73,10 @@ def _at(name: str, params: dict, configs: tuple) -> UnitType:
 
 
 POINTS = [
-    UNIT_TYPES["tcu_int4_dot"], _small("tcu_int4_dot", {"Stages": 1}),
-    UNIT_TYPES["tcu_e2m1_dot"], _small("tcu_e2m1_dot", {"Stages": 3}),
-    UNIT_TYPES["tcu_f16_dot"], _small("tcu_f16_dot", {"FmaStages": 1}),
-    UNIT_TYPES["tcu_f64_dot"], _small("tcu_f64_dot", {"FmaStages": 1}),
+    UNIT_TYPES["tcu_int4_dot"], _dot("int4", "small"),
+    UNIT_TYPES["tcu_e2m1_dot"], _dot("e2m1", "small"),
+    UNIT_TYPES["tcu_f16_dot"], _dot("f16", "small"),
+    UNIT_TYPES["tcu_f64_dot"], _dot("f64", "small"),
     UNIT_TYPES["tcu_sparse_mux"],
     UNIT_TYPES["tcu_datapath_ctrl"],
     UNIT_TYPES["tcu_output_skid"],

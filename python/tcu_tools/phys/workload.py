@@ -29,7 +29,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import activity, figures, library, mapping, sta
+from . import activity, energy, figures, library, mapping
 from .units import REPO, UNIT_TYPES
 
 # The first unit of each engine in the RTL datapath's hierarchy.
@@ -58,9 +58,9 @@ class WorkloadFigures:
     cycles: int                # cycles simulated (the slices, repeated if fewer)
     busy_toggle_rate: float
     busy_pj_per_cycle: float
-    ops_per_cycle: int
+    issued_ops_per_cycle: int
     op_name: str
-    pj_per_op: float
+    pj_per_issued_op: float
     random_pj_per_op: float | None = None    # the data file's (random operands)
     idle_pj_per_cycle: float | None = None   # the data file's (clocked idle)
 
@@ -173,9 +173,8 @@ def measure_slices(unit_name: str, params: dict, slices: list[dict], workdir: Pa
     data_ports = [(n, w) for n, w in ins if n != "clk_i"]
     act = activity.simulate_rows(mapped.netlist, unit.name, workdir,
                                  rows_of(data_ports, slices, cycles), name)
-    power = sta.power(mapped.netlist, unit.name, "clk_i", workdir, act.nets,
-                      sta.REFERENCE_PERIOD_NS, name)
-    return power.energy_per_cycle_pj, act.mean_toggle_rate()
+    e = energy.measure(mapped.netlist, unit.name, act.vcd, workdir, *act.window)
+    return e.total_pj, act.mean_toggle_rate()
 
 
 def data_ports_of(unit_name: str, params: dict, workdir: Path) -> list[tuple[str, int]]:
@@ -211,12 +210,12 @@ def measure(unit_name: str, params: dict, trace: Path, instance: str, workdir: P
         raise WorkloadError(f"{trace}: {scope} accepted {len(slices)} slices "
                             f"(at least {MIN_SLICES} needed)")
     busy_pj, rate = measure_slices(unit_name, params, slices, workdir, cycles)
-    ops = figures.ops_per_cycle(dataclasses.replace(unit, params=params))
+    ops = figures.issued_ops_per_cycle(dataclasses.replace(unit, params=params))
     point = stored_point(unit_name, params)
     return WorkloadFigures(
         unit_name, mapping.synthesis_params(unit_name, params), library.LABEL, str(trace), scope,
         len(slices), cycles, rate, busy_pj, ops, unit.op_name, busy_pj / ops,
-        point.get("pj_per_op") if point else None,
+        point.get("pj_per_issued_op") if point else None,
         point.get("idle_pj_per_cycle") if point else None)
 
 
@@ -254,10 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{f.unit} {' '.join(f'{k}={v}' for k, v in f.params.items())} at {f.instance}")
     print(f"  workload: {f.trace}: {f.slices} slices, {f.cycles} cycles simulated")
     print(f"  busy pJ/cycle {f.busy_pj_per_cycle:.2f}  toggle rate {f.busy_toggle_rate:.3f}  "
-          f"pJ/{f.op_name} {f.pj_per_op:.3f}")
+          f"pJ/{f.op_name} {f.pj_per_issued_op:.3f}")
     if f.random_pj_per_op is not None:
         print(f"  random operands (data file): pJ/{f.op_name} {f.random_pj_per_op:.3f}; "
-              f"workload / random {f.pj_per_op / f.random_pj_per_op:.3f}; "
+              f"workload / random {f.pj_per_issued_op / f.random_pj_per_op:.3f}; "
               f"clocked idle {f.idle_pj_per_cycle:.2f} pJ/cycle")
     if args.json:
         Path(args.json).write_text(json.dumps(dataclasses.asdict(f), indent=2))

@@ -1,5 +1,6 @@
 """The tensor core's configuration spec (spec/config.toml): reading it,
-checking a configuration against its rules, and the rules' messages.
+checking a configuration against its rules, and the rules' messages; the
+dot units' table, the enumerations and the front-end's parameters.
 
 The C++ and the CMake configure step (gen_config), tcu explore
 (tcu_tools.explore) and the RTL tests (tests/spec/) all use this module, so
@@ -21,7 +22,15 @@ PARAMETER_KEYS = {"name", "type", "default", "min", "max", "range_why", "meaning
 RULE_KEYS = {"any": {"kind", "params", "why"},
              "multiple": {"kind", "param", "of", "when", "why"},
              "even_units": {"kind", "param", "of", "unit", "when", "why"}}
+UNIT_KEYS = {"name", "module", "families", "rate", "enable", "lanes", "work", "stages", "latency",
+             "stages_param", "family_enables"}
+ENUM_KEYS = {"name", "meaning", "bits", "sv_type", "sv_prefix", "cpp_type", "c_type", "c_prefix",
+             "values"}
+ENUM_VALUE_KEYS = {"name", "meaning", "sv", "c", "cpp"}
+FRONTEND_KEYS = {"name", "default", "min", "max", "meaning"}
+TABLES = ("parameter", "rule", "config", "unit", "enum", "frontend")
 NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
+SNAKE_RE = re.compile(r"[a-z][a-z0-9_]*")
 CONFIG_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -104,12 +113,83 @@ class Rule:
         return values
 
 
+@dataclass(frozen=True)
+class Unit:
+    """A dot unit: one engine's building block (the unit table)."""
+    name: str
+    module: str
+    families: tuple[str, ...]
+    rate: str
+    enable: str
+    lanes: int
+    work: str
+    stages: str
+    latency: int
+    stages_param: str
+    family_enables: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def sv_lanes(self) -> str:
+        """tcu_pkg's constant: INT4_DOT_LANES."""
+        return f"{self.name.upper()}_DOT_LANES"
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    name: str
+    code: int
+    meaning: str
+    sv: str  # the SV constant (prefix included)
+    c: str  # the C API constant (prefix included)
+    cpp: str  # the C++ enumerator (kInt4Dense)
+
+
+@dataclass(frozen=True)
+class Enum:
+    name: str
+    meaning: str
+    bits: int
+    sv_type: str | None  # None: not in the RTL; "": localparams
+    cpp_type: str
+    c_type: str
+    values: tuple[EnumValue, ...]
+
+    def value(self, name: str) -> EnumValue:
+        return next(v for v in self.values if v.name == name)
+
+    def codes(self) -> dict[str, int]:
+        """{name: code}: what the cocotb bench drives."""
+        return {v.name: v.code for v in self.values}
+
+
+@dataclass(frozen=True)
+class FrontEndParameter:
+    name: str
+    default: int
+    min: int
+    max: int
+    meaning: str
+
+
 @dataclass
 class Spec:
     path: Path
     parameters: list[Parameter] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     configs: dict[str, dict[str, int]] = field(default_factory=dict)  # given values only
+    units: list[Unit] = field(default_factory=list)
+    enums: dict[str, Enum] = field(default_factory=dict)
+    frontend: list[FrontEndParameter] = field(default_factory=list)
+
+    def unit(self, name: str) -> Unit:
+        return next(u for u in self.units if u.name == name)
+
+    def config_values(self, name: str) -> dict[str, int]:
+        """A named configuration, resolved (every parameter)."""
+        if name not in self.configs:
+            raise ConfigError(f"no configuration '{name}' in {self.path} "
+                              f"(known: {', '.join(self.configs)})")
+        return self.resolve(self.configs[name])
 
     def parameter(self, name: str) -> Parameter:
         return next(p for p in self.parameters if p.name == name)
@@ -246,13 +326,13 @@ def load(path: Path | str = SPEC_FILE) -> Spec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SpecError(f"{path}: not valid TOML: {error}") from None
-    unknown = set(data) - {"parameter", "rule", "config"}
+    unknown = set(data) - set(TABLES)
     if unknown:
-        raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}' "
-                        "(the spec has [[parameter]], [[rule]] and [[config]])")
+        raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}' (the spec has "
+                        f"{', '.join(f'[[{t}]]' for t in TABLES)})")
     spec = Spec(path)
-    for header, tables in (("parameter", data.get("parameter", [])),
-                           ("rule", data.get("rule", [])), ("config", data.get("config", []))):
+    for header in TABLES:
+        tables = data.get(header, [])
         if not isinstance(tables, list):
             raise SpecError(f"{path}: '{header}' must be an array of tables ([[{header}]])")
         kinds = {p.name: p.type for p in spec.parameters}
@@ -267,15 +347,144 @@ def load(path: Path | str = SPEC_FILE) -> Spec:
                     kinds[parameter.name] = parameter.type
                 elif header == "rule":
                     spec.rules.append(_rule(table, line, kinds))
-                else:
+                elif header == "config":
                     _config(spec, table)
+                elif header == "unit":
+                    spec.units.append(_unit(spec, table))
+                elif header == "enum":
+                    enum = _enum(table)
+                    if enum.name in spec.enums:
+                        raise ValueError(f"enum '{enum.name}' given twice")
+                    spec.enums[enum.name] = enum
+                else:
+                    spec.frontend.append(_frontend(spec, table))
             except (ValueError, ConfigError) as error:
                 raise SpecError(f"{path}:{line}: [[{header}]] #{index + 1}: {error}") from None
     if not spec.parameters:
         raise SpecError(f"{path}: no [[parameter]] tables")
     if why := spec.error(spec.defaults()):
         raise SpecError(f"{path}: the defaults break a rule: {why}")
+    _check_units(spec, text)
     return spec
+
+
+def _keys(table: dict, allowed: set[str], required: set[str], what: str) -> None:
+    unknown = set(table) - allowed
+    if unknown:
+        raise ValueError(f"unknown key '{sorted(unknown)[0]}' (keys: {', '.join(sorted(allowed))})")
+    missing = required - set(table)
+    if missing:
+        raise ValueError(f"{what}: missing key '{sorted(missing)[0]}'")
+
+
+def _str(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a string, not {value!r}")
+    return value
+
+
+def _unit(spec: Spec, table: dict) -> Unit:
+    _keys(table, UNIT_KEYS, UNIT_KEYS - {"family_enables"}, f"unit {table.get('name', '?')!r}")
+    name = _str(table["name"], "name")
+    if not SNAKE_RE.fullmatch(name) or any(u.name == name for u in spec.units):
+        raise ValueError(f"unit name {name!r} is not lower-case letters and digits, or given twice")
+    kinds = {p.name: p.type for p in spec.parameters}
+    for key, kind in (("rate", "int"), ("enable", "bit"), ("stages", "int")):
+        if kinds.get(table[key]) != kind:
+            raise ValueError(f"unit '{name}': {key} '{table[key]}' is not an {kind} parameter")
+    if table["work"] not in ("MAC", "FMA", "product"):
+        raise ValueError(f"unit '{name}': work {table['work']!r} is not \"MAC\", \"FMA\" or \"product\"")
+    lanes, latency = _int(table["lanes"], "lanes"), _int(table["latency"], "latency")
+    if lanes < 1 or latency < 1:
+        raise ValueError(f"unit '{name}': lanes and latency are at least 1")
+    families = table["families"]
+    if not isinstance(families, list) or not families:
+        raise ValueError(f"unit '{name}': families is a list of [[enum]] family's names")
+    family_enables = table.get("family_enables", {})
+    for family, enable in family_enables.items():
+        if family not in families or kinds.get(enable) != "bit":
+            raise ValueError(f"unit '{name}': family_enables: '{family}' is not one of its "
+                             f"families, or '{enable}' not a bit parameter")
+    return Unit(name=name, module=_str(table["module"], "module"), families=tuple(families),
+                family_enables=dict(family_enables),
+                rate=table["rate"], enable=table["enable"], lanes=lanes, work=table["work"],
+                stages=table["stages"], latency=latency,
+                stages_param=_str(table["stages_param"], "stages_param"))
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def _enum(table: dict) -> Enum:
+    _keys(table, ENUM_KEYS, ENUM_KEYS - {"sv_type", "sv_prefix"},
+          f"enum {table.get('name', '?')!r}")
+    in_sv = "sv_prefix" in table
+    if in_sv != ("sv_type" in table):
+        raise ValueError(f"enum {table['name']!r}: sv_type and sv_prefix go together")
+    name = _str(table["name"], "name")
+    values, seen = [], set()
+    if not isinstance(table["values"], list) or not table["values"]:
+        raise ValueError(f"enum '{name}': values is a list of tables")
+    for code, value in enumerate(table["values"]):
+        if not isinstance(value, dict):
+            raise ValueError(f"enum '{name}': value #{code + 1} is not a table")
+        _keys(value, ENUM_VALUE_KEYS, {"name", "meaning"}, f"enum '{name}' value #{code + 1}")
+        vname = _str(value["name"], "a value's name")
+        if not SNAKE_RE.fullmatch(vname) or vname in seen:
+            raise ValueError(f"enum '{name}': value name {vname!r} is not snake_case, "
+                             "or given twice")
+        seen.add(vname)
+        cpp = _str(value.get("cpp", _camel(vname)), "cpp")
+        values.append(EnumValue(
+            name=vname, code=code, meaning=_str(value["meaning"], "meaning"),
+            sv=table["sv_prefix"] + _str(value.get("sv", vname.upper()), "sv") if in_sv else "",
+            c=table["c_prefix"] + _str(value.get("c", vname.upper()), "c"), cpp="k" + cpp))
+    bits = _int(table["bits"], "bits")
+    if len(values) > 1 << bits:
+        raise ValueError(f"enum '{name}': {len(values)} values do not fit {bits} bits")
+    return Enum(name=name, meaning=_str(table["meaning"], "meaning"), bits=bits,
+                sv_type=table.get("sv_type"), cpp_type=table["cpp_type"], c_type=table["c_type"],
+                values=tuple(values))
+
+
+def _frontend(spec: Spec, table: dict) -> FrontEndParameter:
+    _keys(table, FRONTEND_KEYS, FRONTEND_KEYS, f"frontend {table.get('name', '?')!r}")
+    name = _str(table["name"], "name")
+    if not SNAKE_RE.fullmatch(name) or any(f.name == name for f in spec.frontend):
+        raise ValueError(f"front-end parameter {name!r} is not snake_case, or given twice")
+    parameter = FrontEndParameter(name=name, default=_int(table["default"], "default"),
+                                  min=_int(table["min"], "min"), max=_int(table["max"], "max"),
+                                  meaning=_str(table["meaning"], "meaning"))
+    if not parameter.min <= parameter.default <= parameter.max:
+        raise ValueError(f"{name}: default {parameter.default} outside "
+                         f"{parameter.min}..{parameter.max}")
+    return parameter
+
+
+def _check_units(spec: Spec, text: str) -> None:
+    """The unit table against the enumerations and the rules: every family
+    runs on one unit, and a rule's unit width is the unit's lanes."""
+    families = spec.enums.get("family")
+    if families is None:
+        raise SpecError(f"{spec.path}: no [[enum]] named 'family' (the units' families)")
+    for index, unit in enumerate(spec.units):
+        line = _line_of_table(text, "unit", index)
+        for family in unit.families:
+            if family not in families.codes():
+                raise SpecError(f"{spec.path}:{line}: [[unit]] '{unit.name}': unknown family "
+                                f"'{family}' (the family enum has: "
+                                f"{', '.join(families.codes())})")
+    ran = [f for u in spec.units for f in u.families]
+    for family in families.codes():
+        if ran.count(family) != 1:
+            raise SpecError(f"{spec.path}: family '{family}' runs on {ran.count(family)} units "
+                            "([[unit]] families): each runs on one")
+    for rule in spec.rules:
+        unit = next((u for u in spec.units if u.rate == rule.param), None)
+        if rule.kind != "any" and unit is not None and rule.of != unit.lanes:
+            raise SpecError(f"{spec.path}:{rule.line}: [[rule]]: {rule.param} counted in units of "
+                            f"{rule.of}, but unit '{unit.name}' has lanes = {unit.lanes}")
 
 
 def _config(spec: Spec, table: dict) -> None:
@@ -290,3 +499,28 @@ def _config(spec: Spec, table: dict) -> None:
     except ConfigError as error:
         raise ValueError(f"configuration '{name}': {error}") from None
     spec.configs[name] = given
+
+
+def main(argv: list[str]) -> int:
+    """`python -m tcu_tools.spec params NAME [--form F]`: a named configuration's
+    parameters for a script: given (the spec's entries) or all, as
+    Param=Value (--form plain) or Verilator's -GParam=Value (--form verilator)."""
+    import argparse
+    import sys
+    parser = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
+    parser.add_argument("command", choices=["params"])
+    parser.add_argument("name")
+    parser.add_argument("--all", action="store_true", help="every parameter, not only those given")
+    parser.add_argument("--form", choices=["plain", "verilator"], default="plain")
+    parser.add_argument("--spec", type=Path, default=SPEC_FILE)
+    args = parser.parse_args(argv)
+    try:
+        spec = load(args.spec)
+        values = spec.config_values(args.name)
+    except (SpecError, ConfigError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    names = spec.names() if args.all else list(spec.configs[args.name])
+    prefix = "-G" if args.form == "verilator" else ""
+    print(" ".join(f"{prefix}{n}={values[n]}" for n in names))
+    return 0
