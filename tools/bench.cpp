@@ -158,10 +158,8 @@ std::string fmt(const char* format, double value) {
   return text;
 }
 
-}  // namespace
-
-int bench(const BenchOptions& opt, std::ostream& out) {
-  g_cpu_time = opt.cpu_time;
+// The families --family selects (every one without it).
+std::vector<const BenchFamily*> selected_families(const BenchOptions& opt) {
   std::vector<const BenchFamily*> families;
   for (const BenchFamily& family : kFamilies) {
     bool wanted = opt.families.empty();
@@ -169,101 +167,96 @@ int bench(const BenchOptions& opt, std::ostream& out) {
       wanted = wanted || std::string(family.name).find(part) != std::string::npos;
     if (wanted) families.push_back(&family);
   }
-  if (families.empty()) {
-    std::string names;
-    for (const BenchFamily& family : kFamilies)
-      names += std::string(names.empty() ? "" : ", ") + family.name;
-    std::cerr << "tcu bench: --family matches none of the families (" << names << ")\n";
-    return kExitUsage;
-  }
-  std::vector<Row> rows;
-  // "32 register words/cycle", and the banks where they are not the defaults.
-  auto describe = [](const FrontEndConfig& fe) {
-    const std::string banks = describe_banks(fe);
-    return std::to_string(fe.rf_regs_per_cycle) + " register words/cycle" +
-           (banks.empty() ? "" : ", " + banks);
-  };
+  return families;
+}
+
+// What the RTL measurements run on: the raw Verilated core and the
+// co-verification stack (none without the RTL or with --golden-only).
+struct RtlModels {
 #ifdef TCU_HAVE_RTL
   std::unique_ptr<DatapathModel> raw;
   std::unique_ptr<Engine> stack;
-  if (opt.rtl) {
-    raw = make_datapath_model(opt.config);
-    raw->reset();
-    stack = make_rtl_engine(opt.config, "", opt.front_end);
-  }
 #endif
-  for (const BenchFamily* family : families) {
-    Row row;
-    row.family = family->name;
-    const Instr instr = parse_ptx(family->ptx);
-    row.ptx = instr.ptx();
-    const std::vector<WarpOperands> cases = make_cases(instr, 64);
-    size_t i = 0;
-    Fragment d;
-    const double round_seconds = opt.seconds / opt.rounds;
-#ifdef TCU_HAVE_RTL
-    // A family whose engine the configuration leaves out is measured on the
-    // golden model only; it never reaches the datapath.
-    if (opt.rtl) row.no_rtl = disabled_error(opt.config, datapath_config(opt.config), instr);
-    row.has_rtl = opt.rtl && row.no_rtl.empty();
-    if (row.has_rtl) row.words_per_cycle = raw->words_per_cycle();
-#endif
-    for (int round = 0; round < opt.rounds; ++round) {
-      row.golden_ips = std::max(row.golden_ips, rate(round_seconds, 64, [&] {
-        for (int n = 0; n < 64; ++n, i = (i + 1) % cases.size())
-          d = golden_execute(instr, cases[i]);
-      }));
-#ifdef TCU_HAVE_RTL
-      if (!row.has_rtl) continue;
-      Row raw_round;
-      measure_raw(*raw, instr, cases, round_seconds, &raw_round);
-      if (raw_round.raw_ips > row.raw_ips) {
-        row.raw_cps = raw_round.raw_cps;
-        row.raw_ips = raw_round.raw_ips;
-        row.raw_cpi = raw_round.raw_cpi;
-        row.raw_macs = raw_round.raw_macs;
-      }
-      double stack_ips = 0, stack_cpi = 0;
-      measure_stack(*stack, instr, cases, round_seconds, &stack_ips, &stack_cpi);
-      if (stack_ips > row.stack_ips) {
-        row.stack_ips = stack_ips;
-        row.stack_cpi = stack_cpi;
-      }
-#endif
-    }
-    rows.push_back(row);
-  }
+};
 
-  if (opt.json) {
-    nlohmann::json doc;
-    doc["version"] = version_string();
-    doc["config"] = opt.config;
-    doc["front_end"] = {{"rf_bandwidth", opt.front_end.rf_regs_per_cycle},
-                        {"rf_banks", opt.front_end.rf_banks},
-                        {"rf_read_ports", opt.front_end.rf_read_ports},
-                        {"rf_write_ports", opt.front_end.rf_write_ports}};
-    doc["seconds_per_measurement"] = opt.seconds;
-    doc["clock"] = opt.cpu_time ? "process CPU time" : "wall time";
-    doc["rounds_per_measurement"] = opt.rounds;
-    for (const Row& r : rows) {
-      nlohmann::json j = {
-          {"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
-      if (!r.no_rtl.empty()) j["rtl_skipped"] = r.no_rtl;
-      if (r.has_rtl) {
-        j["words_per_cycle"] = r.words_per_cycle;
-        j["raw_core"] = {{"cycles_per_s", r.raw_cps},
-                         {"instr_per_s", r.raw_ips},
-                         {"macs_per_s", r.raw_macs},
-                         {"cycles_per_instr", r.raw_cpi}};
-        j["cosim_stack"] = {{"instr_per_s", r.stack_ips}, {"cycles_per_instr", r.stack_cpi}};
-        j["stack_to_raw_ratio"] = r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0.0;
-      }
-      doc["families"].push_back(j);
+// One family's row: each measurement the best of opt.rounds rounds, the
+// family's golden, raw and stack rounds taking turns.
+Row measure_family(const BenchOptions& opt, const BenchFamily& family, RtlModels& models) {
+  Row row;
+  row.family = family.name;
+  const Instr instr = parse_ptx(family.ptx);
+  row.ptx = instr.ptx();
+  const std::vector<WarpOperands> cases = make_cases(instr, 64);
+  size_t i = 0;
+  Fragment d;
+  const double round_seconds = opt.seconds / opt.rounds;
+#ifdef TCU_HAVE_RTL
+  // A family whose engine the configuration leaves out is measured on the
+  // golden model only; it never reaches the datapath.
+  if (opt.rtl) row.no_rtl = disabled_error(opt.config, datapath_config(opt.config), instr);
+  row.has_rtl = opt.rtl && row.no_rtl.empty();
+  if (row.has_rtl) row.words_per_cycle = models.raw->words_per_cycle();
+#else
+  (void)models;
+#endif
+  for (int round = 0; round < opt.rounds; ++round) {
+    row.golden_ips = std::max(row.golden_ips, rate(round_seconds, 64, [&] {
+      for (int n = 0; n < 64; ++n, i = (i + 1) % cases.size()) d = golden_execute(instr, cases[i]);
+    }));
+#ifdef TCU_HAVE_RTL
+    if (!row.has_rtl) continue;
+    Row raw_round;
+    measure_raw(*models.raw, instr, cases, round_seconds, &raw_round);
+    if (raw_round.raw_ips > row.raw_ips) {
+      row.raw_cps = raw_round.raw_cps;
+      row.raw_ips = raw_round.raw_ips;
+      row.raw_cpi = raw_round.raw_cpi;
+      row.raw_macs = raw_round.raw_macs;
     }
-    out << doc.dump(2) << "\n";
-    return kExitOk;
+    double stack_ips = 0, stack_cpi = 0;
+    measure_stack(*models.stack, instr, cases, round_seconds, &stack_ips, &stack_cpi);
+    if (stack_ips > row.stack_ips) {
+      row.stack_ips = stack_ips;
+      row.stack_cpi = stack_cpi;
+    }
+#endif
   }
+  return row;
+}
 
+void print_json(const BenchOptions& opt, const std::vector<Row>& rows, std::ostream& out) {
+  nlohmann::json doc;
+  doc["version"] = version_string();
+  doc["config"] = opt.config;
+  doc["front_end"] = {{"rf_bandwidth", opt.front_end.rf_regs_per_cycle},
+                      {"rf_banks", opt.front_end.rf_banks},
+                      {"rf_read_ports", opt.front_end.rf_read_ports},
+                      {"rf_write_ports", opt.front_end.rf_write_ports}};
+  doc["seconds_per_measurement"] = opt.seconds;
+  doc["clock"] = opt.cpu_time ? "process CPU time" : "wall time";
+  doc["rounds_per_measurement"] = opt.rounds;
+  for (const Row& r : rows) {
+    nlohmann::json j = {{"family", r.family}, {"ptx", r.ptx}, {"golden_instr_per_s", r.golden_ips}};
+    if (!r.no_rtl.empty()) j["rtl_skipped"] = r.no_rtl;
+    if (r.has_rtl) {
+      j["words_per_cycle"] = r.words_per_cycle;
+      j["raw_core"] = {{"cycles_per_s", r.raw_cps},
+                       {"instr_per_s", r.raw_ips},
+                       {"macs_per_s", r.raw_macs},
+                       {"cycles_per_instr", r.raw_cpi}};
+      j["cosim_stack"] = {{"instr_per_s", r.stack_ips}, {"cycles_per_instr", r.stack_cpi}};
+      j["stack_to_raw_ratio"] = r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0.0;
+    }
+    doc["families"].push_back(j);
+  }
+  out << doc.dump(2) << "\n";
+}
+
+void print_table(const BenchOptions& opt, const std::vector<Row>& rows, std::ostream& out) {
+  // "32 register words/cycle", and the banks where they are not the defaults.
+  const std::string banks = describe_banks(opt.front_end);
+  const std::string front_end = std::to_string(opt.front_end.rf_regs_per_cycle) +
+                                " register words/cycle" + (banks.empty() ? "" : ", " + banks);
   out << "tcu bench: " << version_string() << ", config " << opt.config << ", one core, "
       << opt.seconds << (opt.cpu_time ? " CPU" : "") << " s per measurement, best of " << opt.rounds
       << " rounds\n";
@@ -276,10 +269,38 @@ int bench(const BenchOptions& opt, std::ostream& out) {
         << fmt("%12.0f", r.raw_cps) << " cycles/s" << fmt("%10.3g", r.raw_macs) << " MAC/s"
         << fmt("%7.2f", r.raw_cpi) << " cycles/instr\n";
     out << "  co-verification stack  " << fmt("%12.0f", r.stack_ips) << " instr/s"
-        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << describe(opt.front_end) << ")\n";
+        << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << front_end << ")\n";
     out << "  stack / raw core       " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0)
         << "\n";
   }
+}
+
+}  // namespace
+
+int bench(const BenchOptions& opt, std::ostream& out) {
+  g_cpu_time = opt.cpu_time;
+  const std::vector<const BenchFamily*> families = selected_families(opt);
+  if (families.empty()) {
+    std::string names;
+    for (const BenchFamily& family : kFamilies)
+      names += std::string(names.empty() ? "" : ", ") + family.name;
+    std::cerr << "tcu bench: --family matches none of the families (" << names << ")\n";
+    return kExitUsage;
+  }
+  RtlModels models;
+#ifdef TCU_HAVE_RTL
+  if (opt.rtl) {
+    models.raw = make_datapath_model(opt.config);
+    models.raw->reset();
+    models.stack = make_rtl_engine(opt.config, "", opt.front_end);
+  }
+#endif
+  std::vector<Row> rows;
+  for (const BenchFamily* family : families) rows.push_back(measure_family(opt, *family, models));
+  if (opt.json)
+    print_json(opt, rows, out);
+  else
+    print_table(opt, rows, out);
   return kExitOk;
 }
 

@@ -365,6 +365,71 @@ void write_html(const std::string& dir, const FunctionalCoverage& coverage,
   html << "</table>\n</body></html>\n";
 }
 
+// The runs' RTL code coverage (rtl.dat of each part) merged into dir: its
+// lcov file and HTML, read back with the line waivers applied. Returns
+// false after an error (its message to `err`).
+bool merge_code_coverage(const std::string& dir, const std::vector<std::string>& rtl_parts,
+                         const std::string& waivers, std::ostream& err, CodeCoverage* code) {
+  const std::string dat = (fs::path(dir) / "rtl.dat").string();
+  const std::string info = (fs::path(dir) / "rtl.info").string();
+  const std::string log = (fs::path(dir) / "coverage-tools.log").string();
+  std::vector<std::string> merge = {"verilator_coverage", "--write", dat + ".merged"};
+  merge.insert(merge.end(), rtl_parts.begin(), rtl_parts.end());
+  if (run_tool(merge, log) != 0) {
+    err << "error: --coverage: verilator_coverage could not merge the RTL coverage (see " << log
+        << ")\n";
+    return false;
+  }
+  fs::rename(dat + ".merged", dat);
+  if (run_tool({"verilator_coverage", "--write-info", info, dat}, log) != 0) {
+    err << "error: --coverage: verilator_coverage --write-info failed (see " << log << ")\n";
+    return false;
+  }
+  if (run_tool({"genhtml", "--quiet", "--output-directory",
+                (fs::path(dir) / "html" / "rtl").string(), info},
+               log) != 0) {
+    err << "error: --coverage: genhtml (Debian package lcov) failed (see " << log << ")\n";
+    return false;
+  }
+  read_lines(info, code);
+  read_points(dat, code);
+  try {
+    if (!waivers.empty()) apply_line_waivers(read_line_waivers(waivers), code);
+  } catch (const std::exception& e) {
+    err << "error: --coverage: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// The summary's RTL lines: lines, the first uncovered lines not waived,
+// toggles and cover points.
+void print_code_summary(const CodeCoverage& code, std::ostream& out) {
+  uint64_t toggle_hit = 0, toggle_total = 0;
+  for (const auto& [module, counts] : code.toggles) {
+    toggle_hit += counts.first;
+    toggle_total += counts.second;
+  }
+  const uint64_t missed = code.uncovered.size() - code.waived;
+  out << "  rtl lines      " << code.lines_hit << " / " << code.lines << " ("
+      << percent(code.lines_hit, code.lines) << "); uncovered: " << code.waived << " waived, "
+      << missed << " not waived";
+  if (code.waived_but_hit) out << " (" << code.waived_but_hit << " waived lines were hit)";
+  out << "\n";
+  for (size_t i = 0, shown = 0; i < code.uncovered.size() && shown < 10; ++i)
+    if (code.uncovered[i].second.empty()) {
+      out << "    not waived: " << code.uncovered[i].first << "\n";
+      ++shown;
+    }
+  out << "  rtl ";
+  if (toggle_total > 0)
+    out << "toggle points " << toggle_hit << " / " << toggle_total << " ("
+        << percent(toggle_hit, toggle_total) << "), ";
+  else
+    out << "toggles not collected (COVERAGE_TOGGLE=1), ";
+  out << "cover points " << code.user_hit << " / " << code.user << "\n";
+}
+
 }  // namespace
 
 int finish_coverage(const std::string& dir, const std::vector<std::string>& parts,
@@ -383,36 +448,8 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
   }
   std::optional<CodeCoverage> code;
   if (!rtl_parts.empty()) {
-    const std::string dat = (fs::path(dir) / "rtl.dat").string();
-    const std::string info = (fs::path(dir) / "rtl.info").string();
-    const std::string log = (fs::path(dir) / "coverage-tools.log").string();
-    std::vector<std::string> merge = {"verilator_coverage", "--write", dat + ".merged"};
-    merge.insert(merge.end(), rtl_parts.begin(), rtl_parts.end());
-    if (run_tool(merge, log) != 0) {
-      err << "error: --coverage: verilator_coverage could not merge the RTL coverage (see " << log
-          << ")\n";
-      return 1;
-    }
-    fs::rename(dat + ".merged", dat);
-    if (run_tool({"verilator_coverage", "--write-info", info, dat}, log) != 0) {
-      err << "error: --coverage: verilator_coverage --write-info failed (see " << log << ")\n";
-      return 1;
-    }
-    if (run_tool({"genhtml", "--quiet", "--output-directory",
-                  (fs::path(dir) / "html" / "rtl").string(), info},
-                 log) != 0) {
-      err << "error: --coverage: genhtml (Debian package lcov) failed (see " << log << ")\n";
-      return 1;
-    }
     code.emplace();
-    read_lines(info, &*code);
-    read_points(dat, &*code);
-    try {
-      if (!waivers.empty()) apply_line_waivers(read_line_waivers(waivers), &*code);
-    } catch (const std::exception& e) {
-      err << "error: --coverage: " << e.what() << "\n";
-      return 1;
-    }
+    if (!merge_code_coverage(dir, rtl_parts, waivers, err, &*code)) return 1;
     for (const auto& [name, hits] : code->cover_points) coverage.add_bin("rtl", name, "uarch", hits);
   }
   try {
@@ -429,34 +466,11 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
     out << "  functional " << std::left << std::setw(9) << kind << std::right << std::setw(6)
         << k.hit << " / " << k.bins << " bins hit, " << k.waived << " waived, "
         << k.bins - k.hit - k.waived << " missed\n";
-  if (code) {
-    uint64_t toggle_hit = 0, toggle_total = 0;
-    for (const auto& [module, counts] : code->toggles) {
-      toggle_hit += counts.first;
-      toggle_total += counts.second;
-    }
-    const uint64_t missed = code->uncovered.size() - code->waived;
-    out << "  rtl lines      " << code->lines_hit << " / " << code->lines << " ("
-        << percent(code->lines_hit, code->lines) << "); uncovered: " << code->waived
-        << " waived, " << missed << " not waived";
-    if (code->waived_but_hit) out << " (" << code->waived_but_hit << " waived lines were hit)";
-    out << "\n";
-    for (size_t i = 0, shown = 0; i < code->uncovered.size() && shown < 10; ++i)
-      if (code->uncovered[i].second.empty()) {
-        out << "    not waived: " << code->uncovered[i].first << "\n";
-        ++shown;
-      }
-    out << "  rtl ";
-    if (toggle_total > 0)
-      out << "toggle points " << toggle_hit << " / " << toggle_total << " ("
-          << percent(toggle_hit, toggle_total) << "), ";
-    else
-      out << "toggles not collected (COVERAGE_TOGGLE=1), ";
-    out << "cover points " << code->user_hit << " / " << code->user << "\n";
-  } else {
+  if (code)
+    print_code_summary(*code, out);
+  else
     out << "  rtl: no code coverage (this tcu was built without TCU_COVERAGE; "
            "scripts/coverage.sh builds one)\n";
-  }
   return 0;
 }
 

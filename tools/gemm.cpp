@@ -373,6 +373,259 @@ std::string percent(double fraction) {
   return text;
 }
 
+// The GEMM through the engine: one stream per k-step, D of a k-step C of
+// the next.
+struct GemmRun {
+  std::vector<uint64_t> d;  // the final D, row-major
+  uint64_t cycles = 0;
+  double engine_seconds = 0;
+  std::vector<std::string> engine_errors;
+};
+
+GemmRun execute_gemm(Engine& engine, const GemmOptions& options, const Tiling& tiling,
+                     const Problem& problem, const std::vector<int>& order,
+                     const std::vector<int>& warp_of) {
+  const Instr& instr = options.instr;
+  GemmRun run;
+  std::vector<uint64_t> acc_c = problem.c;
+  run.d.resize(problem.c.size());
+  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
+  std::optional<CoverageSampler> sampler;
+  if (options.coverage) sampler.emplace(options.coverage);
+  for (int step = 0; step < tiling.k_steps; ++step) {
+    std::vector<StreamItem> items;
+    items.reserve(order.size());
+    for (int slot : order) {
+      const int tile = tiling.tile_of(slot, 0);
+      items.push_back({instr,
+                       to_registers(instr, slot_operands(problem, tiling, slot, step, acc_c)),
+                       "k" + std::to_string(step) + ".w" + std::to_string(warp_of[slot]) + ".t" +
+                           std::to_string(tile / tiling.tile_cols) + "," +
+                           std::to_string(tile % tiling.tile_cols)});
+    }
+    const uint64_t cycles_before = engine.cycles();
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<Fragment> results = engine.execute_stream(items);
+    run.engine_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    run.cycles += engine.cycles() - cycles_before;
+    for (std::string& error : engine.take_errors()) run.engine_errors.push_back(std::move(error));
+    if (results.size() != order.size())
+      throw std::logic_error("gemm: the engine returned " + std::to_string(results.size()) +
+                             " results for " + std::to_string(order.size()) + " instructions");
+    if (sampler) sampler->sample(engine, items);
+    for (size_t p = 0; p < order.size(); ++p)
+      scatter_d(problem, tiling, order[p], d_layout.gather(results[p]), &run.d, &acc_c);
+  }
+  return run;
+}
+
+// D against an independent reference: the exact product where it can be
+// computed, else golden_mma chained over the k-steps.
+struct GemmCheck {
+  std::string reference;
+  bool by_value = false;  // compared by value (exact float product)
+  uint64_t passed = 0, failed = 0;
+  std::vector<std::string> mismatches;  // the first max_details
+};
+
+GemmCheck check_gemm(const GemmOptions& options, const Tiling& tiling, const Problem& problem,
+                     const std::vector<int>& warp_of, const std::vector<uint64_t>& d) {
+  const Instr& instr = options.instr;
+  GemmCheck check;
+  std::vector<uint64_t> want_bits;
+  std::vector<double> want_values;
+  if (is_int4(instr)) {
+    check.reference = std::string("exact int64 matrix product, each k-step's sum ") +
+                      (instr.satfinite ? "clamped to int32 (.satfinite)" : "wrapped modulo 2^32");
+    want_bits = int_reference(problem);
+  } else if (exact_reference_possible(instr, options.k)) {
+    check.reference =
+        "exact matrix product in double (values chosen so that every partial sum is exact in " +
+        std::string(to_string(instr.d_type)) + "; zeros compared by value)";
+    want_values = exact_float_reference(problem);
+  } else {
+    check.reference = "golden_mma chained over the k-steps (K too large for exact values)";
+    want_bits = golden_chain_reference(problem, tiling);
+  }
+  check.by_value = !want_values.empty();
+  const size_t n = size_t(options.n);
+  for (size_t at = 0; at < d.size(); ++at) {
+    bool ok;
+    std::string expected;
+    if (check.by_value) {
+      ok = element_value(instr.d_type, d[at]) == want_values[at];
+      char text[40];
+      std::snprintf(text, sizeof text, "%.17g", want_values[at]);
+      expected = text;
+    } else {
+      ok = d[at] == want_bits[at];
+      expected = format_element(instr.d_type, want_bits[at]);
+    }
+    (ok ? check.passed : check.failed)++;
+    if (ok || int(check.mismatches.size()) >= options.max_details) continue;
+    const int row = int(at / n), col = int(at % n);
+    const int tile = row / instr.shape.m * tiling.tile_cols + col / instr.shape.n;
+    check.mismatches.push_back("mismatch: D[" + std::to_string(row) + "][" + std::to_string(col) +
+                               "] (tile " + std::to_string(row / instr.shape.m) + "," +
+                               std::to_string(col / instr.shape.n) + ", warp " +
+                               std::to_string(warp_of[tile / tiling.batches]) + "): expected " +
+                               expected + ", got " + format_element(instr.d_type, d[at]));
+  }
+  return check;
+}
+
+// What the summary and the report's details share.
+struct GemmFigures {
+  const GemmOptions& options;
+  const Tiling& tiling;
+  GemmCycleEstimate estimate;
+  uint64_t measured_cycles;  // 0: not timed (the golden engine)
+  double macs, peak;
+  bool timed() const { return measured_cycles > 0; }
+  // The cycles the estimate leaves to back-pressure (measured minus the rest).
+  int64_t unexplained() const {
+    return timed() ? int64_t(measured_cycles) - int64_t(estimate.total()) : 0;
+  }
+};
+
+// The shape, the instructions and MACs, the cycles and utilization if timed.
+void print_gemm_shape(std::ostream& out, const GemmFigures& f, const std::string& engine) {
+  const GemmOptions& options = f.options;
+  const Instr& instr = options.instr;
+  char line[256];
+  out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
+      << ", seed " << options.seed << "\n"
+      << "  " << instr.ptx() << "\n";
+  std::snprintf(line, sizeof line,
+                "  %d x %d output tiles of %dx%d%s, %d k-step(s) of k=%d, %d warp(s), engine %s\n",
+                f.tiling.tile_rows, f.tiling.tile_cols, instr.shape.m, instr.shape.n,
+                f.tiling.batches > 1 ? " (four per instruction, one per quad pair)" : "",
+                f.tiling.k_steps, instr.shape.k, options.warps, engine.c_str());
+  out << line;
+  std::snprintf(line, sizeof line, "  %-24s %llu (%d per k-step)\n", "instructions",
+                static_cast<unsigned long long>(f.tiling.instructions()), f.tiling.slots);
+  out << line;
+  std::snprintf(line, sizeof line, "  %-24s %.0f%s\n", "MACs", f.macs,
+                instr.sparse() ? " (dense-equivalent; the 2:4 sparse A skips half)" : "");
+  out << line;
+  if (f.timed()) {
+    std::snprintf(line, sizeof line, "  %-24s %llu\n", "cycles",
+                  static_cast<unsigned long long>(f.measured_cycles));
+    out << line;
+    std::snprintf(line, sizeof line, "  %-24s %s of %.0f MACs/cycle\n", "MAC utilization",
+                  percent(f.macs / (double(f.measured_cycles) * f.peak)).c_str(), f.peak);
+    out << line;
+  }
+}
+
+// Where the cycles go: the estimate's parts beside the measured cycles.
+void print_gemm_estimate(std::ostream& out, const GemmFigures& f) {
+  const GemmOptions& options = f.options;
+  const GemmCycleEstimate& estimate = f.estimate;
+  char line[256];
+  const FrontEndConfig& fe = options.front_end;
+  out << "  where the cycles go (estimate from model/include/tcu/gemm_timing.h, rf bandwidth "
+      << fe.rf_regs_per_cycle << " words/cycle";
+  if (const std::string banks = describe_banks(fe); !banks.empty()) out << ", " << banks;
+  out << "):\n";
+  auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
+    std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,
+                  static_cast<unsigned long long>(cycles), why.c_str());
+    out << line;
+  };
+  const std::string per_step = std::to_string(f.tiling.k_steps) + " k-step(s) x ";
+  estimate_line("datapath occupancy", estimate.occupancy,
+                std::to_string(f.tiling.instructions()) + " instr x " +
+                    std::to_string(estimate.occupancy_per_instr));
+  estimate_line("operand delivery", estimate.delivery,
+                "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
+                    " per k-step, later ones' collection or write-back beyond the occupancy");
+  estimate_line("pipeline fill/drain", estimate.fill_drain,
+                per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
+                    std::to_string(estimate.occupancy_per_instr) + " + write-back " +
+                    std::to_string(estimate.write_back) + ")");
+  estimate_line("engine switches", estimate.switches, "one variant, one engine");
+  const int64_t unexplained = f.unexplained();
+  if (options.backpressure > 0)
+    estimate_line(
+        "back-pressure", uint64_t(std::max<int64_t>(0, unexplained)),
+        "measured minus the rest (out_ready low " + percent(options.backpressure) + " of cycles)");
+  else
+    estimate_line("back-pressure", 0, "none");
+  std::snprintf(line, sizeof line, "    %-22s %10llu", "estimate",
+                static_cast<unsigned long long>(estimate.total()));
+  out << line;
+  if (f.timed() && options.backpressure == 0) {
+    std::snprintf(line, sizeof line, "  (measured %+lld)", static_cast<long long>(unexplained));
+    out << line;
+  }
+  if (f.timed() && options.backpressure > 0) out << "  (without back-pressure)";
+  if (!f.timed())
+    out << "  (estimated utilization " << percent(f.macs / (double(estimate.total()) * f.peak))
+        << ")";
+  out << "\n";
+}
+
+// The check's lines: the reference, the engine's errors, the mismatches and
+// the count; returns the exit code.
+int print_gemm_check(std::ostream& out, const GemmCheck& check, const GemmRun& run,
+                     const Engine& engine, const Instr& instr) {
+  out << "  check: " << check.reference << "\n";
+  for (const std::string& error : run.engine_errors) out << "  " << error << "\n";
+  for (const std::string& mismatch : check.mismatches) out << "  " << mismatch << "\n";
+  if (!run.engine_errors.empty())
+    out << run.engine_errors.size() << " engine check(s) failed (timing or scoreboard)\n";
+  if (engine.name() == "golden" && !check.by_value && !is_int4(instr))
+    out << "note: the golden engine checked against golden_mma is a self-check\n";
+  out << check.passed << " of " << run.d.size() << " D elements match, " << check.failed
+      << " differ\n";
+  return check.failed || !run.engine_errors.empty() ? kExitMismatch : kExitOk;
+}
+
+// The report's one variant: D elements passed and failed, cycles, details.
+VariantResult gemm_variant(const GemmOptions& options, const Tiling& tiling, const GemmRun& run,
+                           const GemmCheck& check) {
+  VariantResult variant;
+  variant.ptx = options.instr.ptx();
+  variant.passed = check.passed;
+  variant.failed = check.failed;
+  variant.engine_errors = run.engine_errors.size();
+  variant.cycles = run.cycles;
+  variant.instructions = tiling.instructions();
+  variant.seconds = run.engine_seconds;
+  variant.details = run.engine_errors;
+  variant.details.insert(variant.details.end(), check.mismatches.begin(), check.mismatches.end());
+  return variant;
+}
+
+// The report's "gemm" details: shape, cycles, utilization, the estimate.
+void gemm_details(const GemmFigures& f, const std::string& reference,
+                  nlohmann::ordered_json* details) {
+  const GemmOptions& options = f.options;
+  nlohmann::ordered_json& gemm = *details;
+  gemm["m"] = options.m;
+  gemm["n"] = options.n;
+  gemm["k"] = options.k;
+  gemm["warps"] = options.warps;
+  gemm["k_steps"] = f.tiling.k_steps;
+  gemm["instructions"] = f.tiling.instructions();
+  gemm["macs"] = uint64_t(f.macs);
+  gemm["peak_macs_per_cycle"] = f.peak;
+  if (f.timed()) {
+    gemm["cycles"] = f.measured_cycles;
+    if (options.backpressure > 0)
+      gemm["backpressure_cycles"] = std::max<int64_t>(0, f.unexplained());
+    gemm["mac_utilization"] = f.macs / (double(f.measured_cycles) * f.peak);
+  }
+  gemm["estimate"] = {{"occupancy", f.estimate.occupancy},
+                      {"operand_delivery", f.estimate.delivery},
+                      {"fill_drain", f.estimate.fill_drain},
+                      {"engine_switches", f.estimate.switches},
+                      {"total", f.estimate.total()}};
+  gemm["reference"] = reference;
+}
+
 }  // namespace
 
 std::string gemm_options_error(const GemmOptions& options) {
@@ -409,161 +662,26 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   const Problem problem = make_problem(options);
   std::vector<int> warp_of;
   const std::vector<int> order = issue_order(tiling, options.warps, &warp_of);
-
-  // Through the engine: one stream per k-step, D of a k-step C of the next.
-  std::vector<uint64_t> acc_c = problem.c, acc_d(problem.c.size());
-  const FragmentLayout& d_layout = fragment_layout(instr, Operand::kD);
-  uint64_t measured_cycles = 0;
-  double engine_seconds = 0;
   const std::optional<Activity> activity_before = engine.activity();
-  std::vector<std::string> engine_errors;
-  std::optional<CoverageSampler> sampler;
-  if (options.coverage) sampler.emplace(options.coverage);
-  for (int step = 0; step < tiling.k_steps; ++step) {
-    std::vector<StreamItem> items;
-    items.reserve(order.size());
-    for (int slot : order) {
-      const int tile = tiling.tile_of(slot, 0);
-      items.push_back({instr,
-                       to_registers(instr, slot_operands(problem, tiling, slot, step, acc_c)),
-                       "k" + std::to_string(step) + ".w" + std::to_string(warp_of[slot]) + ".t" +
-                           std::to_string(tile / tiling.tile_cols) + "," +
-                           std::to_string(tile % tiling.tile_cols)});
-    }
-    const uint64_t cycles_before = engine.cycles();
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<Fragment> results = engine.execute_stream(items);
-    engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    measured_cycles += engine.cycles() - cycles_before;
-    for (std::string& error : engine.take_errors()) engine_errors.push_back(std::move(error));
-    if (results.size() != order.size())
-      throw std::logic_error("gemm: the engine returned " + std::to_string(results.size()) +
-                             " results for " + std::to_string(order.size()) + " instructions");
-    if (sampler) sampler->sample(engine, items);
-    for (size_t p = 0; p < order.size(); ++p)
-      scatter_d(problem, tiling, order[p], d_layout.gather(results[p]), &acc_d, &acc_c);
-  }
+  const GemmRun run = execute_gemm(engine, options, tiling, problem, order, warp_of);
+  const GemmCheck check = check_gemm(options, tiling, problem, warp_of, run.d);
 
-  // The check.
-  const bool exact = exact_reference_possible(instr, options.k);
-  std::string reference_name;
-  std::vector<uint64_t> want_bits;
-  std::vector<double> want_values;
-  if (is_int4(instr)) {
-    reference_name = std::string("exact int64 matrix product, each k-step's sum ") +
-                     (instr.satfinite ? "clamped to int32 (.satfinite)" : "wrapped modulo 2^32");
-    want_bits = int_reference(problem);
-  } else if (exact) {
-    reference_name =
-        "exact matrix product in double (values chosen so that every partial sum is exact in " +
-        std::string(to_string(instr.d_type)) + "; zeros compared by value)";
-    want_values = exact_float_reference(problem);
-  } else {
-    reference_name = "golden_mma chained over the k-steps (K too large for exact values)";
-    want_bits = golden_chain_reference(problem, tiling);
-  }
-  uint64_t passed = 0, failed = 0;
-  std::vector<std::string> mismatch_lines;
-  const size_t n = size_t(options.n);
-  for (size_t at = 0; at < acc_d.size(); ++at) {
-    bool ok;
-    std::string expected;
-    if (!want_values.empty()) {
-      const double got = element_value(instr.d_type, acc_d[at]);
-      ok = got == want_values[at];
-      char text[40];
-      std::snprintf(text, sizeof text, "%.17g", want_values[at]);
-      expected = text;
-    } else {
-      ok = acc_d[at] == want_bits[at];
-      expected = format_element(instr.d_type, want_bits[at]);
-    }
-    (ok ? passed : failed)++;
-    if (ok || int(mismatch_lines.size()) >= options.max_details) continue;
-    const int row = int(at / n), col = int(at % n);
-    const int tile = row / instr.shape.m * tiling.tile_cols + col / instr.shape.n;
-    mismatch_lines.push_back("mismatch: D[" + std::to_string(row) + "][" + std::to_string(col) +
-                             "] (tile " + std::to_string(row / instr.shape.m) + "," +
-                             std::to_string(col / instr.shape.n) + ", warp " +
-                             std::to_string(warp_of[tile / tiling.batches]) + "): expected " +
-                             expected + ", got " + format_element(instr.d_type, acc_d[at]));
-  }
-
-  // The summary.
-  const bool timed = measured_cycles > 0;
-  const GemmCycleEstimate estimate =
+  const GemmFigures figures{
+      options,
+      tiling,
       estimate_gemm_cycles(options.datapath, options.front_end, instr, uint64_t(tiling.k_steps),
-                           uint64_t(tiling.slots));
-  const double macs = double(options.m) * double(options.n) * double(options.k);
-  const double peak = peak_dense_macs_per_cycle(options.datapath, instr);
-  char line[256];
-  out << "gemm D = A*B + C: M=" << options.m << " N=" << options.n << " K=" << options.k
-      << ", seed " << options.seed << "\n"
-      << "  " << instr.ptx() << "\n";
-  std::snprintf(line, sizeof line,
-                "  %d x %d output tiles of %dx%d%s, %d k-step(s) of k=%d, %d warp(s), engine %s\n",
-                tiling.tile_rows, tiling.tile_cols, instr.shape.m, instr.shape.n,
-                tiling.batches > 1 ? " (four per instruction, one per quad pair)" : "",
-                tiling.k_steps, instr.shape.k, options.warps, engine.name().c_str());
-  out << line;
-  std::snprintf(line, sizeof line, "  %-24s %llu (%d per k-step)\n", "instructions",
-                static_cast<unsigned long long>(tiling.instructions()), tiling.slots);
-  out << line;
-  std::snprintf(line, sizeof line, "  %-24s %.0f%s\n", "MACs", macs,
-                instr.sparse() ? " (dense-equivalent; the 2:4 sparse A skips half)" : "");
-  out << line;
-  if (timed) {
-    std::snprintf(line, sizeof line, "  %-24s %llu\n", "cycles",
-                  static_cast<unsigned long long>(measured_cycles));
-    out << line;
-    std::snprintf(line, sizeof line, "  %-24s %s of %.0f MACs/cycle\n", "MAC utilization",
-                  percent(macs / (double(measured_cycles) * peak)).c_str(), peak);
-    out << line;
-  }
-  const FrontEndConfig& fe = options.front_end;
-  out << "  where the cycles go (estimate from model/include/tcu/gemm_timing.h, rf bandwidth "
-      << fe.rf_regs_per_cycle << " words/cycle";
-  if (const std::string banks = describe_banks(fe); !banks.empty()) out << ", " << banks;
-  out << "):\n";
-  auto estimate_line = [&](const char* what, uint64_t cycles, const std::string& why) {
-    std::snprintf(line, sizeof line, "    %-22s %10llu  %s\n", what,
-                  static_cast<unsigned long long>(cycles), why.c_str());
-    out << line;
-  };
-  const std::string per_step = std::to_string(tiling.k_steps) + " k-step(s) x ";
-  estimate_line("datapath occupancy", estimate.occupancy,
-                std::to_string(tiling.instructions()) + " instr x " +
-                    std::to_string(estimate.occupancy_per_instr));
-  estimate_line("operand delivery", estimate.delivery,
-                "the first instruction's " + std::to_string(estimate.delivery_per_instr) +
-                    " per k-step, later ones' collection or write-back beyond the occupancy");
-  estimate_line("pipeline fill/drain", estimate.fill_drain,
-                per_step + "(latency " + std::to_string(estimate.latency) + " - occupancy " +
-                    std::to_string(estimate.occupancy_per_instr) + " + write-back " +
-                    std::to_string(estimate.write_back) + ")");
-  estimate_line("engine switches", estimate.switches, "one variant, one engine");
-  const int64_t unexplained = timed ? int64_t(measured_cycles) - int64_t(estimate.total()) : 0;
-  if (options.backpressure > 0)
-    estimate_line(
-        "back-pressure", uint64_t(std::max<int64_t>(0, unexplained)),
-        "measured minus the rest (out_ready low " + percent(options.backpressure) + " of cycles)");
-  else
-    estimate_line("back-pressure", 0, "none");
-  std::snprintf(line, sizeof line, "    %-22s %10llu", "estimate",
-                static_cast<unsigned long long>(estimate.total()));
-  out << line;
-  if (timed && options.backpressure == 0) {
-    std::snprintf(line, sizeof line, "  (measured %+lld)", static_cast<long long>(unexplained));
-    out << line;
-  }
-  if (timed && options.backpressure > 0) out << "  (without back-pressure)";
-  if (!timed)
-    out << "  (estimated utilization " << percent(macs / (double(estimate.total()) * peak)) << ")";
-  out << "\n";
+                           uint64_t(tiling.slots)),
+      run.cycles,
+      double(options.m) * double(options.n) * double(options.k),
+      peak_dense_macs_per_cycle(options.datapath, instr)};
+  print_gemm_shape(out, figures, engine.name());
+  print_gemm_estimate(out, figures);
   if (!options.compare.empty())
-    print_peak_comparison(options.datapath, instr,
-                          macs / (double(timed ? measured_cycles : estimate.total()) * peak),
-                          timed ? "measured" : "estimate", out, details);
+    print_peak_comparison(
+        options.datapath, instr,
+        figures.macs /
+            (double(figures.timed() ? run.cycles : figures.estimate.total()) * figures.peak),
+        figures.timed() ? "measured" : "estimate", out, details);
   std::optional<Activity> activity = engine.activity();
   if (activity && activity_before) {
     *activity = *activity - *activity_before;
@@ -571,52 +689,14 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
     report->datapath = options.datapath;
     print_activity(out, *activity, options.datapath, "  ");
   }
-  out << "  check: " << reference_name << "\n";
-  for (const std::string& error : engine_errors) out << "  " << error << "\n";
-  for (const std::string& mismatch : mismatch_lines) out << "  " << mismatch << "\n";
-  if (!engine_errors.empty())
-    out << engine_errors.size() << " engine check(s) failed (timing or scoreboard)\n";
-  if (engine.name() == "golden" && want_values.empty() && !is_int4(instr))
-    out << "note: the golden engine checked against golden_mma is a self-check\n";
-  out << passed << " of " << acc_d.size() << " D elements match, " << failed << " differ\n";
-  const int exit_code = failed || !engine_errors.empty() ? kExitMismatch : kExitOk;
+  const int exit_code = print_gemm_check(out, check, run, engine, instr);
 
   report->engine = engine.name();
-  VariantResult variant;
-  variant.ptx = instr.ptx();
-  variant.passed = passed;
-  variant.failed = failed;
-  variant.engine_errors = engine_errors.size();
-  variant.cycles = measured_cycles;
-  variant.instructions = tiling.instructions();
-  variant.seconds = engine_seconds;
-  variant.details = engine_errors;
-  variant.details.insert(variant.details.end(), mismatch_lines.begin(), mismatch_lines.end());
-  report->variants = {variant};
+  report->variants = {gemm_variant(options, tiling, run, check)};
   report->exit_code = exit_code;
   report->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  nlohmann::ordered_json& gemm = *details;
-  gemm["m"] = options.m;
-  gemm["n"] = options.n;
-  gemm["k"] = options.k;
-  gemm["warps"] = options.warps;
-  gemm["k_steps"] = tiling.k_steps;
-  gemm["instructions"] = tiling.instructions();
-  gemm["macs"] = uint64_t(macs);
-  gemm["peak_macs_per_cycle"] = peak;
-  if (timed) {
-    gemm["cycles"] = measured_cycles;
-    if (options.backpressure > 0) gemm["backpressure_cycles"] = std::max<int64_t>(0, unexplained);
-    gemm["mac_utilization"] = macs / (double(measured_cycles) * peak);
-  }
-  gemm["estimate"] = {{"occupancy", estimate.occupancy},
-                      {"operand_delivery", estimate.delivery},
-                      {"fill_drain", estimate.fill_drain},
-                      {"engine_switches", estimate.switches},
-                      {"total", estimate.total()}};
-  gemm["reference"] = reference_name;
+  gemm_details(figures, check.reference, details);
   return exit_code;
 }
 

@@ -90,20 +90,12 @@ std::string shard_text(const ChildShard& s) {
   return std::to_string(s.index) + "/" + std::to_string(s.count);
 }
 
-}  // namespace
-
-int run_parallel(const RunOptions& opt, int jobs, const std::string& program_name,
-                 const std::function<std::vector<std::string>(const ChildShard&)>& child_args,
-                 std::ostream& out, std::ostream& err, Report* report) {
-  namespace fs = std::filesystem;
-  const auto start = std::chrono::steady_clock::now();
-  std::string dir_template = (fs::temp_directory_path() / "tcu-jobs-XXXXXX").string();
-  if (!mkdtemp(dir_template.data()))
-    throw std::runtime_error("cannot create a temporary directory in " +
-                             fs::temp_directory_path().string());
-  const fs::path dir = dir_template;
-
-  // Shard i of N split J ways: index % (N*J) == i + k*N for child k.
+// Starts the jobs: shard i of N split J ways, index % (N*J) == i + k*N for
+// child k; their files in `dir`.
+std::vector<Child> start_children(
+    const RunOptions& opt, int jobs, const std::string& program_name,
+    const std::function<std::vector<std::string>(const ChildShard&)>& child_args,
+    const std::filesystem::path& dir) {
   std::vector<Child> children(static_cast<size_t>(jobs));
   for (int k = 0; k < jobs; ++k) {
     Child& child = children[size_t(k)];
@@ -116,10 +108,16 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     child.err_path = stem + ".err";
     child.pid = spawn(program_name, child_args(child.shard), child);
   }
+  return children;
+}
 
+// Waits for every child, showing their progress. On a stop signal the
+// children are stopped, `dir` removed and the signal re-raised: returns
+// kExitInternal then, else -1.
+int wait_for_children(std::vector<Child>& children, const RunOptions& opt,
+                      const std::filesystem::path& dir, std::ostream& err) {
   Progress progress(cases_in_run(opt));
   size_t running = children.size();
-  StopSignals stop_signals;
   while (running > 0) {
     if (const int signal = g_stop_signal) {
       progress.clear();
@@ -127,7 +125,7 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
         if (child.pid > 0) kill(child.pid, SIGTERM);
       for (Child& child : children)
         if (child.pid > 0) waitpid(child.pid, nullptr, 0);
-      fs::remove_all(dir);
+      std::filesystem::remove_all(dir);
       err << "tcu run: stopped by signal " << strsignal(signal) << "\n";
       std::signal(signal, SIG_DFL);
       raise(signal);
@@ -155,11 +153,14 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   progress.clear();
+  return -1;
+}
 
-  // Merge the children's reports variant by variant (each child runs the
-  // same variants in the same order).
+// The children's reports into `parts` (their errors to `err`); returns the
+// worst exit code among them.
+int read_child_reports(const std::vector<Child>& children, std::ostream& err,
+                       std::vector<Report>* parts) {
   int worst = kExitOk;
-  std::vector<Report> parts;
   std::set<std::string> errors_shown;
   for (const Child& child : children) {
     const std::string name = "job --shard " + shard_text(child.shard);
@@ -175,14 +176,20 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     if (child.exit_code > kExitMismatch) continue;
     try {
       std::ifstream in(child.shard.report_path);
-      parts.push_back(report_from_json(nlohmann::json::parse(in)));
+      parts->push_back(report_from_json(nlohmann::json::parse(in)));
     } catch (const std::exception& e) {
       err << "error: " << name << ": no readable report (" << e.what() << ")\n";
       worst = std::max(worst, int(kExitInternal));
     }
   }
-  fs::remove_all(dir);
+  return worst;
+}
 
+// The children's reports merged variant by variant (each child runs the
+// same variants in the same order) into report->variants, with their lines;
+// their activity counters added up (the jobs' datapaths side by side).
+void merge_reports(const RunOptions& opt, const std::vector<Report>& parts, std::ostream& out,
+                   Report* report) {
   const std::vector<Instr>& variants = run_variants(opt);
   int details = 0;
   for (size_t i = 0; i < variants.size(); ++i) {
@@ -211,12 +218,33 @@ int run_parallel(const RunOptions& opt, int jobs, const std::string& program_nam
     report->variants.push_back(std::move(merged));
   }
   if (!parts.empty()) report->engine = parts.front().engine;
-  // The jobs' datapaths side by side: their counters add up.
   for (const Report& part : parts) {
     if (!part.activity) continue;
     if (!report->activity) report->activity = Activity{};
     *report->activity += *part.activity;
   }
+}
+
+}  // namespace
+
+int run_parallel(const RunOptions& opt, int jobs, const std::string& program_name,
+                 const std::function<std::vector<std::string>(const ChildShard&)>& child_args,
+                 std::ostream& out, std::ostream& err, Report* report) {
+  namespace fs = std::filesystem;
+  const auto start = std::chrono::steady_clock::now();
+  std::string dir_template = (fs::temp_directory_path() / "tcu-jobs-XXXXXX").string();
+  if (!mkdtemp(dir_template.data()))
+    throw std::runtime_error("cannot create a temporary directory in " +
+                             fs::temp_directory_path().string());
+  const fs::path dir = dir_template;
+  std::vector<Child> children = start_children(opt, jobs, program_name, child_args, dir);
+  StopSignals stop_signals;
+  if (const int code = wait_for_children(children, opt, dir, err); code >= 0) return code;
+  std::vector<Report> parts;
+  const int worst = read_child_reports(children, err, &parts);
+  fs::remove_all(dir);
+
+  merge_reports(opt, parts, out, report);
   if (report->activity) print_activity(out, *report->activity, report->datapath);
   report->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -172,6 +172,233 @@ bool check_activity(const Activity& counters, bool backpressure,
   return problems.empty();
 }
 
+// One run: its batches through the engine, each case checked, the results
+// per variant.
+class Runner {
+ public:
+  Runner(Engine& engine, const RunOptions& opt, std::ostream& out)
+      : engine_(engine),
+        opt_(opt),
+        out_(out),
+        variants_(run_variants(opt)),
+        results_(variants_.size()),
+        progress_(cases_in_run(opt)),
+        progress_file_(opt.progress_file) {
+    for (size_t v = 0; v < variants_.size(); ++v) {
+      results_[v].ptx = variants_[v].ptx();
+      if (opt.record_cases) results_[v].cases.emplace();
+    }
+    if (opt.coverage) sampler_.emplace(opt.coverage);
+  }
+
+  // Every case of the shard, in batches, a line per variant.
+  void run_all();
+  // The report's variants, activity and exit code; returns the exit code.
+  int finish(Report* report);
+
+ private:
+  // The case's D digest (of `d`, none when null) only where cases are recorded.
+  void record(const PlannedCase& c, bool ok, const Fragment* d) {
+    if (opt_.record_cases)
+      results_[c.variant].cases->push_back({c.index, ok, d ? fragment_digest(*d) : ""});
+  }
+  // A detail line of `variant` (the first max_details, or `always`).
+  void note(size_t variant, const std::string& line, bool always) {
+    if (!always && details_++ >= opt_.max_details) return;
+    progress_.clear();
+    out_ << "  " << line << "\n";
+    results_[variant].details.push_back(line);
+  }
+  void print_variant(size_t v) {
+    progress_.clear();
+    print_run_variant(out_, results_[v]);
+    out_.flush();
+  }
+  // Runs one batch back to back; false after a hang (the engine is unusable).
+  bool run_batch(const std::vector<PlannedCase>& cases);
+  // The batch through the engine (a hang into hang_), its time and cycles
+  // shared among its variants by their cases.
+  std::vector<Fragment> execute(const std::vector<PlannedCase>& cases,
+                                const std::vector<StreamItem>& items);
+  // The engine's errors, each charged to the case it names; which failed.
+  std::vector<bool> take_engine_errors(const std::vector<PlannedCase>& cases,
+                                       const std::vector<StreamItem>& items);
+  // Every case's D against the golden model's.
+  void compare(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items,
+               const std::vector<Fragment>& got, const std::vector<bool>& failed);
+
+  Engine& engine_;
+  const RunOptions& opt_;
+  std::ostream& out_;
+  const std::vector<Instr>& variants_;
+  std::vector<VariantResult> results_;
+  Progress progress_;
+  ProgressFile progress_file_;
+  double engine_seconds_ = 0;
+  int details_ = 0;
+  uint64_t cases_run_ = 0;
+  std::string hang_;
+  std::optional<CoverageSampler> sampler_;
+};
+
+std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
+                                      const std::vector<StreamItem>& items) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t cycles_before = engine_.cycles();
+  std::vector<Fragment> got;
+  try {
+    got = engine_.execute_stream(items);
+  } catch (const DesignFailure& e) {
+    hang_ = e.what();
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const uint64_t cycles = engine_.cycles() - cycles_before;
+  engine_seconds_ += seconds;
+  // A variant's share of the batch's time and cycles is its share of the cases.
+  std::map<size_t, uint64_t> cases_of_variant;
+  for (const PlannedCase& c : cases) ++cases_of_variant[c.variant];
+  uint64_t cycles_shared = 0;
+  for (const auto& [variant, n] : cases_of_variant) {
+    results_[variant].seconds += seconds * double(n) / double(cases.size());
+    results_[variant].cycles += cycles * n / cases.size();
+    cycles_shared += cycles * n / cases.size();
+  }
+  results_[cases.front().variant].cycles += cycles - cycles_shared;
+  return got;
+}
+
+std::vector<bool> Runner::take_engine_errors(const std::vector<PlannedCase>& cases,
+                                             const std::vector<StreamItem>& items) {
+  const uint64_t first = cases.front().index, last = cases.back().index;
+  std::unordered_map<std::string, size_t> position_of_id;
+  for (size_t p = 0; p < items.size(); ++p) position_of_id[items[p].case_id] = p;
+  std::vector<bool> failed(items.size(), false);
+  for (const std::string& error : engine_.take_errors()) {
+    const size_t p = named_case(error, position_of_id);
+    const size_t variant = p == std::string::npos ? cases.front().variant : cases[p].variant;
+    ++results_[variant].engine_errors;
+    if (p == std::string::npos) {
+      note(variant, error, false);
+      continue;
+    }
+    failed[p] = true;
+    note(variant,
+         error + "  (" + rerun_text(opt_, items[p].instr, cases[p].index, first, last) + ")",
+         false);
+  }
+  return failed;
+}
+
+void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items,
+                     const std::vector<Fragment>& got, const std::vector<bool>& failed) {
+  const uint64_t first = cases.front().index, last = cases.back().index;
+  for (size_t p = 0; p < items.size(); ++p) {
+    const Instr& instr = items[p].instr;
+    const Fragment want = golden_execute(instr, items[p].operands);
+    const Fragment& have = got[p];
+    const int bits = fragment_layout(instr, Operand::kD).reg_bits();
+    bool ok = true;
+    for (int lane = 0; lane < kLanes && ok; ++lane)
+      for (int reg = 0; reg < want.regs_per_lane; ++reg) {
+        if (want.at(lane, reg) == have.at(lane, reg)) continue;
+        ok = false;
+        note(cases[p].variant,
+             "mismatch: " + instr.ptx() + " case " + items[p].case_id + " lane " +
+                 std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
+                 format_register(want.at(lane, reg), bits) + ", got " +
+                 format_register(have.at(lane, reg), bits) + "  (" +
+                 rerun_text(opt_, instr, cases[p].index, first, last) + ")",
+             false);
+        break;
+      }
+    (ok && !failed[p] ? results_[cases[p].variant].passed : results_[cases[p].variant].failed)++;
+    record(cases[p], ok && !failed[p], &have);
+  }
+}
+
+bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
+  std::vector<StreamItem> items;
+  items.reserve(cases.size());
+  for (const PlannedCase& c : cases) {
+    const Instr& instr = variants_[c.variant];
+    items.push_back(
+        {instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
+         std::to_string(c.index)});
+  }
+  const std::vector<Fragment> got = execute(cases, items);
+  const std::vector<bool> failed = take_engine_errors(cases, items);
+  if (!hang_.empty()) {
+    for (const PlannedCase& c : cases) {
+      ++results_[c.variant].failed;
+      record(c, false, nullptr);
+    }
+    note(cases.front().variant,
+         "hang: " + hang_ + "  (re-run its batch: " +
+             rerun_batch(opt_, variants_[cases.front().variant], cases.front().index,
+                         cases.back().index) +
+             ")",
+         true);
+    cases_run_ += cases.size();
+    return false;
+  }
+  if (sampler_) sampler_->sample(engine_, items);
+  compare(cases, items, got, failed);
+  cases_run_ += cases.size();
+  progress_.advance(cases.size());
+  progress_file_.advance(cases.size());
+  return true;
+}
+
+void Runner::run_all() {
+  // The shard's indices: first_in_shard, + shard_count, ...
+  const uint64_t in_shard = cases_in_shard(opt_);
+  const uint64_t step = uint64_t(opt_.shard_count);
+  const uint64_t first_in_shard =
+      opt_.first + (uint64_t(opt_.shard_index) + step - opt_.first % step) % step;
+  std::vector<PlannedCase> batch;
+  if (opt_.mix) {
+    for (uint64_t n = 0; n < in_shard && hang_.empty(); ++n) {
+      const uint64_t index = first_in_shard + n * step;
+      batch.push_back({index, mixed_variant(opt_.seed, index, variants_.size())});
+      if (batch.size() == size_t(opt_.batch) || n + 1 == in_shard) {
+        run_batch(batch);
+        batch.clear();
+      }
+    }
+    for (size_t v = 0; v < variants_.size(); ++v) print_variant(v);
+    return;
+  }
+  for (size_t v = 0; v < variants_.size(); ++v) {
+    for (uint64_t n = 0; n < in_shard && hang_.empty(); ++n) {
+      batch.push_back({first_in_shard + n * step, v});
+      if (batch.size() == size_t(opt_.batch) || n + 1 == in_shard) {
+        run_batch(batch);
+        batch.clear();
+      }
+    }
+    print_variant(v);
+  }
+}
+
+int Runner::finish(Report* report) {
+  report->variants = std::move(results_);
+  if (std::optional<Activity> activity = engine_.activity()) {
+    report->activity = activity;
+    progress_.clear();
+    print_activity(out_, *activity, report->datapath);
+    if (hang_.empty() && !report->variants.empty())
+      check_activity(*activity, opt_.backpressure > 0, engine_.expected_activity(),
+                     report->variants, out_);
+  }
+  if (!hang_.empty())
+    out_ << "the run stopped at the hang: " << cases_in_run(opt_) - cases_run_
+         << " case(s) not run\n";
+  report->exit_code = print_run_summary(out_, *report, engine_seconds_);
+  if (!hang_.empty()) report->exit_code = kExitMismatch;
+  return report->exit_code;
+}
+
 }  // namespace
 
 size_t mixed_variant(uint64_t seed, uint64_t index, size_t variant_count) {
@@ -184,169 +411,10 @@ uint64_t cases_in_run(const RunOptions& opt) {
 
 int run(Engine& engine, const RunOptions& opt, std::ostream& out, Report* report) {
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Instr>& variants = run_variants(opt);
   report->engine = engine.name();
-  std::vector<VariantResult> results(variants.size());
-  for (size_t v = 0; v < variants.size(); ++v) {
-    results[v].ptx = variants[v].ptx();
-    if (opt.record_cases) results[v].cases.emplace();
-  }
-  // The case's D digest (of `d`, none when null) only where cases are recorded.
-  auto record = [&](const PlannedCase& c, bool ok, const Fragment* d) {
-    if (opt.record_cases)
-      results[c.variant].cases->push_back({c.index, ok, d ? fragment_digest(*d) : ""});
-  };
-  Progress progress(cases_in_run(opt));
-  ProgressFile progress_file(opt.progress_file);
-  double engine_seconds = 0;
-  int details = 0;
-  uint64_t cases_run = 0;
-  std::string hang;
-  std::optional<CoverageSampler> sampler;
-  if (opt.coverage) sampler.emplace(opt.coverage);
-
-  // Runs one batch back to back; false after a hang (the engine is unusable).
-  auto run_batch = [&](const std::vector<PlannedCase>& cases) {
-    std::vector<StreamItem> items;
-    items.reserve(cases.size());
-    for (const PlannedCase& c : cases) {
-      const Instr& instr = variants[c.variant];
-      items.push_back({instr, generate_operands(instr, opt.seed, c.index, opt.special_rate),
-                       std::to_string(c.index)});
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const uint64_t cycles_before = engine.cycles();
-    std::vector<Fragment> got;
-    try {
-      got = engine.execute_stream(items);
-    } catch (const DesignFailure& e) {
-      hang = e.what();
-    }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const uint64_t cycles = engine.cycles() - cycles_before;
-    engine_seconds += seconds;
-    // A variant's share of the batch's time and cycles is its share of the cases.
-    std::map<size_t, uint64_t> cases_of_variant;
-    for (const PlannedCase& c : cases) ++cases_of_variant[c.variant];
-    uint64_t cycles_shared = 0;
-    for (const auto& [variant, n] : cases_of_variant) {
-      results[variant].seconds += seconds * double(n) / double(cases.size());
-      results[variant].cycles += cycles * n / cases.size();
-      cycles_shared += cycles * n / cases.size();
-    }
-    results[cases.front().variant].cycles += cycles - cycles_shared;
-
-    const uint64_t first = cases.front().index, last = cases.back().index;
-    auto note = [&](size_t variant, const std::string& line, bool always) {
-      if (!always && details++ >= opt.max_details) return;
-      progress.clear();
-      out << "  " << line << "\n";
-      results[variant].details.push_back(line);
-    };
-    std::unordered_map<std::string, size_t> position_of_id;
-    for (size_t p = 0; p < items.size(); ++p) position_of_id[items[p].case_id] = p;
-    std::vector<bool> failed(items.size(), false);
-    for (const std::string& error : engine.take_errors()) {
-      const size_t p = named_case(error, position_of_id);
-      const size_t variant = p == std::string::npos ? cases.front().variant : cases[p].variant;
-      ++results[variant].engine_errors;
-      if (p == std::string::npos) {
-        note(variant, error, false);
-        continue;
-      }
-      failed[p] = true;
-      note(variant,
-           error + "  (" + rerun_text(opt, items[p].instr, cases[p].index, first, last) + ")",
-           false);
-    }
-    if (!hang.empty()) {
-      for (const PlannedCase& c : cases) {
-        ++results[c.variant].failed;
-        record(c, false, nullptr);
-      }
-      note(cases.front().variant,
-           "hang: " + hang + "  (re-run its batch: " +
-               rerun_batch(opt, variants[cases.front().variant], first, last) + ")",
-           true);
-      cases_run += cases.size();
-      return false;
-    }
-    if (sampler) sampler->sample(engine, items);
-    for (size_t p = 0; p < items.size(); ++p) {
-      const Instr& instr = items[p].instr;
-      const Fragment want = golden_execute(instr, items[p].operands);
-      const Fragment& have = got[p];
-      const int bits = fragment_layout(instr, Operand::kD).reg_bits();
-      bool ok = true;
-      for (int lane = 0; lane < kLanes && ok; ++lane)
-        for (int reg = 0; reg < want.regs_per_lane; ++reg) {
-          if (want.at(lane, reg) == have.at(lane, reg)) continue;
-          ok = false;
-          note(cases[p].variant,
-               "mismatch: " + instr.ptx() + " case " + items[p].case_id + " lane " +
-                   std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
-                   format_register(want.at(lane, reg), bits) + ", got " +
-                   format_register(have.at(lane, reg), bits) + "  (" +
-                   rerun_text(opt, instr, cases[p].index, first, last) + ")",
-               false);
-          break;
-        }
-      (ok && !failed[p] ? results[cases[p].variant].passed : results[cases[p].variant].failed)++;
-      record(cases[p], ok && !failed[p], &have);
-    }
-    cases_run += cases.size();
-    progress.advance(cases.size());
-    progress_file.advance(cases.size());
-    return true;
-  };
-
-  // The shard's indices: first_in_shard, + shard_count, ...
-  const uint64_t in_shard = cases_in_shard(opt);
-  const uint64_t step = uint64_t(opt.shard_count);
-  const uint64_t first_in_shard =
-      opt.first + (uint64_t(opt.shard_index) + step - opt.first % step) % step;
-  auto print_variant = [&](size_t v) {
-    progress.clear();
-    print_run_variant(out, results[v]);
-    out.flush();
-  };
-  std::vector<PlannedCase> batch;
-  if (opt.mix) {
-    for (uint64_t n = 0; n < in_shard && hang.empty(); ++n) {
-      const uint64_t index = first_in_shard + n * step;
-      batch.push_back({index, mixed_variant(opt.seed, index, variants.size())});
-      if (batch.size() == size_t(opt.batch) || n + 1 == in_shard) {
-        run_batch(batch);
-        batch.clear();
-      }
-    }
-    for (size_t v = 0; v < variants.size(); ++v) print_variant(v);
-  } else {
-    for (size_t v = 0; v < variants.size(); ++v) {
-      for (uint64_t n = 0; n < in_shard && hang.empty(); ++n) {
-        batch.push_back({first_in_shard + n * step, v});
-        if (batch.size() == size_t(opt.batch) || n + 1 == in_shard) {
-          run_batch(batch);
-          batch.clear();
-        }
-      }
-      print_variant(v);
-    }
-  }
-  report->variants = std::move(results);
-  if (std::optional<Activity> activity = engine.activity()) {
-    report->activity = activity;
-    progress.clear();
-    print_activity(out, *activity, report->datapath);
-    if (hang.empty() && !report->variants.empty())
-      check_activity(*activity, opt.backpressure > 0, engine.expected_activity(),
-                     report->variants, out);
-  }
-  if (!hang.empty())
-    out << "the run stopped at the hang: " << cases_in_run(opt) - cases_run << " case(s) not run\n";
-  report->exit_code = print_run_summary(out, *report, engine_seconds);
-  if (!hang.empty()) report->exit_code = kExitMismatch;
+  Runner runner(engine, opt, out);
+  runner.run_all();
+  runner.finish(report);
   report->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report->exit_code;
