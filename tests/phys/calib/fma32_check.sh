@@ -11,7 +11,6 @@ work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 mkdir -p "$work" || exit 1
-export PYTHONPATH=$repo/tools
 netlist=$(nice -n 10 "$python" - "$work" <<'PY'
 import sys
 from pathlib import Path
