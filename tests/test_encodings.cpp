@@ -75,7 +75,9 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
   const auto bias = column(pkg, "FP_BIAS"), sign = column(pkg, "FP_HAS_SIGN");
   const auto special = column(pkg, "FP_HAS_SPECIAL");
   if (index.size() != types.size()) out.push_back("fp_format_e: not every format found");
-  for (const auto& [name, i] : index) {
+  for (const auto& entry_index : index) {
+    const std::string& name = entry_index.first;
+    const int i = entry_index.second;
     const tcu::NumberFormat& f = tcu::number_format(types.at(name));
     auto at = [&](const std::vector<uint64_t>& col) {
       return size_t(i) < col.size() ? int64_t(col[size_t(i)]) : -1;
