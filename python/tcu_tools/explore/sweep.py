@@ -67,15 +67,21 @@ WORKLOAD_FIELDS = {"kind": str, "ptx": str, "m": int, "n": int, "k": int, "count
                    "seed": int, "suite": str, "family": str}
 
 
-def read_sweep_file(path: Path, rtl: dict[str, int], sweep: Sweep) -> None:
+def read_toml(path: Path) -> tuple[str, dict]:
+    """A TOML file's text and tables; a file that cannot be read or parsed is
+    a UsageError naming it."""
     try:
         text = path.read_text()
     except OSError as error:
         raise UsageError(f"{path}: cannot read: {error.strerror}") from None
     try:
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"{path}: not valid TOML: {error}") from None
+
+
+def read_sweep_file(path: Path, rtl: dict[str, int], sweep: Sweep) -> None:
+    text, data = read_toml(path)
 
     def where(key: str) -> str:
         line = key_line(text, key)

@@ -5,12 +5,11 @@ from an ONNX model (onnx_workload). Errors name the file and line."""
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .params import UsageError
-from .sweep import key_line
+from .sweep import key_line, read_toml
 
 SUITES = Path(__file__).resolve().parent / "suites"
 
@@ -87,14 +86,7 @@ def gemm_line(text: str, index: int) -> int | None:
 def read_workload(path: Path) -> Workload:
     """A workload TOML file: name, source and [[gemm]] tables (name, family
     or ptx, m, n, k, count)."""
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise UsageError(f"{path}: cannot read: {error.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise UsageError(f"{path}: not valid TOML: {error}") from None
+    text, data = read_toml(path)
     unknown = set(data) - {"name", "source", "gemm"}
     if unknown:
         key = sorted(unknown)[0]
