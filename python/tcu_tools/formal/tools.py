@@ -8,11 +8,25 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 TIMED_OUT = 124
 UNDECIDED = 3
+
+_live: set[int] = set()  # the process groups of the tools running now
+_live_lock = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kills every tool still running (the driver stopped: a signal, an error)."""
+    with _live_lock:
+        for group in _live:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 @dataclass
@@ -50,19 +64,24 @@ class Step:
 
     def run(self, args: list[str], output: Path | None = None,
             env: dict[str, str] | None = None) -> int:
-        """Runs a tool (stdout and stderr into output, or discarded); kills its
-        process group past the time limit and returns TIMED_OUT then."""
+        """Runs a tool (stdout and stderr into output, or discarded) in a
+        process group of its own, as timeout(1) does; kills the group past the
+        time limit and returns TIMED_OUT then."""
         sink = output.open("w") if output else subprocess.DEVNULL
         try:
             proc = subprocess.Popen(args, cwd=self.root, stdout=sink, stderr=subprocess.STDOUT,
-                                    start_new_session=True,
-                                    env={**os.environ, **env} if env else None)
+                                    process_group=0, env={**os.environ, **env} if env else None)
+            with _live_lock:
+                _live.add(proc.pid)
             try:
                 return proc.wait(timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
                 return TIMED_OUT
+            finally:
+                with _live_lock:
+                    _live.discard(proc.pid)
         finally:
             if output:
                 sink.close()
