@@ -1,6 +1,6 @@
 // The router's gather pair (kinds slang, cut and blast): each form behind
-// the router's rules (tcu_operand_router), as eq_gold (tcu_router_gather_andor,
-// synthesis) and eq_gate (tcu_router_gather_table, fast): a start is taken
+// the router's rules (tcu_operand_router), as eq_gold (tcu_router_gather_synth,
+// synthesis) and eq_gate (tcu_router_gather_fast, fast): a start is taken
 // only when not collecting; a beat with the start and in every collecting
 // cycle; the bypass only in a collecting cycle's last beat; one word per tag
 // a beat (a word whose tag an earlier slot of the beat carries is dropped:
@@ -186,7 +186,7 @@ module eq_gold #(
              .in_word_lane_i, .in_word_reg_i, .in_word_data_i, .take_start_o(take_start),
              .beat_o(beat), .show_next_o(show_next), .valid_o(valid), .ok_a_o, .ok_b_o, .ok_c_o,
              .ok_meta_o, .ok_scale_a_o, .ok_scale_b_o);
-  tcu_router_gather_andor #(.WordsPerCycle(W), .GatherBypass(GatherBypass)) u_gather (
+  tcu_router_gather_synth #(.WordsPerCycle(W), .GatherBypass(GatherBypass)) u_gather (
     .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
     .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
     .dp_a_o, .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
@@ -230,7 +230,7 @@ module eq_gate #(
              .beat_o(beat), .show_next_o(show_next), .valid_o(valid), .ok_a_o, .ok_b_o, .ok_c_o,
              .ok_meta_o, .ok_scale_a_o, .ok_scale_b_o);
   logic [4095:0] dp_a;
-  tcu_router_gather_table #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .PlaceTable(1'b0), .BypassLatch(1'b0)) u_gather (
+  tcu_router_gather_fast #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .PlaceTable(1'b0), .BypassLatch(1'b0)) u_gather (
     .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
     .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
     .dp_a_o(dp_a), .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);

@@ -1,5 +1,5 @@
-// The int4 dot pair (kind pipe): tcu_int4_dot_tree (synthesis) against
-// tcu_int4_dot_lut (fast), whose pipeline registers sit in different places.
+// The int4 dot pair (kind pipe): tcu_int4_dot_synth (synthesis) against
+// tcu_int4_dot_fast (fast), whose pipeline registers sit in different places.
 // The top eq_miter is proven by ABC in two runs (Run), from reset:
 //   Run 1: the two combinational forms (Stages = 0) equal, and the fast form
 //          at Stages equal to its combinational form followed by Stages
@@ -17,15 +17,15 @@ module eq_int4_dot_comb #(parameter bit Plant = 1'b0) (
 );
   logic        gv, fv;
   logic [13:0] gs, fs, fs_seen;
-  tcu_int4_dot_tree #(.Stages(0)) u_gold (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1),
+  tcu_int4_dot_synth #(.Stages(0)) u_gold (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1),
     .valid_i(1'b1), .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(gv), .sum_o(gs));
-  tcu_int4_dot_lut #(.Stages(0)) u_gate (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1),
+  tcu_int4_dot_fast #(.Stages(0)) u_gate (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1),
     .valid_i(1'b1), .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(fv), .sum_o(fs));
   assign fs_seen = Plant ? fs ^ 14'(a_i[0] & b_i[0]) : fs;
   assign trigger = gv != fv || gs != fs_seen;
 endmodule
 
-// One implementation (Fast: tcu_int4_dot_lut, else tcu_int4_dot_tree) at
+// One implementation (Fast: tcu_int4_dot_fast, else tcu_int4_dot_synth) at
 // Stages against its own combinational form followed by Stages pipeline
 // registers (tcu_pipe_reg). Reset is low in the first cycle only (an
 // initialised register drives it); the data registers start from any value.
@@ -43,14 +43,14 @@ module eq_int4_dot_pipe #(
   logic        sv, cv, pv;
   logic [13:0] ss, cs, ps;
   if (Fast) begin : g_fast
-    tcu_int4_dot_lut #(.Stages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1),
+    tcu_int4_dot_fast #(.Stages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1),
       .valid_i, .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(sv), .sum_o(ss));
-    tcu_int4_dot_lut #(.Stages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+    tcu_int4_dot_fast #(.Stages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
       .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(cv), .sum_o(cs));
   end else begin : g_synth
-    tcu_int4_dot_tree #(.Stages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1),
+    tcu_int4_dot_synth #(.Stages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1),
       .valid_i, .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(sv), .sum_o(ss));
-    tcu_int4_dot_tree #(.Stages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+    tcu_int4_dot_synth #(.Stages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
       .a_signed_i, .b_signed_i, .a_i, .b_i, .valid_o(cv), .sum_o(cs));
   end
   tcu_pipe_reg #(.Width(14), .Depth(Stages)) u_pipe (.clk_i, .rst_ni(started), .en_i(1'b1),

@@ -1,5 +1,5 @@
-// The router's scatter (kinds comb and slots): tcu_router_scatter_mux
-// (synthesis) against tcu_router_scatter_index (fast). Slot: the slot
+// The router's scatter (kinds comb and slots): tcu_router_scatter_synth
+// (synthesis) against tcu_router_scatter_fast (fast). Slot: the slot
 // compared (kind slots, one miter per slot), or every slot (-1). Plant = 1
 // flips bit 0 of the fast form's word in the last slot (kind slots proves
 // the last slot first: it shows the selection reaching the far end).
@@ -20,10 +20,10 @@ module eq_miter #(
   logic [5*W-1:0]  gl, fl;
   logic [3*W-1:0]  gr, fr;
   logic [32*W-1:0] gd, fd, fd_seen;
-  tcu_router_scatter_mux #(.DWordsPerCycle(W)) u_gold (.busy_i, .base_i, .d_words_i,
+  tcu_router_scatter_synth #(.DWordsPerCycle(W)) u_gold (.busy_i, .base_i, .d_words_i,
     .family_i, .k32_i, .f16_i, .d_i, .wb_word_valid_o(gv), .wb_word_lane_o(gl),
     .wb_word_reg_o(gr), .wb_word_data_o(gd));
-  tcu_router_scatter_index #(.DWordsPerCycle(W)) u_gate (.busy_i, .base_i, .d_words_i,
+  tcu_router_scatter_fast #(.DWordsPerCycle(W)) u_gate (.busy_i, .base_i, .d_words_i,
     .family_i, .k32_i, .f16_i, .d_i, .wb_word_valid_o(fv), .wb_word_lane_o(fl),
     .wb_word_reg_o(fr), .wb_word_data_o(fd));
   // A word's data is meaningful with its valid bit only.

@@ -1,5 +1,5 @@
-// The word mux (kind comb): tcu_word_mux_tree (synthesis) against
-// tcu_word_mux_index (fast), Words words of Width bits. Plant = 1 flips
+// The word mux (kind comb): tcu_word_mux_synth (synthesis) against
+// tcu_word_mux_fast (fast), Words words of Width bits. Plant = 1 flips
 // every bit of the fast form's word where sel_i is all ones.
 module eq_miter #(
   parameter int unsigned  Width = 1,
@@ -12,7 +12,7 @@ module eq_miter #(
   output logic                   trigger
 );
   logic [Width-1:0] g, f;
-  tcu_word_mux_tree #(.Width(Width), .Words(Words)) u_gold (.data_i, .sel_i, .data_o(g));
-  tcu_word_mux_index #(.Width(Width), .Words(Words)) u_gate (.data_i, .sel_i, .data_o(f));
+  tcu_word_mux_synth #(.Width(Width), .Words(Words)) u_gold (.data_i, .sel_i, .data_o(g));
+  tcu_word_mux_fast #(.Width(Width), .Words(Words)) u_gate (.data_i, .sel_i, .data_o(f));
   assign trigger = g != (Plant ? f ^ Width'(sel_i == '1) : f);
 endmodule

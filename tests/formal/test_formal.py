@@ -15,7 +15,7 @@ from tcu_tools.formal import checks
 from tcu_tools.formal.cli import main
 
 ROOT = source_dir()
-GOOD_MITER = '[miter.word_mux]\nrtl = ["tcu_word_mux_tree.sv", "tcu_word_mux_index.sv"]\n'
+GOOD_MITER = '[miter.word_mux]\nrtl = ["tcu_word_mux_synth.sv", "tcu_word_mux_fast.sv"]\n'
 
 
 def test_parameter_sets_in_order(tmp_path):
