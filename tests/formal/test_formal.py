@@ -49,6 +49,8 @@ def test_every_miter_of_the_project_has_a_plant():
      "timeout must be a positive"),
     ('tier = "full"\npair = "p"\nkind = "comb"\nmiter = "word_mux"\nstages = 2',
      "unknown key\\(s\\) stages"),
+    ('tier = "full"\npair = "p"\nkind = "pipe"\nmiter = "word_mux"\nparams = { Words = [3] }',
+     "kind pipe needs a parameter named \\*Stages"),
 ])
 def test_bad_check_named(tmp_path, check, message):
     f = tmp_path / "bad.toml"

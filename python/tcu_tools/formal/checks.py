@@ -21,6 +21,7 @@ class Miter:
     name: str
     top: Path             # formal/miters/NAME.sv (kind map: NAME.il)
     sources: list[Path]   # what is read before it: tcu_pkg.sv, `formal`, `rtl`
+    stage_cycles: int = 1  # kind pipe: the pipeline's cycles per stage
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,12 @@ class Check:
 def _miters(path: Path, root: Path, data: dict) -> dict[str, Miter]:
     miters = {}
     for name, m in data.get("miter", {}).items():
-        if not isinstance(m, dict) or set(m) - {"formal", "rtl"}:
-            raise ChecksError(f"{path}: [miter.{name}]: only the lists `formal` and `rtl`")
+        if not isinstance(m, dict) or set(m) - {"formal", "rtl", "stage_cycles"}:
+            raise ChecksError(f"{path}: [miter.{name}]: only the lists `formal` and `rtl` "
+                              "and stage_cycles")
+        cycles = m.get("stage_cycles", 1)
+        if not isinstance(cycles, int) or cycles < 1:
+            raise ChecksError(f"{path}: [miter.{name}]: stage_cycles must be a positive integer")
         suffix = ".il" if (root / "formal" / "miters" / f"{name}.il").is_file() else ".sv"
         top = root / "formal" / "miters" / f"{name}{suffix}"
         sources = [root / "rtl" / "tcu_pkg.sv"] * (suffix == ".sv")
@@ -62,7 +67,7 @@ def _miters(path: Path, root: Path, data: dict) -> dict[str, Miter]:
         for f in [top] + sources:
             if not f.is_file():
                 raise ChecksError(f"{path}: [miter.{name}]: no file {f.relative_to(root)}")
-        miters[name] = Miter(name, top, sources)
+        miters[name] = Miter(name, top, sources, cycles)
     return miters
 
 
@@ -101,6 +106,11 @@ def load(root: Path, path: Path | None = None) -> list[Check]:
         timeout = c.get("timeout", default_timeout)
         if not isinstance(timeout, int) or timeout <= 0:
             raise ChecksError(f"{where}: timeout must be a positive number of seconds")
+        names = list(c.get("params") or {})
+        if c["kind"] == "pipe" and not any(n.endswith("Stages") for n in names):
+            raise ChecksError(f"{where}: kind pipe needs a parameter named *Stages (the pipeline's)")
+        if c["kind"] == "slots" and "DWordsPerCycle" not in names:
+            raise ChecksError(f"{where}: kind slots needs the parameter DWordsPerCycle (the slots)")
         for params in _param_sets(where, c.get("params")):
             checks.append(Check(c["tier"], c["pair"], c["kind"], miters[c["miter"]], params,
                                 timeout))

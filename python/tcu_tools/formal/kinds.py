@@ -13,9 +13,9 @@ tool's status. Each writes what its tools say to the check's log.
          first, $EQUIV_JOBS at once.
   pipe   pipelines whose two implementations place their registers
          differently: the miter's Run 1 (the combinational forms equal, and
-         the fast form at Stages equal to its combinational form followed by
-         Stages registers; ABC dprove) and Run 2 (the synthesis form likewise,
-         by k-induction), both from reset.
+         the fast form at its *Stages equal to its combinational form followed
+         by its latency in registers; ABC dprove) and Run 2 (the synthesis form
+         likewise, by k-induction), both from reset.
   slang  the router's gather, whose fast form Yosys 0.23 cannot read: read by
          Yosys 0.70's SystemVerilog frontend (yosys-slang), the operand
          buffers cut, mapped to an AIG by Yosys 0.23 with the shift rules of
@@ -89,26 +89,31 @@ def _miter_aig(step: Step, check: Check, sets, aig) -> int:
 
 
 def prove_pipe(step: Step, check: Check) -> int:
-    """Kind pipe, in two ABC runs of the miter's eq_miter: Run 1 (one miter
-    with both triggers, so that Yosys maps the fast form's logic once) by
-    dprove (SAT sweeping); Run 2 by k-induction (bmc3 from reset for
-    Stages + 3 cycles, then ind with Stages + 2 frames; both sides the same
-    logic, merged by structural hashing once unrolled). Together: the two
-    forms equal cycle for cycle from reset. Stages = 0 is Run 1 alone."""
-    stages = _param(check, "Stages")
-    step.note(f"== Run 1: the combinational forms equal; the fast form at Stages = {stages} "
-              f"= at 0 and {stages} registers (dprove)")
+    """Kind pipe, in two ABC runs of the miter's eq_miter at the check's
+    parameters, the first named *Stages the pipeline's: Run 1 (one miter with
+    both triggers, so that Yosys maps the fast form's logic once) by dprove
+    (SAT sweeping); Run 2 by k-induction (bmc3 from reset for latency + 3
+    cycles, then ind with latency + 2 frames, the latency Stages times the
+    miter's stage_cycles; both sides the same logic, merged by structural
+    hashing once unrolled). Together: the two forms equal cycle for cycle
+    from reset. Stages = 0 is Run 1 alone."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind pipe needs a parameter *Stages")
+    latency = stages * check.miter.stage_cycles
+    step.note(f"== Run 1: the combinational forms equal; the fast form at {name} = {stages} "
+              f"= at 0 and {latency} registers (dprove)")
     aig = step.dir / "run1.aig"
     status = _miter_aig(step, check, _sets(check, {"Run": 1}, step.plant), aig)
     status = status or step.dprove(aig)
     if status or stages == 0:
         return status
-    step.note(f"== Run 2: the synthesis form at Stages = {stages} = at 0 and {stages} "
+    step.note(f"== Run 2: the synthesis form at {name} = {stages} = at 0 and {latency} "
               "registers (bmc3, ind)")
     aig = step.dir / "run2.aig"
     status = _miter_aig(step, check, _sets(check, {"Run": 2}, step.plant), aig)
     return status or step.abc(
-        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {stages + 3}; ind -F {stages + 2}",
+        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
         "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
 
 
