@@ -30,6 +30,7 @@ tool's status. Each writes what its tools say to the check's log.
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from .checks import Check
@@ -119,30 +120,34 @@ def prove_pipe(step: Step, check: Check) -> int:
 
 def _in_parallel(step: Step, items: list, prove_one, header: str) -> int:
     """prove_one(item, sub_log) for each item, step.jobs at once, in order;
-    once one is not proven, the items not yet started are dropped. Each
-    item's log is appended to the check's after a line `== HEADER item`.
-    Returns the first item's status that is not 0 (in order), else 0."""
+    once one is not proven, no item is started any more. Each item's log is
+    appended to the check's after a line `== HEADER item`. Returns the first
+    item's status that is not 0 (in order), else 0."""
+    stop = threading.Event()
+
+    def run(item, sub):
+        if stop.is_set():
+            return None
+        status = prove_one(item, sub)
+        if status:
+            stop.set()
+        return status
+
     status = 0
     with ThreadPoolExecutor(max_workers=step.jobs) as pool:
-        futures = []
-        for item in items:
-            sub = step.log.with_name(f"{step.log.name}.{header}{item}")
-            futures.append((item, sub, pool.submit(prove_one, item, sub)))
+        futures = [(item, sub, pool.submit(run, item, sub)) for item, sub in
+                   ((i, step.log.with_name(f"{step.log.name}.{header}{i}")) for i in items)]
         try:
             for item, sub, future in futures:
-                if future.cancelled():
-                    continue
                 p = future.result()
+                if p is None:
+                    continue
                 step.note(f"== {header} {item}")
                 step.append(sub)
                 sub.unlink(missing_ok=True)
-                if p and not status:
-                    status = p
-                    for _, _, later in futures:
-                        later.cancel()
+                status = status or p
         except BaseException:  # stopped: nothing more started, the running killed
-            for _, _, later in futures:
-                later.cancel()
+            stop.set()
             kill_all()
             raise
     return status
