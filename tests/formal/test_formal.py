@@ -28,6 +28,12 @@ def test_parameter_sets_in_order(tmp_path):
     assert checks.load(ROOT, f)[0].timeout == 900
 
 
+def test_log_names_distinct():
+    """Each check of the project writes a log of its own."""
+    names = [c.name for c in checks.load(ROOT)]
+    assert len(names) == len(set(names))
+
+
 def test_every_miter_of_the_project_has_a_plant():
     """The --plant run needs a Plant parameter in each miter's top (eq_miter;
     the gather's eq_gold and eq_gate); kind map plants by its rules' define."""

@@ -40,10 +40,11 @@ class Check:
 
     @property
     def name(self) -> str:
-        """The check's log name: miter, parameters, and .cut for kind cut
-        (the same pair and parameters as kind slang)."""
+        """The check's log name: miter, parameters, and the kind for kinds cut
+        and blast (the miter and parameters of a check of kind slang)."""
         text = self.params_text.replace(" ", "_").replace("=", "-")
-        return self.miter.name + (f".{text}" if text else "") + (".cut" if self.kind == "cut" else "")
+        return (self.miter.name + (f".{text}" if text else "")
+                + (f".{self.kind}" if self.kind in ("cut", "blast") else ""))
 
     def line(self) -> str:
         """What a filter is matched against: the pair and the parameters."""

@@ -165,8 +165,9 @@ class Step:
     def naive(self, aig: Path, log: Path) -> int:
         """ABC's &cec -n on a single-output miter (an OR of differences, split by
         &demiter into its pairs): one SAT call per pair, up to $EQUIV_CONFLICTS
-        conflicts each; 0 when every pair is UNSAT (equal), 1 when one is SAT."""
+        conflicts each; 0 when every pair is UNSAT (equal), 1 when one is SAT or
+        differs without a SAT call ("NOT EQUIVALENT ... trivially differs")."""
         conflicts = os.environ.get("EQUIV_CONFLICTS", "1000000")
         return self.abc(f"&r {self.rel(aig)}; &ps; &demiter; &ps; &cec -m -n -C {conflicts}",
-                        "ABC &cec -n", r"\.  SAT = *[1-9]", r"\.  SAT = *0\. *UNDEC = *0\.",
-                        log=log)
+                        "ABC &cec -n", r"\.  SAT = *[1-9]|NOT EQUIVALENT",
+                        r"\.  SAT = *0\. *UNDEC = *0\.", log=log)
