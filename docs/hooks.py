@@ -12,6 +12,8 @@ so that no figure or option is copied by hand:
     <!-- generated: phys-tables -->   spec/phys_osu018.toml's figures
     <!-- generated: config-spec -->   spec/config.toml's parameters, rules
                                       and named configurations
+    <!-- generated: bench-table -->   the speed table of docs/data/bench.json
+                                      (tcu_tools.bench_table)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -179,8 +181,19 @@ def _config_spec() -> str:
             + "\n".join(configs))
 
 
+def _bench_table() -> str:
+    from tcu_tools import bench_table
+
+    try:
+        return bench_table.render(bench_table.load(REPO / "docs" / "data" / "bench.json"),
+                                  "/src/docs/data/bench.json")
+    except bench_table.BenchTableError as e:
+        raise PluginError(f"docs: {e}") from e
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
-             "phys-tables": _phys_tables, "config-spec": _config_spec}
+             "phys-tables": _phys_tables, "config-spec": _config_spec,
+             "bench-table": _bench_table}
 
 
 # ---- hooks -----------------------------------------------------------------------------
