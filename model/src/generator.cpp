@@ -162,16 +162,29 @@ Fragment junk_words(Source& src) {
 }
 
 // Sets every used element of `f` to value(batch, row, col).
+// Elements in matrix order, each through the layout's table of register
+// and bit offset (slot_of where `f` is not of the layout's shape).
 template <typename Value>
 void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
   const int bits = layout.elem_bits();
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  const bool by_table = f.regs_per_lane == layout.regs_per_lane() &&
+                        f.regs.size() == size_t(kLanes * layout.regs_per_lane());
+  int i = 0;
   for (int b = 0; b < layout.batches(); ++b)
     for (int r = 0; r < layout.rows(); ++r)
-      for (int c = 0; c < layout.cols(); ++c) {
-        const Slot s = layout.slot_of({b, r, c});
-        uint64_t& reg = f.at(s.lane, s.reg);
-        reg = (reg & ~(mask << (s.elem * bits))) | ((value(b, r, c) & mask) << (s.elem * bits));
+      for (int c = 0; c < layout.cols(); ++c, ++i) {
+        uint64_t* reg;
+        int shift;
+        if (by_table) {
+          reg = &f.regs[size_t(layout.reg_of_elem(i))];
+          shift = layout.shift_of_elem(i);
+        } else {
+          const Slot s = layout.slot_of({b, r, c});
+          reg = &f.at(s.lane, s.reg);
+          shift = s.elem * bits;
+        }
+        *reg = (*reg & ~(mask << shift)) | ((value(b, r, c) & mask) << shift);
       }
 }
 
