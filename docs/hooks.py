@@ -14,6 +14,8 @@ so that no figure or option is copied by hand:
                                       and named configurations
     <!-- generated: formal-checks --> formal/checks.toml's checks, a row per
                                       pair and kind with its parameter sets
+    <!-- generated: bench-table -->   the speed table of docs/data/bench.json
+                                      (tcu_tools.bench_table)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -209,9 +211,19 @@ def _formal_checks() -> str:
                         for t, p, k, m, sets in rows])
 
 
+def _bench_table() -> str:
+    from tcu_tools import bench_table
+
+    try:
+        return bench_table.render(bench_table.load(REPO / "docs" / "data" / "bench.json"),
+                                  "/src/docs/data/bench.json")
+    except bench_table.BenchTableError as e:
+        raise PluginError(f"docs: {e}") from e
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
              "phys-tables": _phys_tables, "config-spec": _config_spec,
-             "formal-checks": _formal_checks}
+             "formal-checks": _formal_checks, "bench-table": _bench_table}
 
 
 # ---- hooks -----------------------------------------------------------------------------
