@@ -1,6 +1,7 @@
 """python3 -m tcu_tools.phys [--unit NAME [--params "N=V ..."]]... | --all
                        [--cycles N] [--json FILE] [--write FILE] [--check FILE]
                        [--from-json FILE] [--workdir DIR]
+       python3 -m tcu_tools.phys --refresh FILE
 
 Maps each unit type to the OSU 0.18 um cells and prints its area (um^2),
 critical path and clock (MHz), and energy per cycle busy and idle (pJ, from a
@@ -8,8 +9,10 @@ gate-level simulation's toggle counts in OpenSTA's report_power) and per
 operation. --all: every point of the data file (each unit at the default
 configuration's parameters and where the small configuration's differ);
 --write FILE: the data file (spec/phys_osu018.toml); --check FILE: compare
-the measured points with the data file's. --from-json FILE: take the
-figures from an earlier --json instead of measuring. Exit 1 if a step fails
+the measured points with the data file's; --refresh FILE: re-measure the
+entries whose RTL or tools changed (tcu_tools.phys.stamp) and re-stamp it.
+--from-json FILE: take the figures from an earlier --json instead of
+measuring. Exit 1 if a step fails
 or --check finds a disagreement, 2 for a bad command line."""
 from __future__ import annotations
 
@@ -76,8 +79,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the plain (unbuffered) mapping, for comparison with the buffered one")
     parser.add_argument("--no-energy", action="store_true",
                         help="area and clock only (no gate-level simulation)")
+    parser.add_argument("--refresh", metavar="FILE",
+                        help="re-measure the data file's stale entries (their RTL's design or "
+                        "the tools changed: tcu_tools.phys.stamp), keep the rest, re-stamp it")
     parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")
     args = parser.parse_args(argv)
+    if args.refresh:
+        from .refresh import refresh
+        return refresh(Path(args.refresh), Path(args.workdir))
     if args.cycles < 8:
         parser.error("--cycles must be at least 8")
     overrides = _parse_params(parser, args.params)

@@ -12,8 +12,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from . import compose, figures, library, sta
-from .units import POINTS, RTL, sources_of
+from . import compose, figures, library, sta, stamp
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -26,6 +25,8 @@ CHECKED = {
 }
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
+# Re-measures the stale entries only (tcu_tools.phys.stamp).
+REFRESH = stamp.REFRESH
 # The [[whole]] tables: each a whole tcu_datapath mapped first, then given to
 # the command above as --whole FILE.
 WHOLE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_datapath "
@@ -68,7 +69,9 @@ def _table(header: str, entries: dict) -> str:
 
 
 def tool_versions() -> dict:
-    """The first line of each tool's version: the flow the figures depend on."""
+    """The first line of each tool's version, and the flow's files (the
+    liberty, the ABC constraints, the latch map: stamp.flow_hash): what the
+    figures depend on besides the RTL."""
     def first_line(cmd: list[str]) -> str:
         try:
             out = subprocess.run(cmd, capture_output=True, text=True).stdout
@@ -80,34 +83,14 @@ def tool_versions() -> dict:
     except importlib.metadata.PackageNotFoundError:
         parser = "?"
     return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser}
-
-
-def rtl_hashes() -> dict:
-    """The SHA-256 (16 hex digits) of every RTL file a characterized unit is
-    built from (units.sources_of each point's top, and the engines')."""
-    tops = {p.name for p in POINTS} | set(compose.ENGINE_UNITS)
-    files = sorted({f for top in tops for f in sources_of(top)})
-    return {str(f.relative_to(RTL.parent)): hashlib.sha256(f.read_bytes()).hexdigest()[:16]
-            for f in files}
+            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser,
+            "flow": stamp.flow_hash()}
 
 
 def stale(data: dict, tools: dict | None = None) -> list[str]:
     """Why the data file's figures are not those of this RTL and these
-    tools (its rtl_sha256 and tools against theirs now); [] if they are,
-    or if the file carries no rtl_sha256 (see unstamped)."""
-    if "rtl_sha256" not in data:
-        return []
-    now = rtl_hashes()
-    then = data["rtl_sha256"]
-    reasons = [f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]]
-    reasons += [f"{f} is new" for f in sorted(set(now) - set(then))]
-    reasons += [f"{f} is gone" for f in sorted(set(then) - set(now))]
-    tools = tool_versions() if tools is None else tools
-    for name, version in data.get("tools", {}).items():
-        if tools.get(name) != version:
-            reasons.append(f"{name} is '{tools.get(name)}', the figures' '{version}'")
-    return reasons
+    tools (stamp.staleness); [] if they are."""
+    return stamp.staleness(data, tool_versions() if tools is None else tools)
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
@@ -118,7 +101,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "command": REGENERATE,
         "tools": tools,
-        "rtl_sha256": rtl_hashes(),
+        "rtl_sha256": {},  # below: every entry's sources (stamp.file_hashes)
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
@@ -142,18 +125,28 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
         "# configurations it is part of); [[datapath]]: a configuration composed from\n"
-        "# its points (compose in python/tcu_tools/phys/compose.py says how).\n",
-        _table("", head),
+        "# its points (compose in python/tcu_tools/phys/compose.py says how).\n"
+        "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
+        "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
+    points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
-    for p in points:
+    data = {"point": [dict(p) for p in points],
+            "whole": [compose.against_whole(points, w) for w in wholes],
+            "engine": [compose.engine_beside_units(points, e) for e in engines]}
+    for kind, entry in stamp.entries(data):
+        entry.update(stamp.stamp_of(kind, entry, yosys_version=tools.get("yosys", "")))
+    head["rtl_sha256"] = stamp.file_hashes(data)
+    head["refresh_command"] = REFRESH
+    text.append(_table("", head))
+    for p in data["point"]:
         text.append(_table("[[point]]", p))
     for d in compose.datapaths(points):
         text.append(_table("[[datapath]]", d))
-    for w in wholes:
-        text.append(_table("[[whole]]", compose.against_whole(points, w)))
-    for e in engines:
-        text.append(_table("[[engine]]", compose.engine_beside_units(points, e)))
+    for w in data["whole"]:
+        text.append(_table("[[whole]]", w))
+    for e in data["engine"]:
+        text.append(_table("[[engine]]", e))
     path.write_text("\n".join(text))
 
 
