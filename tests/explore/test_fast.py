@@ -156,8 +156,73 @@ def test_onnx_without_gemms_and_garbage(tmp_path):
 def test_onnx_mismatched_shapes(tmp_path):
     path = save(tmp_path, [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                 [tensor("x", [4, 64])], [tensor("y", None)], [weight("w", [32, 8])])
-    with pytest.raises(params.UsageError, match="m.onnx: shape inference failed"):
+    with pytest.raises(params.UsageError, match="m.onnx: shape inference failed") as error:
         read_onnx(path, "int4")
+    assert "node name: mm" in str(error.value)  # onnx's message names the node
+
+
+@pytest.mark.parametrize("op,inputs", [
+    ("MatMulInteger", ["x", "w"]),
+    ("ConvTranspose", ["x", "w"]),
+    ("Einsum", ["x", "w"]),
+])
+def test_onnx_gemms_it_cannot_read_are_refused(tmp_path, op, inputs):
+    # A quantized or transposed product, or an Einsum, holds GEMMs the reader
+    # does not take: refused with the node, not left out of the workload.
+    extra = {"equation": "ij,jk->ik"} if op == "Einsum" else {}
+    elem = TensorProto.UINT8 if op == "MatMulInteger" else TensorProto.FLOAT
+    shapes = ([1, 4, 8, 8], [4, 2, 3, 3]) if op == "ConvTranspose" else ([4, 64], [64, 8])
+    nodes = [helper.make_node("MatMul", ["a", "b"], ["c"], name="fine"),
+             helper.make_node(op, inputs, ["y"], name="q", **extra)]
+    model = helper.make_model(helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", elem, shapes[0]), tensor("a", [4, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32 if op == "MatMulInteger" else
+                                       TensorProto.FLOAT, None), tensor("c", None)],
+        [helper.make_tensor("w", elem, shapes[1], [0] * math.prod(shapes[1])),
+         weight("b", [8, 2])]), opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "q.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(params.UsageError) as error:
+        read_onnx(path, "int4")
+    assert f"{path}: node 1 'q' ({op}): {op} is not read" in str(error.value)
+
+
+def test_onnx_subgraph_is_refused(tmp_path):
+    # An If whose branches hold a MatMul: the reader does not descend into
+    # subgraphs, so the model is refused rather than read without them.
+    branch = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["o"])], "branch", [],
+                               [tensor("o", [4, 2])])
+    nodes = [helper.make_node("If", ["cond"], ["y"], name="gate", then_branch=branch,
+                              else_branch=branch)]
+    model = helper.make_model(helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+                     tensor("a", [4, 8]), tensor("b", [8, 2])], [tensor("y", None)]),
+        opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "if.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(params.UsageError, match=r"if.onnx: node 0 'gate' \(If\): If is not read"):
+        read_onnx(path, "int4")
+
+
+def test_workload_errors_name_the_gemm(tmp_path):
+    # A variant the model does not know, and a dimension past the timing
+    # model's limit: refused with the file and line before any point runs.
+    tcu_module()
+    path = tmp_path / "w.toml"
+    path.write_text('name = "w"\n\n[[gemm]]\nptx = "mma.sync.bogus"\nm = 16\nn = 8\nk = 64\n')
+    sweep = cli.Sweep()
+    sweep.workload.suite = str(path)
+    from tcu_tools.explore.fast_sweep import workload_of
+    with pytest.raises(params.UsageError, match=rf"{re.escape(str(path))}:3: gemm 1: ptx "
+                       "'mma.sync.bogus'"):
+        workload_of(sweep)
+    path.write_text('[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\nk = 2147483648\n')
+    with pytest.raises(params.UsageError, match=rf"{re.escape(str(path))}:1: gemm 1: "
+                       "k=2147483648 is more than"):
+        workload_of(sweep)
+    sweep.workload.family = "int4"  # --family with a TOML: it names its own families
+    with pytest.raises(params.UsageError, match="--family .* sets the family of an ONNX"):
+        workload_of(sweep)
 
 
 # ---- the evaluator -----------------------------------------------------------------

@@ -23,15 +23,37 @@ from .workload_file import Gemm, Workload, load
 FAST_COLUMNS = ["source", "missing", "path_unit", "runtime_ms"]
 
 
+# The timing model's limit on a GEMM's dimensions (tcu.gemm_estimate).
+LIMIT = 1 << 30
+
+
+def checked(workload: Workload) -> Workload:
+    """The workload, its GEMMs' variants and sizes checked (UsageError
+    naming the GEMM's file and line or node)."""
+    from .fast import tcu_module
+    tcu = tcu_module()
+    for g in workload.gemms:
+        where = g.origin or f"{workload.describe()}: {g.name}"
+        try:
+            tcu.canonical(g.ptx)
+        except ValueError as error:
+            raise UsageError(f"{where}: ptx '{g.ptx}': {error}") from None
+        for name in ("m", "n", "k"):
+            if getattr(g, name) > LIMIT:
+                raise UsageError(f"{where}: {name}={getattr(g, name)} is more than the timing "
+                                 f"model's 2^30")
+    return workload
+
+
 def workload_of(sweep: Sweep) -> Workload:
     w = sweep.workload
     if w.suite:
-        return load(w.suite, w.family or None)
+        return checked(load(w.suite, w.family or None))
     if w.kind == "mix":
         raise UsageError("the fast evaluator takes GEMM workloads (--workload, or --ptx/--m/--n/"
                          "--k); a mix workload needs --fidelity full")
-    return Workload(f"gemm {w.m}x{w.n}x{w.k}", "command line", [Gemm("gemm", w.ptx, w.m, w.n,
-                                                                       w.k)])
+    return checked(Workload(f"gemm {w.m}x{w.n}x{w.k}", "command line",
+                            [Gemm("gemm", w.ptx, w.m, w.n, w.k, 1, "the gemm workload")]))
 
 
 def phys_data() -> dict:
