@@ -90,10 +90,13 @@ def spanning(rows: list[dict], axes: dict) -> list[int]:
     return sorted(chosen)
 
 
-def validation_sample(rows: list[dict], axes: dict, n: int, seed: int) -> list[int]:
-    """--validate N's points: every point of the Pareto fronts, a sample
-    spanning every axis (spanning), and N random others (seed)."""
-    picked = {int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy")}
+def validation_sample(rows: list[dict], axes: dict, n: int, seed: int,
+                      fronts: bool = True) -> list[int]:
+    """--validate N's points: every point of the Pareto fronts (unless
+    --no-fronts), a sample spanning every axis (spanning), and N random
+    others (seed)."""
+    picked = {int(r["point"]) for r in rows
+              if fronts and (r.get("pareto") or r.get("pareto_energy"))}
     picked |= set(spanning(rows, axes))
     others = sorted(int(r["point"]) for r in rows
                     if r.get("status") == "ok" and int(r["point"]) not in picked)
@@ -150,7 +153,8 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
     if args.validate is not None:
         from .validate import validate
         chosen = validation_sample(rows, sweep.axes, args.validate,
-                                   args.seed if args.seed is not None else 1)
+                                   args.seed if args.seed is not None else 1,
+                                   not args.no_fronts)
         status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
     from .report_html import write_report
     write_report(rows, meta, out, validation)

@@ -128,6 +128,10 @@ def generic_row(path: Path) -> dict | None:
     return row if row and all(row.get(k) for k in GENERIC_KEYS) else None
 
 
+# The mapping to the cell library (tcu_tools.phys.area with this interpreter).
+AREA_COMMAND = [sys.executable, "-m", "tcu_tools.phys.area"]
+
+
 def map_to_library(synth: Synthesis, timeout: float | None) -> None:
     """tcu_tools.phys.area at the point's parameters (bottom-up with
     synth.units): the physical figures and the library cells."""
@@ -139,7 +143,7 @@ def map_to_library(synth: Synthesis, timeout: float | None) -> None:
             synth.cached = True
         else:
             partial = synth.directory / "synth.partial.json"
-            command = [sys.executable, "-m", "tcu_tools.phys.area", synth.top, "--params",
+            command = AREA_COMMAND + [synth.top, "--params",
                        " ".join(f"{k}={v}" for k, v in synth.params.items()), "--json",
                        str(partial), "--workdir", str(synth.directory / "osu018")]
             if synth.units is not None:
@@ -175,22 +179,14 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         if not result.exists():
             params = " ".join(f"{k}={v}" for k, v in synth.params.items())
             partial = synth.directory / "synth.partial.csv"
-            partial_json = synth.directory / "synth.partial.json"
             env = dict(os.environ, SYNTH_DIR=str(synth.directory))
             command = [str(SYNTH_SCRIPT), "--params", params, "--csv", str(partial)]
-            if not library_missing():
-                command += ["--liberty", "--json", str(partial_json)]
             status = run_logged(command + [synth.top], log, env, timeout)
-            # A failed run without generic figures is a failed synthesis; one
-            # with them (the cell-library step failed) is kept, its CSV
-            # status saying what failed (a note, the physical columns empty).
-            if status != 0 and (status == -1 or generic_row(partial) is None):
+            if status != 0 or generic_row(partial) is None:
                 synth.error = ("synthesis timed out" if status == -1
                                else "synthesis failed") + f" (see {log})"
                 synth.seconds = time.monotonic() - start
                 return
-            if partial_json.exists():
-                partial_json.rename(physical)
             partial.rename(result)
         else:
             synth.cached = True

@@ -40,12 +40,18 @@ TOLERANCES = {"cycles": 0.0, "energy_pj": 0.10, "area_um2": 0.05, "router_area_u
 COLUMNS = ["point", "figure", "fast", "full", "error", "tolerance", "status"]
 
 
-def validation_gemms(tcu, workload) -> list[Gemm]:
-    """One small GEMM per distinct variant of the workload."""
+def validation_gemms(tcu, workload, warps: int = 1) -> list[Gemm]:
+    """One small GEMM per distinct variant of the workload: two output
+    tiles a side and two k-steps, more tile rows where a k-step would have
+    fewer instructions than `warps` (m8n8k4 .f16 computes four tiles an
+    instruction)."""
     gemms = []
     for ptx in dict.fromkeys(g.ptx for g in workload.gemms):
         m, n, k = tcu.info(ptx)["shape"]
-        gemms.append(Gemm(f"validation {ptx}", ptx, 2 * m, 2 * n, 2 * k))
+        rows = 2
+        while tcu.gemm_estimate(ptx, rows * m, 2 * n, 2 * k)["slots"] < warps:
+            rows *= 2
+        gemms.append(Gemm(f"validation {ptx}", ptx, rows * m, 2 * n, 2 * k))
     return gemms
 
 
@@ -99,7 +105,8 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
     cache = Path(args.cache).resolve() if args.cache else default_cache(base)
     if not update_base(base, out):
         return EXIT_FAIL, None
-    gemms = validation_gemms(evaluator.tcu, evaluator.workload)
+    gemms = validation_gemms(evaluator.tcu, evaluator.workload,
+                             max(int(points[i].get("warps", 1)) for i in chosen))
     print(f"explore: validating {len(chosen)} point(s) with the full flow on "
           f"{len(gemms)} GEMM(s)", file=sys.stderr)
     fast = {i: {"cycles": 0, "energy_pj": 0.0} for i in chosen}
