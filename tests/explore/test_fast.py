@@ -329,6 +329,23 @@ def test_constraints_prune():
         constraints.parse("area_mm2=3", "s.toml:2", {"area_mm2"})
 
 
+def test_the_validation_sample_spans_every_axis():
+    from tcu_tools.explore.fast_sweep import spanning, validation_sample
+    axes = {"a": [1, 2, 3], "b": [1, 2], "c": [0, 1]}
+    rows = [{"point": i, "status": "ok", "a": a, "b": b, "c": c, "area_mm2": a * b + c}
+            for i, (a, b, c) in enumerate((a, b, c) for a in axes["a"] for b in axes["b"]
+                                          for c in axes["c"])]
+    rows[0]["status"] = "pruned: area_mm2<=1"  # a pruned point is not validated
+    chosen = spanning(rows, axes)
+    assert {(n, rows[i][n]) for i in chosen for n in axes} == {
+        (n, v) for n in axes for v in axes[n]}
+    assert len(chosen) == 3 and 0 not in chosen  # three values of a: three points at least
+    rows[5]["pareto"] = 1
+    assert set(validation_sample(rows, axes, 0, 1)) == set(chosen) | {5}
+    assert set(validation_sample(rows, axes, 0, 1, fronts=False)) == set(chosen)
+    assert len(validation_sample(rows, axes, 2, 1, fronts=False)) == 5
+
+
 def test_pareto_front_matches_brute_force():
     rng = random.Random(7)
     rows = [{"point": i, "a": rng.randint(0, 30), "b": rng.randint(0, 30)} for i in range(400)]

@@ -206,6 +206,8 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
         help="run the full flow on every Pareto point, a sample spanning every axis value and "
         "N random points; write the fast figures' errors (validation.csv); exit 1 if one is "
         "over its tolerance")
+    add("--plots", action="store_true",
+        help="fast: write the PNG plots as well (the full flow always does)")
     add("--no-fronts", action="store_true",
         help="with --validate: the spanning sample and the N random points only, not every "
         "point of the fronts")

@@ -148,7 +148,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         "seconds": round(seconds, 3),
         "argv": sys.argv[1:],
     }
-    finish(rows, meta, out, plots=False)
+    finish(rows, meta, out, plots=args.plots)
     status, validation = EXIT_OK, None
     if args.validate is not None:
         from .validate import validate

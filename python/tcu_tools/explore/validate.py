@@ -1,6 +1,9 @@
 """`--validate N`: the full flow (each point's RTL run through the SystemC
-front-end, its datapath synthesized) on the points of the Pareto fronts and
-N random points, against the fast evaluator's figures for the same points.
+front-end, its datapath mapped bottom-up: synthesis.py) on the points of
+the Pareto fronts (unless --no-fronts), a sample spanning every axis value
+(fast_sweep.spanning) and N random points, against the fast evaluator's
+figures for the same points; validation_axes.csv gives, per axis value and
+figure, the largest error among the validated points with that value.
 
 The workload's own GEMMs are far too large to simulate, so the full flow
 runs one small GEMM per variant of the workload (two output tiles a side,
@@ -146,6 +149,11 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
         writer.writeheader()
         writer.writerows({c: r.get(c, "") for c in COLUMNS} for r in table)
     print_table(table)
+    axes_table = by_axis(table, points, sweep.axes)
+    with open(out / "validation_axes.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=AXIS_COLUMNS)
+        writer.writeheader()
+        writer.writerows(axes_table)
     bad = sorted({r["point"] for r in table if r["status"] != "ok"})
     summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
                f"tolerances {', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
@@ -156,6 +164,28 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
     validation = {"rows": table, "columns": COLUMNS, "summary": summary,
                   "full": {i: full[i] for i in chosen if i not in failed}}
     return (EXIT_FAIL if bad else EXIT_OK), validation
+
+
+AXIS_COLUMNS = ["axis", "value", "figure", "points", "max_abs_error", "status"]
+
+
+def by_axis(table: list[dict], points, axes) -> list[dict]:
+    """Per axis value and figure: the validated points with that value and
+    the largest absolute error among them (validation_axes.csv)."""
+    out = []
+    for name in axes:
+        for value in axes[name]:
+            with_value = {r["point"] for r in table if points[r["point"]][name] == value}
+            for figure in TOLERANCES:
+                errors = [abs(float(r["error"].rstrip("%"))) for r in table
+                          if r["point"] in with_value and r.get("figure") == figure and r["error"]]
+                if errors:
+                    worst = max(errors)
+                    out.append({"axis": name, "value": value, "figure": figure,
+                                "points": len(errors), "max_abs_error": f"{worst:.3f}%",
+                                "status": "ok" if worst <= 100 * TOLERANCES[figure] + 1e-9
+                                else "over tolerance"})
+    return out
 
 
 def print_table(table: list[dict]) -> None:
