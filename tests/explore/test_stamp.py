@@ -63,10 +63,26 @@ def test_a_logic_change_is_stale_and_a_comment_is_not(tree):
     plant_logic_change(rtl)
     reasons = stamp.staleness(data, tools, rtl)
     assert len(reasons) == 1, reasons
-    assert "1 entry elaborate to a design other than the one measured: [[point]] " \
+    assert "1 entry is not of this RTL (another design than the one measured): [[point]] " \
            "tcu_sparse_mux" in reasons[0]
     assert "rtl/tcu_sparse_mux.sv changed" in reasons[0]
     assert "tcu_datapath_ctrl" not in reasons[0]
+
+
+def test_entries_stamped_in_the_head_only(tree):
+    """A data file whose writer stamped only its head (each file's hash):
+    an entry is fresh while its files are those, stale once one differs
+    (a comment too: without its design's hash nothing tells)."""
+    rtl = tree / "rtl"
+    data = entries_of(rtl)
+    for _, entry in stamp.entries(data):
+        del entry["rtl_files"], entry["rtl_design"]
+    assert stamp.staleness(data, data["tools"], rtl) == []
+    ctrl = rtl / "tcu_datapath_ctrl.sv"
+    ctrl.write_text(ctrl.read_text() + "// a comment\n")
+    reasons = stamp.staleness(data, data["tools"], rtl)
+    assert "1 entry is not of this RTL" in reasons[0], reasons
+    assert "[[point]] tcu_datapath_ctrl" in reasons[0] and "tcu_sparse_mux" not in reasons[0]
 
 
 def test_a_tool_change_stales_every_entry(tree):

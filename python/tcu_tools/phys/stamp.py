@@ -124,13 +124,22 @@ def file_hashes(data: dict, rtl: Path = RTL) -> dict:
     return {str(f.relative_to(rtl.parent)): file_hash(f) for f in files}
 
 
+def files_unchanged(top: str, data: dict, rtl: Path = RTL) -> bool:
+    """Every source of `top` is in the head's rtl_sha256 with its hash now."""
+    then = data.get("rtl_sha256", {})
+    return all(then.get(str(f.relative_to(rtl.parent))) == file_hash(f)
+               for f in sources_of(top, rtl))
+
+
 def stale_entries(data: dict, rtl: Path = RTL, yosys_version: str = "") -> list[tuple[str, dict]]:
-    """The entries whose design is not the one their figures are of (or
-    that carry no stamp)."""
+    """The entries whose design is not the one their figures are of. An
+    entry without a stamp of its own (written by a writer that stamped the
+    head only) is fresh if each of its files has the head's hash."""
     out = []
     for kind, e in entries(data):
         if "rtl_files" not in e or "rtl_design" not in e:
-            out.append((kind, e))
+            if not files_unchanged(entry_top(kind, e)[0], data, rtl):
+                out.append((kind, e))
             continue
         top, params = entry_top(kind, e)
         if files_hash(top, rtl) == e["rtl_files"]:
@@ -161,8 +170,8 @@ def staleness(data: dict, tools: dict, rtl: Path = RTL) -> list[str]:
     stale = stale_entries(data, rtl, tools.get("yosys", ""))
     if stale:
         files = changed_files(data, rtl)
-        reasons.append(f"{len(stale)} entr{'y' if len(stale) == 1 else 'ies'} elaborate to a "
-                       f"design other than the one measured: "
+        reasons.append(f"{len(stale)} entr{'y is' if len(stale) == 1 else 'ies are'} not of "
+                       f"this RTL (another design than the one measured): "
                        + ", ".join(entry_label(k, e) for k, e in stale)
                        + (f" ({'; '.join(files)})" if files else ""))
     return reasons
