@@ -119,7 +119,8 @@ class Evaluator:
         if c is None:
             row["status"] = "no unit figures for this core"
             return row
-        row.update(area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
+        row.update(library=self.data["library"], energy_library=self.data["library"],
+                   area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
                    router_area_um2=physical.significant(c["router_area_um2"], 6),
                    fmax_mhz=physical.significant(c["fmax_mhz"], 6), path_unit=c["path_unit"],
                    source=c["source"], missing="; ".join(c["missing"]))
