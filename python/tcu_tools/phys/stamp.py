@@ -7,10 +7,13 @@ top's sources (units.sources_of) at those parameters, and on the flow. Each
 entry carries
 
   rtl_files   the SHA-256 (16 hex digits) of its sources' contents
-  rtl_design  the SHA-256 of that elaborated design: read, elaborated at
-              the entry's parameters (SynthImpl = 1 where it applies),
-              processes lowered, flattened, unused logic removed, internal
-              names enumerated, source locations dropped (design_hash)
+  rtl_design  a hash of that elaborated design: read, elaborated at the
+              entry's parameters (SynthImpl = 1 where it applies),
+              processes lowered, flattened, unused logic removed, and its
+              cells (type and parameters) and their bit-level connections
+              hashed by Weisfeiler-Lehman refinement from the ports
+              (design_hash): the cells and how they connect, not how the
+              RTL names, orders or groups them
 
 and the head carries rtl_sha256 (each source file's hash, to name what
 changed) and tools (tool_versions: Yosys, OpenSTA, Icarus, the liberty
@@ -26,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -36,6 +38,9 @@ from .units import REPO, RTL, sources_of, synthesis_params
 
 REFRESH = "nice -n 10 .venv/bin/python -m tcu_tools.phys --refresh spec/phys_osu018.toml"
 FLOW_FILES = (mapping.ABC_CONSTRAINTS, Path(mapping.__file__).with_name("osu018_latch_map.v"))
+# The normalization of design_hash (part of its cache key).
+NORMALIZE = "proc; flatten; opt_clean -purge; write_json; Weisfeiler-Lehman, 4 rounds"
+ROUNDS = 4
 
 
 def entry_top(kind: str, entry: dict) -> tuple[str, dict]:
@@ -80,29 +85,62 @@ def design_hash(top: str, params: dict, rtl: Path = RTL, yosys_version: str = ""
     the logic only (see the module's doc). Cached by the sources' contents,
     the parameters and the Yosys version."""
     key = hashlib.sha256(json.dumps([files_hash(top, rtl), top, sorted(params.items()),
-                                     yosys_version]).encode()).hexdigest()[:24]
+                                     yosys_version, NORMALIZE]).encode()).hexdigest()[:24]
     cached = _cache_dir() / f"{key}.txt"
     if cached.exists():
         return cached.read_text().strip()
     sources = " ".join(str(s) for s in sources_of(top, rtl))
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "design.il"
+        out = Path(tmp) / "design.json"
         script = (f"read_verilog -sv -defer {sources}; {mapping._elaborate(top, params)} "
-                  f"proc; flatten; opt_clean -purge; rename -enumerate; "
-                  f"write_rtlil {out}")
+                  f"proc; flatten; opt_clean -purge; write_json {out}")
         proc = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"yosys could not elaborate {top} {params}: "
                                f"{(proc.stderr or proc.stdout).strip()[-400:]}")
-        text = out.read_text()
-    # Source locations and the names of modules and files are not the design.
-    lines = [line for line in text.splitlines()
-             if not re.match(r"\s*attribute \\(src|hdlname|top)\b", line)
-             and not line.startswith("#")]
-    value = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+        modules = json.loads(out.read_text())["modules"]
+    value = graph_hash(modules[top] if top in modules else next(iter(modules.values())))
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_text(value + "\n")
     return value
+
+
+def _h(*parts) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def graph_hash(module: dict) -> str:
+    """A hash of a flattened module (Yosys JSON) that depends on its cells
+    (type, parameters) and their bit-level connections only: each net bit
+    starts as its port bit's name (or anonymous), each cell as its type and
+    parameters; ROUNDS times a cell takes the hash of its label and the
+    labels of the bits on each of its pins, a bit that of its label and
+    the (cell, pin, index) it reaches; the result hashes the sorted cell
+    labels and the ports' bit labels."""
+    net = {b: _h("port", name, port["direction"], i)
+           for name, port in module["ports"].items()
+           for i, b in enumerate(port["bits"]) if isinstance(b, int)}
+    cells, pins = [], {}
+    for cell in module["cells"].values():
+        conns = sorted(cell["connections"].items())
+        cells.append(_h(cell["type"], sorted(cell.get("parameters", {}).items())))
+        for pin, bits in conns:
+            for i, b in enumerate(bits):
+                if isinstance(b, int):
+                    pins.setdefault(b, []).append((len(cells) - 1, pin, i))
+        cells[-1] = [cells[-1], conns]
+
+    def label(b):
+        return b if isinstance(b, str) else net.get(b, "net")
+    for _ in range(ROUNDS):
+        new = [_h(c[0], [(pin, [label(b) for b in bits]) for pin, bits in c[1]]) for c in cells]
+        net = {**net, **{b: _h(net.get(b, "net"), sorted((new[c], pin, i) for c, pin, i in ps))
+                         for b, ps in pins.items()}}
+        for c, value in zip(cells, new):
+            c[0] = value
+    ports = sorted((name, [label(b) for b in port["bits"]])
+                   for name, port in module["ports"].items())
+    return _h(sorted(c[0] for c in cells), ports)
 
 
 def entries(data: dict) -> list[tuple[str, dict]]:
