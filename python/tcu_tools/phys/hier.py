@@ -106,33 +106,39 @@ def map_hierarchical(top: str, params: dict, workdir: Path, cache: Path, tools: 
     params = synthesis_params(top, params)
     workdir.mkdir(parents=True, exist_ok=True)
     leaves = leaves_of(top, params, workdir)
-    mapped = {}
-    for derived, (unit, unit_params) in leaves.items():
-        mapped[derived] = (clean_name(unit, unit_params),
-                           map_leaf(unit, unit_params, cache, tools))
+    mapped = {derived: (clean_name(unit, unit_params), map_leaf(unit, unit_params, cache, tools))
+              for derived, (unit, unit_params) in leaves.items()}
     lib = library.liberty()
     sources = " ".join(str(s) for s in sources_of(top))
-    renames = "".join(f"rename {d} {c}\nblackbox {c}\n" for d, (c, _) in mapped.items())
+    boxes = "".join(f"blackbox {d}\n" for d in mapped)
     netlist = workdir / f"{top}.top.v"
     stat_json = workdir / f"{top}.top.stat.json"
     log = workdir / f"{top}.top.log"
-    _yosys(f"read_verilog -sv -defer {sources}\n{mapping._elaborate(top, params)}\n{renames}"
+    _yosys(f"read_verilog -sv -defer {sources}\n{mapping._elaborate(top, params)}\n{boxes}"
            f"synth -flatten -top {top}\ndfflibmap -liberty {lib}\n{mapping.LATCH_MAPPING}\n"
            f"abc -constr {mapping.ABC_CONSTRAINTS} -liberty {lib}\nopt_clean -purge\n"
            f"setattr -mod -unset keep\nwrite_verilog -noattr -noexpr {netlist}\n"
            f"tee -q -o {stat_json} stat -json\n", workdir / f"{top}.top.ys", log)
-    split = mapping.split_netlist(netlist, lib, log)
-    stat = json.loads(mapping._json_part(stat_json.read_text()))
+    return linked_figures(top, params, workdir, mapped, start)
+
+
+def linked_figures(top: str, params: dict, workdir: Path, mapped: dict, start: float) -> dict:
+    """The figures of a top mapped around its units (`mapped`: derived
+    name -> (clean name, MappedUnit)): its cells plus the units', and
+    OpenSTA's clock over the top's netlist linked with the units'."""
+    lib = library.liberty()
+    log = workdir / f"{top}.top.log"
+    split = mapping.split_netlist(workdir / f"{top}.top.v", lib, log)
+    stat = json.loads(mapping._json_part((workdir / f"{top}.top.stat.json").read_text()))
     counts = stat["modules"][f"\\{top}"]["num_cells_by_type"]
     areas = mapping.cell_areas()
-    by_clean = {c: m for c, m in mapped.values()}
     area = ff_area = 0.0
     cells = flip_flops = 0
     units = {}
     for cell, n in counts.items():
-        if cell in by_clean:
-            m = by_clean[cell]
-            units[cell] = (n, m.area_um2)
+        if cell in mapped:
+            clean, m = mapped[cell]
+            units[clean] = {"count": n, "area_um2": m.area_um2}
             area += n * m.area_um2
             ff_area += n * m.flip_flop_area_um2
             cells += n * m.cells
@@ -145,15 +151,19 @@ def map_hierarchical(top: str, params: dict, workdir: Path, cache: Path, tools: 
                 flip_flops += n
         else:
             raise RuntimeError(f"{top}: cell {cell} neither in {lib} nor a mapped unit")
-    design = workdir / f"{top}.linked.v"
-    parts = [split.read_text()]
-    for clean, m in by_clean.items():
-        text = m.netlist.read_text()
-        renamed, n = re.subn(rf"^module {m.top}\s*\(", f"module {clean}(", text, count=1,
-                             flags=re.M)
+    # The units' instances by their clean names (Verilog escapes the derived
+    # ones: a backslash, the name, a space), their netlists renamed to them.
+    text = split.read_text()
+    for derived, (clean, _) in mapped.items():
+        text = text.replace(f"\\{derived} ", f"{clean} ")
+    parts = [text]
+    for clean, m in {c: m for c, m in mapped.values()}.items():
+        renamed, n = re.subn(rf"^module {m.top}\s*\(", f"module {clean}(", m.netlist.read_text(),
+                             count=1, flags=re.M)
         if n != 1:
             raise RuntimeError(f"{m.netlist}: no module {m.top}")
         parts.append(renamed)
+    design = workdir / f"{top}.linked.v"
     design.write_text("\n".join(parts))
     path = sta.critical_path(design, top, "clk_i", workdir)
     return {
@@ -161,8 +171,7 @@ def map_hierarchical(top: str, params: dict, workdir: Path, cache: Path, tools: 
         "area_um2": round(area, 3), "flip_flop_area_um2": round(ff_area, 3),
         "cells": cells, "flip_flops": flip_flops,
         "fmax_mhz": round(path.fmax_mhz, 3), "critical_path_ns": round(path.delay_ns, 4),
-        "path_start": path.startpoint, "path_end": path.endpoint,
-        "units": {c: {"count": n, "area_um2": a} for c, (n, a) in units.items()},
+        "path_start": path.startpoint, "path_end": path.endpoint, "units": units,
         "mapping": "bottom-up: dot units mapped once each, the rest around them",
         "seconds": round(time.monotonic() - start, 1),
     }
