@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import re
 import importlib.metadata
 import subprocess
 import tomllib
@@ -56,8 +57,13 @@ def _value(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {v!r} to TOML")
+
+
+def _key(k: str) -> str:
+    """A TOML key: bare where it can be, else quoted (rtl/tcu_pkg.sv)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _value(k)
 
 
 def _table(header: str, entries: dict) -> str:
