@@ -5,7 +5,6 @@ against a fresh measurement (`--check FILE`)."""
 from __future__ import annotations
 
 import datetime
-import hashlib
 import math
 import re
 import importlib.metadata
