@@ -148,12 +148,13 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     points = points + derived_f64(points)
     for p in points:
         text.append(_table("[[point]]", p))
-    for d in compose.datapaths(points):
+    engine_rows = [compose.engine_beside_units(points, e) for e in engines]
+    for d in compose.datapaths(points, engine_rows):
         text.append(_table("[[datapath]]", d))
     for w in wholes:
         text.append(_table("[[whole]]", compose.against_whole(points, w)))
-    for e in engines:
-        text.append(_table("[[engine]]", compose.engine_beside_units(points, e)))
+    for e in engine_rows:
+        text.append(_table("[[engine]]", e))
     path.write_text("\n".join(text))
 
 
