@@ -18,10 +18,11 @@ def _num(v, fmt: str) -> str:
 
 
 def points_table(data: dict) -> str:
-    rows = ["| unit | parameters | configs | µm² | FF µm² | cells | path ns | fmax MHz "
-            "| busy pJ/cycle | of it internal / switching / port nets | idle pJ/cycle "
-            "| pJ/issued op | synthesis s | critical path |",
-            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+    rows = ["| unit | parameters | configs | µm² | FF µm² | cells | path ns (alone) "
+            "| fmax MHz (alone) | fmax MHz in place | busy pJ/cycle "
+            "| of it internal / switching / port nets | idle pJ/cycle "
+            "| pJ/issued op | synthesis s | critical path alone; in place |",
+            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
     for p in data["point"]:
         params = " ".join(f"{k}={v}" for k, v in p["params"].items()
                           if k != "SynthImpl") or "defaults"
@@ -32,11 +33,18 @@ def points_table(data: dict) -> str:
             f"| `{p['unit']}`{_derived(p)} "
             f"| {params} | {', '.join(p['configs']) or '–'} | {p['area_um2']:,.0f} "
             f"| {p['flip_flop_area_um2']:,.0f} | {p['cells']:,} | {p['critical_path_ns']:.2f} "
-            f"| {p['fmax_mhz']:.1f} | {_num(p.get('busy_pj_per_cycle'), '.1f')} "
+            f"| {p['fmax_mhz']:.1f} | {_num(p.get('in_place_fmax_mhz'), '.1f')} "
+            f"| {_num(p.get('busy_pj_per_cycle'), '.1f')} "
             f"| {_parts(p)} "
             f"| {_num(p.get('idle_pj_per_cycle'), '.2f')} | {op} | {p['synth_seconds']:.0f} "
-            f"| {_short(p['startpoint'])} → {_short(p['endpoint'])} |")
+            f"| {_short(p['startpoint'])} → {_short(p['endpoint'])}{_placed_path(p)} |")
     return "\n".join(rows)
+
+
+def _placed_path(p: dict) -> str:
+    if p.get("in_place_startpoint") is None:
+        return ""
+    return f"; {_short(p['in_place_startpoint'])} → {_short(p['in_place_endpoint'])}"
 
 
 def _parts(p: dict) -> str:
@@ -61,7 +69,8 @@ def _short(pin: str) -> str:
 
 def datapaths_table(data: dict) -> str:
     rows = ["| configuration | µm² (composed) | dot units µm² | router µm² | FF µm² "
-            "| fmax MHz (slowest part) | int4 pJ/issued MAC | e2m1 pJ/issued MAC | f16 pJ/issued product "
+            "| datapath fmax MHz (slowest part in place) | int4 pJ/issued MAC "
+            "| e2m1 pJ/issued MAC | f16 pJ/issued product "
             "| f64 pJ/issued FMA "
             "| idle pJ/cycle (all units) | router busy / idle pJ/cycle (scaled) |",
             "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
@@ -83,6 +92,25 @@ def datapaths_table(data: dict) -> str:
     return "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
+def clocks_table(data: dict) -> str:
+    """Per configuration: each engine's clock and what sets it, and the
+    datapath's (compose.datapath)."""
+    engines = list(compose.ISSUED_OP)
+    rows = ["| configuration | " + " | ".join(f"{e} engine MHz (set by)" for e in engines)
+            + " | datapath MHz (set by) |",
+            "|---|" + "--:|" * len(engines) + "--:|"]
+    for d in data.get("datapath", []):
+        cells = []
+        for e in engines:
+            if d.get(f"{e}_fmax_mhz") is None:
+                cells.append("–")
+            else:
+                cells.append(f"{d[f'{e}_fmax_mhz']:.1f} (`{d[f'{e}_clock_set_by']}`)")
+        rows.append(f"| {d['name']} | " + " | ".join(cells)
+                    + f" | {d['fmax_mhz']:.1f} (`{d['path_unit']}`) |")
+    return "\n".join(rows)
+
+
 def wholes_table(data: dict) -> str:
     if not data.get("whole"):
         return ""
@@ -102,13 +130,16 @@ def engines_table(data: dict) -> str:
     if not data.get("engine"):
         return ""
     rows = ["| engine (mapped as a top) | parameters | µm² | FF µm² | cells | fmax MHz "
-            "| its units' µm² (points) | around the units µm² |",
-            "|---|---|--:|--:|--:|--:|--:|--:|"]
+            "| its unit in place MHz | clock set by | its units' µm² (points) "
+            "| around the units µm² |",
+            "|---|---|--:|--:|--:|--:|--:|---|--:|--:|"]
     for e in data["engine"]:
         params = " ".join(f"{k}={v}" for k, v in e["params"].items())
         rows.append(f"| `{e['top']}` | {params} | {e['area_um2']:,.0f} "
                     f"| {e['flip_flop_area_um2']:,.0f} | {e.get('cells', 0):,} "
-                    f"| {e['fmax_mhz']:.1f} | {e['units_area_um2']:,.0f} "
+                    f"| {e['fmax_mhz']:.1f} | {_num(e.get('unit_in_place_fmax_mhz'), '.1f')} "
+                    f"| {'`' + e['clock_set_by'] + '`' if e.get('clock_set_by') else '–'} "
+                    f"| {e['units_area_um2']:,.0f} "
                     f"| {e['around_units_area_um2']:,.0f} |")
     return "\n".join(rows)
 
@@ -116,7 +147,8 @@ def engines_table(data: dict) -> str:
 def markdown(data: dict) -> str:
     """Every table of the data file, as the docs show them."""
     parts = [f"{data['library']}; measured {data['date']}; `{data['command']}`",
-             points_table(data), datapaths_table(data), wholes_table(data), engines_table(data)]
+             points_table(data), datapaths_table(data), clocks_table(data), wholes_table(data),
+             engines_table(data)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
