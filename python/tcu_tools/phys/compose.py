@@ -204,7 +204,7 @@ def datapath(points: list[dict], name: str, values: dict,
         "path_unit": slowest["unit"],
         "path_start": start,
         "path_end": end,
-        "path_in_place": "in_place_critical_path_ns" in slowest,
+        "path_in_place": slowest.get("in_place_critical_path_ns") is not None,
         "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()
                                  if e["idle_pj_per_cycle"] is not None),
         # parts without a point (not measured): left out of every figure above

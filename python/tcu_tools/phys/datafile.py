@@ -111,14 +111,18 @@ def stale(data: dict, tools: dict | None = None) -> list[str]:
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
-          wholes: list[dict] = (), engines: list[dict] = ()) -> None:
+          wholes: list[dict] = (), engines: list[dict] = (), stamp: bool = True) -> None:
+    """The data file of these points (and [[datapath]] compositions, the
+    [[whole]] and [[engine]] tables beside them). stamp: the RTL's hashes
+    (rtl_sha256: every point measured from this tree; not for figures taken
+    from an earlier run)."""
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "command": REGENERATE,
         "tools": tools,
-        "rtl_sha256": rtl_hashes(),
+        "rtl_sha256": rtl_hashes() if stamp else None,
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
@@ -236,3 +240,57 @@ def derived_f64(points: list[dict]) -> list[dict]:
         d["cells"], d["flip_flops"] = 4 * fma["cells"], 4 * fma["flip_flops"]
         out.append(d)
     return out
+
+
+# The figures of a mapping alone (no simulation): two rows with these equal
+# are of the same netlist (the mapping is deterministic).
+MAPPING_FIGURES = ("area_um2", "flip_flop_area_um2", "cells", "flip_flops", "critical_path_ns")
+ENERGY_FIGURES = ("busy_toggle_rate", "busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw",
+                  "pj_per_issued_op", "busy_internal_pj", "busy_switching_pj", "busy_ports_pj")
+
+
+def merge(base: list[dict], newer: list[dict]) -> list[dict]:
+    """The points of `base` with those of `newer` in their place (matched
+    by unit and parameters; new ones appended). A newer point measured
+    without energy (tcu_tools.phys --no-energy) keeps the base point's
+    energies if both are of the same netlist (MAPPING_FIGURES agree as
+    --check compares them); a DataFileError names it where they do not
+    (its energy must be measured again)."""
+    out = [dict(p) for p in base]
+    index = {key(p): i for i, p in enumerate(out)}
+    for p in newer:
+        k = key(p)
+        if k not in index:
+            index[k] = len(out)
+            out.append(dict(p))
+            continue
+        old = out[index[k]]
+        if p.get("busy_pj_per_cycle") is None and old.get("busy_pj_per_cycle") is not None:
+            differ = [n for n in MAPPING_FIGURES
+                      if abs(old[n] - p[n]) > CHECKED[n] * max(abs(old[n]), abs(p[n])) + 1e-9]
+            if differ:
+                raise DataFileError(
+                    f"{p['unit']} {p['params']}: mapped without energy to another netlist than "
+                    f"the earlier figures' ({', '.join(differ)} differ): measure its energy "
+                    "again")
+            p = {**p, **{n: old[n] for n in ENERGY_FIGURES if old.get(n) is not None},
+                 "seconds": old.get("seconds", p.get("seconds")),
+                 "synth_seconds": old.get("synth_seconds", p.get("synth_seconds"))}
+            p.pop("derived", None)
+            if old.get("derived"):
+                p["derived"] = old["derived"]
+        out[index[k]] = dict(p)
+    return out
+
+
+# A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
+# keys): what --write needs to write it again beside the points.
+MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
+                 "fmax_mhz", "critical_path_ns", "path_start", "path_end")
+
+
+def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[whole]] and [[engine]] tables' measurements of a data file."""
+    def keep(t):
+        return {k: t[k] for k in MEASURED_KEYS if k in t}
+    return [keep(w) for w in data.get("whole", [])], [keep(e) for e in data.get("engine", [])]
