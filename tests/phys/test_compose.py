@@ -201,3 +201,14 @@ def test_planted_clock_of_the_unit_alone(monkeypatch):
     monkeypatch.setattr(compose, "in_place", lambda p: (p["critical_path_ns"], "s", "e"))
     with pytest.raises(AssertionError):
         test_clock_in_place()
+
+
+def test_engine_top_sets_the_datapath_clock():
+    """An engine top at 100 MHz, slower than every part in place (the unit
+    7 ns, the router 6 ns): the datapath's clock is the engine's, set by
+    the engine top (its logic around its units)."""
+    points = [placed(dict(p), 7.0) if p["unit"] == "tcu_int4_dot" else p for p in POINTS]
+    d = compose.datapath(points, "t", VALUES, [compose.engine_beside_units(
+        points, engine_table(100.0))])
+    assert d["fmax_mhz"] == pytest.approx(100.0) and d["path_unit"] == "tcu_int4_engine"
+    assert d["path_in_place"] is False

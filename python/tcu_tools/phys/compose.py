@@ -198,7 +198,8 @@ def datapath(points: list[dict], name: str, values: dict,
         "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
         "router_idle_pj_per_cycle": router.get("idle_pj_per_cycle") if router else None,
         "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),
-        # the clock: the slowest part as it sits in the design (in_place)
+        # the clock: the slowest part as it sits in the design (in_place),
+        # or an engine top's where slower (below)
         "critical_path_ns": period,
         "fmax_mhz": 1e3 / period,
         "path_unit": slowest["unit"],
@@ -219,6 +220,13 @@ def datapath(points: list[dict], name: str, values: dict,
         out[f"{engine}_clock_set_by"] = e["clock_set_by"]
         out[f"{engine}_pj_per_issued_{ISSUED_OP[engine]}"] = e["pj_per_mac"]
         out[f"{engine}_area_um2"] = e["area_um2"]
+    # an engine top slower than every part in place (its logic around its
+    # units) sets the datapath's clock
+    slow = min(engines.values(), key=lambda e: e["fmax_mhz"])
+    if slow["fmax_mhz"] < out["fmax_mhz"] and slow["clock_set_by"].endswith("around its units"):
+        out.update(critical_path_ns=1e3 / slow["fmax_mhz"], fmax_mhz=slow["fmax_mhz"],
+                   path_unit=slow["clock_set_by"].split()[0], path_start=None, path_end=None,
+                   path_in_place=False)
     return out
 
 
