@@ -67,6 +67,9 @@ def _table(header: str, entries: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+table_text = _table  # a TOML table of entries (None: left out), for the other data files
+
+
 def tool_versions() -> dict:
     """The first line of each tool's version: the flow the figures depend on."""
     def first_line(cmd: list[str]) -> str:

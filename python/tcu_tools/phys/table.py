@@ -1,12 +1,15 @@
-"""python3 -m tcu_tools.phys.table [DATAFILE]
+"""python3 -m tcu_tools.phys.table [DATAFILE] | --calibration [FILE]
 
 The data file's figures (default spec/phys_osu018.toml) as Markdown tables:
 one row per point, one per composed configuration, the measured wholes and
 engines; what docs/guide/physical.md shows (generated when the documentation
-site is built)."""
+site is built). --calibration: the calibration designs
+(spec/phys_calib_osu018.toml) beside published figures, as
+docs/guide/energy.md shows them."""
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 from . import compose, datafile
@@ -144,6 +147,51 @@ def engines_table(data: dict) -> str:
     return "\n".join(rows)
 
 
+# Published energies beside the calibration designs, scaled to 180 nm and
+# 1.8 V by energy ~ C V^2 with C ~ the feature size: from 45 nm at 0.9 V
+# x (180 / 45) x (1.8 / 0.9)^2 = 16; from 90 nm at an assumed 1.0 V
+# x 2 x 1.8^2 = 6.48. (operation, published figure, source, its pJ at its
+# node, the factor, the calibration design it stands beside)
+HOROWITZ = ('M. Horowitz, "Computing\'s energy problem (and what we can do about it)", '
+            'ISSCC 2014, energy table (quoted e.g. in PMC8934428, Table 3)')
+PUBLISHED = [
+    ("16 x 16 multiply", "3.1 pJ for 32 x 32 at 45 nm, 0.9 V; x (16/32)² for the partial "
+     "products: 0.78 pJ", HOROWITZ, 3.1 / 4, 16.0, "calib_array_mult16"),
+    ("f32 FMA", "f32 multiply 3.7 pJ + f32 add 0.9 pJ at 45 nm, 0.9 V",
+     "Horowitz, ISSCC 2014 (as above)", 3.7 + 0.9, 16.0, "calib_fma32"),
+    ("f32 FMA", "27 GFlop/s per mm² at 1 W/mm² (37 pJ a flop, 74 pJ an FMA) at 90 nm",
+     'S. Galal, M. Horowitz, "Energy-Efficient Floating-Point Unit Design", IEEE Trans. '
+     "Computers 60(7), 913–922, 2011", 74.0, 2 * 1.8 ** 2, "calib_fma32"),
+]
+CALIB_NAMES = {"calib_array_mult16": ("16 x 16 array multiplier", "a multiply", ""),
+               "calib_fma32": ("f32 FMA", "an FMA", " (register to register)")}
+
+
+def calibration_markdown(calib: dict) -> str:
+    """The calibration data file's designs (spec/phys_calib_osu018.toml) and
+    the published figures beside them."""
+    designs = {d["name"]: d for d in calib["design"]}
+    fo4 = designs["fo4"]["fo4_ns"]
+    rows = [f"{calib['library']}; measured {calib['date']}; `{calib['command']}`", "",
+            "| design | µm² | cells | delay | FO4 | energy per operation |",
+            "|---|--:|--:|--:|--:|--:|",
+            f"| FO4 stage (`INVX1` driving 4) | – | – | {fo4:.4f} ns | 1 "
+            f"| {designs['fo4']['pj_per_stage_transition']:.3f} pJ a transition "
+            "(the stage's four inverters) |"]
+    for name, (label, op, how) in CALIB_NAMES.items():
+        d = designs[name]
+        rows.append(f"| {label} | {d['area_um2']:,.0f} | {d['cells']:,} "
+                    f"| {d['critical_path_ns']:.2f} ns{how} | {d['critical_path_ns'] / fo4:.0f} "
+                    f"| {d['pj_per_op']:.1f} pJ {op} |")
+    rows += ["", "| operation | published | source | scaled to 180 nm, 1.8 V | this flow "
+             "| this flow / published |", "|---|--:|---|--:|--:|--:|"]
+    for op, text, source, pj, factor, name in PUBLISHED:
+        ours = designs[name]["pj_per_op"]
+        rows.append(f"| {op} | {text} | {source} | {pj * factor:.1f} pJ | {ours:.1f} pJ "
+                    f"| {ours / (pj * factor):.2f} |")
+    return "\n".join(rows) + "\n"
+
+
 def markdown(data: dict) -> str:
     """Every table of the data file, as the docs show them."""
     parts = [f"{data['library']}; measured {data['date']}; `{data['command']}`",
@@ -153,8 +201,19 @@ def markdown(data: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """tcu_tools.phys.table [DATAFILE]: print the data file's tables."""
+    """tcu_tools.phys.table [DATAFILE] | --calibration [FILE]: print the
+    data file's tables (or the calibration data file's)."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--calibration"]:
+        path = Path(argv[1]) if len(argv) > 1 else REPO / "spec" / "phys_calib_osu018.toml"
+        try:
+            calib = tomllib.loads(path.read_text())
+            text = calibration_markdown(calib)
+        except (OSError, tomllib.TOMLDecodeError, KeyError, StopIteration) as e:
+            print(f"tcu_tools.phys.table: {path}: {e!r}", file=sys.stderr)
+            return 1
+        print(text, end="")
+        return 0
     path = Path(argv[0]) if argv else REPO / "spec" / "phys_osu018.toml"
     try:
         data = datafile.load(path)
