@@ -170,7 +170,10 @@ CALIB_NAMES = {"calib_array_mult16": ("16 x 16 array multiplier", "a multiply", 
 def calibration_markdown(calib: dict) -> str:
     """The calibration data file's designs (spec/phys_calib_osu018.toml) and
     the published figures beside them."""
-    designs = {d["name"]: d for d in calib["design"]}
+    designs = {d.get("name"): d for d in calib.get("design", [])}
+    lacking = [n for n in ["fo4", *CALIB_NAMES] if n not in designs]
+    if lacking:
+        raise ValueError(f"no [[design]] {', '.join(lacking)}")
     fo4 = designs["fo4"]["fo4_ns"]
     rows = [f"{calib['library']}; measured {calib['date']}; `{calib['command']}`", "",
             "| design | µm² | cells | delay | FO4 | energy per operation |",
@@ -209,8 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             calib = tomllib.loads(path.read_text())
             text = calibration_markdown(calib)
-        except (OSError, tomllib.TOMLDecodeError, KeyError, StopIteration) as e:
-            print(f"tcu_tools.phys.table: {path}: {e!r}", file=sys.stderr)
+        except (OSError, tomllib.TOMLDecodeError, ValueError) as e:
+            print(f"tcu_tools.phys.table: {path}: {e}", file=sys.stderr)
             return 1
         print(text, end="")
         return 0
