@@ -4,7 +4,8 @@ Maps any RTL top (rtl/TOP.sv, e.g. tcu_datapath at a configuration's
 parameters) to the OSU 0.18 um cells and reports its area and clock, no
 energy: what scripts/synth.sh --liberty runs. The JSON has the keys
 area_um2, flip_flop_area_um2, cells, flip_flops, fmax_mhz, critical_path_ns,
-path_start, path_end, library, seconds. Exit 1 if a step fails, 2 for a bad
+path_start, path_end (and the registers they are, by their RTL names:
+path_start_register, path_end_register), library, seconds. Exit 1 if a step fails, 2 for a bad
 command line."""
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ def figures(top: str, params: dict, workdir: Path) -> dict:
         "cells": mapped.cells, "flip_flops": mapped.flip_flops,
         "fmax_mhz": round(path.fmax_mhz, 3), "critical_path_ns": round(path.delay_ns, 4),
         "path_start": path.startpoint, "path_end": path.endpoint,
+        # the registers the path runs between, by their RTL names (which
+        # instance, so which unit or engine logic, holds the path)
+        "path_start_register": sta.register_of(mapped.netlist, path.startpoint),
+        "path_end_register": sta.register_of(mapped.netlist, path.endpoint),
         "seconds": round(time.monotonic() - start, 1),
     }
 

@@ -262,6 +262,8 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "critical_path_ns": whole["critical_path_ns"],
         "path_start": whole["path_start"],
         "path_end": whole["path_end"],
+        "path_start_register": whole.get("path_start_register"),
+        "path_end_register": whole.get("path_end_register"),
         "composed_area_um2": composed,
         # the units and the control alone, without the skid and the router
         "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
@@ -300,6 +302,8 @@ def engine_beside_units(points: list[dict], engine: dict) -> dict:
         "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
         "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
         "path_end": engine["path_end"],
+        "path_start_register": engine.get("path_start_register"),
+        "path_end_register": engine.get("path_end_register"),
         "units_area_um2": units * p["area_um2"],
         "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
         # its unit's clock in a register wrapper (in_place), and which sets

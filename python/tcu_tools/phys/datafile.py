@@ -289,7 +289,8 @@ def merge(base: list[dict], newer: list[dict]) -> list[dict]:
 # A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
 # keys): what --write needs to write it again beside the points.
 MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
-                 "fmax_mhz", "critical_path_ns", "path_start", "path_end")
+                 "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
+                 "path_end_register")
 
 
 def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:

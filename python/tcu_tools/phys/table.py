@@ -129,13 +129,20 @@ def wholes_table(data: dict) -> str:
     return "\n".join(rows)
 
 
+def _registers(t: dict) -> str:
+    if not t.get("path_start_register") and not t.get("path_end_register"):
+        return "–"
+    return (f"`{t.get('path_start_register') or _short(t['path_start'])}` → "
+            f"`{t.get('path_end_register') or _short(t['path_end'])}`")
+
+
 def engines_table(data: dict) -> str:
     if not data.get("engine"):
         return ""
     rows = ["| engine (mapped as a top) | parameters | µm² | FF µm² | cells | fmax MHz "
             "| its unit in place MHz | clock set by | its units' µm² (points) "
-            "| around the units µm² |",
-            "|---|---|--:|--:|--:|--:|--:|---|--:|--:|"]
+            "| around the units µm² | critical path registers |",
+            "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|"]
     for e in data["engine"]:
         params = " ".join(f"{k}={v}" for k, v in e["params"].items())
         rows.append(f"| `{e['top']}` | {params} | {e['area_um2']:,.0f} "
@@ -143,7 +150,7 @@ def engines_table(data: dict) -> str:
                     f"| {e['fmax_mhz']:.1f} | {_num(e.get('unit_in_place_fmax_mhz'), '.1f')} "
                     f"| {'`' + e['clock_set_by'] + '`' if e.get('clock_set_by') else '–'} "
                     f"| {e['units_area_um2']:,.0f} "
-                    f"| {e['around_units_area_um2']:,.0f} |")
+                    f"| {e['around_units_area_um2']:,.0f} | {_registers(e)} |")
     return "\n".join(rows)
 
 
