@@ -50,16 +50,16 @@ const phys::ConfigClock* config_clock(const std::string& config) {
 }
 
 void print_clock(const std::string& config, std::ostream& out) {
-  const phys::ConfigClock* clock = config_clock(config);
-  if (clock == nullptr) {
+  const phys::ConfigClock* figures = config_clock(config);
+  if (figures == nullptr) {
     out << "clock: the data file (spec/phys_osu018.toml) has no figure of " << config << "\n";
     return;
   }
   char text[128];
-  std::snprintf(text, sizeof text, "%.1f MHz", clock->fmax_mhz);
+  std::snprintf(text, sizeof text, "%.1f MHz", figures->fmax_mhz);
   out << "clock (" << phys::kLibrary << ", each part in a register wrapper): datapath " << text
-      << ", set by " << clock->set_by << "\n";
-  for (const phys::EngineClock& e : clock->engines) {
+      << ", set by " << figures->set_by << "\n";
+  for (const phys::EngineClock& e : figures->engines) {
     if (e.fmax_mhz <= 0.0) continue;
     std::snprintf(text, sizeof text, "%.1f MHz", e.fmax_mhz);
     out << "  " << e.engine << " engine " << text << ", set by " << e.set_by << "\n";
@@ -67,13 +67,12 @@ void print_clock(const std::string& config, std::ostream& out) {
 }
 
 nlohmann::ordered_json clock_json(const std::string& config) {
-  const phys::ConfigClock* clock = config_clock(config);
-  if (clock == nullptr) return nullptr;
-  nlohmann::ordered_json j = {{"library", phys::kLibrary},
-                              {"fmax_mhz", clock->fmax_mhz},
-                              {"set_by", clock->set_by}};
+  const phys::ConfigClock* figures = config_clock(config);
+  if (figures == nullptr) return nullptr;
+  nlohmann::ordered_json j = {
+      {"library", phys::kLibrary}, {"fmax_mhz", figures->fmax_mhz}, {"set_by", figures->set_by}};
   j["engines"] = nlohmann::ordered_json::object();
-  for (const phys::EngineClock& e : clock->engines)
+  for (const phys::EngineClock& e : figures->engines)
     if (e.fmax_mhz > 0.0) j["engines"][e.engine] = {{"fmax_mhz", e.fmax_mhz}, {"set_by", e.set_by}};
   return j;
 }
