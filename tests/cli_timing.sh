@@ -62,6 +62,7 @@ data = tomllib.load(open(sys.argv[2], "rb"))
 clock = doc["clock"]
 assert abs(clock["fmax_mhz"] - d["fmax_mhz"]) < 1e-9 * d["fmax_mhz"], (clock, d["fmax_mhz"])
 assert clock["set_by"] == d["path_unit"], (clock["set_by"], d["path_unit"])
+assert clock["in_place"] == d["path_in_place"], (clock["in_place"], d["path_in_place"])
 engines = {e: d[f"{e}_fmax_mhz"] for e in ("int4", "e2m1", "f16", "f64") if f"{e}_fmax_mhz" in d}
 assert {e: c["fmax_mhz"] for e, c in clock["engines"].items()} == engines, clock["engines"]
 for e, c in clock["engines"].items():
@@ -74,7 +75,7 @@ EOF
     echo "ok: tcu timing --config $config: the data file's clock"
   fi
 done
-expect 0 "each part in a register wrapper): datapath " -- "$tcu" timing --config default
+expect 0 "composed from spec/phys_osu018.toml): datapath " -- "$tcu" timing --config default
 
 # tcu gemm --estimate at a100, beyond the run limit, compared with the A100.
 expect 0 "of the published peak" -- "$tcu" gemm --estimate --config a100 --compare a100 \

@@ -57,8 +57,9 @@ void print_clock(const std::string& config, std::ostream& out) {
   }
   char text[128];
   std::snprintf(text, sizeof text, "%.1f MHz", figures->fmax_mhz);
-  out << "clock (" << phys::kLibrary << ", each part in a register wrapper): datapath " << text
-      << ", set by " << figures->set_by << "\n";
+  out << "clock (" << phys::kLibrary << ", composed from spec/phys_osu018.toml): datapath " << text
+      << ", set by " << figures->set_by
+      << (figures->in_place ? " (in its register wrapper)" : " (timed alone)") << "\n";
   for (const phys::EngineClock& e : figures->engines) {
     if (e.fmax_mhz <= 0.0) continue;
     std::snprintf(text, sizeof text, "%.1f MHz", e.fmax_mhz);
@@ -69,8 +70,10 @@ void print_clock(const std::string& config, std::ostream& out) {
 nlohmann::ordered_json clock_json(const std::string& config) {
   const phys::ConfigClock* figures = config_clock(config);
   if (figures == nullptr) return nullptr;
-  nlohmann::ordered_json j = {
-      {"library", phys::kLibrary}, {"fmax_mhz", figures->fmax_mhz}, {"set_by", figures->set_by}};
+  nlohmann::ordered_json j = {{"library", phys::kLibrary},
+                              {"fmax_mhz", figures->fmax_mhz},
+                              {"set_by", figures->set_by},
+                              {"in_place", figures->in_place}};
   j["engines"] = nlohmann::ordered_json::object();
   for (const phys::EngineClock& e : figures->engines)
     if (e.fmax_mhz > 0.0) j["engines"][e.engine] = {{"fmax_mhz", e.fmax_mhz}, {"set_by", e.set_by}};
