@@ -148,8 +148,11 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# energy over them (f16: products; a 2:4 sparse int4 instruction's\n"
         "# dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
-        "# configurations it is part of); [[datapath]]: a configuration composed from\n"
-        "# its points (compose in python/tcu_tools/phys/compose.py says how).\n",
+        "# configurations it is part of), its clock alone and in place (in a\n"
+        "# register wrapper: tcu_tools.phys.in_place); [[datapath]]: a configuration\n"
+        "# composed from its points, each engine's clock and the datapath's and what\n"
+        "# sets each (compose in python/tcu_tools/phys/compose.py says how);\n"
+        "# [[whole]], [[engine]]: tops mapped whole beside their composition.\n",
         _table("", head),
     ]
     points = points + derived_f64(points)
