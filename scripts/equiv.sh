@@ -113,20 +113,20 @@ trap 'rm -rf "$tmp"' EXIT
 # as much for --plant), the e2m1 group dots (ABC, 50 s) among them; the
 # wider scatters go in the second tier (full).
 checks=()
-checks+=("default|int4_dot tree=lut|pipe|int4_dot|Stages=2")
-for s in 0 1 3 4 5 6 7; do checks+=("full|int4_dot tree=lut|pipe|int4_dot|Stages=$s"); done
-checks+=("default|e2m1_group_dots formula=table|aig|e2m1_group_dots|")
+checks+=("default|int4_dot synth=fast|pipe|int4_dot|Stages=2")
+for s in 0 1 3 4 5 6 7; do checks+=("full|int4_dot synth=fast|pipe|int4_dot|Stages=$s"); done
+checks+=("default|e2m1_group_dots synth=fast|aig|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
-  checks+=("default|word_mux tree=index|comb|word_mux|Width=1 Words=$words")
+  checks+=("default|word_mux synth=fast|comb|word_mux|Width=1 Words=$words")
 done
 for words in 3 16 256; do
-  checks+=("default|word_mux tree=index|comb|word_mux|Width=32 Words=$words")
+  checks+=("default|word_mux synth=fast|comb|word_mux|Width=32 Words=$words")
 done
-checks+=("default|router_scatter mux=index|comb|scatter|DWordsPerCycle=1")
+checks+=("default|router_scatter synth=fast|comb|scatter|DWordsPerCycle=1")
 # From 8 words one SAT call on the whole miter does not finish (ABC took 7
 # CPU minutes at 8): wider scatters slot by slot (kind slots), about 15-25
 # CPU s a slot, most of it Yosys reading both designs whole.
-for dw in 5 8 32 64; do checks+=("full|router_scatter mux=index|slots|scatter|DWordsPerCycle=$dw"); done
+for dw in 5 8 32 64; do checks+=("full|router_scatter synth=fast|slots|scatter|DWordsPerCycle=$dw"); done
 # The layout formulas place two words with distinct tags apart (the lemma
 # the gather's AND-OR form rests on: under the router's one-word-per-tag
 # rule no two slots write one position, so its OR is of one word).
@@ -150,7 +150,7 @@ checks+=("default|frag_layout shape of a placed word|comb|layout_shape|")
 # adding about 0.27M nodes and 1.5 GB to the mapping, go by kind cut.
 for w in 1 3; do
   for bypass in 0 1; do
-    checks+=("full|router_gather andor=table|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
+    checks+=("full|router_gather synth=fast|slang|gather|WordsPerCycle=$w GatherBypass=$bypass")
   done
 done
 # Cut at the layout cells (kind cut, prove_cut): at 3 words (a check on
@@ -164,10 +164,10 @@ done
 # 489 slices to ABC): about 83 minutes on two cores (about 2 CPU hours,
 # a 6.7 GB peak).
 for bypass in 0 1; do
-  checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
+  checks+=("full|router_gather synth=fast (cut)|cut|gather|WordsPerCycle=3 GatherBypass=$bypass")
 done
-checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=0")
-checks+=("full|router_gather andor=table (cut)|cut|gather|WordsPerCycle=64 GatherBypass=1")
+checks+=("full|router_gather synth=fast (cut)|cut|gather|WordsPerCycle=64 GatherBypass=0")
+checks+=("full|router_gather synth=fast (cut)|cut|gather|WordsPerCycle=64 GatherBypass=1")
 # The gather proof's shift map rules against Yosys's own map, on the
 # shapes of the gather's shifts (about 4 minutes: Yosys mapping its own
 # barrel shifters).
@@ -612,14 +612,14 @@ EOF
 # ---------------------------------------------------------------------------
 pair_modules() {  # miter -> "gold gate"
   case $1 in
-    int4_dot) echo "tcu_int4_dot_tree tcu_int4_dot_lut" ;;
-    e2m1_group_dots) echo "tcu_e2m1_group_dots_formula tcu_e2m1_group_dots_table" ;;
-    word_mux) echo "tcu_word_mux_tree tcu_word_mux_index" ;;
-    scatter) echo "tcu_router_scatter_mux tcu_router_scatter_index" ;;
-    gather) echo "tcu_router_gather_andor tcu_router_gather_table" ;;
+    int4_dot) echo "tcu_int4_dot_synth tcu_int4_dot_fast" ;;
+    e2m1_group_dots) echo "tcu_e2m1_group_dots_synth tcu_e2m1_group_dots_fast" ;;
+    word_mux) echo "tcu_word_mux_synth tcu_word_mux_fast" ;;
+    scatter) echo "tcu_router_scatter_synth tcu_router_scatter_fast" ;;
+    gather) echo "tcu_router_gather_synth tcu_router_gather_fast" ;;
     layout_apart | layout_class | layout_shape) echo "tcu_frag_layout tcu_frag_layout" ;;  # lemmas
     shift_map) echo "yosys_techmap tcu_equiv_shift_aligned" ;;  # the proof's tool
-    blast) echo "tcu_router_gather_andor tcu_router_gather_table" ;;  # the forms it maps
+    blast) echo "tcu_router_gather_synth tcu_router_gather_fast" ;;  # the forms it maps
   esac
 }
 pair_file() {  # miter gate -> the fast implementation's file
@@ -632,8 +632,8 @@ pair_file() {  # miter gate -> the fast implementation's file
 pair_sources() {  # miter -> files besides the two implementations
   case $1 in
     int4_dot) echo "rtl/tcu_pipe_reg.sv" ;;
-    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_tree.sv" \
-                  "rtl/tcu_word_mux_index.sv" ;;
+    scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_synth.sv" \
+                  "rtl/tcu_word_mux_fast.sv" ;;
     gather) echo "rtl/tcu_frag_layout.sv" ;;
   esac
 }

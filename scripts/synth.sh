@@ -144,7 +144,7 @@ fi
 # (a name in a comment only adds a file), so that a unit does not depend on
 # whether unrelated files parse; but not the fast simulation implementations
 # (marked "Simulation flow only"; SynthImpl=1 never instantiates them, and
-# Yosys would spend minutes filling tcu_router_gather_table's table).
+# Yosys would spend minutes filling tcu_router_gather_fast's table).
 sources_of() {
   local -a todo=("$1") seen=()
   local name word

@@ -1,6 +1,6 @@
 // tcu_int4_dot's fast simulation implementation: each lane's product read
 // from a 1,024-entry table (index: the two signedness bits and the two
-// codes), the products summed in the order of tcu_int4_dot_tree's adder
+// codes), the products summed in the order of tcu_int4_dot_synth's adder
 // tree (lanes 2t and 2t+1 first, then pairs of those, five levels). The
 // sums are 16-bit: the table holds each product sign-extended to 16 bits
 // (the exact sum needs 14), no level needs a sign extension, and the low
@@ -15,9 +15,9 @@
 // through Stages - 1 more (tcu_pipe_reg), so valid_o and sum_o keep
 // tcu_int4_dot's timing. The data inputs are public_flat_rd, so all
 // instances share one copy of the Verilated code. Same ports and parameters
-// as tcu_int4_dot; proven equal to tcu_int4_dot_tree by scripts/equiv.sh.
+// as tcu_int4_dot; proven equal to tcu_int4_dot_synth by scripts/equiv.sh.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
-module tcu_int4_dot_lut #(
+module tcu_int4_dot_fast #(
   parameter int unsigned  Stages = tcu_pkg::IntStages,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,
   localparam int unsigned Bits   = tcu_pkg::INT4_BITS,
