@@ -124,3 +124,30 @@ def test_tcu_explore_refuses_a_stale_characterization(tree):
 def test_the_repositorys_data_file_is_fresh():
     data = datafile.load(REPO / "spec" / "phys_osu018.toml")
     assert datafile.stale(data) == []
+
+
+def test_figures_from_an_earlier_run_keep_their_stamp(tree, tmp_path):
+    """datafile.write of figures taken from earlier runs (--from-json): an
+    entry keeps the stamp of the RTL it was measured from (here the sparse
+    mux's of a planted logic change: stale), and one that carries no stamp
+    is not stamped with this tree (UNRECORDED: stale); figures measured
+    here (measured_here) are stamped with this tree."""
+    rtl = tree / "rtl"
+    plant_logic_change(rtl)
+    planted = entries_of(rtl)
+    mux, ctrl = ({**p} for p in planted["point"])
+    del ctrl["rtl_files"], ctrl["rtl_design"]
+    out = tmp_path / "earlier.toml"
+
+    def written(measured_here: bool) -> list[str]:
+        datafile.write(out, [dict(mux), dict(ctrl)], 200, 1, planted["tools"],
+                       measured_here=measured_here)
+        return stamp.staleness(datafile.load(out), planted["tools"])
+
+    (reasons,) = written(measured_here=False)
+    assert "2 entries are not of this RTL" in reasons, reasons
+    assert "[[point]] tcu_sparse_mux" in reasons
+    assert "[[point]] tcu_datapath_ctrl (measured from RTL not recorded)" in reasons
+    (reasons,) = written(measured_here=True)
+    assert "1 entry is not of this RTL" in reasons and "[[point]] tcu_sparse_mux" in reasons
+    assert "tcu_datapath_ctrl" not in reasons

@@ -7,7 +7,8 @@ energy: what scripts/synth.sh --liberty runs (flattened); with
 --units-cache DIR bottom-up (tcu_tools.phys.hier), as tcu explore's full
 flow does. The JSON has the keys
 area_um2, flip_flop_area_um2, cells, flip_flops, fmax_mhz, critical_path_ns,
-path_start, path_end, library, seconds. Exit 1 if a step fails, 2 for a bad
+path_start, path_end (and the registers they are, by their RTL names:
+path_start_register, path_end_register), library, seconds. Exit 1 if a step fails, 2 for a bad
 command line."""
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import activity, library, mapping, sta
+from . import activity, library, mapping, sta, stamp
 from .units import RTL
 
 
 def figures(top: str, params: dict, workdir: Path) -> dict:
     start = time.monotonic()
+    # the RTL it is measured from (the data file's stamp), taken before
+    from .datafile import tool_versions
+    rtl = stamp.stamp_of("engine", {"top": top, "params": params},
+                         yosys_version=tool_versions()["yosys"])
     mapped = mapping.map_unit(top, params, workdir)
     ins, _ = activity.ports(mapped.netlist)
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
@@ -35,7 +40,12 @@ def figures(top: str, params: dict, workdir: Path) -> dict:
         "cells": mapped.cells, "flip_flops": mapped.flip_flops,
         "fmax_mhz": round(path.fmax_mhz, 3), "critical_path_ns": round(path.delay_ns, 4),
         "path_start": path.startpoint, "path_end": path.endpoint,
+        # the registers the path runs between, by their RTL names (which
+        # instance, so which unit or engine logic, holds the path)
+        "path_start_register": sta.register_of(mapped.netlist, path.startpoint),
+        "path_end_register": sta.register_of(mapped.netlist, path.endpoint),
         "seconds": round(time.monotonic() - start, 1),
+        **rtl,
     }
 
 

@@ -21,7 +21,7 @@ from . import compose, figures, library, sta, stamp
 CHECKED = {
     "area_um2": 1e-6, "flip_flop_area_um2": 1e-6, "cells": 0, "flip_flops": 0,
     "critical_path_ns": 1e-3, "busy_pj_per_cycle": 1e-3, "idle_pj_per_cycle": 1e-3,
-    "pj_per_issued_op": 1e-3,
+    "pj_per_issued_op": 1e-3, "in_place_critical_path_ns": 1e-3,
 }
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
@@ -73,6 +73,9 @@ def _table(header: str, entries: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+table_text = _table  # a TOML table of entries (None: left out), for the other data files
+
+
 def tool_versions() -> dict:
     """The first line of each tool's version, and the flow's files (the
     liberty, the ABC constraints, the latch map: stamp.flow_hash): what the
@@ -99,14 +102,23 @@ def stale(data: dict, tools: dict | None = None) -> list[str]:
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
-          wholes: list[dict] = (), engines: list[dict] = ()) -> None:
+          wholes: list[dict] = (), engines: list[dict] = (), measured_here: bool = True,
+          rtl_then: dict | None = None) -> None:
+    """The data file of these points (and [[datapath]] compositions, the
+    [[whole]] and [[engine]] tables beside them). Every entry carries the
+    stamp of the RTL its figures were measured from (tcu_tools.phys.stamp):
+    its own where it has one (rtl_files, rtl_design); else this tree's if
+    measured_here (every figure measured from this tree), and otherwise
+    (figures taken from an earlier run) stamp.UNRECORDED_STAMP, stale until
+    --refresh measures it. rtl_then: the earlier data file's rtl_sha256, for
+    the files of entries measured from other sources than this tree's."""
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "command": REGENERATE,
         "tools": tools,
-        "rtl_sha256": {},  # below: every entry's sources (stamp.file_hashes)
+        "rtl_sha256": {},  # below: every entry's sources (stamp.head_hashes)
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
@@ -129,24 +141,32 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# energy over them (f16: products; a 2:4 sparse int4 instruction's\n"
         "# dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
-        "# configurations it is part of); [[datapath]]: a configuration composed from\n"
-        "# its points (compose in python/tcu_tools/phys/compose.py says how).\n"
+        "# configurations it is part of), its clock alone and in place (in a\n"
+        "# register wrapper: tcu_tools.phys.in_place); [[datapath]]: a configuration\n"
+        "# composed from its points, each engine's clock and the datapath's and what\n"
+        "# sets each (compose in python/tcu_tools/phys/compose.py says how);\n"
+        "# [[whole]], [[engine]]: tops mapped whole beside their composition.\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
         "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
+    def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one
+        return {**row, **{k: raw[k] for k in stamp.KEYS if k in raw}}
     data = {"point": [dict(p) for p in points],
-            "whole": [compose.against_whole(points, w) for w in wholes],
-            "engine": [compose.engine_beside_units(points, e) for e in engines]}
+            "whole": [stamped(compose.against_whole(points, w), w) for w in wholes],
+            "engine": [stamped(compose.engine_beside_units(points, e), e) for e in engines]}
     for kind, entry in stamp.entries(data):
-        entry.update(stamp.stamp_of(kind, entry, yosys_version=tools.get("yosys", "")))
-    head["rtl_sha256"] = stamp.file_hashes(data)
+        if "rtl_files" in entry and "rtl_design" in entry:
+            continue  # the stamp of the RTL its figures were measured from
+        entry.update(stamp.stamp_of(kind, entry, yosys_version=tools.get("yosys", ""))
+                     if measured_here else stamp.UNRECORDED_STAMP)
+    head["rtl_sha256"] = stamp.head_hashes(data, rtl_then or {})
     head["refresh_command"] = REFRESH
     text.append(_table("", head))
     for p in data["point"]:
         text.append(_table("[[point]]", p))
-    for d in compose.datapaths(points):
+    for d in compose.datapaths(data["point"], data["engine"]):
         text.append(_table("[[datapath]]", d))
     for w in data["whole"]:
         text.append(_table("[[whole]]", w))
@@ -222,7 +242,7 @@ def derived_f64(points: list[dict]) -> list[dict]:
                 f"energy only: 4 x tcu_fma Format=FP64 Stages={stages} (its busy, idle and "
                 "leakage figures x 4); area and clock are this unit's own mapping"))
             continue
-        d = dict(fma)
+        d = {k: v for k, v in fma.items() if k not in stamp.KEYS}  # stamped as its own top
         d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
                  configs=["default"] if stages == 2 else ["small"],
                  derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
@@ -233,3 +253,59 @@ def derived_f64(points: list[dict]) -> list[dict]:
         d["cells"], d["flip_flops"] = 4 * fma["cells"], 4 * fma["flip_flops"]
         out.append(d)
     return out
+
+
+# The figures of a mapping alone (no simulation): two rows with these equal
+# are of the same netlist (the mapping is deterministic).
+MAPPING_FIGURES = ("area_um2", "flip_flop_area_um2", "cells", "flip_flops", "critical_path_ns")
+ENERGY_FIGURES = ("busy_toggle_rate", "busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw",
+                  "pj_per_issued_op", "busy_internal_pj", "busy_switching_pj", "busy_ports_pj")
+
+
+def merge(base: list[dict], newer: list[dict]) -> list[dict]:
+    """The points of `base` with those of `newer` in their place (matched
+    by unit and parameters; new ones appended). A newer point measured
+    without energy (tcu_tools.phys --no-energy) keeps the base point's
+    energies if both are of the same netlist (MAPPING_FIGURES agree as
+    --check compares them); a DataFileError names it where they do not
+    (its energy must be measured again)."""
+    out = [dict(p) for p in base]
+    index = {key(p): i for i, p in enumerate(out)}
+    for p in newer:
+        k = key(p)
+        if k not in index:
+            index[k] = len(out)
+            out.append(dict(p))
+            continue
+        old = out[index[k]]
+        if p.get("busy_pj_per_cycle") is None and old.get("busy_pj_per_cycle") is not None:
+            differ = [n for n in MAPPING_FIGURES
+                      if abs(old[n] - p[n]) > CHECKED[n] * max(abs(old[n]), abs(p[n])) + 1e-9]
+            if differ:
+                raise DataFileError(
+                    f"{p['unit']} {p['params']}: mapped without energy to another netlist than "
+                    f"the earlier figures' ({', '.join(differ)} differ): measure its energy "
+                    "again")
+            p = {**p, **{n: old[n] for n in ENERGY_FIGURES if old.get(n) is not None},
+                 "seconds": old.get("seconds", p.get("seconds")),
+                 "synth_seconds": old.get("synth_seconds", p.get("synth_seconds"))}
+            p.pop("derived", None)
+            if old.get("derived"):
+                p["derived"] = old["derived"]
+        out[index[k]] = dict(p)
+    return out
+
+
+# A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
+# keys): what --write needs to write it again beside the points.
+MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
+                 "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
+                 "path_end_register", "rtl_files", "rtl_design")
+
+
+def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[whole]] and [[engine]] tables' measurements of a data file,
+    with the stamps of the RTL they were measured from."""
+    def keep(t):
+        return {k: t[k] for k in MEASURED_KEYS if k in t}
+    return [keep(w) for w in data.get("whole", [])], [keep(e) for e in data.get("engine", [])]

@@ -1,7 +1,8 @@
 """`python -m tcu_tools.phys --refresh FILE`: the data file's stale entries
-(tcu_tools.phys.stamp: their design or the tools changed) re-measured, the
-rest kept, the file rewritten and re-stamped. With nothing stale it only
-re-stamps (a renamed file or a comment leaves the figures as they are)."""
+(tcu_tools.phys.stamp: their design or the tools changed) re-measured and
+stamped with this tree's RTL, the rest kept with their stamps, the file
+rewritten. With nothing stale it only rewrites it (a renamed file or a
+comment leaves the figures as they are)."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,17 +12,12 @@ from pathlib import Path
 from . import area, datafile, figures, stamp
 from .units import UNIT_TYPES
 
-# The raw keys of an [[engine]] or [[whole]] measurement (tcu_tools.phys.area's
-# JSON), which datafile.write sets beside the composition again.
-RAW_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells", "fmax_mhz",
-            "critical_path_ns", "path_start", "path_end")
-
-
-def _remeasure_point(point: dict, workdir: Path, cycles: int, seed: int) -> dict:
+def _remeasure_point(point: dict, workdir: Path, cycles: int, seed: int, yosys: str) -> dict:
     unit = dataclasses.replace(UNIT_TYPES[point["unit"]], params=dict(point["params"]),
                                configs=tuple(point.get("configs", ())))
     energy = point.get("busy_pj_per_cycle") is not None and not point.get("derived")
-    return figures.measure(unit, workdir, cycles, seed, True, energy).to_json()
+    rtl = stamp.stamp_of("point", point, yosys_version=yosys)  # taken before measuring
+    return {**figures.measure(unit, workdir, cycles, seed, True, energy).to_json(), **rtl}
 
 
 def _remeasure_top(entry: dict, workdir: Path) -> dict:
@@ -50,17 +46,19 @@ def refresh(path: Path, workdir: Path) -> int:
                     continue  # datafile.write derives it again
                 if id(entry) in ids:
                     print(f"  {stamp.entry_label(kind, entry)}", flush=True)
-                    entry = _remeasure_point(entry, workdir, data["cycles"], data["seed"])
+                    entry = _remeasure_point(entry, workdir, data["cycles"], data["seed"],
+                                             tools["yosys"])
                 points.append(entry)
                 continue
-            raw = ({k: entry.get(k) for k in RAW_KEYS} if id(entry) not in ids else
-                   _remeasure_top(entry, workdir))
+            raw = (datafile.measured_tables({kind: [entry]})[kind == "engine"][0]
+                   if id(entry) not in ids else _remeasure_top(entry, workdir))
             if id(entry) in ids:
                 print(f"  {stamp.entry_label(kind, entry)}", flush=True)
             (wholes if kind == "whole" else engines).append(raw)
     except RuntimeError as error:
         print(f"tcu_phys: {error}", file=sys.stderr)
         return 1
-    datafile.write(path, points, data["cycles"], data["seed"], tools, wholes, engines)
+    datafile.write(path, points, data["cycles"], data["seed"], tools, wholes, engines,
+                   rtl_then=data.get("rtl_sha256", {}))
     print(f"wrote {path}")
     return 0

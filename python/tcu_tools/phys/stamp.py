@@ -15,7 +15,8 @@ entry carries
               (design_hash): the cells and how they connect, not how the
               RTL names, orders or groups them
 
-and the head carries rtl_sha256 (each source file's hash, to name what
+(figures taken from an earlier run that recorded neither carry UNRECORDED:
+stale, their RTL not known) and the head carries rtl_sha256 (each source file's hash, to name what
 changed) and tools (tool_versions: Yosys, OpenSTA, Icarus, the liberty
 parser, and the flow: the liberty file, the ABC constraints and the latch
 map). An entry is fresh when its files are unchanged, or when they changed
@@ -36,6 +37,11 @@ from pathlib import Path
 from . import mapping
 from .units import REPO, RTL, sources_of, synthesis_params
 
+# An entry's stamp: the keys, and the one of figures taken from a run that
+# recorded no stamp (stale: its RTL is not known).
+KEYS = ("rtl_files", "rtl_design")
+UNRECORDED = "unrecorded"
+UNRECORDED_STAMP = {"rtl_files": UNRECORDED, "rtl_design": UNRECORDED}
 REFRESH = "nice -n 10 .venv/bin/python -m tcu_tools.phys --refresh spec/phys_osu018.toml"
 FLOW_FILES = (mapping.ABC_CONSTRAINTS, Path(mapping.__file__).with_name("osu018_latch_map.v"))
 # The normalization of design_hash (part of its cache key).
@@ -52,7 +58,8 @@ def entry_top(kind: str, entry: dict) -> tuple[str, dict]:
 def entry_label(kind: str, entry: dict) -> str:
     top, _ = entry_top(kind, entry)
     params = " ".join(f"{k}={v}" for k, v in entry["params"].items() if k != "SynthImpl")
-    return f"[[{kind}]] {top}" + (f" {params}" if params else "")
+    return (f"[[{kind}]] {top}" + (f" {params}" if params else "") +
+            (" (measured from RTL not recorded)" if entry.get("rtl_design") == UNRECORDED else ""))
 
 
 def file_hash(path: Path) -> str:
@@ -162,6 +169,19 @@ def file_hashes(data: dict, rtl: Path = RTL) -> dict:
     return {str(f.relative_to(rtl.parent)): file_hash(f) for f in files}
 
 
+def head_hashes(data: dict, then: dict, rtl: Path = RTL) -> dict:
+    """The head's rtl_sha256: each source file of the entries, with its hash
+    now where every entry built from it has its stamp's files now, else its
+    hash in `then` (an earlier head) if that has it (else left out)."""
+    now = file_hashes(data, rtl)
+    behind = {str(f.relative_to(rtl.parent))
+              for kind, e in entries(data)
+              if e.get("rtl_files") != files_hash(entry_top(kind, e)[0], rtl)
+              for f in sources_of(entry_top(kind, e)[0], rtl)}
+    return {f: (then.get(f) if f in behind else h) for f, h in now.items()
+            if f not in behind or f in then}
+
+
 def files_unchanged(top: str, data: dict, rtl: Path = RTL) -> bool:
     """Every source of `top` is in the head's rtl_sha256 with its hash now."""
     then = data.get("rtl_sha256", {})
@@ -182,16 +202,21 @@ def stale_entries(data: dict, rtl: Path = RTL, yosys_version: str = "") -> list[
         top, params = entry_top(kind, e)
         if files_hash(top, rtl) == e["rtl_files"]:
             continue
-        if design_hash(top, params, rtl, yosys_version) != e["rtl_design"]:
+        if e["rtl_design"] == UNRECORDED or design_hash(top, params, rtl, yosys_version) != e["rtl_design"]:
             out.append((kind, e))
     return out
 
 
-def changed_files(data: dict, rtl: Path = RTL) -> list[str]:
-    now, then = file_hashes(data, rtl), data.get("rtl_sha256", {})
+def changed_files(data: dict, rtl: Path = RTL, of: list | None = None) -> list[str]:
+    """The source files whose hash is not the head's: of the entries `of`
+    (kind, entry) if given, else of every entry."""
+    now = file_hashes(data if of is None else
+                      {k: [e for kind, e in of if kind == k] for k in ("point", "engine", "whole")},
+                      rtl)
+    then = data.get("rtl_sha256", {})
     return ([f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]] +
             [f"{f} is new" for f in sorted(set(now) - set(then))] +
-            [f"{f} is gone" for f in sorted(set(then) - set(now))])
+            [f"{f} is gone" for f in sorted(set(then) - set(now)) if of is None])
 
 
 def staleness(data: dict, tools: dict, rtl: Path = RTL) -> list[str]:
@@ -207,7 +232,7 @@ def staleness(data: dict, tools: dict, rtl: Path = RTL) -> list[str]:
         return reasons + ["every entry is stale"]
     stale = stale_entries(data, rtl, tools.get("yosys", ""))
     if stale:
-        files = changed_files(data, rtl)
+        files = changed_files(data, rtl, stale)
         reasons.append(f"{len(stale)} entr{'y is' if len(stale) == 1 else 'ies are'} not of "
                        f"this RTL (another design than the one measured): "
                        + ", ".join(entry_label(k, e) for k, e in stale)
