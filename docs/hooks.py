@@ -10,6 +10,8 @@ so that no figure or option is copied by hand:
                                       -> RTL unit -> test, a row per variant
                                       of `tcu list --plain`
     <!-- generated: phys-tables -->   spec/phys_osu018.toml's figures
+    <!-- generated: phys-calibration --> spec/phys_calib_osu018.toml's
+                                      designs beside published figures
     <!-- generated: config-spec -->   spec/config.toml's parameters, rules
                                       and named configurations
     <!-- generated: formal-checks --> formal/checks.toml's checks, a row per
@@ -158,6 +160,11 @@ def _phys_tables() -> str:
     return _run([sys.executable, "-m", "tcu_tools.phys.table"], "python -m tcu_tools.phys.table")
 
 
+def _phys_calibration() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.phys.table", "--calibration"],
+                "python -m tcu_tools.phys.table --calibration")
+
+
 def _config_spec() -> str:
     with open(REPO / "spec" / "config.toml", "rb") as f:
         spec = tomllib.load(f)
@@ -222,8 +229,9 @@ def _bench_table() -> str:
 
 
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
-             "phys-tables": _phys_tables, "config-spec": _config_spec,
-             "formal-checks": _formal_checks, "bench-table": _bench_table}
+             "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
+             "config-spec": _config_spec, "formal-checks": _formal_checks,
+             "bench-table": _bench_table}
 
 
 # ---- hooks -----------------------------------------------------------------------------
