@@ -33,10 +33,10 @@ ENGINES = {
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
           "with SparseEnable) + tcu_operand_router (scaled from 1 and 4 words a cycle) + "
-          "tcu_output_skid + tcu_datapath_ctrl; leaves out the engines' operand and D "
+          "tcu_output_skid at the widest D of the enabled engines + tcu_datapath_ctrl + a "
+          "tcu_activity per enabled engine and the cycle counter; leaves out the engines' operand and D "
           "registers, operand selection, slice sequencers and int4 accumulators, and "
-          "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
-          "on area: see [[whole]])")
+          "tcu_datapath's D multiplexer (a lower bound on area: see [[whole]])")
 AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 # What an engine's energy figure is per: an operation its units are issued
 # (a dense instruction's MAC is one issued MAC; a 2:4 sparse int4
@@ -127,6 +127,58 @@ def set_by(engine_fmax: float, unit_fmax: float, unit: str, top: str) -> str:
     return f"{top} around its units"
 
 
+# The D each engine hands the output skid (tcu_datapath: the engines' d_o
+# widths). The skid holds the widest D an enabled engine drives: the bits
+# above it are constant zero, and the mapping removes their flip-flops and
+# multiplexers.
+D_BITS = {"int4": 4096, "e2m1": 4096, "f16": 8192, "f64": 4096}
+SKID_D_BITS = 8192  # tcu_output_skid's DataW, at which the data file measures it
+# tcu_activity holds an engine's five 48-bit counters (busy, idle, stalled,
+# gated, MACs); tcu_datapath counts the cycles with one more such counter.
+ACTIVITY_COUNTERS = 5
+
+
+def enabled_engines(values: dict) -> list[str]:
+    return [e for e, (_, macs, _, _, rate, enable) in ENGINES.items()
+            if values[enable] and values[rate] // macs > 0]
+
+
+def skid_scaled(skid: dict, d_bits: int) -> dict:
+    """tcu_output_skid holding `d_bits` of D: its point (DataW = SKID_D_BITS)
+    scaled with its flip-flops (one a data bit, with its load multiplexer
+    and output multiplexer; the tag and valid bits kept)."""
+    if d_bits == SKID_D_BITS:
+        return skid
+    ratio = (skid["flip_flops"] - SKID_D_BITS + d_bits) / skid["flip_flops"]
+    return dict(skid, **{k: ratio * skid[k] for k in AREA_KEYS})
+
+
+def glue_parts(points: list[dict], values: dict, missing: list) -> list[tuple[str, dict]]:
+    """The datapath's logic outside its engines and router: the output skid
+    at the widest D of the enabled engines (skid_scaled), the control, and
+    the activity counters (a tcu_activity per enabled engine and the cycle
+    counter, a fifth of one); a part without a point is named in `missing`."""
+    out = []
+    engines = enabled_engines(values)
+    skid = _find(points, "tcu_output_skid", {})
+    if skid is None:
+        missing.append("tcu_output_skid")
+    elif engines:
+        out.append(("tcu_output_skid", skid_scaled(skid, max(D_BITS[e] for e in engines))))
+    ctrl = _find(points, "tcu_datapath_ctrl", {})
+    if ctrl is None:
+        missing.append("tcu_datapath_ctrl")
+    else:
+        out.append(("tcu_datapath_ctrl", ctrl))
+    act = _find(points, "tcu_activity", {})
+    if act is None:
+        missing.append("tcu_activity")
+    elif engines:
+        n = len(engines) + 1 / ACTIVITY_COUNTERS
+        out.append(("tcu_activity", dict(act, **{k: n * act[k] for k in AREA_KEYS})))
+    return out
+
+
 def datapath(points: list[dict], name: str, values: dict,
              engine_tables: list[dict] = ()) -> dict | None:
     """The composed figures of configuration `name` (resolved parameter
@@ -175,13 +227,9 @@ def datapath(points: list[dict], name: str, values: dict,
     else:
         parts.append(("tcu_operand_router", 1, router))
         areas.append(("router", router))
-    for glue in ("tcu_output_skid", "tcu_datapath_ctrl"):
-        g = _find(points, glue, {})
-        if g is None:
-            missing.append(glue)
-        else:
-            parts.append((glue, 1, g))
-            areas.append((glue, g))
+    for glue, g in glue_parts(points, values, missing):
+        parts.append((glue, 1, g))
+        areas.append((glue, g))
     slowest = max(parts, key=lambda part: in_place(part[2])[0])[2]
     period, start, end = in_place(slowest)
     out = {
