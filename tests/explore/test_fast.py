@@ -330,6 +330,23 @@ def test_the_validation_sample_spans_every_axis():
     assert len(validation_sample(rows, axes, 2, 1, fronts=False)) == 5
 
 
+def test_the_front_sample_takes_its_ends_and_between():
+    """--front-sample K: of a front of seven points (areas 1..7, two points
+    at area 4), its two ends and the point nearest the middle (the lower
+    number of equals); of the energy front (tops) likewise."""
+    from tcu_tools.explore.fast_sweep import front_sample, validation_sample
+    rows = [{"point": i, "status": "ok", "a": 1, "area_mm2": area, "tops": 10 - area,
+             "pareto": 1, "pareto_energy": 1 if i < 3 else 0}
+            for i, area in enumerate([1, 2, 3, 4, 4, 6, 7])]
+    rows.append({"point": 7, "status": "ok", "a": 1, "area_mm2": 9, "tops": 1})
+    assert front_sample(rows, "area_mm2", "pareto", 3) == {0, 3, 6}
+    assert front_sample(rows, "area_mm2", "pareto", 2) == {0, 6}
+    assert front_sample(rows, "tops", "pareto_energy", 2) == {0, 2}
+    # the spanning sample (one point: axis a has one value) joins them
+    assert validation_sample(rows, {"a": [1]}, 0, 1, True, 2) == [0, 2, 6]
+    assert len(validation_sample(rows, {"a": [1]}, 0, 1)) == 7  # every front point
+
+
 def test_pareto_front_matches_brute_force():
     rng = random.Random(7)
     rows = [{"point": i, "a": rng.randint(0, 30), "b": rng.randint(0, 30)} for i in range(400)]
@@ -358,6 +375,9 @@ def test_sweep_with_constraint_writes_report(tmp_path, capsys):
     (["--mix", "5"], "a mix workload needs --fidelity full"),
     (["--workload", "resnet50_224", "--mix", "5"], "--workload and --ptx/--mix both"),
     (["--workload", "resnet50_224", "--set", "backpressure=0.5"], "leaves back-pressure out"),
+    (["--workload", "resnet50_224", "--front-sample", "3"], "--front-sample K: K >= 2, with "
+     "--validate"),
+    (["--workload", "resnet50_224", "--validate", "0", "--front-sample", "1"], "K >= 2"),
 ])
 def test_bad_fast_sweeps_exit_2(tmp_path, capsys, argv, message):
     tcu_module()
