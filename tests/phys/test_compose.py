@@ -268,3 +268,46 @@ def test_engine_top_sets_the_datapath_clock():
         points, engine_table(100.0))])
     assert d["fmax_mhz"] == pytest.approx(100.0) and d["path_unit"] == "tcu_int4_engine"
     assert d["path_in_place"] is False
+
+
+BOTTOM_UP = "bottom_up_around_units_area_um2"  # the data file's key
+
+
+def around_table(units: int, flat: float, bottom_up: float | None, fmax: float = 100.0) -> dict:
+    t = dict(engine_table(fmax, units), around_units_area_um2=flat)
+    if bottom_up is not None:
+        t[BOTTOM_UP] = bottom_up
+    return t
+
+
+def test_engine_around_as_the_full_flow_maps_it():
+    """Tables at 1 and 4 units, flat 600 and 630, bottom-up 620 and 770:
+    at 2 units the bottom-up area linear between them, 620 + 150 / 3 =
+    670, and the explored point adds it; a table without the bottom-up
+    figure at that stage count leaves the flat one (610); a table of the
+    bottom-up figure alone (no clock) gives the area and no clock."""
+    tables = [around_table(1, 600, 620), around_table(4, 630, 770)]
+    a = compose.engine_around(tables, "int4", 2, 1)
+    assert a["area_um2"] == pytest.approx(670)
+    assert "bottom-up" in a["how"]
+    flat = [around_table(1, 600, 620), around_table(4, 630, None)]
+    assert compose.engine_around(flat, "int4", 2, 1)["area_um2"] == pytest.approx(610)
+    alone = [{"top": "tcu_int4_engine", "params": {"Units": 1, "SparseEnable": 0, "Stages": 1},
+              BOTTOM_UP: 620.0}]
+    a = compose.engine_around(alone, "int4", 2, 1)
+    assert a["area_um2"] == pytest.approx(620) and a["fmax_mhz"] is None
+    data = {"point": POINTS, "engine": tables}
+    values = dict(VALUES, Int4MacsPerCycle=64)  # 2 units at Stages 1
+    c = compose.explored_point(data, values)
+    d = compose.datapath(POINTS, "t", values)
+    assert c["area_um2"] == pytest.approx(d["area_um2"] + 670)
+    assert compose.explored_point({"point": POINTS, "engine": alone}, values)["area_um2"] == \
+        pytest.approx(d["area_um2"] + 620)
+
+
+def test_planted_engine_around_flat(monkeypatch):
+    """The bottom-up figure not read: the flat area around the units taken
+    where the bottom-up one is there (610 at 2 units, not 670)."""
+    monkeypatch.setattr(compose, "BOTTOM_UP", "absent")
+    with pytest.raises(AssertionError):
+        test_engine_around_as_the_full_flow_maps_it()

@@ -6,16 +6,17 @@ time, so its area is
   units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
   + the operand router (scaled from its points at 1 and 4 words a cycle,
     router_scaled: its configurations' 64-word widths did not finish mapping)
-  + glue: the output skid and the datapath's control
+  + glue (glue_parts): the output skid at the widest D an enabled engine
+    drives, the datapath's control, and the activity counters (a
+    tcu_activity per enabled engine and the cycle counter)
 
 which leaves out the engines' own registers and selection (operand and D
-registers, operand multiplexers, slice sequencers, int4 accumulators) and
-tcu_datapath's clock gates, activity counters and D multiplexer: a lower
-bound, which the data file's [[whole]] tables measure against whole
-tcu_datapaths mapped by the same flow. (The engines could not be mapped as
-tops of their own: Yosys 0.23 fails an internal assertion re-deriving
-tcu_*_engine at its parameters.) Its clock is the slowest part's; its
-energy per engine the units' (the estimate of model/src/energy.cpp)."""
+registers, operand multiplexers, slice sequencers, int4 accumulators: the
+[[engine]] tables, which explored_point adds) and tcu_datapath's D
+multiplexer between engines: a lower bound, which the data file's [[whole]]
+tables measure against whole tcu_datapaths mapped by the same flow. Its
+clock is the slowest part's; its energy per engine the units' (the estimate
+of model/src/energy.cpp)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -106,7 +107,7 @@ def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
     slowest = max(own, key=lambda p: in_place(p)[0])
     fmax, by = 1e3 / in_place(slowest)[0], slowest["unit"]
     around = engine_around(tables, engine, units, stages) if tables else None
-    if around is not None and around["at_stages"]:
+    if around is not None and around["at_stages"] and around["fmax_mhz"]:
         by = set_by(around["fmax_mhz"], fmax, by, ENGINE_TOPS[engine][0])
         fmax = min(fmax, around["fmax_mhz"])
     return {"fmax_mhz": fmax, "clock_set_by": by}
@@ -337,28 +338,45 @@ def engine_beside_units(points: list[dict], engine: dict) -> dict:
     """An engine mapped as a top (tcu_tools.phys.area's JSON) beside
     its units' area from the points: what the engine adds around them (its
     operand and D registers, operand selection, slice sequencer,
-    accumulators), which no unit point holds."""
+    accumulators), which no unit point holds. Where the measurement has
+    the engine mapped around its units as black boxes (BOTTOM_UP: the full
+    flow's mapping, tcu_tools.phys.hier.around_figures), that too; a
+    measurement of that alone (no flat mapping, no clock) gives a table of
+    it alone."""
     unit, stage, unit_stage = ENGINE_UNITS[engine["top"]]
     params = {k: v for k, v in engine["params"].items() if k != "SynthImpl"}
     units = params["Units"]
     p = _find(points, unit, {unit_stage: params[stage]})
     if p is None:
         raise ValueError(f"{engine['top']} {params}: no {unit} {unit_stage}={params[stage]} point")
-    return {
-        "top": engine["top"], "params": params, "library": engine["library"],
-        "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
-        "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
-        "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
-        "path_end": engine["path_end"],
-        "path_start_register": engine.get("path_start_register"),
-        "path_end_register": engine.get("path_end_register"),
-        "units_area_um2": units * p["area_um2"],
-        "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
-        # its unit's clock in a register wrapper (in_place), and which sets
-        # the engine's (set_by)
-        "unit_in_place_fmax_mhz": 1e3 / in_place(p)[0],
-        "clock_set_by": set_by(engine["fmax_mhz"], 1e3 / in_place(p)[0], unit, engine["top"]),
-    }
+    out = {"top": engine["top"], "params": params, "library": engine["library"],
+           "units_area_um2": units * p["area_um2"]}
+    if engine.get("area_um2") is not None:
+        out.update({
+            "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
+            "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
+            "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
+            "path_end": engine["path_end"],
+            "path_start_register": engine.get("path_start_register"),
+            "path_end_register": engine.get("path_end_register"),
+            "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
+            # its unit's clock in a register wrapper (in_place), and which sets
+            # the engine's (set_by)
+            "unit_in_place_fmax_mhz": 1e3 / in_place(p)[0],
+            "clock_set_by": set_by(engine["fmax_mhz"], 1e3 / in_place(p)[0], unit,
+                                   engine["top"]),
+        })
+    if engine.get(BOTTOM_UP) is not None:
+        out[BOTTOM_UP] = engine[BOTTOM_UP]
+    return out
+
+
+# An [[engine]] table's area around its units as the full flow maps it
+# (tcu_tools.phys.hier: the units black boxes, no optimization across their
+# boundaries), which composition uses where the tables have it: mapped
+# flat, logic around a unit merges with the unit's (the flat int4 engine
+# grows 49,000 µm² a unit, mapped around its units 184,000).
+BOTTOM_UP = "bottom_up_around_units_area_um2"
 
 
 # engine -> its top (the [[engine]] tables) and the top's stage parameter
@@ -390,22 +408,30 @@ def _linear(xs: list[tuple[int, float]], x: int, grow: bool) -> tuple[float, boo
 def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> dict | None:
     """What an engine adds around its dot units (operand and D registers,
     operand selection, slice sequencer, accumulators), from the [[engine]]
-    tables at the nearest measured stage count: its around_units_area_um2
-    linear in the units (_linear, growing), and the engine top's clock
-    there (_linear, the nearest beyond the measured unit counts). None where no table of the engine exists."""
+    tables at the nearest measured stage count: their area around the
+    units as the full flow maps it (BOTTOM_UP) where every table there has
+    it, else mapped flat (around_units_area_um2), linear in the units
+    (_linear, growing); and the engine top's clock there (_linear, the
+    nearest beyond the measured unit counts), None where no table there has
+    one. None where no table of the engine exists."""
     top, stage = ENGINE_TOPS[engine]
     tables = [e for e in engines if e["top"] == top]
     if not tables:
         return None
     nearest = min({e["params"][stage] for e in tables}, key=lambda s: (abs(s - stages), s))
     at = [e for e in tables if e["params"][stage] == nearest]
-    area, measured = _linear([(e["params"]["Units"], e["around_units_area_um2"]) for e in at],
-                             units, True)
-    fmax, _ = _linear([(e["params"]["Units"], e["fmax_mhz"]) for e in at], units, False)
-    return {"area_um2": area, "fmax_mhz": fmax, "critical_path_ns": 1e3 / fmax,
+    key = BOTTOM_UP if all(e.get(BOTTOM_UP) is not None for e in at) else "around_units_area_um2"
+    at = [e for e in at if e.get(key) is not None]
+    if not at:
+        return None
+    area, measured = _linear([(e["params"]["Units"], e[key]) for e in at], units, True)
+    clocked = [(e["params"]["Units"], e["fmax_mhz"]) for e in at if e.get("fmax_mhz")]
+    fmax = _linear(clocked, units, False)[0] if clocked else None
+    return {"area_um2": area, "fmax_mhz": fmax,
+            "critical_path_ns": 1e3 / fmax if fmax else None,
             "exact": measured and nearest == stages, "at_stages": nearest == stages,
-            "how": f"{top} around its units: {'measured' if measured else 'linear in Units'} "
-                   f"at {stage}={nearest}"}
+            "how": f"{top} around its units{' (bottom-up)' if key == BOTTOM_UP else ''}: "
+                   f"{'measured' if measured else 'linear in Units'} at {stage}={nearest}"}
 
 
 @lru_cache(maxsize=64)
@@ -474,7 +500,7 @@ def explored_point(data: dict, values: dict) -> dict | None:
         area += around["area_um2"]
         exact = exact and around["exact"]
         hows.append(around["how"])
-        if around["at_stages"]:
+        if around["at_stages"] and around["fmax_mhz"]:
             clock.append((around["fmax_mhz"], ENGINE_TOPS[engine][0]))
         if _find(data["point"], unit, {stage: values[dp_stage]}) is None:
             exact = False
