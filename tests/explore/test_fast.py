@@ -295,6 +295,34 @@ def test_composition_against_whole_datapaths():
     assert sorted(round(e, 3) for e in errors) == [-0.151, -0.124, -0.109, -0.104, 0.001]
 
 
+BOTTOM_UP = REPO / "tests" / "explore" / "data" / "bottom_up_datapaths.json"
+
+
+def test_composition_against_the_full_flow():
+    """tcu_datapaths of one engine family each and of two (int4, e2m1,
+    f16, f64; e2m1 with f16) mapped as the full flow maps them (the dot
+    units black boxes at the data file's areas: tcu_tools.phys.area
+    --around; tests/explore/data/bottom_up_datapaths.json, the command in
+    it): the composition within the validation's area tolerance of each.
+    Measured at the RTL whose files hash to the entry's rtl_files: skipped
+    (re-measure with the command) where the RTL changed."""
+    import json
+    from tcu_tools.explore.validate import TOLERANCES
+    from tcu_tools.phys import compose, stamp
+    data = phys_data()
+    spec = params.config_spec()
+    measured = json.loads(BOTTOM_UP.read_text())
+    stale = [m["name"] for m in measured["datapaths"]
+             if stamp.files_hash("tcu_datapath") != m["rtl_files"]]
+    if stale:
+        pytest.skip(f"RTL changed since {', '.join(stale)} were measured: {measured['command']}")
+    errors = {}
+    for m in measured["datapaths"]:
+        c = compose.explored_point(data, spec.resolve(dict(m["params"])))
+        errors[m["name"]] = (c["area_um2"] - c["router_area_um2"]) / m["area_um2"] - 1
+    assert all(abs(e) <= TOLERANCES["area_um2"] for e in errors.values()), errors
+
+
 # ---- constraints and fronts --------------------------------------------------------
 
 def test_constraints_prune():

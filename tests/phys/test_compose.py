@@ -311,3 +311,16 @@ def test_planted_engine_around_flat(monkeypatch):
     monkeypatch.setattr(compose, "BOTTOM_UP", "absent")
     with pytest.raises(AssertionError):
         test_engine_around_as_the_full_flow_maps_it()
+
+
+def test_int4_tables_at_the_points_sparse_enable():
+    """The int4 engine's tables at the point's SparseEnable (the sparse
+    operand path's registers and multiplexers): a sparse point takes the
+    sparse tables (900), a dense one the dense (620); without a sparse
+    table the dense one, not exact."""
+    dense = around_table(1, 600, 620)
+    sparse = dict(around_table(1, 880, 900), params={"Units": 1, "SparseEnable": 1, "Stages": 1})
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 1)["area_um2"] == 900
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 0)["area_um2"] == 620
+    a = compose.engine_around([dense], "int4", 1, 1, 1)
+    assert a["area_um2"] == 620 and not a["exact"]

@@ -76,8 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.around:
             from .datafile import load
             from .hier import around_figures, data_file_unit_area
+            from .datafile import tool_versions
             points = load(REPO / "spec" / "phys_osu018.toml")["point"]
-            f = around_figures(args.top, params, Path(args.workdir), data_file_unit_area(points))
+            # the RTL it is measured from (the data file's stamp), taken before
+            rtl = stamp.stamp_of("engine", {"top": args.top, "params": params},
+                                 yosys_version=tool_versions()["yosys"])
+            f = {**around_figures(args.top, params, Path(args.workdir),
+                                  data_file_unit_area(points)), **rtl}
         elif args.units_cache:
             from .datafile import tool_versions
             from .hier import map_hierarchical

@@ -96,7 +96,7 @@ def in_place(p: dict) -> tuple[float, str, str]:
 
 
 def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
-                  stages: int) -> dict:
+                  stages: int, sparse: int = 0) -> dict:
     """An engine's clock: the slowest of its units (and sparse muxes) in
     place, and, where an [[engine]] table of its top exists at these
     stages, that top's clock (its operand and D registers, selection,
@@ -106,7 +106,7 @@ def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
                                                             label == "tcu_sparse_mux")]
     slowest = max(own, key=lambda p: in_place(p)[0])
     fmax, by = 1e3 / in_place(slowest)[0], slowest["unit"]
-    around = engine_around(tables, engine, units, stages) if tables else None
+    around = engine_around(tables, engine, units, stages, sparse) if tables else None
     if around is not None and around["at_stages"] and around["fmax_mhz"]:
         by = set_by(around["fmax_mhz"], fmax, by, ENGINE_TOPS[engine][0])
         fmax = min(fmax, around["fmax_mhz"])
@@ -218,7 +218,8 @@ def datapath(points: list[dict], name: str, values: dict,
                            "units_area_um2": count * p["area_um2"],
                            "area_um2": area["area_um2"]}
         engines[engine].update(_engine_clock(engine, parts, engine_tables, count,
-                                             values[dp_stage]))
+                                             values[dp_stage],
+                                             values["SparseEnable"] if engine == "int4" else 0))
     if not engines:
         return None
     router = router_scaled(points, values["WordsPerCycle"], values["DWordsPerCycle"])
@@ -405,7 +406,8 @@ def _linear(xs: list[tuple[int, float]], x: int, grow: bool) -> tuple[float, boo
     return near[1] + (x - near[0]) * slope, False
 
 
-def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> dict | None:
+def engine_around(engines: list[dict], engine: str, units: int, stages: int,
+                  sparse: int = 0) -> dict | None:
     """What an engine adds around its dot units (operand and D registers,
     operand selection, slice sequencer, accumulators), from the [[engine]]
     tables at the nearest measured stage count: their area around the
@@ -413,11 +415,17 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> 
     it, else mapped flat (around_units_area_um2), linear in the units
     (_linear, growing); and the engine top's clock there (_linear, the
     nearest beyond the measured unit counts), None where no table there has
-    one. None where no table of the engine exists."""
+    one. None where no table of the engine exists. The int4 engine's tables
+    at the point's SparseEnable (`sparse`: its sparse operand path) where
+    there are any, else the others (not exact: the sparse path's registers
+    and multiplexers are then left out; the dense engine's clock is kept)."""
     top, stage = ENGINE_TOPS[engine]
     tables = [e for e in engines if e["top"] == top]
     if not tables:
         return None
+    same = [e for e in tables if e["params"].get("SparseEnable", 0) == sparse]
+    sparse_ok = bool(same) or "SparseEnable" not in tables[0]["params"]
+    tables = same or tables
     nearest = min({e["params"][stage] for e in tables}, key=lambda s: (abs(s - stages), s))
     at = [e for e in tables if e["params"][stage] == nearest]
     key = BOTTOM_UP if all(e.get(BOTTOM_UP) is not None for e in at) else "around_units_area_um2"
@@ -429,7 +437,8 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> 
     fmax = _linear(clocked, units, False)[0] if clocked else None
     return {"area_um2": area, "fmax_mhz": fmax,
             "critical_path_ns": 1e3 / fmax if fmax else None,
-            "exact": measured and nearest == stages, "at_stages": nearest == stages,
+            "exact": measured and nearest == stages and sparse_ok,
+            "at_stages": nearest == stages,
             "how": f"{top} around its units{' (bottom-up)' if key == BOTTOM_UP else ''}: "
                    f"{'measured' if measured else 'linear in Units'} at {stage}={nearest}"}
 
@@ -493,7 +502,8 @@ def explored_point(data: dict, values: dict) -> dict | None:
         units = values[rate] // macs if values[enable] else 0
         if units == 0:
             continue
-        around = engine_around(data.get("engine", []), engine, units, values[dp_stage])
+        around = engine_around(data.get("engine", []), engine, units, values[dp_stage],
+                               values["SparseEnable"] if engine == "int4" else 0)
         if around is None:
             missing.append(f"{ENGINE_TOPS[engine][0]} around its units")
             continue
