@@ -324,3 +324,26 @@ def test_int4_tables_at_the_points_sparse_enable():
     assert compose.engine_around([dense, sparse], "int4", 1, 1, 0)["area_um2"] == 620
     a = compose.engine_around([dense], "int4", 1, 1, 1)
     assert a["area_um2"] == 620 and not a["exact"]
+
+
+def test_router_piecewise_between_its_points():
+    """With a point at 2/2 words (5400) beside 1/1 (5000) and 4/4 (5600):
+    at 3/3 words linear between 2/2 and 4/4, 5500; at 16/8 (mean 12) the
+    2/2-4/4 slope beyond, 5600 + 8 x 100 = 6400; at 1/2 (mean 1.5) between
+    1/1 and 2/2, 5200."""
+    points = POINTS + [point("tcu_operand_router",
+                             {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
+                             5400.0, 4050.0, 4.0)]
+    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500)
+    assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
+    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
+    assert "2/2 and 4/4" in compose.router_scaled(points, 16, 8)["scaled"]
+
+
+def test_planted_router_linear_from_its_ends(monkeypatch):
+    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 at 3/3."""
+    real = compose.router_scaled
+    monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(
+        [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))
+    with pytest.raises(AssertionError):
+        test_router_piecewise_between_its_points()

@@ -57,32 +57,41 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
 
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     """The router's area at `words` gather and `d_words` scatter words a
-    cycle: measured where the data file has the point, else linear in the
-    words from the points at 1 and 4 words a cycle (both directions alike:
-    the gather's AND-OR networks and the scatter's word multiplexers grow
-    with their slots), taking the mean of the two widths when they differ
+    cycle: measured where the data file has the point, else piecewise
+    linear in the words between its points of equal widths (1/1, 2/2, 4/4
+    words a cycle), beyond them the nearest two's slope (both directions
+    alike: the gather's AND-OR networks and the scatter's word multiplexers
+    grow with their slots), at the mean of the two widths when they differ
     (exact only if a gather and a scatter slot cost the same). Its clock is
     the wider point's (an upper bound: the gather's OR grows with log2 of
-    the words); its energy a cycle (busy, idle) scaled as its area; its pJ
-    per word the narrow point's."""
+    the words); its energy a cycle (busy, idle) linear between the points
+    at 1/1 and 4/4 (those measured with energy), its pJ per word the narrow
+    point's."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
-    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
-    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
     if exact:
         return dict(exact, scaled="")
-    if not (lo and hi):
+    square = sorted((p["params"]["WordsPerCycle"], i, p) for i, p in enumerate(points)
+                    if p["unit"] == "tcu_operand_router"
+                    and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle"))
+    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
+    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
+    if len(square) < 2 or not (lo and hi):
         return None
     width = (words + d_words) / 2
-    out = dict(hi)
+    pairs = list(zip(square, square[1:]))
+    a, b = next(((a, b) for a, b in pairs if a[0] <= width <= b[0]),
+                pairs[0] if width < square[0][0] else pairs[-1])
+    (wa, _, pa), (wb, _, pb) = a, b
+    out = dict(pb)
     for k in AREA_KEYS:
-        out[k] = lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+        out[k] = pa[k] + (width - wa) * (pb[k] - pa[k]) / (wb - wa)
     for k in ENERGY_KEYS:
         out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
                   if lo.get(k) is not None and hi.get(k) is not None else None)
     out["pj_per_issued_op"] = lo.get("pj_per_issued_op")
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
-                     f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
+                     f"{wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of {wb}/{wb}")
     return out
 
 
