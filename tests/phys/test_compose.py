@@ -324,6 +324,12 @@ def test_int4_tables_at_the_points_sparse_enable():
     assert compose.engine_around([dense, sparse], "int4", 1, 1, 0)["area_um2"] == 620
     a = compose.engine_around([dense], "int4", 1, 1, 1)
     assert a["area_um2"] == 620 and not a["exact"]
+    # the sparse tables hold the engine's sparse muxes: not counted again
+    # (4 units x 7), the dense engine's clock kept (100 MHz)
+    c = compose.explored_point({"point": POINTS, "engine": [dense, sparse]}, VALUES)
+    d = compose.datapath(POINTS, "t", VALUES)
+    assert c["area_um2"] == pytest.approx(d["area_um2"] + 900 - 28)
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 1)["fmax_mhz"] == 100.0
 
 
 def test_router_piecewise_between_its_points():

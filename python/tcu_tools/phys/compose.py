@@ -429,12 +429,12 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int,
     there are any, else the others (not exact: the sparse path's registers
     and multiplexers are then left out; the dense engine's clock is kept)."""
     top, stage = ENGINE_TOPS[engine]
-    tables = [e for e in engines if e["top"] == top]
-    if not tables:
+    every = [e for e in engines if e["top"] == top]
+    if not every:
         return None
-    same = [e for e in tables if e["params"].get("SparseEnable", 0) == sparse]
-    sparse_ok = bool(same) or "SparseEnable" not in tables[0]["params"]
-    tables = same or tables
+    same = [e for e in every if e["params"].get("SparseEnable", 0) == sparse]
+    sparse_ok = bool(same) or "SparseEnable" not in every[0]["params"]
+    tables = same or every
     nearest = min({e["params"][stage] for e in tables}, key=lambda s: (abs(s - stages), s))
     at = [e for e in tables if e["params"][stage] == nearest]
     key = BOTTOM_UP if all(e.get(BOTTOM_UP) is not None for e in at) else "around_units_area_um2"
@@ -442,12 +442,18 @@ def engine_around(engines: list[dict], engine: str, units: int, stages: int,
     if not at:
         return None
     area, measured = _linear([(e["params"]["Units"], e[key]) for e in at], units, True)
-    clocked = [(e["params"]["Units"], e["fmax_mhz"]) for e in at if e.get("fmax_mhz")]
+    # the clock: the tables at these stages with one, those at the point's
+    # SparseEnable first
+    timed = [e for e in every if e["params"][stage] == nearest and e.get("fmax_mhz")]
+    timed = [e for e in timed if e in same] or timed
+    clocked = [(e["params"]["Units"], e["fmax_mhz"]) for e in timed]
     fmax = _linear(clocked, units, False)[0] if clocked else None
     return {"area_um2": area, "fmax_mhz": fmax,
             "critical_path_ns": 1e3 / fmax if fmax else None,
             "exact": measured and nearest == stages and sparse_ok,
             "at_stages": nearest == stages,
+            # the int4 engine's tables with its sparse path hold its sparse muxes
+            "holds_sparse_muxes": bool(sparse) and bool(same),
             "how": f"{top} around its units{' (bottom-up)' if key == BOTTOM_UP else ''}: "
                    f"{'measured' if measured else 'linear in Units'} at {stage}={nearest}"}
 
@@ -517,6 +523,9 @@ def explored_point(data: dict, values: dict) -> dict | None:
             missing.append(f"{ENGINE_TOPS[engine][0]} around its units")
             continue
         area += around["area_um2"]
+        mux = _find(data["point"], "tcu_sparse_mux", {})
+        if around["holds_sparse_muxes"] and mux:  # not again beside the units
+            area -= units * mux["area_um2"]
         exact = exact and around["exact"]
         hows.append(around["how"])
         if around["at_stages"] and around["fmax_mhz"]:
