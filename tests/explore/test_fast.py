@@ -275,7 +275,7 @@ def test_cycles_are_tcu_gemm_estimates():
 def test_composition_against_whole_datapaths():
     """The [[whole]] tables: whole tcu_datapaths mapped by the same flow
     (no router). The composition with the engines' own registers comes
-    within 25 % of each (the lower bound without them is half)."""
+    within 5 % of each (the lower bound without them is half)."""
     from tcu_tools.phys import compose
     data = phys_data()
     spec = params.config_spec()
@@ -291,8 +291,8 @@ def test_composition_against_whole_datapaths():
         assert m["area_um2"] - m["router_area_um2"] == whole["area_um2"]
         assert m["fmax_mhz"] == min(whole["fmax_mhz"], 229.810824)  # the router's at 4/4
     assert len(errors) == 5
-    assert all(abs(e) < 0.25 for e in errors), errors
-    assert sorted(round(e, 3) for e in errors) == [-0.151, -0.124, -0.109, -0.104, 0.001]
+    assert all(abs(e) < 0.05 for e in errors), errors
+    assert sorted(round(e, 3) for e in errors) == [-0.018, 0.0, 0.016, 0.017, 0.032]
 
 
 BOTTOM_UP = REPO / "tests" / "explore" / "data" / "bottom_up_datapaths.json"
