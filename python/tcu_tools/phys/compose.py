@@ -33,11 +33,12 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router (scaled from 1 and 4 words a cycle) + "
-          "tcu_output_skid at the widest D of the enabled engines + tcu_datapath_ctrl + a "
-          "tcu_activity per enabled engine and the cycle counter; leaves out the engines' operand and D "
-          "registers, operand selection, slice sequencers and int4 accumulators, and "
-          "tcu_datapath's D multiplexer (a lower bound on area: see [[whole]])")
+          "with SparseEnable) + tcu_operand_router (piecewise linear between its measured "
+          "widths) + tcu_output_skid at the widest D of the enabled engines + "
+          "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
+          "out the engines' operand and D registers, operand selection, slice sequencers and "
+          "int4 accumulators, and tcu_datapath's D multiplexer (a lower bound on area: see "
+          "[[whole]])")
 AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 # What an engine's energy figure is per: an operation its units are issued
 # (a dense instruction's MAC is one issued MAC; a 2:4 sparse int4
