@@ -181,8 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wholes = [json.loads(Path(w).read_text()) for w in args.whole] or tables[0]
             engines = [json.loads(Path(e).read_text()) for e in args.engine] or tables[1]
-            engines = datafile.with_around(engines, [json.loads(Path(a).read_text())
-                                                     for a in args.engine_around])
+            for a in args.engine_around:
+                try:
+                    engines = datafile.with_around(engines, [json.loads(Path(a).read_text())])
+                except KeyError as e:
+                    raise ValueError(f"{a}: not a tcu_tools.phys.area --around JSON (no {e})")
         except (OSError, ValueError, KeyError) as e:
             print(f"tcu_phys: --whole/--engine/--engine-around: {e}", file=sys.stderr)
             return 1
