@@ -140,8 +140,8 @@ PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
     for (const RegWord& w : beat) {
       const int op = int(w.operand);
       // Metadata and scales: one register a lane (WarpOperands).
-      const bool matrix = w.operand == Operand::kA || w.operand == Operand::kB ||
-                          w.operand == Operand::kC;
+      const bool matrix =
+          w.operand == Operand::kA || w.operand == Operand::kB || w.operand == Operand::kC;
       const int rpl = matrix ? fragment_layout(instr, w.operand).regs_per_lane() : 1;
       const bool wide = wide_registers(instr, w.operand);
       const int reg = wide ? w.reg / 2 : w.reg;
@@ -150,8 +150,8 @@ PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
         words.push_back({uint8_t(kZeroSource), 0, 0});
         continue;
       }
-      words.push_back({uint8_t(op), uint8_t(wide && w.reg % 2 ? 32 : 0),
-                       uint16_t(w.lane * rpl + reg)});
+      words.push_back(
+          {uint8_t(op), uint8_t(wide && w.reg % 2 ? 32 : 0), uint16_t(w.lane * rpl + reg)});
     }
   }
   return placed;

@@ -156,10 +156,10 @@ class VerilatedDatapath : public DatapathModel {
            e.b_signed == bool(flags >> 7 & 1) && e.satfinite == bool(flags >> 6 & 1) &&
            e.k32 == bool(flags >> 5 & 1) && e.rounding == (flags >> 3 & 3) &&
            e.c_f16 == bool(flags >> 2 & 1) && e.d_f16 == bool(flags >> 1 & 1) &&
-           e.scale_4x == bool(flags & 1) &&
-           same(top_->obs_hand_a_o, e.a) && same(top_->obs_hand_b_o, e.b) &&
-           same(top_->obs_hand_c_o, e.c) && same(top_->obs_hand_meta_o, e.meta) &&
-           same(top_->obs_hand_scale_a_o, e.scale_a) && same(top_->obs_hand_scale_b_o, e.scale_b);
+           e.scale_4x == bool(flags & 1) && same(top_->obs_hand_a_o, e.a) &&
+           same(top_->obs_hand_b_o, e.b) && same(top_->obs_hand_c_o, e.c) &&
+           same(top_->obs_hand_meta_o, e.meta) && same(top_->obs_hand_scale_a_o, e.scale_a) &&
+           same(top_->obs_hand_scale_b_o, e.scale_b);
   }
   bool d_valid() const override { return top_->obs_d_valid_o; }
   bool d_ready() const override { return top_->obs_d_ready_o; }

@@ -7,8 +7,7 @@ namespace tcu {
 WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
                            const DatapathConfig& datapath, const FrontEndConfig& front_end,
                            FrontEndChecker* checker, FrontEndFaults* faults,
-                           const BackPressureStimulus& backpressure,
-                           const sc_core::sc_time& period)
+                           const BackPressureStimulus& backpressure, const sc_core::sc_time& period)
     : sc_module(name),
       model_(*model),
       period_(period),
