@@ -1,7 +1,7 @@
 #include "tcu/generator.h"
 
 #include <cstring>
-#include "tcu/mt64.h"
+#include "tcu/xoshiro.h"
 
 #include "tcu/encodings.h"
 
@@ -59,7 +59,9 @@ class Source {
     pool_bits_ -= n;
     return v;
   }
-  uint64_t below(uint64_t n) { return rng_() % n; }
+  // Uniform in [0, n): the high word of a draw times n (Lemire's
+  // multiply-shift, no division; its bias, n / 2^64, is as small as %'s).
+  uint64_t below(uint64_t n) { return uint64_t((unsigned __int128)rng_() * n >> 64); }
   bool chance(int percent) { return below(100) < uint64_t(percent); }
   Recipe recipe() { return static_cast<Recipe>(below(4)); }
 
@@ -129,7 +131,7 @@ class Source {
   }
 
  private:
-  Mt64 rng_;  // std::mt19937_64's numbers
+  Xoshiro256ss rng_;
   uint64_t pool_ = 0;
   int pool_bits_ = 0;
 };
