@@ -17,48 +17,74 @@
 // en_i low every register holds. aux_i travels alongside, unchanged.
 //
 // Datapath (P = precision = ManBits + 1), one fixed-point window of
-// MagW = 2P + 4 bits (52 for FP32, 110 for FP64), bit 0 a sticky bit:
-//   stage 1: classify, P x P multiply, align. Unshifted, the product's field
-//            is window bits [2P+2:3] and the addend's [2P+2:P+3]. When the
-//            addend's exponent exceeds the product's by d >= 1, the product
-//            is shifted down by d - 1; otherwise the addend by 1 - d. Bits
-//            shifted below bit 1 are ORed into bit 0 (a sticky bit). The
-//            product loses bits only for d >= 4, where it is below half the
-//            addend, so the result's guard bit stays above bit 0 (for an
-//            addend at the smallest exponent, the rounding point is the
-//            addend's last place, above it too) and the sticky bit never
-//            reaches the rounding;
-//   stage 2: add or subtract, absolute value, leading-zero count, the
-//            normalisation shift (capped so subnormal results stay on the
-//            2^(1-bias) grid);
-//   stage 3: shift, round, overflow, specials.
-// Registers sit after stage 1 (Stages >= 2), after stage 2 (Stages >= 3) and
-// at the output (the rest, at least one for Stages >= 1); registers beyond
-// three are at the output, for retiming.
+// MagW = 2P + 4 bits (52 for FP32, 110 for FP64), bit 0 a sticky bit. The
+// product's field is window bits [2P+2:3] and the addend's [2P+2:P+3]. When
+// the addend's exponent exceeds the product's by d >= 1, the product is
+// shifted down by d - 1; otherwise the addend by 1 - d. Bits shifted below
+// bit 1 are ORed into bit 0 (a sticky bit). The product loses bits only for
+// d >= 4, where it is below half the addend, so the result's guard bit stays
+// above bit 0 (for an addend at the smallest exponent, the rounding point is
+// the addend's last place, above it too) and the sticky bit never reaches
+// the rounding.
+//
+// The work is an ordered list of tcu_pkg::FMA_STEPS steps (tcu_pkg::FS_*):
+//   SUBP    the significands cut into MulW-bit digits, every digit product
+//           (a small multiplier each); unpack, classify, the product's
+//           exponent;
+//   DIGIT   the product as two rows: each product digit position's sum of
+//           the digit products' halves, its low MulW bits in one row, its
+//           carries in the other; exponent difference, shift amounts,
+//           special results;
+//   PCPA    the two rows added, in FMA_CHUNKS chunks, one a step, the carry
+//           handed on (PCPA's first step also shifts the addend);
+//   PALIGN  the product shifted;
+//   SUM     add or subtract, in chunks;
+//   ABS     the absolute value (a conditional negation), in chunks;
+//   LZC     leading-zero count, the result's sign;
+//   NSH     the normalisation shift (capped so subnormal results stay on
+//           the 2^(1-bias) grid) and exponent;
+//   NORM    the normalisation shift;
+//   RND     rounding, its increment in FMA_RND_CHUNKS chunks, overflow,
+//           specials, the packed result.
+// No step holds a carry chain wider than a chunk, so every step's depth is
+// bounded; tcu_pkg lists each step's depth (FO4) for FP32 and FP64.
+//
+// Registers: one rule, tcu_pkg::fma_cut, gives each step boundary zero or
+// one register from the steps' depths (InFo4 and OutFo4: logic of the
+// enclosing unit in the first and last cycle), so the Stages registers cut
+// the depth into near-equal parts; the output has the rest (at least one
+// for Stages >= 1). The state handed across a boundary is every step
+// variable (the w_* list); synthesis keeps only the bits a later step reads.
 //
 // Simulation speed (the RTL describes the same logic and registers as with
 // continuous assignments; synthesis sees no difference):
-//   - Every register loads the stages in front of it inside its own
+//   - Every register loads the steps in front of it inside its own
 //     always_ff, under its load enable (en_i and its valid input). A
 //     register that does not load evaluates nothing, so a cycle-based
 //     simulator skips the datapath of an idle or stalled unit.
-//   - Each stage is a task without arguments or locals over the module's
-//     stage variables (s1_*, c1_*, s2_*, c2_*, s3_*): tasks with arguments or
-//     locals get per-instance temporaries in the Verilated code, and with
-//     them per-instance code. The data inputs are marked public_flat_rd, so
-//     the simulator reads them from the instance instead of substituting the
+//   - The steps are one task without arguments or locals over the step
+//     variables of that register's generate block; each step is under a
+//     condition on parameters only (folded at elaboration), so the block
+//     runs exactly its own steps. Tasks with arguments or locals get
+//     per-instance temporaries in the Verilated code, and with them
+//     per-instance code. The data inputs are marked public_flat_rd, so the
+//     simulator reads them from the instance instead of substituting the
 //     driving expression into the unit's code. Together these let every
-//     instance of one parameter set share one copy of the code (hundreds of
-//     FMAs run from the instruction cache). en_i is not marked: the units
-//     of an engine share one enable, so substituting it keeps the code
-//     shared and saves copying it into every FMA at every evaluation.
-//   - Every window value of FP32 fits a 64-bit word, and the leading-zero
-//     count is a binary search over 64-bit words (no loops).
+//     instance of one parameter set share one copy of the code. en_i is
+//     not marked: the units of an engine share one enable, so substituting
+//     it keeps the code shared and saves copying it into every FMA at every
+//     evaluation.
+//   - The digit products and every chunk fit a 64-bit word, and the
+//     leading-zero count is a binary search over 64-bit words (no loops).
 module tcu_fma #(
   parameter tcu_pkg::fp_format_e Format       = tcu_pkg::FP64,
   parameter int unsigned         Stages       = 2,
   parameter bit                  CanonicalNan = 1'b0,
   parameter int unsigned         AuxWidth     = 1,
+  // Depth (FO4) of the enclosing unit's logic in front of a_i/b_i/c_i and
+  // behind result_o, in the same cycles: counted by the register rule.
+  parameter int unsigned         InFo4        = 0,
+  parameter int unsigned         OutFo4       = 0,
   localparam int unsigned        Width        = tcu_pkg::fp_width(Format)
 ) (
   input  logic                clk_i,
@@ -104,9 +130,24 @@ module tcu_fma #(
   localparam int unsigned LzcW    = $clog2(MagW + 1);
   localparam int unsigned RndW    = 2;
 
-  localparam int unsigned Cut1Regs = (Stages >= 2) ? 1 : 0;
-  localparam int unsigned Cut2Regs = (Stages >= 3) ? 1 : 0;
-  localparam int unsigned OutRegs  = Stages - Cut1Regs - Cut2Regs;
+  // The multiplier: significands of Nd digits of MulW bits; a digit product
+  // has 2 MulW bits; product digit position d sums the low halves of the
+  // digit products i, j with i + j = d and the high halves of those with
+  // i + j = d - 1 (at most 2 Nd terms: DigW bits).
+  localparam int unsigned MulW    = (Format == tcu_pkg::FP64) ? 11 : 12;
+  localparam int unsigned Nd      = (Prec + MulW - 1) / MulW;
+  localparam int unsigned NumDig  = 2 * Nd;
+  localparam int unsigned RowW    = NumDig * MulW;
+  localparam int unsigned DigW    = MulW + $clog2(NumDig);
+  localparam int unsigned SubpW   = Nd * Nd * 2 * MulW;
+  // Chunks: product rows (PcW bits), sum and absolute value (SmW), the
+  // rounding increment (RcW).
+  localparam int unsigned Chunks  = tcu_pkg::FMA_CHUNKS;
+  localparam int unsigned PcW     = (RowW + Chunks - 1) / Chunks;
+  localparam int unsigned SmW     = (SumW + Chunks - 1) / Chunks;
+  localparam int unsigned RChunks = tcu_pkg::FMA_RND_CHUNKS;
+  localparam int unsigned IncW    = ExpW + ManBits;
+  localparam int unsigned RcW     = (IncW + RChunks - 1) / RChunks;
 
   // ---------------------------------------------------------------------------
   // Constants
@@ -134,365 +175,438 @@ module tcu_fma #(
   // window counts MagW) to one or two 64-bit words.
   localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
 
-  // The stage variables are combinational temporaries: each is written with
-  // blocking assignments by the one block that runs its stage (the always_ff
-  // of the register after the stage, or the always_comb for Stages = 0) and
-  // read only within that block, after it is written.
+  // ---------------------------------------------------------------------------
+  // The register rule (tcu_pkg::fma_cut) at this unit's parameters
+  // ---------------------------------------------------------------------------
+  localparam int unsigned NumSteps = tcu_pkg::FMA_STEPS;
+
+  // Bit k: a register after step k (the last step's is the output's).
+  localparam logic [31:0] RegMask =
+      tcu_pkg::fma_cuts(Format == tcu_pkg::FP64, Stages, InFo4, OutFo4) |
+      ((Stages >= 1) ? (32'd1 << (NumSteps - 1)) : 32'd0);
+
+  // Registers at the boundaries between steps, and at the output.
+  localparam int unsigned NumCuts = tcu_pkg::fma_slot(RegMask, NumSteps - 1);
+  localparam int unsigned OutRegs = Stages - NumCuts;
+
+  // The state handed across a boundary: the w_* step variables, packed.
+  localparam int unsigned StW = 3 * Width + RndW + AuxWidth + 11 + Prec + 2 * ExpW + SubpW +
+                                ShamtW + PshW + ExpW + 1 + Width + 2 * RowW + AddW + 1 + 1 +
+                                Chunks * PcW + PAlW + Chunks * SmW + 1 + Chunks * SmW + 1 +
+                                LzcW + LzcW + ExpW + MagW + 2 + 2 * RChunks * RcW + Width;
+
+  // Each registered boundary's state (slot k at [k*StW +: StW]) and valid
+  // bit; slot NumCuts is the output register's valid bit.
+  logic [(NumCuts+1)*StW-1:0] bnd;
+  logic [NumCuts:0]           bnd_v;
+  logic [Width-1:0]           res_q;
+  logic [AuxWidth-1:0]        res_aux_q;
+
+  // The step variables are combinational temporaries: each is written with
+  // blocking assignments by the one block that runs its step (the always_ff
+  // of the register after it, or the always_comb for Stages = 0) and read
+  // only within that block, after it is written.
   /* verilator lint_off BLKSEQ */
 
-  // ===========================================================================
-  // Stage 1: classify, multiply, align (a_i, b_i, c_i -> s1_*)
-  // ===========================================================================
-  logic               s1_sign_a, s1_sign_b, s1_sign_c;
-  logic [ExpBits-1:0] s1_exp_a, s1_exp_b, s1_exp_c;
-  logic [ManBits-1:0] s1_man_a, s1_man_b, s1_man_c;
-  logic               s1_a_zero, s1_b_zero, s1_a_inf, s1_b_inf, s1_c_inf;
-  logic               s1_a_nan, s1_b_nan, s1_c_nan, s1_any_nan, s1_invalid;
-  logic [Prec-1:0]    s1_sig_a, s1_sig_b, s1_sig_c;
-  logic [ExpW-1:0]    s1_ea, s1_eb, s1_ec, s1_ep, s1_diff;
-  logic [ProdW-1:0]   s1_prod;
-  logic [PshW-1:0]    s1_pshamt;
-  logic [ShamtW-1:0]  s1_shamt;
-  logic [ProdW+1:0]   s1_prod_w;
-  logic [AddW-1:0]    s1_add_w;
-  // Results: the aligned product (window bits [PAlW-1:0]) and addend
-  // ([AddW:0]), each with its sticky bit at bit 0.
-  logic [PAlW-1:0]    s1_prod_al;
-  logic [AddW:0]      s1_add_al;
-  logic               s1_eff_sub, s1_sign_p, s1_special;
-  logic [ExpW-1:0]    s1_frame_exp;
-  logic [Width-1:0]   s1_special_result;
+  for (genvar gs = 0; gs < NumSteps; gs++) begin : g_step
+    if (RegMask[gs] || (Stages == 0 && gs == NumSteps - 1)) begin : g_reg
+      // The steps this block runs (First..Last), the slot of its register,
+      // and that of the register it reads (for First > 0).
+      localparam int unsigned First  = tcu_pkg::fma_first(RegMask, gs);
+      localparam int unsigned Last   = gs;
+      localparam int unsigned Slot   = tcu_pkg::fma_slot(RegMask, gs);
+      localparam int unsigned InSlot = (First == 0) ? 0 : Slot - 1;
+      // Bit k: this block runs step k.
+      localparam logic [31:0] Runs = ((32'd1 << (Last + 1)) - 32'd1) & ~((32'd1 << First) - 32'd1);
 
-  task automatic stage1();
-    {s1_sign_a, s1_exp_a, s1_man_a} = a_i;
-    {s1_sign_b, s1_exp_b, s1_man_b} = b_i;
-    {s1_sign_c, s1_exp_c, s1_man_c} = c_i;
-    s1_a_zero = (s1_exp_a == '0) && (s1_man_a == '0);
-    s1_b_zero = (s1_exp_b == '0) && (s1_man_b == '0);
-    s1_a_inf  = (&s1_exp_a) && (s1_man_a == '0);
-    s1_b_inf  = (&s1_exp_b) && (s1_man_b == '0);
-    s1_c_inf  = (&s1_exp_c) && (s1_man_c == '0);
-    s1_a_nan  = (&s1_exp_a) && (s1_man_a != '0);
-    s1_b_nan  = (&s1_exp_b) && (s1_man_b != '0);
-    s1_c_nan  = (&s1_exp_c) && (s1_man_c != '0);
+      // ---- the state (w_*) ----------------------------------------------
+      // A block reads and writes only the variables of its own steps, and
+      // the chunked ones (w_prod, w_sum, w_mag, w_inc) are padded to whole
+      // chunks: not every bit is used in every block.
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [Width-1:0]    w_a, w_b, w_c;
+      logic [RndW-1:0]     w_rnd;
+      logic [AuxWidth-1:0] w_aux;
+      logic                w_sign_p, w_sign_c, w_eff_sub;
+      logic                w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf;
+      logic                w_a_nan, w_b_nan, w_c_nan;
+      logic [Prec-1:0]     w_sig_c;
+      logic [ExpW-1:0]     w_ec, w_ep;
+      logic [SubpW-1:0]    w_subp;
+      logic [ShamtW-1:0]   w_shamt;
+      logic [PshW-1:0]     w_pshamt;
+      logic [ExpW-1:0]     w_frame_exp;
+      logic                w_special;
+      logic [Width-1:0]    w_special_result;
+      logic [RowW-1:0]     w_row_s, w_row_c;
+      logic [AddW:0]       w_add_al;
+      logic                w_cy;
+      logic [Chunks*PcW-1:0] w_prod;
+      logic [PAlW-1:0]     w_prod_al;
+      logic [Chunks*SmW-1:0] w_sum;
+      logic                w_neg;
+      logic [Chunks*SmW-1:0] w_mag;
+      logic                w_res_sign;
+      logic [LzcW-1:0]     w_lz, w_norm_shamt;
+      logic [ExpW-1:0]     w_exp_pre;
+      logic [MagW-1:0]     w_norm;
+      logic                w_round_up, w_to_inf;
+      logic [RChunks*RcW-1:0] w_inc_in, w_inc;
+      logic [Width-1:0]    w_result;
+      /* verilator lint_on UNUSEDSIGNAL */
 
-    // Significands with the hidden bit; subnormals sit at exponent 1.
-    s1_sig_a = {s1_exp_a != '0, s1_man_a};
-    s1_sig_b = {s1_exp_b != '0, s1_man_b};
-    s1_sig_c = {s1_exp_c != '0, s1_man_c};
-    s1_ea    = (s1_exp_a == '0) ? ExpW'(1) : ExpW'(s1_exp_a);
-    s1_eb    = (s1_exp_b == '0) ? ExpW'(1) : ExpW'(s1_exp_b);
-    s1_ec    = (s1_exp_c == '0) ? ExpW'(1) : ExpW'(s1_exp_c);
+      // ---- temporaries of single steps (t_*) ----------------------------
+      logic               t_sign_a, t_sign_b;
+      logic [ExpBits-1:0] t_exp_a, t_exp_b, t_exp_c;
+      logic [ManBits-1:0] t_man_a, t_man_b, t_man_c;
+      logic [Nd*MulW-1:0] t_ma, t_mb;
+      logic [ExpW-1:0]    t_ea, t_eb, t_diff;
+      logic               t_any_nan, t_invalid;
+      logic [DigW-1:0]    t_dig;
+      logic [ProdW+1:0]   t_prod_w;
+      logic [AddW-1:0]    t_add_w;
+      logic [Chunks*PcW-1:0] t_rs, t_rc;
+      logic [Chunks*SmW-1:0] t_x, t_y;
+      logic [MagW-1:0]    t_mag;
+      logic [LzcPadW-1:0] t_padded;
+      logic [63:0]        t_top, t_word;
+      logic [5:0]         t_word_lz;
+      logic [ExpW-1:0]    t_sub_shamt;
+      logic               t_guard, t_sticky, t_overflow;
+      logic [ManBits-1:0] t_frac;
 
-    s1_sign_p  = s1_sign_a ^ s1_sign_b;
-    s1_eff_sub = s1_sign_p ^ s1_sign_c;
-    s1_prod    = ProdW'(s1_sig_a) * ProdW'(s1_sig_b);
-
-    // Biased product exponent ep: the product is prod * 2^(ep - Bias - 2*ManBits).
-    s1_ep   = (s1_a_zero || s1_b_zero) ? ZERO_PROD_EXP : s1_ea + s1_eb - ExpW'(Bias);
-    s1_diff = s1_ec - s1_ep;
-
-    // Shifts and the window's exponent: window bit i weighs
-    // 2^(i - 3 + frame_exp - Bias - 2*ManBits).
-    if ($signed(s1_diff) >= $signed(ANCHOR_DIFF)) begin
-      s1_shamt     = '0;
-      s1_pshamt    = ($signed(s1_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
-                                                              : PshW'(s1_diff - ANCHOR_DIFF);
-      s1_frame_exp = s1_ec - ANCHOR_DIFF;
-    end else if ($signed(s1_diff) <= $signed(SATURATE_DIFF)) begin
-      s1_shamt     = ShamtW'(AddW);
-      s1_pshamt    = '0;
-      s1_frame_exp = s1_ep;
-    end else begin
-      s1_shamt     = ShamtW'(ANCHOR_DIFF - s1_diff);
-      s1_pshamt    = '0;
-      s1_frame_exp = s1_ep;
-    end
-
-    // Each operand shifted down, the bits below window bit 1 ORed into bit 0.
-    s1_prod_w  = {s1_prod, 2'b00};
-    s1_prod_al = {s1_prod_w >> s1_pshamt, |(s1_prod_w & ~({(ProdW + 2){1'b1}} << s1_pshamt))};
-    s1_add_w   = {s1_sig_c, {(AddW - Prec){1'b0}}};
-    s1_add_al  = {s1_add_w >> s1_shamt, |(s1_add_w & ~({AddW{1'b1}} << s1_shamt))};
-
-    // Special operands decide the result on their own.
-    s1_any_nan = s1_a_nan || s1_b_nan || s1_c_nan;
-    s1_invalid = (s1_a_inf && s1_b_zero) || (s1_b_inf && s1_a_zero) ||
-                 ((s1_a_inf || s1_b_inf) && s1_c_inf && s1_eff_sub);
-    s1_special = s1_any_nan || s1_a_inf || s1_b_inf || s1_c_inf;
-    if (s1_any_nan) begin
-      if (CanonicalNan)  s1_special_result = CANONICAL_NAN;
-      else if (s1_b_nan) s1_special_result = b_i | QUIET_BIT;
-      else if (s1_c_nan) s1_special_result = c_i | QUIET_BIT;
-      else               s1_special_result = a_i | QUIET_BIT;
-    end else if (s1_invalid) begin
-      s1_special_result = CanonicalNan ? CANONICAL_NAN : DEFAULT_NAN;
-    end else if (s1_a_inf || s1_b_inf) begin
-      s1_special_result = {s1_sign_p, INF_MAG};
-    end else begin
-      s1_special_result = {s1_sign_c, INF_MAG};
-    end
-  endtask
-
-  // Cut 1 (stage 2's inputs): registers for Stages >= 2, else the block that
-  // runs stage 2 copies them from s1_*.
-  logic [PAlW-1:0]     c1_prod_al;
-  logic [AddW:0]       c1_add_al;
-  logic                c1_eff_sub, c1_sign_p, c1_special;
-  logic [ExpW-1:0]     c1_frame_exp;
-  logic [Width-1:0]    c1_special_result;
-  logic [RndW-1:0]     c1_rnd;
-  logic [AuxWidth-1:0] c1_aux;
-
-  // ===========================================================================
-  // Stage 2: add, absolute value, leading zeros, normalisation shift
-  // (c1_* -> s2_*)
-  // ===========================================================================
-  logic [SumW-1:0]    s2_sum;
-  logic [LzcPadW-1:0] s2_padded;
-  logic [63:0]        s2_top, s2_word;
-  logic [5:0]         s2_word_lz;
-  logic [LzcW-1:0]    s2_lz;
-  logic [ExpW-1:0]    s2_sub_shamt;
-  logic [MagW-1:0]    s2_mag;
-  logic [LzcW-1:0]    s2_norm_shamt;
-  logic [ExpW-1:0]    s2_exp_pre;
-  logic               s2_res_sign;
-
-  task automatic stage2();
-    s2_sum = c1_eff_sub ? SumW'(c1_prod_al) - SumW'(c1_add_al)
-                        : SumW'(c1_prod_al) + SumW'(c1_add_al);
-    s2_mag = s2_sum[SumW-1] ? MagW'(-s2_sum) : s2_sum[MagW-1:0];
-    // An exact zero: x + (-x) is +0 (-0 when rounding down); zeros of one
-    // sign keep it. Otherwise the sign of the larger magnitude.
-    s2_res_sign = (s2_mag == '0) ? (c1_eff_sub ? (c1_rnd == tcu_pkg::RDN) : c1_sign_p)
-                                 : (c1_sign_p ^ s2_sum[SumW-1]);
-
-    // Leading zeros of the window (MagW when zero): pick the 64-bit word
-    // with the leading one, then halve the search six times.
-    s2_padded  = {s2_mag, {(LzcPadW - MagW){1'b1}}};
-    s2_top     = 64'(s2_padded >> (LzcPadW - 64));
-    s2_word    = (s2_top != '0) ? s2_top : 64'(s2_padded);
-    s2_word_lz[5] = s2_word[63:32] == '0;
-    s2_word       = s2_word_lz[5] ? s2_word << 32 : s2_word;
-    s2_word_lz[4] = s2_word[63:48] == '0;
-    s2_word       = s2_word_lz[4] ? s2_word << 16 : s2_word;
-    s2_word_lz[3] = s2_word[63:56] == '0;
-    s2_word       = s2_word_lz[3] ? s2_word << 8 : s2_word;
-    s2_word_lz[2] = s2_word[63:60] == '0;
-    s2_word       = s2_word_lz[2] ? s2_word << 4 : s2_word;
-    s2_word_lz[1] = s2_word[63:62] == '0;
-    s2_word       = s2_word_lz[1] ? s2_word << 2 : s2_word;
-    s2_word_lz[0] = !s2_word[63];
-    s2_lz = ((s2_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(s2_word_lz);
-
-    // Normal result: shift the leading one to the top, exponent
-    // Anchor + 1 + frame_exp - lz. When that would be below 1, shift only as
-    // far as the 2^(1-Bias) grid allows (sub_shamt >= 1: frame_exp >= 1 - Anchor).
-    s2_sub_shamt  = ANCHOR_DIFF + c1_frame_exp;
-    s2_norm_shamt = ($signed(ExpW'(s2_lz)) <= $signed(s2_sub_shamt)) ? s2_lz
-                                                                      : LzcW'(s2_sub_shamt);
-    s2_exp_pre    = ANCHOR_DIFF + ExpW'(1) + c1_frame_exp - ExpW'(s2_norm_shamt);
-  endtask
-
-  // Cut 2 (stage 3's inputs): registers for Stages >= 3, else the block that
-  // runs stage 3 copies them.
-  logic [MagW-1:0]     c2_mag;
-  logic [LzcW-1:0]     c2_shamt;
-  logic [ExpW-1:0]     c2_exp_pre;
-  logic                c2_sign, c2_special;
-  logic [Width-1:0]    c2_special_result;
-  logic [RndW-1:0]     c2_rnd;
-  logic [AuxWidth-1:0] c2_aux;
-
-  // ===========================================================================
-  // Stage 3: normalise, round, pack (c2_* -> s3_result)
-  // ===========================================================================
-  logic [MagW-1:0]         s3_norm;
-  logic                    s3_hidden, s3_guard, s3_sticky, s3_round_up, s3_to_inf, s3_overflow;
-  logic [ManBits-1:0]      s3_frac;
-  logic [ExpW-1:0]         s3_exp_field;
-  logic [ExpW+ManBits-1:0] s3_rounded;
-  logic [Width-1:0]        s3_result;
-
-  task automatic stage3();
-    s3_norm   = c2_mag << c2_shamt;
-    s3_hidden = s3_norm[MagW-1];
-    s3_frac   = s3_norm[MagW-2 -: ManBits];
-    s3_guard  = s3_norm[MagW-1-Prec];
-    s3_sticky = |s3_norm[MagW-2-Prec:0];
-    unique case (c2_rnd)
-      tcu_pkg::RNE: begin
-        s3_round_up = s3_guard && (s3_sticky || s3_frac[0]);
-        s3_to_inf   = 1'b1;
-      end
-      tcu_pkg::RTZ: begin
-        s3_round_up = 1'b0;
-        s3_to_inf   = 1'b0;
-      end
-      tcu_pkg::RDN: begin
-        s3_round_up = c2_sign && (s3_guard || s3_sticky);
-        s3_to_inf   = c2_sign;
-      end
-      tcu_pkg::RUP: begin
-        s3_round_up = !c2_sign && (s3_guard || s3_sticky);
-        s3_to_inf   = !c2_sign;
-      end
-      default: begin
-        s3_round_up = 1'b0;
-        s3_to_inf   = 1'b0;
-      end
-    endcase
-    // Rounding adds one at the last fraction bit; a carry renormalises into
-    // the exponent (subnormal to the smallest normal included).
-    s3_exp_field = s3_hidden ? c2_exp_pre : '0;
-    s3_rounded   = {s3_exp_field, s3_frac} + (ExpW + ManBits)'(s3_round_up);
-    s3_overflow  = s3_rounded[ExpW+ManBits-1:ManBits] >= EXP_ALL_ONES;
-    if (c2_special) begin
-      s3_result = c2_special_result;
-    end else if (s3_overflow) begin
-      s3_result = {c2_sign, s3_to_inf ? INF_MAG : MAX_MAG};
-    end else begin
-      s3_result = {c2_sign, s3_rounded[ExpBits+ManBits-1:0]};
-    end
-  endtask
-
-  // ===========================================================================
-  // Registers, and the blocks that run the stages
-  // ===========================================================================
-  if (Stages == 0) begin : g_comb
-    always_comb begin
-      stage1();
-      {c1_prod_al, c1_add_al, c1_eff_sub, c1_sign_p, c1_frame_exp, c1_special,
-       c1_special_result, c1_rnd, c1_aux} = {s1_prod_al, s1_add_al, s1_eff_sub, s1_sign_p,
-                                             s1_frame_exp, s1_special, s1_special_result,
-                                             rnd_i, aux_i};
-      stage2();
-      {c2_mag, c2_shamt, c2_exp_pre, c2_sign, c2_special, c2_special_result, c2_rnd,
-       c2_aux} = {s2_mag, s2_norm_shamt, s2_exp_pre, s2_res_sign, c1_special,
-                  c1_special_result, c1_rnd, c1_aux};
-      stage3();
-    end
-    assign valid_o  = valid_i;
-    assign result_o = s3_result;
-    assign aux_o    = c2_aux;
-
-    // No registers: the clock, reset and enable go unused.
-    logic unused_clk;
-    assign unused_clk = ^{clk_i, rst_ni, en_i};
-  end else begin : g_pipe
-    // valid_q[k]: the valid bit of register k (0 the first after the input);
-    // register k loads when en_i and its input's valid bit are high.
-    logic [Stages-1:0] valid_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q <= '0;
-      end else if (en_i) begin
-        valid_q[0] <= valid_i;
-        for (int i = 1; i < Stages; i++) begin
-          valid_q[i] <= valid_q[i-1];
+      task automatic load_state();
+        if (First == 0) begin
+          {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero,
+           w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp,
+           w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result, w_row_s, w_row_c,
+           w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag, w_res_sign, w_lz,
+           w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf, w_inc_in, w_inc,
+           w_result} = StW'({a_i, b_i, c_i, rnd_i, aux_i}) << (StW - 3 * Width - RndW - AuxWidth);
+        end else begin
+          {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero,
+           w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp,
+           w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result, w_row_s, w_row_c,
+           w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag, w_res_sign, w_lz,
+           w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf, w_inc_in, w_inc,
+           w_result} = bnd[InSlot*StW +: StW];
         end
-      end
-    end
+      endtask
 
-    // The first output register, with aux.
-    localparam int unsigned OutFirst = Cut1Regs + Cut2Regs;
-    logic [Width-1:0]    res_q;
-    logic [AuxWidth-1:0] res_aux_q;
-
-    if (Stages == 1) begin : g_s1
-      always_ff @(posedge clk_i) begin
-        if (en_i && valid_i) begin
-          stage1();
-          {c1_prod_al, c1_add_al, c1_eff_sub, c1_sign_p, c1_frame_exp, c1_special,
-           c1_special_result, c1_rnd, c1_aux} = {s1_prod_al, s1_add_al, s1_eff_sub, s1_sign_p,
-                                                 s1_frame_exp, s1_special, s1_special_result,
-                                                 rnd_i, aux_i};
-          stage2();
-          {c2_mag, c2_shamt, c2_exp_pre, c2_sign, c2_special, c2_special_result, c2_rnd,
-           c2_aux} = {s2_mag, s2_norm_shamt, s2_exp_pre, s2_res_sign, c1_special,
-                      c1_special_result, c1_rnd, c1_aux};
-          stage3();
-          res_q     <= s3_result;
-          res_aux_q <= c2_aux;
-        end
-      end
-    end else begin : g_cut1
-      // ---- register cut 1 ---------------------------------------------------
-      always_ff @(posedge clk_i) begin
-        if (en_i && valid_i) begin
-          stage1();
-          c1_prod_al        <= s1_prod_al;
-          c1_add_al         <= s1_add_al;
-          c1_eff_sub        <= s1_eff_sub;
-          c1_sign_p         <= s1_sign_p;
-          c1_frame_exp      <= s1_frame_exp;
-          c1_special        <= s1_special;
-          c1_special_result <= s1_special_result;
-          c1_rnd            <= rnd_i;
-          c1_aux            <= aux_i;
-        end
-      end
-
-      if (Stages == 2) begin : g_s2
-        always_ff @(posedge clk_i) begin
-          if (en_i && valid_q[0]) begin
-            stage2();
-            {c2_mag, c2_shamt, c2_exp_pre, c2_sign, c2_special, c2_special_result, c2_rnd,
-             c2_aux} = {s2_mag, s2_norm_shamt, s2_exp_pre, s2_res_sign, c1_special,
-                        c1_special_result, c1_rnd, c1_aux};
-            stage3();
-            res_q     <= s3_result;
-            res_aux_q <= c2_aux;
-          end
-        end
-      end else begin : g_cut2
-        // ---- register cut 2 -------------------------------------------------
-        always_ff @(posedge clk_i) begin
-          if (en_i && valid_q[0]) begin
-            stage2();
-            c2_mag            <= s2_mag;
-            c2_shamt          <= s2_norm_shamt;
-            c2_exp_pre        <= s2_exp_pre;
-            c2_sign           <= s2_res_sign;
-            c2_special        <= c1_special;
-            c2_special_result <= c1_special_result;
-            c2_rnd            <= c1_rnd;
-            c2_aux            <= c1_aux;
-          end
-        end
-        always_ff @(posedge clk_i) begin
-          if (en_i && valid_q[1]) begin
-            stage3();
-            res_q     <= s3_result;
-            res_aux_q <= c2_aux;
-          end
-        end
-      end
-    end
-
-    // ---- further output registers (retiming) --------------------------------
-    if (OutRegs == 1) begin : g_out1
-      assign result_o = res_q;
-      assign aux_o    = res_aux_q;
-    end else begin : g_out
-      localparam int unsigned OutW = Width + AuxWidth;
-      logic [(OutRegs-1)*OutW-1:0] data_q;
-      always_ff @(posedge clk_i) begin
-        if (en_i) begin
-          if (valid_q[OutFirst]) begin
-            data_q[0 +: OutW] <= {res_q, res_aux_q};
-          end
-          for (int i = 1; i < OutRegs - 1; i++) begin
-            if (valid_q[OutFirst+i]) begin
-              data_q[i*OutW +: OutW] <= data_q[(i-1)*OutW +: OutW];
+      // The steps First..Last, each under a condition on parameters only.
+      task automatic run_steps();
+        // ---- SUBP: unpack, classify, exponents; digit products ----------
+        if (Runs[tcu_pkg::FS_SUBP]) begin
+          {t_sign_a, t_exp_a, t_man_a} = w_a;
+          {t_sign_b, t_exp_b, t_man_b} = w_b;
+          {w_sign_c, t_exp_c, t_man_c} = w_c;
+          w_a_zero = (t_exp_a == '0) && (t_man_a == '0);
+          w_b_zero = (t_exp_b == '0) && (t_man_b == '0);
+          w_a_inf  = (&t_exp_a) && (t_man_a == '0);
+          w_b_inf  = (&t_exp_b) && (t_man_b == '0);
+          w_c_inf  = (&t_exp_c) && (t_man_c == '0);
+          w_a_nan  = (&t_exp_a) && (t_man_a != '0);
+          w_b_nan  = (&t_exp_b) && (t_man_b != '0);
+          w_c_nan  = (&t_exp_c) && (t_man_c != '0);
+          // Significands with the hidden bit; subnormals sit at exponent 1.
+          t_ma    = (Nd * MulW)'({t_exp_a != '0, t_man_a});
+          t_mb    = (Nd * MulW)'({t_exp_b != '0, t_man_b});
+          w_sig_c = {t_exp_c != '0, t_man_c};
+          t_ea    = (t_exp_a == '0) ? ExpW'(1) : ExpW'(t_exp_a);
+          t_eb    = (t_exp_b == '0) ? ExpW'(1) : ExpW'(t_exp_b);
+          w_ec    = (t_exp_c == '0) ? ExpW'(1) : ExpW'(t_exp_c);
+          w_sign_p  = t_sign_a ^ t_sign_b;
+          w_eff_sub = w_sign_p ^ w_sign_c;
+          // Biased product exponent ep: the product is
+          // prod * 2^(ep - Bias - 2*ManBits).
+          w_ep = (w_a_zero || w_b_zero) ? ZERO_PROD_EXP : t_ea + t_eb - ExpW'(Bias);
+          for (int i = 0; i < Nd; i++) begin
+            for (int j = 0; j < Nd; j++) begin
+              w_subp[(i*Nd+j)*2*MulW +: 2*MulW] =
+                  (2 * MulW)'(t_ma[i*MulW +: MulW]) * (2 * MulW)'(t_mb[j*MulW +: MulW]);
             end
           end
         end
+
+        // ---- DIGIT: the product's two rows; shifts, specials ---------------
+        if (Runs[tcu_pkg::FS_DIGIT]) begin
+          w_row_c[0 +: MulW] = '0;
+          for (int d = 0; d < NumDig; d++) begin
+            t_dig = '0;
+            for (int i = 0; i < Nd; i++) begin
+              for (int j = 0; j < Nd; j++) begin
+                if (i + j == d) t_dig = t_dig + DigW'(w_subp[(i*Nd+j)*2*MulW +: MulW]);
+                if (i + j + 1 == d) t_dig = t_dig + DigW'(w_subp[(i*Nd+j)*2*MulW+MulW +: MulW]);
+              end
+            end
+            w_row_s[d*MulW +: MulW] = t_dig[MulW-1:0];
+            // The top position's carry is zero: the product has 2 Prec <= RowW bits.
+            if (d + 1 < NumDig) w_row_c[(d+1)*MulW +: MulW] = MulW'(t_dig[DigW-1:MulW]);
+          end
+          // Shifts and the window's exponent: window bit i weighs
+          // 2^(i - 3 + frame_exp - Bias - 2*ManBits).
+          t_diff = w_ec - w_ep;
+          if ($signed(t_diff) >= $signed(ANCHOR_DIFF)) begin
+            w_shamt     = '0;
+            w_pshamt    = ($signed(t_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
+                                                                  : PshW'(t_diff - ANCHOR_DIFF);
+            w_frame_exp = w_ec - ANCHOR_DIFF;
+          end else if ($signed(t_diff) <= $signed(SATURATE_DIFF)) begin
+            w_shamt     = ShamtW'(AddW);
+            w_pshamt    = '0;
+            w_frame_exp = w_ep;
+          end else begin
+            w_shamt     = ShamtW'(ANCHOR_DIFF - t_diff);
+            w_pshamt    = '0;
+            w_frame_exp = w_ep;
+          end
+          // Special operands decide the result on their own.
+          t_any_nan = w_a_nan || w_b_nan || w_c_nan;
+          t_invalid = (w_a_inf && w_b_zero) || (w_b_inf && w_a_zero) ||
+                      ((w_a_inf || w_b_inf) && w_c_inf && w_eff_sub);
+          w_special = t_any_nan || w_a_inf || w_b_inf || w_c_inf;
+          if (t_any_nan) begin
+            if (CanonicalNan) w_special_result = CANONICAL_NAN;
+            else if (w_b_nan) w_special_result = w_b | QUIET_BIT;
+            else if (w_c_nan) w_special_result = w_c | QUIET_BIT;
+            else              w_special_result = w_a | QUIET_BIT;
+          end else if (t_invalid) begin
+            w_special_result = CanonicalNan ? CANONICAL_NAN : DEFAULT_NAN;
+          end else if (w_a_inf || w_b_inf) begin
+            w_special_result = {w_sign_p, INF_MAG};
+          end else begin
+            w_special_result = {w_sign_c, INF_MAG};
+          end
+        end
+
+        // ---- PCPA: the rows added, chunk by chunk; the addend's shift -------
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_PCPA + r]) begin
+            if (r == 0) begin
+              w_cy = 1'b0;
+              // The addend shifted down, the bits below window bit 1 ORed
+              // into bit 0.
+              t_add_w  = {w_sig_c, {(AddW - Prec){1'b0}}};
+              w_add_al = {t_add_w >> w_shamt, |(t_add_w & ~({AddW{1'b1}} << w_shamt))};
+            end
+            t_rs = (Chunks * PcW)'(w_row_s);
+            t_rc = (Chunks * PcW)'(w_row_c);
+            {w_cy, w_prod[r*PcW +: PcW]} = (PcW + 1)'(t_rs[r*PcW +: PcW]) +
+                                           (PcW + 1)'(t_rc[r*PcW +: PcW]) + (PcW + 1)'(w_cy);
+          end
+        end
+
+        // ---- PALIGN: the product shifted -----------------------------------
+        if (Runs[tcu_pkg::FS_PALIGN]) begin
+          t_prod_w  = {w_prod[ProdW-1:0], 2'b00};
+          w_prod_al = {t_prod_w >> w_pshamt, |(t_prod_w & ~({(ProdW + 2){1'b1}} << w_pshamt))};
+        end
+
+        // ---- SUM: add or subtract (sum = prod + add, or prod + ~add + 1) ----
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_SUM + r]) begin
+            if (r == 0) w_cy = w_eff_sub;
+            t_x = (Chunks * SmW)'(w_prod_al);
+            t_y = (Chunks * SmW)'(w_add_al) ^ {(Chunks * SmW){w_eff_sub}};
+            {w_cy, w_sum[r*SmW +: SmW]} = (SmW + 1)'(t_x[r*SmW +: SmW]) +
+                                          (SmW + 1)'(t_y[r*SmW +: SmW]) + (SmW + 1)'(w_cy);
+          end
+        end
+
+        // ---- ABS: the magnitude (~sum + 1 when negative) -------------------
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_ABS + r]) begin
+            if (r == 0) begin
+              w_neg = w_sum[SumW-1];
+              w_cy  = w_neg;
+            end
+            {w_cy, w_mag[r*SmW +: SmW]} = {1'b0, w_sum[r*SmW +: SmW] ^ {SmW{w_neg}}} +
+                                          (SmW + 1)'(w_cy);
+          end
+        end
+
+        // ---- LZC: leading zeros, the result's sign -------------------------
+        if (Runs[tcu_pkg::FS_LZC]) begin
+          t_mag = w_mag[MagW-1:0];
+          // An exact zero: x + (-x) is +0 (-0 when rounding down); zeros of
+          // one sign keep it. Otherwise the sign of the larger magnitude.
+          w_res_sign = (t_mag == '0) ? (w_eff_sub ? (w_rnd == tcu_pkg::RDN) : w_sign_p)
+                                     : (w_sign_p ^ w_neg);
+          // Leading zeros of the window (MagW when zero): pick the 64-bit
+          // word with the leading one, then halve the search six times.
+          t_padded  = {t_mag, {(LzcPadW - MagW){1'b1}}};
+          t_top     = 64'(t_padded >> (LzcPadW - 64));
+          t_word    = (t_top != '0) ? t_top : 64'(t_padded);
+          t_word_lz[5] = t_word[63:32] == '0;
+          t_word       = t_word_lz[5] ? t_word << 32 : t_word;
+          t_word_lz[4] = t_word[63:48] == '0;
+          t_word       = t_word_lz[4] ? t_word << 16 : t_word;
+          t_word_lz[3] = t_word[63:56] == '0;
+          t_word       = t_word_lz[3] ? t_word << 8 : t_word;
+          t_word_lz[2] = t_word[63:60] == '0;
+          t_word       = t_word_lz[2] ? t_word << 4 : t_word;
+          t_word_lz[1] = t_word[63:62] == '0;
+          t_word       = t_word_lz[1] ? t_word << 2 : t_word;
+          t_word_lz[0] = !t_word[63];
+          w_lz = ((t_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(t_word_lz);
+        end
+
+        // ---- NSH: the normalisation shift and exponent ---------------------
+        if (Runs[tcu_pkg::FS_NSH]) begin
+          // Normal result: shift the leading one to the top, exponent
+          // Anchor + 1 + frame_exp - lz. When that would be below 1, shift
+          // only as far as the 2^(1-Bias) grid allows (sub_shamt >= 1:
+          // frame_exp >= 1 - Anchor).
+          t_sub_shamt  = ANCHOR_DIFF + w_frame_exp;
+          w_norm_shamt = ($signed(ExpW'(w_lz)) <= $signed(t_sub_shamt)) ? w_lz
+                                                                       : LzcW'(t_sub_shamt);
+          w_exp_pre    = ANCHOR_DIFF + ExpW'(1) + w_frame_exp - ExpW'(w_norm_shamt);
+        end
+
+        // ---- NORM: the normalisation shift ---------------------------------
+        if (Runs[tcu_pkg::FS_NORM]) begin
+          w_norm = w_mag[MagW-1:0] << w_norm_shamt;
+        end
+
+        // ---- RND: round (the increment in chunks), overflow, pack ----------
+        for (int r = 0; r < RChunks; r++) begin
+          if (Runs[tcu_pkg::FS_RND + r]) begin
+            if (r == 0) begin
+              t_frac   = w_norm[MagW-2 -: ManBits];
+              t_guard  = w_norm[MagW-1-Prec];
+              t_sticky = |w_norm[MagW-2-Prec:0];
+              unique case (w_rnd)
+                tcu_pkg::RNE: begin
+                  w_round_up = t_guard && (t_sticky || t_frac[0]);
+                  w_to_inf   = 1'b1;
+                end
+                tcu_pkg::RTZ: begin
+                  w_round_up = 1'b0;
+                  w_to_inf   = 1'b0;
+                end
+                tcu_pkg::RDN: begin
+                  w_round_up = w_res_sign && (t_guard || t_sticky);
+                  w_to_inf   = w_res_sign;
+                end
+                tcu_pkg::RUP: begin
+                  w_round_up = !w_res_sign && (t_guard || t_sticky);
+                  w_to_inf   = !w_res_sign;
+                end
+                default: begin
+                  w_round_up = 1'b0;
+                  w_to_inf   = 1'b0;
+                end
+              endcase
+              // Rounding adds one at the last fraction bit; a carry
+              // renormalises into the exponent (subnormal to the smallest
+              // normal included).
+              w_inc_in = (RChunks * RcW)'({w_norm[MagW-1] ? w_exp_pre : ExpW'(0), t_frac});
+              w_cy     = w_round_up;
+            end
+            {w_cy, w_inc[r*RcW +: RcW]} = (RcW + 1)'(w_inc_in[r*RcW +: RcW]) + (RcW + 1)'(w_cy);
+            if (r == RChunks - 1) begin
+              t_overflow = w_inc[IncW-1:ManBits] >= EXP_ALL_ONES;
+              if (w_special) begin
+                w_result = w_special_result;
+              end else if (t_overflow) begin
+                w_result = {w_res_sign, w_to_inf ? INF_MAG : MAX_MAG};
+              end else begin
+                w_result = {w_res_sign, w_inc[ExpBits+ManBits-1:0]};
+              end
+            end
+          end
+        end
+      endtask
+
+      if (Stages == 0) begin : g_comb
+        always_comb begin
+          load_state();
+          run_steps();
+        end
+        assign result_o = w_result;
+        assign aux_o    = w_aux;
+        assign valid_o  = valid_i;
+
+        // No registers: the clock, reset and enable go unused.
+        logic unused_ctrl;
+        assign unused_ctrl = ^{clk_i, rst_ni, en_i, bnd, bnd_v, res_q, res_aux_q};
+        assign bnd       = '0;
+        assign bnd_v     = '0;
+        assign res_q     = '0;
+        assign res_aux_q = '0;
+      end else begin : g_ff
+        // The register loads when en_i and its input's valid bit are high.
+        logic in_valid, v_q;
+        assign in_valid = (First == 0) ? valid_i : bnd_v[InSlot];
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) v_q <= 1'b0;
+          else if (en_i) v_q <= in_valid;
+        end
+        assign bnd_v[Slot] = v_q;
+
+        if (Last == NumSteps - 1) begin : g_out
+          always_ff @(posedge clk_i) begin
+            if (en_i && in_valid) begin
+              load_state();
+              run_steps();
+              res_q     <= w_result;
+              res_aux_q <= w_aux;
+            end
+          end
+        end else begin : g_cut
+          logic [StW-1:0] q;
+          always_ff @(posedge clk_i) begin
+            if (en_i && in_valid) begin
+              load_state();
+              run_steps();
+              q <= {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero,
+                    w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec,
+                    w_ep, w_subp, w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result,
+                    w_row_s, w_row_c, w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag,
+                    w_res_sign, w_lz, w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf,
+                    w_inc_in, w_inc, w_result};
+            end
+          end
+          assign bnd[Slot*StW +: StW] = q;
+        end
       end
-      assign {result_o, aux_o} = data_q[(OutRegs-2)*OutW +: OutW];
     end
-    assign valid_o = valid_q[Stages-1];
+  end
+
+  // ---- further output registers (for retiming) ------------------------------
+  if (Stages >= 1) begin : g_more
+    // The output slot has no state word.
+    assign bnd[NumCuts*StW +: StW] = '0;
+    logic unused_out_slot;
+    assign unused_out_slot = ^bnd[NumCuts*StW +: StW];
+
+    if (OutRegs == 1) begin : g_out1
+      assign valid_o  = bnd_v[NumCuts];
+      assign result_o = res_q;
+      assign aux_o    = res_aux_q;
+    end else begin : g_outn
+      // Register k of the chain holds entry k of more_v/more_q.
+      localparam int unsigned OutW = Width + AuxWidth;
+      logic [OutRegs-2:0]          more_v;
+      logic [(OutRegs-1)*OutW-1:0] more_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          more_v <= '0;
+        end else if (en_i) begin
+          more_v <= (OutRegs - 1)'({more_v, bnd_v[NumCuts]});
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        if (en_i) begin
+          if (bnd_v[NumCuts]) more_q[0 +: OutW] <= {res_q, res_aux_q};
+          for (int k = 1; k < OutRegs - 1; k++) begin
+            if (more_v[k-1]) more_q[k*OutW +: OutW] <= more_q[(k-1)*OutW +: OutW];
+          end
+        end
+      end
+      assign valid_o             = more_v[OutRegs-2];
+      assign {result_o, aux_o} = more_q[(OutRegs-2)*OutW +: OutW];
+    end
   end
   /* verilator lint_on BLKSEQ */
 
