@@ -140,8 +140,8 @@ package tcu_pkg;
 
   // Weights (FO4), one 32-bit field per step, step FMA_STEPS-1 first.
   //                                                 RND1   RND0   NORM   NSH    LZC    ABS2   ABS1   ABS0   SUM2   SUM1   SUM0   PALIGN PCPA2  PCPA1  PCPA0  DIGIT  SUBP
-  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP64 = {32'd30, 32'd30, 32'd20, 32'd20, 32'd30, 32'd20, 32'd20, 32'd20, 32'd30, 32'd30, 32'd30, 32'd25, 32'd30, 32'd30, 32'd30, 32'd40, 32'd45};
-  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP32 = {32'd25, 32'd20, 32'd17, 32'd20, 32'd25, 32'd10, 32'd10, 32'd10, 32'd15, 32'd15, 32'd15, 32'd20, 32'd13, 32'd13, 32'd13, 32'd20, 32'd35};
+  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP64 = {32'd30, 32'd30, 32'd7, 32'd24, 32'd25, 32'd40, 32'd40, 32'd40, 32'd45, 32'd45, 32'd45, 32'd8, 32'd30, 32'd30, 32'd30, 32'd27, 32'd37};
+  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP32 = {32'd18, 32'd19, 32'd5, 32'd24, 32'd20, 32'd17, 32'd21, 32'd20, 32'd23, 32'd24, 32'd22, 32'd6, 32'd14, 32'd3, 32'd5, 32'd17, 32'd37};
 
   function automatic int unsigned fma_step_fo4(bit fp64, int unsigned step);
     if (fp64) fma_step_fo4 = FMA_FO4_FP64[32*step +: 32];

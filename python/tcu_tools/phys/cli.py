@@ -1,6 +1,6 @@
 """python3 -m tcu_tools.phys [--unit NAME [--params "N=V ..."]]... | --all
                        [--cycles N] [--json FILE] [--write FILE] [--check FILE]
-                       [--from-json FILE] [--workdir DIR]
+                       [--from-json FILE] [--merge FILE] [--workdir DIR]
 
 Maps each unit type to the OSU 0.18 um cells and prints its area (um^2),
 critical path and clock (MHz), and energy per cycle busy and idle (pJ, from a
@@ -9,7 +9,10 @@ operation. --all: every point of the data file (each unit at the default
 configuration's parameters and where the small configuration's differ);
 --write FILE: the data file (spec/phys_osu018.toml); --check FILE: compare
 the measured points with the data file's. --from-json FILE: take the
-figures from an earlier --json instead of measuring. Exit 1 if a step fails
+figures from an earlier --json instead of measuring. --merge FILE (with
+--write): the data file FILE's points, whole datapaths and engines, with the
+points measured (or --from-json) added, or replacing those of the same unit
+and parameters. Exit 1 if a step fails
 or --check finds a disagreement, 2 for a bad command line."""
 from __future__ import annotations
 
@@ -66,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare the figures with the data file's; exit 1 on a difference")
     parser.add_argument("--from-json", metavar="FILE",
                         help="figures from an earlier --json run instead of measuring")
+    parser.add_argument("--merge", metavar="FILE",
+                        help="with --write: keep FILE's points, whole datapaths and engines, "
+                        "adding or replacing the measured points")
     parser.add_argument("--whole", action="append", default=[], metavar="JSON",
                         help="with --write: a whole tcu_datapath's figures (tcu_tools.phys.area "
                         "--json) to set beside its composition (repeatable)")
@@ -83,8 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     overrides = _parse_params(parser, args.params)
     if args.all and (args.unit or overrides):
         parser.error("--all measures every point: no --unit or --params with it")
-    if args.write and not args.all and not args.from_json:
-        parser.error("--write needs --all (the data file holds every point)")
+    if args.write and not args.all and not args.from_json and not args.merge:
+        parser.error("--write needs --all, --from-json or --merge (the data file holds every "
+                     "point)")
+    if args.merge and not args.write:
+        parser.error("--merge needs --write")
     stored = None
     if args.check:
         try:
@@ -147,6 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as e:
             print(f"tcu_phys: --whole/--engine: {e}", file=sys.stderr)
             return 1
+        if args.merge:
+            try:
+                base = datafile.load(Path(args.merge))
+            except datafile.DataFileError as e:
+                print(f"tcu_phys: --merge: {e}", file=sys.stderr)
+                return 1
+            fresh = {datafile.key(f) for f in rows}
+            # derived points are made again from the points kept
+            rows = [p for p in base["point"]
+                    if "derived" not in p and datafile.key(p) not in fresh] + rows
+            wholes = base.get("whole", []) + wholes
+            engines = base.get("engine", []) + engines
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
                        engines)
         print(f"wrote {args.write}")

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 from . import compose, figures, library, sta
+from . import units
 from .units import POINTS, RTL, sources_of
 
 # What a fresh measurement must agree with the file on, and how closely
@@ -226,7 +227,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
             continue
         d = dict(fma)
         d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
-                 configs=["default"] if stages == 2 else ["small"],
+                 configs=[c for c in ("default", "small")
+                          if units.SPEC.config_values(c)["FmaStages"] == stages],
                  derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
                           "cells, energies and FMAs per cycle x 4, its clock; the registers "
                           "that carry the chain's later operands are left out"))

@@ -22,6 +22,7 @@ from pathlib import Path
 from . import calib, library, mapping, sta
 
 FORMATS = {0: "FP32", 1: "FP64"}
+FMA_STEPS = 17  # tcu_pkg::FMA_STEPS
 
 
 def fo4_ns(workdir: Path) -> float:
@@ -47,15 +48,41 @@ def flop_outputs(netlist: Path) -> dict[str, str]:
     return out
 
 
-def boundary_of(net: str) -> str | None:
-    """'step K' for a boundary register's bit, 'valid' for a valid bit,
-    'out' for the output register, None otherwise."""
-    m = re.search(r"g_step\[(\d+)\]\.g_reg\.g_ff\.(g_cut\.q|v_q)", net)
+def boundary_of(net: str, state_width: int) -> str | None:
+    """'step K' for a bit of boundary K's register (bnd, state_width bits a
+    boundary, every boundary registered), 'valid' for a valid bit, 'out' for
+    the output register, None otherwise."""
+    name = net.lstrip("\\").strip()
+    m = re.fullmatch(r"bnd\s*\[(\d+)\]", name)
     if m:
-        return "valid" if m.group(2) == "v_q" else f"step {int(m.group(1))}"
-    if re.search(r"\bres_(aux_)?q\b", net.lstrip("\\")):
+        return f"step {int(m.group(1)) // state_width}"
+    if re.fullmatch(r"bnd_v\s*\[\d+\]", name):
+        return "valid"
+    if re.fullmatch(r"res_(aux_)?q(\s*\[\d+\])?", name):
         return "out"
     return None
+
+
+def _clog2(n: int) -> int:
+    return max(0, (n - 1).bit_length())
+
+
+def state_width(fmt: int) -> int:
+    """tcu_fma's StW (the bits of a boundary's state word) for FP32 (0) or
+    FP64 (1) with AuxWidth 1: the same sum as rtl/tcu_fma.sv's."""
+    exp_bits, man_bits = (8, 23) if fmt == 0 else (11, 52)
+    width, prec = 1 + exp_bits + man_bits, man_bits + 1
+    exp_w, prod_w = exp_bits + 3, 2 * prec
+    pal_w, add_w, mag_w = prod_w + 3, 1 + 2 * prec + 1, 1 + 2 * prec + 3
+    sum_w = mag_w + 1
+    shamt_w, psh_w, lzc_w = _clog2(add_w + 1), _clog2(prod_w + 3), _clog2(mag_w + 1)
+    mul_w = 11 if fmt == 1 else 12
+    nd = -(-prec // mul_w)
+    row_w, subp_w = 2 * nd * mul_w, nd * nd * 2 * mul_w
+    pc_w, sm_w, rc_w = -(-row_w // 3), -(-sum_w // 3), -(-(exp_w + man_bits) // 2)
+    return (3 * width + 2 + 1 + 11 + prec + 2 * exp_w + subp_w + shamt_w + psh_w + exp_w + 1 +
+            width + 2 * row_w + add_w + 1 + 1 + 3 * pc_w + pal_w + 3 * sm_w + 1 + 3 * sm_w + 1 +
+            lzc_w + lzc_w + exp_w + mag_w + 2 + 4 * rc_w + width)
 
 
 def measure(fmt: int, stages: int, workdir: Path) -> dict:
@@ -66,10 +93,15 @@ def measure(fmt: int, stages: int, workdir: Path) -> dict:
               "-format end -digits 4\n")
     out = sta._run(script, workdir, f"tcu_fma.stepdepth.{fmt}.{stages}")
     qnets = flop_outputs(mapped.netlist)
+    valids = sum(1 for q in qnets.values() if boundary_of(q, 1) == "valid")
+    if valids != FMA_STEPS:
+        raise RuntimeError(f"Stages={stages} leaves {valids - 1} of {FMA_STEPS - 1} step "
+                           "boundaries registered: choose more stages")
+    width = state_width(fmt)
     depth: dict[str, float] = defaultdict(float)
     for m in re.finditer(r"^(\S+)/D \(\w+\)\s+([-0-9.]+)\s+([-0-9.]+)\s+[-0-9.]+", out, re.M):
         inst, required, arrival = m.group(1), float(m.group(2)), float(m.group(3))
-        where = boundary_of(qnets.get(inst, ""))
+        where = boundary_of(qnets.get(inst, ""), width)
         if where is None:
             continue
         setup = sta.REFERENCE_PERIOD_NS - required
