@@ -256,6 +256,7 @@ module tcu_fma #(
       /* verilator lint_on UNUSEDSIGNAL */
 
       // ---- temporaries of single steps (t_*) ----------------------------
+      logic [StW-1:0]     t_state;
       logic               t_sign_a, t_sign_b;
       logic [ExpBits-1:0] t_exp_a, t_exp_b, t_exp_c;
       logic [ManBits-1:0] t_man_a, t_man_b, t_man_c;
@@ -277,19 +278,28 @@ module tcu_fma #(
 
       task automatic load_state();
         if (First == 0) begin
-          {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero,
-           w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp,
-           w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result, w_row_s, w_row_c,
-           w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag, w_res_sign, w_lz,
-           w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf, w_inc_in, w_inc,
-           w_result} = StW'({a_i, b_i, c_i, rnd_i, aux_i}) << (StW - 3 * Width - RndW - AuxWidth);
+          // (Each variable on its own: a concatenation on the left of one
+          // wide shifted value is re-evaluated per variable by Verilator.)
+          w_a   = a_i;
+          w_b   = b_i;
+          w_c   = c_i;
+          w_rnd = rnd_i;
+          w_aux = aux_i;
+          {w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan,
+           w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp, w_shamt, w_pshamt, w_frame_exp,
+           w_special, w_special_result, w_row_s, w_row_c, w_add_al, w_cy, w_prod, w_prod_al, w_sum,
+           w_neg, w_mag, w_res_sign, w_lz, w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf,
+           w_inc_in, w_inc, w_result} = '0;
         end else begin
+          // (Through t_state: a part-select on the right of a concatenation
+          // is widened once per variable by Verilator.)
+          t_state = bnd[InSlot*StW +: StW];
           {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero,
            w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp,
            w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result, w_row_s, w_row_c,
            w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag, w_res_sign, w_lz,
            w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf, w_inc_in, w_inc,
-           w_result} = bnd[InSlot*StW +: StW];
+           w_result} = t_state;
         end
       endtask
 
