@@ -1,7 +1,7 @@
 // rtl/tcu_f16_dot.sv against the golden tcu::f16_dot_f32 / f16_dot_f16,
 // bit-exact, for the three legal C/D type pairs (f16/f16, f16 C with f32 D,
-// f32/f32), at FmaStages = 0, 2 and 9 (Vtcu_f16_dot_s0, _s2, _s9; 9: the
-// deepest setting docs/guide/physical.md measures), each D
+// f32/f32), at FmaStages = 0, 2 and 9 (Vtcu_f16_dot_s0, _s2, _s9; 9: a deep
+// setting), each D
 // checked to appear exactly unit_latency(kF16) cycles after its input, for
 // both D types.
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // rtl/tcu_f64_dot.sv against the golden tcu::f64_dot, bit-exact, in all four
-// rounding modes, at FmaStages = 1, 3 and 12 (Vtcu_f64_dot_s1, _s3, _s12; 12:
-// the deepest setting docs/guide/physical.md measures),
-// each D checked to appear exactly unit_latency(kF64) cycles after its input.
+// rounding modes, at FmaStages = 1, 3 and 12 (Vtcu_f64_dot_s1, _s3, _s12;
+// 12: a deep setting), each D checked to appear exactly unit_latency(kF64)
+// cycles after its input.
 #include <catch2/catch.hpp>
 
 #include <array>
