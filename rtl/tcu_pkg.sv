@@ -120,10 +120,13 @@ package tcu_pkg;
   // tcu_fma is an ordered list of FMA_STEPS steps (the FS_* names below; each
   // step's work is listed in rtl/tcu_fma.sv). A step's weight is its logic
   // depth in FO4 delays of the OSU 0.18 um library (0.0992 ns, typical
-  // corner: tcu_tools.phys.calib), measured by mapping tcu_fma with a
-  // register after every step (tcu_tools.phys.stepdepth: each boundary's
-  // worst arrival from OpenSTA, less the register's own clock-to-output
-  // delay). fma_cut places a Stages-register pipeline by these weights.
+  // corner: tcu_tools.phys.calib), less the 12 FO4 of a register (clock to
+  // output, load multiplexer, setup). FP32: measured by mapping tcu_fma
+  // with a register after every step (tcu_tools.phys.stepdepth --format 0:
+  // each boundary's worst arrival from OpenSTA); FP64: the FP32 figures with
+  // the carry chains scaled to FP64's chunk widths (37-bit add chunks
+  // against 18), an estimate until stepdepth --format 1 is run. fma_cuts
+  // places a Stages-register pipeline by these weights.
   localparam int unsigned FMA_STEPS = 17;
   localparam int unsigned FS_SUBP   = 0;   // significand sub-products; unpack, exponents
   localparam int unsigned FS_DIGIT  = 1;   // product digit sums; shift amounts, specials
