@@ -43,7 +43,7 @@ void print_rows(const std::vector<ModelTiming>& rows, std::ostream& out) {
 }
 
 // The dot units' pipeline settings the data file (spec/phys_osu018.toml,
-// tcu::phys::kDotUnits) has figures for: the unit latency each costs
+// tcu::phys::kDotUnitClocks) has figures for: the unit latency each costs
 // (unit_latency, the timing formula) and the clock it allows.
 struct UnitSetting {
   const char* engine;
@@ -68,7 +68,7 @@ std::vector<UnitSetting> unit_settings(const DatapathConfig& dp) {
       {"f64", "FmaStages", Family::kF64, &DatapathConfig::fma_stages}};
   std::vector<UnitSetting> out;
   for (int e = 0; e < 4; ++e)
-    for (const phys::DotUnitFigures* u = phys::kDotUnits; u->engine >= 0; ++u) {
+    for (const phys::DotUnitClock* u = phys::kDotUnitClocks; u->engine >= 0; ++u) {
       if (u->engine != e) continue;
       DatapathConfig c = dp;
       c.*engines[e].stages = u->stages;

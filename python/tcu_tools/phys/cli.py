@@ -163,9 +163,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"tcu_phys: --merge: {e}", file=sys.stderr)
                 return 1
             fresh = {datafile.key(f) for f in rows}
-            # derived points are made again from the points kept
+            # wholly derived points (4 x tcu_fma) are made again from the
+            # points kept
             rows = [p for p in base["point"]
-                    if "derived" not in p and datafile.key(p) not in fresh] + rows
+                    if not str(p.get("derived", "")).startswith("4 x")
+                    and datafile.key(p) not in fresh] + rows
             wholes = base.get("whole", []) + wholes
             engines = base.get("engine", []) + engines
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import re
 import importlib.metadata
 import subprocess
 import tomllib
@@ -44,6 +45,12 @@ class DataFileError(RuntimeError):
     pass
 
 
+def _key(k: str) -> str:
+    """A TOML key: bare when it can be (letters, digits, _ and -), else quoted
+    (a path such as rtl/tcu_fma.sv)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _value(k)
+
+
 def _value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -56,7 +63,7 @@ def _value(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {v!r} to TOML")
 
 
@@ -148,6 +155,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     ]
     points = points + derived_f64(points)
     for p in points:
+        if p["unit"].endswith("_dot") and p.get("busy_pj_per_cycle") is None:
+            p.setdefault("no_energy", "mapped and timed only (tcu_tools.phys --no-energy)")
         text.append(_table("[[point]]", p))
     for d in compose.datapaths(points):
         text.append(_table("[[datapath]]", d))
@@ -208,7 +217,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
     clock), marked `derived`. Four FMAs leave out the registers that carry
     the chain's later operands, so the figures are low. The points to add
     ([] if none); a timed-only point is completed in place."""
-    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1]
+    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1
+            and p.get("busy_pj_per_cycle") is not None]
     out = []
     for fma in fmas:
         stages = fma["params"]["Stages"]
