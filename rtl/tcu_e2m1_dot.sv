@@ -30,9 +30,9 @@
 //
 // Layer 0's group dots (each group's exact sum of products of two codes)
 // come from one of two implementations with one port list, chosen by
-// SynthImpl: tcu_e2m1_group_dots_formula (1: the products as logic, what
-// Yosys maps) or tcu_e2m1_group_dots_table (0: each product read from a
-// 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal
+// SynthImpl: tcu_e2m1_group_dots_synth (1: the products as logic, what
+// Yosys maps) or tcu_e2m1_group_dots_fast (0: each product read from a
+// 256-entry table, fast in Verilator). tcu-formal proves them equal
 // (Yosys); both are tested against the golden model
 // (tests/rtl/test_rtl_e2m1_dot.cpp).
 //
@@ -114,10 +114,10 @@ module tcu_e2m1_dot #(
   // two implementations (SynthImpl): the products as logic, or read from a
   // table of the 256 products (fast in Verilator).
   logic [Groups*QW-1:0] group_dots;
-  if (SynthImpl) begin : g_formula
-    tcu_e2m1_group_dots_formula u_group_dots (.a_i, .b_i, .dots_o(group_dots));
-  end else begin : g_table
-    tcu_e2m1_group_dots_table u_group_dots (.a_i, .b_i, .dots_o(group_dots));
+  if (SynthImpl) begin : g_synth
+    tcu_e2m1_group_dots_synth u_group_dots (.a_i, .b_i, .dots_o(group_dots));
+  end else begin : g_fast
+    tcu_e2m1_group_dots_fast u_group_dots (.a_i, .b_i, .dots_o(group_dots));
   end
 
   // Each layer's packed output, and its input (the previous layer's output,

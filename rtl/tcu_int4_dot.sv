@@ -15,12 +15,12 @@
 //
 // Two implementations of the same function, modules of their own with this
 // port list, chosen by SynthImpl:
-// - 1: tcu_int4_dot_tree, the multipliers and the adder tree above, the
+// - 1: tcu_int4_dot_synth, the multipliers and the adder tree above, the
 //   Stages registers spread over the layers (what Yosys maps: area figures).
-// - 0: tcu_int4_dot_lut, each product read from a table and the products
+// - 0: tcu_int4_dot_fast, each product read from a table and the products
 //   summed in the tree's order, computed into the first register and
 //   carried through Stages - 1 more (fast in Verilator).
-// scripts/equiv.sh proves the two equal cycle for cycle (Yosys); both are
+// tcu-formal proves the two equal cycle for cycle (Yosys); both are
 // tested against the golden int4_dot (tests/rtl/test_rtl_int4_dot.cpp).
 module tcu_int4_dot #(
   parameter int unsigned  Stages    = tcu_pkg::IntStages,
@@ -41,10 +41,10 @@ module tcu_int4_dot #(
   output logic signed [SumW-1:0] sum_o
 );
 
-  if (SynthImpl) begin : g_tree
-    tcu_int4_dot_tree #(.Stages(Stages)) u_impl (.*);
-  end else begin : g_lut
-    tcu_int4_dot_lut #(.Stages(Stages)) u_impl (.*);
+  if (SynthImpl) begin : g_synth
+    tcu_int4_dot_synth #(.Stages(Stages)) u_impl (.*);
+  end else begin : g_fast
+    tcu_int4_dot_fast #(.Stages(Stages)) u_impl (.*);
   end
 
 endmodule

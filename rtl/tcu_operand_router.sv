@@ -61,15 +61,15 @@
 // WordsPerCycle slots; each scatter slot selects one of D's 256 words
 // (tcu_word_mux). The gather buffer and the scatter's word selection have
 // two implementations each, modules with one port list chosen by SynthImpl:
-//   gather:  tcu_router_gather_andor (1: per-position AND-OR networks, what
-//            Yosys maps) / tcu_router_gather_table (0: per-slot indexed
+//   gather:  tcu_router_gather_synth (1: per-position AND-OR networks, what
+//            Yosys maps) / tcu_router_gather_fast (0: per-slot indexed
 //            part-select writes placed through a table, the bypass as a
 //            low-phase latch; fast in Verilator);
-//   scatter: tcu_router_scatter_mux (1: layout formulas and tcu_word_mux
-//            trees) / tcu_router_scatter_index (0: one loop of indexed
+//   scatter: tcu_router_scatter_synth (1: layout formulas and tcu_word_mux
+//            trees) / tcu_router_scatter_fast (0: one loop of indexed
 //            part-selects).
 // Both are tested against the golden layouts; docs/architecture.md says
-// which pairs scripts/equiv.sh proves equal. Yosys figures are in
+// which pairs tcu-formal proves equal. Yosys figures are in
 // docs/architecture.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = tcu_pkg::WordsPerCycle,   // gather: register words a cycle (1..64)
@@ -239,8 +239,8 @@ module tcu_operand_router #(
                        cur_thread_id_b};
   assign show_next = GatherBypass && collect_q && in_last_i;
 
-  if (SynthImpl) begin : g_gather_andor
-    tcu_router_gather_andor #(
+  if (SynthImpl) begin : g_gather_synth
+    tcu_router_gather_synth #(
       .WordsPerCycle(WordsPerCycle),
       .GatherBypass (GatherBypass)
     ) u_gather (
@@ -261,8 +261,8 @@ module tcu_operand_router #(
       .dp_scale_a_o,
       .dp_scale_b_o
     );
-  end else begin : g_gather_table
-    tcu_router_gather_table #(
+  end else begin : g_gather_fast
+    tcu_router_gather_fast #(
       .WordsPerCycle(WordsPerCycle),
       .GatherBypass (GatherBypass)
     ) u_gather (
@@ -342,8 +342,8 @@ module tcu_operand_router #(
     end
   end
 
-  if (SynthImpl) begin : g_scatter_mux
-    tcu_router_scatter_mux #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
+  if (SynthImpl) begin : g_scatter_synth
+    tcu_router_scatter_synth #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
       .busy_i   (busy_q),
       .base_i   (base_q),
       .d_words_i(d_words),
@@ -356,8 +356,8 @@ module tcu_operand_router #(
       .wb_word_reg_o,
       .wb_word_data_o
     );
-  end else begin : g_scatter_index
-    tcu_router_scatter_index #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
+  end else begin : g_scatter_fast
+    tcu_router_scatter_fast #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
       .busy_i   (busy_q),
       .base_i   (base_q),
       .d_words_i(d_words),

@@ -2,9 +2,9 @@
 // selecting past the last word gives zero. Combinational.
 //
 // Two implementations of the same function with this port list, chosen by
-// SynthImpl: tcu_word_mux_tree (1: a balanced tree of 2:1 multiplexers, what
-// Yosys maps) and tcu_word_mux_index (0: an indexed part-select, one copy in
-// a Verilator model). scripts/equiv.sh proves them equal (Yosys).
+// SynthImpl: tcu_word_mux_synth (1: a balanced tree of 2:1 multiplexers, what
+// Yosys maps) and tcu_word_mux_fast (0: an indexed part-select, one copy in
+// a Verilator model). tcu-formal proves them equal (Yosys).
 module tcu_word_mux #(
   parameter int unsigned  Width     = 1,
   parameter int unsigned  Words     = 2,
@@ -16,10 +16,10 @@ module tcu_word_mux #(
   output logic [Width-1:0]       data_o
 );
 
-  if (SynthImpl) begin : g_tree
-    tcu_word_mux_tree #(.Width(Width), .Words(Words)) u_impl (.*);
-  end else begin : g_index
-    tcu_word_mux_index #(.Width(Width), .Words(Words)) u_impl (.*);
+  if (SynthImpl) begin : g_synth
+    tcu_word_mux_synth #(.Width(Width), .Words(Words)) u_impl (.*);
+  end else begin : g_fast
+    tcu_word_mux_fast #(.Width(Width), .Words(Words)) u_impl (.*);
   end
 
 endmodule

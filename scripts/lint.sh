@@ -62,7 +62,7 @@ want units && for define in "${defines[@]}"; do
     params=()
     [ "$top" = tcu_core ] && [ -n "$define" ] && params=(-GWordsPerCycle=8 -GDWordsPerCycle=8)
     [ "$top" = tcu_operand_router ] && [ -n "$define" ] && params=(-GWordsPerCycle=16 -GDWordsPerCycle=16)
-    [ "$top" = tcu_router_gather_andor ] && params=(-GWordsPerCycle=8)
+    [ "$top" = tcu_router_gather_synth ] && params=(-GWordsPerCycle=8)
     # The synthesis implementations (SynthImpl=1) where a unit has both.
     [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=("-GSynthImpl=1'b1")
     if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \

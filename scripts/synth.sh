@@ -144,7 +144,7 @@ fi
 # (a name in a comment only adds a file), so that a unit does not depend on
 # whether unrelated files parse; but not the fast simulation implementations
 # (marked "Simulation flow only"; SynthImpl=1 never instantiates them, and
-# Yosys would spend minutes filling tcu_router_gather_table's table).
+# Yosys would spend minutes filling tcu_router_gather_fast's table).
 sources_of() {
   local -a todo=("$1") seen=()
   local name word
@@ -170,7 +170,7 @@ run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
   # The synthesis implementations (SynthImpl=1; the fast simulation ones are
-  # proven equal to them by scripts/equiv.sh), unless --params says otherwise.
+  # proven equal to them by tcu-formal), unless --params says otherwise.
   if grep -q "parameter bit *SynthImpl" "rtl/$top.sv" && [[ " $params" != *" SynthImpl="* ]]; then
     chparam+=" -chparam SynthImpl 1"
   fi

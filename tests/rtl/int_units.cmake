@@ -27,14 +27,14 @@ function(tcu_int_unit_test name source)
 endfunction()
 
 # ---- tcu_int4_dot at Stages = 2 (the datapath's default; the fast
-# implementation, tcu_int4_dot_lut) and 7 (more registers than layers)
-# with SynthImpl = 1 (tcu_int4_dot_tree, the adder tree Yosys maps);
+# implementation, tcu_int4_dot_fast) and 7 (more registers than layers)
+# with SynthImpl = 1 (tcu_int4_dot_synth, the adder tree Yosys maps);
 # tcu_int4_accumulate (no parameters) ----------------------------------------
 tcu_int_unit_model(tcu_rtl_int4_dot_s2 tcu_int4_dot Vtcu_int4_dot_s2
-  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_lut.sv
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_synth.sv tcu_int4_dot_fast.sv
   PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_int4_dot_s7 tcu_int4_dot Vtcu_int4_dot_s7
-  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_tree.sv tcu_int4_dot_lut.sv
+  SOURCES tcu_pipe_reg.sv tcu_int4_dot.sv tcu_int4_dot_synth.sv tcu_int4_dot_fast.sv
   PARAMS -GStages=7 -GSynthImpl=1'b1)
 tcu_int_unit_model(tcu_rtl_int4_accumulate tcu_int4_accumulate Vtcu_int4_accumulate
   SOURCES tcu_int4_accumulate.sv)
@@ -49,9 +49,9 @@ tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux
 # ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational), 1 (every
 # layer in the output register's block) and 8 (two
 # registers after each layer; with SynthImpl = 1: the products as logic,
-# tcu_e2m1_group_dots_formula, not the simulation's table) ---------------------------------------------------
-set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_group_dots_formula.sv
-    tcu_e2m1_group_dots_table.sv)
+# tcu_e2m1_group_dots_synth, not the simulation's table) ---------------------------------------------------
+set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_group_dots_synth.sv
+    tcu_e2m1_group_dots_fast.sv)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=2)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s0 tcu_e2m1_dot Vtcu_e2m1_dot_s0

@@ -9,8 +9,8 @@
 #              ends of the parameters' ranges)
 #   w3_synth   WordsPerCycle = 3,  DWordsPerCycle = 5,  GatherBypass = 1, with
 #              SynthImpl = 1: the implementations Yosys maps
-#              (tcu_router_gather_andor's AND-OR networks per position,
-#              tcu_router_scatter_mux's tcu_word_mux trees) simulated as well.
+#              (tcu_router_gather_synth's AND-OR networks per position,
+#              tcu_router_scatter_synth's tcu_word_mux trees) simulated as well.
 # All with --assert (the router's protocol assertions).
 include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
@@ -18,12 +18,12 @@ set(TCU_ROUTER_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
 set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_pkg.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_word_mux.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_tree.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_index.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_andor.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_table.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_mux.sv
-  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_index.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_synth.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_word_mux_fast.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_synth.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_fast.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_synth.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_fast.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_clock_gate.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)

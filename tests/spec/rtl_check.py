@@ -17,7 +17,12 @@ pyslang (a SystemVerilog compiler: no regular expressions):
   rules       tcu_sim_top elaborated at a counterexample of each rule and
               range (tcu_tools.spec Rule.counterexample) stops with a
               $fatal whose message is the spec's, and at every named
-              configuration with none.
+              configuration with none;
+  pairs       the implementation pairs' naming rule (docs/architecture.md,
+              "Two implementations per unit"): a chooser's `if (SynthImpl)`
+              instantiates <unit>_synth in block g_[<part>_]synth and
+              <unit>_fast in g_[<part>_]fast; each rtl/<unit>_fast.sv
+              (marked "Simulation flow only") has its <unit>_synth.sv.
 
   rtl_check.py [--spec FILE] [--root DIR]   prints a line per problem and
   "N checks, M problems"; exit 0 only when M is 0.
@@ -192,6 +197,58 @@ def check_rules(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
     return checks, problems
 
 
+def _instances(block) -> list[str]:
+    """The module names a generate block instantiates directly."""
+    return [m.type.valueText for m in block.members
+            if m.kind == pyslang.syntax.SyntaxKind.HierarchyInstantiation]
+
+
+def _block_name(block) -> str:
+    return block.beginName.name.valueText if block.beginName is not None else ""
+
+
+def check_pairs(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    checks, problems = 0, []
+    marker = "\n// Simulation flow only:"
+    stems = {f.stem for f in design.files}
+    for path in design.files:
+        if not path.stem.endswith(("_fast", "_synth")):
+            continue
+        checks += 1
+        unit, _, form = path.stem.rpartition("_")
+        twin = f"{unit}_{'synth' if form == 'fast' else 'fast'}"
+        where = path.relative_to(design.root)
+        if twin not in stems:
+            problems.append(f"{where}: no rtl/{twin}.sv beside it (the pair's naming rule)")
+        if (marker in "\n" + path.read_text()) != (form == "fast"):
+            problems.append(f"{where}: a {form} implementation "
+                            f"{'without' if form == 'fast' else 'with'} the marker "
+                            "'// Simulation flow only:'")
+    for path, tree in zip(design.files, design.trees):
+        def visit(node):
+            nonlocal checks
+            if node.kind != pyslang.syntax.SyntaxKind.IfGenerate or \
+                    str(node.condition).strip() != "SynthImpl":
+                return True
+            checks += 1
+            line = tree.sourceManager.getLineNumber(node.sourceRange.start)
+            synth = node.block
+            fast = node.elseClause.clause if node.elseClause is not None else None
+            names = [_block_name(synth), _block_name(fast) if fast is not None else ""]
+            modules = [_instances(synth), _instances(fast) if fast is not None else []]
+            part = names[0].removeprefix("g_").removesuffix("synth")
+            unit = modules[0][0].removesuffix("_synth") if len(modules[0]) == 1 else ""
+            if names != [f"g_{part}synth", f"g_{part}fast"] or \
+                    modules != [[f"{unit}_synth"], [f"{unit}_fast"]]:
+                problems.append(f"{path.relative_to(design.root)}:{line}: if (SynthImpl) "
+                                f"blocks {names} instantiate {modules}: the naming rule wants "
+                                "g_[<part>_]synth with <unit>_synth, else g_[<part>_]fast "
+                                "with <unit>_fast")
+            return True
+        tree.root.visit(visit)
+    return checks, problems
+
+
 def describe(spec: tcu_spec.Spec, values: dict[str, int]) -> str:
     changed = [f"{k}={v}" for k, v in values.items() if v != spec.parameter(k).default]
     return " ".join(changed) or "the defaults"
@@ -201,7 +258,7 @@ def check(spec: tcu_spec.Spec, root: Path) -> tuple[int, list[str]]:
     design = Design(root)
     total, problems = 0, []
     for step in (check_generated, check_defaults, check_package_defaults, check_pass_through,
-                 check_rules):
+                 check_rules, check_pairs):
         checks, found = step(spec, design)
         total += checks
         problems += found

@@ -321,3 +321,33 @@ def test_planted_rtl_message_disagreement_is_caught(tmp_path):
     _, problems = rtl_check.check_rules(spec, rtl_check.Design(root))
     assert len(problems) == 2  # DWordsPerCycle=0 and =65
     assert all("DWordsPerCycle" in p and "must be 1 to 64" in p for p in problems)
+
+
+def test_the_pairs_follow_the_naming_rule():
+    checks, problems = rtl_check.check_pairs(SPEC, rtl_check.Design(ROOT))
+    assert problems == [] and checks >= 15  # 10 files, 5 choosers
+
+
+@pytest.mark.parametrize("path, old, new, message", [
+    ("rtl/tcu_word_mux.sv", "begin : g_fast", "begin : g_index",
+     "rtl/tcu_word_mux.sv:19: if (SynthImpl) blocks ['g_synth', 'g_index'] instantiate "
+     "[['tcu_word_mux_synth'], ['tcu_word_mux_fast']]: the naming rule wants"),
+    ("rtl/tcu_operand_router.sv", "tcu_router_scatter_fast #(", "tcu_router_scatter_synth #(",
+     "if (SynthImpl) blocks ['g_scatter_synth', 'g_scatter_fast'] instantiate "
+     "[['tcu_router_scatter_synth'], ['tcu_router_scatter_synth']]"),
+    ("rtl/tcu_int4_dot_fast.sv", "// Simulation flow only:", "// Simulation flow:",
+     "rtl/tcu_int4_dot_fast.sv: a fast implementation without the marker"),
+])
+def test_planted_pair_naming_fault_is_caught(tmp_path, path, old, new, message):
+    root = copy_tree(tmp_path)
+    plant(root / path, old, new)
+    _, problems = rtl_check.check_pairs(SPEC, rtl_check.Design(root))
+    assert len(problems) == 1 and message in problems[0], problems
+
+
+def test_planted_pair_without_its_twin_is_caught(tmp_path):
+    root = copy_tree(tmp_path)
+    (root / "rtl" / "tcu_word_mux_synth.sv").rename(root / "rtl" / "tcu_word_mux_tree.sv")
+    _, problems = rtl_check.check_pairs(SPEC, rtl_check.Design(root))
+    assert problems == ["rtl/tcu_word_mux_fast.sv: no rtl/tcu_word_mux_synth.sv beside it "
+                        "(the pair's naming rule)"]

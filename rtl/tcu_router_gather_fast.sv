@@ -1,14 +1,14 @@
 // tcu_operand_router's gather buffer, the fast simulation implementation
-// (same ports and function as tcu_router_gather_andor at every rising
+// (same ports and function as tcu_router_gather_synth at every rising
 // edge). Verilator evaluates logic fed by the core's inputs at every eval()
 // (two a cycle) and again after each clock edge, so the placements are
 // computed only where a word is written, and cheaply: per-slot indexed
 // part-select writes (at most 64 loop iterations).
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
-module tcu_router_gather_table #(
+module tcu_router_gather_fast #(
   parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
   parameter bit          GatherBypass  = tcu_pkg::GatherBypass,
-  // For scripts/equiv.sh only (the simulation keeps both at 1):
+  // For tcu-formal only (the simulation keeps both at 1):
   // PlaceTable 0 places every word by a tcu_frag_layout instance per slot on
   // the descriptor, the AND-OR form's cells (the table's A, B and C entries
   // equal its hit and positions by the layout-class lemma; the metadata and

@@ -1,14 +1,14 @@
 // tcu_e2m1_dot's group dots, the fast simulation implementation: for each
 // group of E2M1_GROUP lanes the exact sum of the signed products of the
-// codes in quarters, as tcu_e2m1_group_dots_formula (same ports), each
+// codes in quarters, as tcu_e2m1_group_dots_synth (same ports), each
 // product read from a table by {a code, b code} filled at time 0 by the
 // same product and conditional negation (one load per product in the
 // simulator instead of two lookups, a multiply and a negation). The reads
 // are summed where they are made: a vector of the 64 products between the
 // two would cost Verilator a field insert and extract per product.
-// Combinational; proven equal to the formula by scripts/equiv.sh.
+// Combinational; proven equal to the formula by tcu-formal.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
-module tcu_e2m1_group_dots_table #(
+module tcu_e2m1_group_dots_fast #(
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,
   localparam int unsigned Group  = tcu_pkg::E2M1_GROUP,
   localparam int unsigned Groups = K / Group,

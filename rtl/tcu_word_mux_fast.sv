@@ -1,9 +1,9 @@
 // tcu_word_mux's fast simulation implementation: an indexed part-select,
 // which a Verilator model evaluates as one word-aligned copy instead of
 // every node of a tree. Same ports as tcu_word_mux; proven equal to
-// tcu_word_mux_tree by scripts/equiv.sh.
+// tcu_word_mux_synth by tcu-formal.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
-module tcu_word_mux_index #(
+module tcu_word_mux_fast #(
   parameter int unsigned  Width = 1,
   parameter int unsigned  Words = 2,
   localparam int unsigned SelW  = Words > 1 ? $clog2(Words) : 1

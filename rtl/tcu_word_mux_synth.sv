@@ -2,9 +2,9 @@
 // of 2:1 multiplexers, one level per select bit, so selects with constant
 // bits (a unit's fixed part of a slice index) reduce to the words they can
 // reach; an indexed part-select would map to a shifter as wide as data_i.
-// Same ports as tcu_word_mux; proven equal to tcu_word_mux_index by
-// scripts/equiv.sh.
-module tcu_word_mux_tree #(
+// Same ports as tcu_word_mux; proven equal to tcu_word_mux_fast by
+// tcu-formal.
+module tcu_word_mux_synth #(
   parameter int unsigned  Width = 1,
   parameter int unsigned  Words = 2,
   localparam int unsigned SelW  = Words > 1 ? $clog2(Words) : 1

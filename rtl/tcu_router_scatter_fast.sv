@@ -1,11 +1,11 @@
 // A beat of tcu_operand_router's scatter, the fast simulation
-// implementation (same ports and function as tcu_router_scatter_mux): one
+// implementation (same ports and function as tcu_router_scatter_synth): one
 // loop over the slots, with only the C/D case of the layout formulas
 // (tcu_pkg::frag_cd_place, which frag_place uses for C and D) and an indexed
 // part-select, so that a beat costs a few operations a word rather than a
 // layout instance per slot. Combinational.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
-module tcu_router_scatter_index #(
+module tcu_router_scatter_fast #(
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (
   input  logic                          busy_i,    // a D is held
