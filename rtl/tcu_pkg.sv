@@ -117,8 +117,11 @@ package tcu_pkg;
   // ---------------------------------------------------------------------------
   // The FMA's pipeline (rtl/tcu_fma.sv)
   // ---------------------------------------------------------------------------
-  // tcu_fma is an ordered list of FMA_STEPS steps (the FS_* names below; each
-  // step's work is listed in rtl/tcu_fma.sv). A step's weight is its logic
+  // tcu_fma's Stages from which its step form (rtl/tcu_fma_steps.sv) is
+  // built; below, its three-stage form (rtl/tcu_fma_three.sv).
+  localparam int unsigned FMA_STEPS_FROM = 4;
+  // The step form is an ordered list of FMA_STEPS steps (the FS_* names
+  // below; each step's work is listed in rtl/tcu_fma_steps.sv). A step's weight is its logic
   // depth in FO4 delays of the OSU 0.18 um library (0.0992 ns, typical
   // corner: tcu_tools.phys.calib), less the 12 FO4 of a register (clock to
   // output, load multiplexer, setup). FP32: measured by mapping tcu_fma

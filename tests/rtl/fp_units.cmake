@@ -1,4 +1,4 @@
-# Unit tests of the floating-point RTL units (rtl/tcu_fma.sv, tcu_f16_dot.sv,
+# Unit tests of the floating-point RTL units (rtl/tcu_fma.sv and its two forms, tcu_f16_dot.sv,
 # tcu_f64_dot.sv): Verilator C++ models checked bit-exact against the golden
 # model (tcu_model). Each unit is verilated at two parameter settings, each
 # model in a static library of its own, linked into that unit's test.
@@ -15,11 +15,14 @@ function(tcu_fp_model prefix top sources)
     ARGS ${TCU_FP_RTL_DIR}/lint.vlt ${ARGN})
 endfunction()
 
-set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
+set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv
+    ${TCU_FP_RTL_DIR}/tcu_fma_three.sv ${TCU_FP_RTL_DIR}/tcu_fma_steps.sv)
 
-# tcu_fma: FP64 with the DMMA NaN rules, combinational and at 22 registers
-# (a register after every step, tcu_pkg::fma_cuts, and the rest at the
-# output); FP32 with canonical NaNs, three and nine registers. Format is an enum parameter; Verilator 5.006 takes
+# tcu_fma: FP64 with the DMMA NaN rules, combinational (the three-stage
+# form) and at 22 registers (the step form: a register after every step,
+# tcu_pkg::fma_cuts, and the rest at the output); FP32 with canonical NaNs,
+# three registers (the three-stage form) and nine (the step form). Format is
+# an enum parameter; Verilator 5.006 takes
 # -G values only as numbers, hence -Wno-ENUMVALUE (FP32 = 0).
 tcu_fp_model(Vtcu_fma_f64_s0 tcu_fma "${_fma_src}"
   -GStages=0 -GCanonicalNan=1'b0 -GAuxWidth=16)

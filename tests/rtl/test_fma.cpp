@@ -1,10 +1,12 @@
-// rtl/tcu_fma.sv against the golden model, bit-exact, at four settings:
+// rtl/tcu_fma.sv against the golden model, bit-exact, at four settings, two
+// of each form (tcu_fma_three below tcu_pkg::FMA_STEPS_FROM, tcu_fma_steps
+// from there on):
 //   Vtcu_fma_f64_s0:  FP64, DMMA NaN rules, Stages = 0 (against tcu::f64_fma)
 //   Vtcu_fma_f64_s22: FP64, Stages = 22: a register after every step
 //                     (tcu_pkg::fma_cuts), the rest at the output
 //   Vtcu_fma_f32_s3:  FP32, canonical NaN,  Stages = 3 (against the host fma,
 //                     NaN made canonical, as the golden f16 path's steps)
-//   Vtcu_fma_f32_s9:  FP32, Stages = 9
+//   Vtcu_fma_f32_s9:  FP32, Stages = 9 (a middle setting of the step form)
 // Both in all four rounding modes, on corner-biased random operands and on
 // directed cases, with random stalls and bubbles, each result checked to
 // leave exactly Stages enabled cycles after it entered.
@@ -62,6 +64,7 @@ class FmaBench {
       : ctx_(std::make_unique<VerilatedContext>()),
         model_(std::make_unique<Model>(ctx_.get())),
         pipe_(stages),
+        stages_(stages),
         format_(format),
         expected_(expected) {
     model_->clk_i = 0;
@@ -113,8 +116,9 @@ class FmaBench {
     }
     drain();
   }
+  // (Stages enabled cycles bring the last input out.)
   void drain() {
-    for (int i = 0; i < 8; ++i) cycle(true, std::nullopt);
+    for (int i = 0; i < stages_ + 1; ++i) cycle(true, std::nullopt);
   }
 
   // Outputs compared (a result held by a stall is compared every cycle).
@@ -154,6 +158,7 @@ class FmaBench {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;
   tcu_test::PipeModel<Expect> pipe_;
+  int stages_;
   FpFormat format_;
   uint64_t (*expected_)(const FmaIn&);
   uint16_t tag_ = 0;

@@ -52,7 +52,8 @@ def boundary_of(net: str, state_width: int) -> str | None:
     """'step K' for a bit of boundary K's register (bnd, state_width bits a
     boundary, every boundary registered), 'valid' for a valid bit, 'out' for
     the output register, None otherwise."""
-    name = net.lstrip("\\").strip()
+    # (flattened: under tcu_fma's g_steps.u_impl)
+    name = re.sub(r"^.*\.", "", net.lstrip("\\").strip())
     m = re.fullmatch(r"bnd\s*\[(\d+)\]", name)
     if m:
         return f"step {int(m.group(1)) // state_width}"
