@@ -43,8 +43,9 @@ void print_rows(const std::vector<ModelTiming>& rows, std::ostream& out) {
 }
 
 // The dot units' pipeline settings the data file (spec/phys_osu018.toml,
-// tcu::phys::kDotUnitClocks) has figures for: the unit latency each costs
-// (unit_latency, the timing formula) and the clock it allows.
+// tcu::phys::kDotUnitClocks) has figures for, and the configuration's own:
+// the unit latency each costs (unit_latency, the timing formula) and the
+// clock it allows (0: the data file has no figure of it).
 struct UnitSetting {
   const char* engine;
   const char* parameter;
@@ -67,15 +68,21 @@ std::vector<UnitSetting> unit_settings(const DatapathConfig& dp) {
       {"f16", "FmaStages", Family::kF16, &DatapathConfig::fma_stages},
       {"f64", "FmaStages", Family::kF64, &DatapathConfig::fma_stages}};
   std::vector<UnitSetting> out;
-  for (int e = 0; e < 4; ++e)
+  for (int e = 0; e < 4; ++e) {
+    bool own = false;
     for (const phys::DotUnitClock* u = phys::kDotUnitClocks; u->engine >= 0; ++u) {
       if (u->engine != e) continue;
       DatapathConfig c = dp;
       c.*engines[e].stages = u->stages;
+      own = own || dp.*engines[e].stages == u->stages;
       out.push_back({engines[e].name, engines[e].parameter, u->stages,
                      unit_latency(c, engines[e].family), u->fmax_mhz,
                      dp.*engines[e].stages == u->stages});
     }
+    if (!own)
+      out.push_back({engines[e].name, engines[e].parameter, dp.*engines[e].stages,
+                     unit_latency(dp, engines[e].family), 0.0, true});
+  }
   return out;
 }
 
@@ -87,9 +94,13 @@ void print_unit_settings(const DatapathConfig& dp, std::ostream& out) {
                 "unit latency", "fmax MHz", "ns");
   out << line;
   for (const UnitSetting& s : unit_settings(dp)) {
-    std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9.1f %8.2f\n", s.engine,
-                  s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, s.fmax_mhz,
-                  1e3 / s.fmax_mhz);
+    if (s.fmax_mhz > 0.0)
+      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9.1f %8.2f\n", s.engine,
+                    s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, s.fmax_mhz,
+                    1e3 / s.fmax_mhz);
+    else
+      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9s %8s\n", s.engine,
+                    s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, "-", "-");
     out << line;
   }
 }
@@ -205,7 +216,9 @@ void print_json(const TimingOptions& options, const std::vector<ModelTiming>& ro
                                      {"parameter", s.parameter},
                                      {"value", s.stages},
                                      {"unit_latency", s.unit_latency},
-                                     {"fmax_mhz", s.fmax_mhz},
+                                     {"fmax_mhz", s.fmax_mhz > 0.0
+                                                      ? nlohmann::ordered_json(s.fmax_mhz)
+                                                      : nlohmann::ordered_json(nullptr)},
                                      {"configured", s.configured}});
   doc["sources"] = nlohmann::ordered_json::object();
   for (const ReferenceSource& source : a100_sources())
