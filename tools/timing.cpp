@@ -99,8 +99,8 @@ void print_unit_settings(const DatapathConfig& dp, std::ostream& out) {
                     s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, s.fmax_mhz,
                     1e3 / s.fmax_mhz);
     else
-      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9s %8s\n", s.engine,
-                    s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, "-", "-");
+      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9s %8s\n", s.engine, s.parameter,
+                    s.stages, s.configured ? "*" : "", s.unit_latency, "-", "-");
     out << line;
   }
 }
@@ -212,14 +212,14 @@ void print_json(const TimingOptions& options, const std::vector<ModelTiming>& ro
                                {"reference", reference_json(*row.reference)}});
   doc["unit_pipelines"] = nlohmann::ordered_json::array();
   for (const UnitSetting& s : unit_settings(options.datapath))
-    doc["unit_pipelines"].push_back({{"unit", s.engine},
-                                     {"parameter", s.parameter},
-                                     {"value", s.stages},
-                                     {"unit_latency", s.unit_latency},
-                                     {"fmax_mhz", s.fmax_mhz > 0.0
-                                                      ? nlohmann::ordered_json(s.fmax_mhz)
-                                                      : nlohmann::ordered_json(nullptr)},
-                                     {"configured", s.configured}});
+    doc["unit_pipelines"].push_back(
+        {{"unit", s.engine},
+         {"parameter", s.parameter},
+         {"value", s.stages},
+         {"unit_latency", s.unit_latency},
+         {"fmax_mhz",
+          s.fmax_mhz > 0.0 ? nlohmann::ordered_json(s.fmax_mhz) : nlohmann::ordered_json(nullptr)},
+         {"configured", s.configured}});
   doc["sources"] = nlohmann::ordered_json::object();
   for (const ReferenceSource& source : a100_sources())
     doc["sources"][source.name] = source.citation;
