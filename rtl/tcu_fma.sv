@@ -37,6 +37,10 @@ module tcu_fma #(
   output logic [Width-1:0]    result_o,
   output logic [AuxWidth-1:0] aux_o
 );
+  // The chooser dissolves into its parent in Verilator (no module of its
+  // own to evaluate, no port copies an evaluation), so the form's code runs
+  // as if the parent instantiated it.
+  /* verilator inline_module */
 
   if (Stages >= tcu_pkg::FMA_STEPS_FROM) begin : g_steps
     tcu_fma_steps #(.Format(Format), .Stages(Stages), .CanonicalNan(CanonicalNan),
