@@ -24,11 +24,14 @@ class Mt64 {
     const int i = next_;
     // The in-place twist of word i: words i + 1 (this round's old value,
     // or word 0's new one for i = 311) and i + 156 (old below 156, new from
-    // there: word i - 156 of this round).
-    seed_to(i + kM < kN ? i + kM : (i + 1 < kN ? i + 1 : i));
-    const uint64_t y = (x_[i] & kUpper) | (x_[(i + 1) % kN] & kLower);
-    x_[i] = x_[(i + kM) % kN] ^ (y >> 1) ^ ((y & 1) ? kMatrix : 0);
-    ++next_;
+    // there: word i - 156 of this round). Indices wrap by comparison, not
+    // by a division.
+    const int next = i + 1 < kN ? i + 1 : 0;
+    const int far = i < kN - kM ? i + kM : i - (kN - kM);
+    if (seeded_ < kN) seed_to(i < kN - kM ? i + kM : (i + 1 < kN ? i + 1 : i));
+    const uint64_t y = (x_[i] & kUpper) | (x_[next] & kLower);
+    x_[i] = x_[far] ^ (y >> 1) ^ ((y & 1) ? kMatrix : 0);
+    next_ = i + 1;
     uint64_t z = x_[i];
     z ^= (z >> 29) & 0x5555555555555555ull;
     z ^= (z << 17) & 0x71d67fffeda60000ull;
