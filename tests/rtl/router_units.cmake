@@ -14,7 +14,8 @@
 #              tcu_router_scatter_synth's tcu_word_mux trees) simulated as well,
 # in test_operand_router_synth (label full; a minute of CPU to compile). The
 # default tier covers the synthesis forms by the synth configuration's
-# replays and run and by the formal proofs (equiv_default).
+# replays and run and by the formal proofs of the scatter, the word mux and
+# the fragment layout (equiv_default).
 # All with --assert (the router's protocol assertions).
 include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
