@@ -12,8 +12,8 @@
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
 #                            tcu explore's sweep, the slow equivalence checks,
 #                            the mutation sample and the whole campaign
-#                            (configuration 'mutant'), the a100
-#                            configuration (ctest label "full"), hours
+#                            (configuration 'mutant'), the a100 and deep
+#                            configurations (ctest label "full"), hours
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
@@ -29,7 +29,7 @@ full=OFF
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
-  configs="default;small;a100;synth"
+  configs="default;small;a100;deep;synth"
   mutation=ON
   full=ON
 elif [ $# -gt 0 ]; then

@@ -12,7 +12,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from . import compose, figures, library, sta, stamp
+from . import compose, figures, library, sta, stamp, units
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -152,6 +152,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     ]
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
+    for p in points:
+        if p["unit"].endswith("_dot") and p.get("busy_pj_per_cycle") is None:
+            p.setdefault("no_energy", "mapped and timed only (tcu_tools.phys --no-energy)")
     def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one
         return {**row, **{k: raw[k] for k in stamp.KEYS if k in raw}}
     data = {"point": [dict(p) for p in points],
@@ -226,7 +229,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
     clock), marked `derived`. Four FMAs leave out the registers that carry
     the chain's later operands, so the figures are low. The points to add
     ([] if none); a timed-only point is completed in place."""
-    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1]
+    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1
+            and p.get("busy_pj_per_cycle") is not None]
     out = []
     for fma in fmas:
         stages = fma["params"]["Stages"]
@@ -245,7 +249,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
             continue
         d = {k: v for k, v in fma.items() if k not in stamp.KEYS}  # stamped as its own top
         d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
-                 configs=["default"] if stages == 2 else ["small"],
+                 configs=[c for c in ("default", "small")
+                          if units.SPEC.config_values(c)["FmaStages"] == stages],
                  derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
                           "cells, energies and FMAs per cycle x 4, its clock; the registers "
                           "that carry the chain's later operands are left out"))
