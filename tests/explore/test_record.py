@@ -17,7 +17,7 @@ def output_folder(tmp_path, name, rows):
     out.mkdir()
     (out / "explore.json").write_text(json.dumps({
         "sweep": {"axes": AXES}, "workload": {"name": "every variant kind"}, "points": 4,
-        "argv": ["sweep.toml", "--validate", "0"]}))
+        "argv": ["sweep.toml", "--out", "/tmp/x", "--validate", "0", "--jobs=2"]}))
     with open(out / "explore.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["point", "FmaStages", "warps"])
         w.writeheader()
@@ -57,10 +57,11 @@ def test_written_fresh_and_tabled(tmp_path, stamped):
     assert record.stale(data, files, tools) == []
     assert [r["params"] for r in data["result"][:2]] == [{"FmaStages": 0, "warps": 1}] * 2
     assert data["result"][1]["error"] == pytest.approx(0.0405)
+    assert data["run"][0]["argv"] == "sweep.toml --validate 0"
     text = record.table(data)
     assert "| energy (pJ) | 10% | 2 | -3.000% .. +4.050% | 0 |" in text
     assert "| cycles | 0% | 2 | +0.000% .. +0.000% | 0 |" in text
-    assert "| 3 | 19 | 2 | 1,200 / 1,200 (+0.000%) | 970.0 / 1,000.0 (-3.000%) |" in text
+    assert "| 3 | 19 | 2 | 1,200 / 1,200 (+0.000%) | 970 / 1,000 (-3.000%) |" in text
 
 
 def test_a_run_replaced_the_others_kept(tmp_path, stamped):

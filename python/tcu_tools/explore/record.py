@@ -88,6 +88,24 @@ def _number(text: str):
     return int(value) if value.is_integer() and "." not in text and "e" not in text else value
 
 
+# Options of a run that say where and how fast, not what was validated.
+PLACE_OPTIONS = ("--out", "--jobs", "--build-jobs", "--cache", "--base")
+
+
+def command_of(argv: list[str]) -> str:
+    """The run's tcu explore arguments, paths in this tree relative to it
+    and the output folder and job counts left out."""
+    words, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in PLACE_OPTIONS:
+            skip = True
+        elif not word.startswith(tuple(f"{o}=" for o in PLACE_OPTIONS)):
+            words.append(word.replace(str(SOURCE_DIR) + "/", ""))
+    return " ".join(words)
+
+
 def read_run(name: str, out: Path) -> tuple[dict, list[dict]]:
     """A `tcu explore --validate` output folder: the run's table and its
     results (a row per validated point and figure)."""
@@ -109,7 +127,7 @@ def read_run(name: str, out: Path) -> tuple[dict, list[dict]]:
             "error": None if r["error"] == "" else round(float(r["error"].rstrip("%")) / 100, 8),
             "tolerance": float(r["tolerance"].rstrip("%")) / 100, "status": r["status"]})
     run = {"name": name, "workload": meta["workload"]["name"], "points": meta["points"],
-           "axes": axes, "argv": " ".join(meta.get("argv", [])),
+           "axes": axes, "argv": command_of(meta.get("argv", [])),
            "validated": len({r["point"] for r in results})}
     return run, results
 
@@ -161,8 +179,10 @@ def _percent(x: float) -> str:
     return f"{100 * x:+.3f}%"
 
 
-def _params(p: dict) -> str:
-    return " ".join(f"{k}={v}" for k, v in p.items())
+def _value(v) -> str:
+    if isinstance(v, float) and abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:,}" if isinstance(v, int) else f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
 def table(data: dict, reasons: list[str] | None = None) -> str:
@@ -196,7 +216,7 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
         for point in sorted({r["point"] for r in mine}):
             at = {r["figure"]: r for r in mine if r["point"] == point}
             params = next(iter(at.values()))["params"]
-            cells = [f"{at[f]['fast']:,} / {at[f]['full']:,} ({_percent(at[f]['error'])})"
+            cells = [f"{_value(at[f]['fast'])} / {_value(at[f]['full'])} ({_percent(at[f]['error'])})"
                      if f in at and at[f].get("error") is not None else "–" for f in figures]
             lines.append(f"| {point} | " + " | ".join(str(params[a]) for a in run["axes"]) +
                          " | " + " | ".join(cells) + " |")
