@@ -4,6 +4,7 @@ generated from it (docs/hooks.py, `<!-- generated: explore-validation -->`).
 
     python -m tcu_tools.explore.record --write docs/data/explore_validation.toml \\
         --run NAME=OUT_DIR [--run NAME=OUT_DIR]...   # tcu explore --validate output folders
+        [--gate-level NAME=JSON]...   # python -m tcu_tools.phys.datapath_energy --json
     python -m tcu_tools.explore.record --check        # exit 1 when the record is stale
     python -m tcu_tools.explore.record --table        # the docs' Markdown table
 
@@ -132,13 +133,44 @@ def read_run(name: str, out: Path) -> tuple[dict, list[dict]]:
     return run, results
 
 
-def write(path: Path, named: list[tuple[str, Path]]) -> dict:
+def read_gate_level(name: str, path: Path) -> tuple[dict, list[dict]]:
+    """A gate-level datapath energy (python -m tcu_tools.phys.datapath_energy
+    --report ... --json PATH): the run report's energy estimate against the
+    energy of the mapped datapath replayed with the run's own inputs."""
+    from .validate import TOLERANCES
+    try:
+        got = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise RecordError(f"{path}: {error}") from None
+    if got.get("estimate_pj") is None or got.get("counter_mismatches"):
+        raise RecordError(f"{path}: no estimate (run with --report) or the netlist is not the "
+                          f"run's datapath: {got.get('counter_mismatches')}")
+    fast, full = got["estimate_pj"], got["pj"]
+    error = (fast - full) / full
+    tol = TOLERANCES["energy_pj"]
+    params = got.get("params", {})
+    run = {"name": name, "workload": f"{got['cycles']} cycles of {Path(got['trace']).name}",
+           "points": 1, "axes": list(params), "validated": 1, "kind": "gate level",
+           "argv": "python -m tcu_tools.phys.datapath_energy"}
+    return run, [{"run": name, "point": 0, "params": params, "figure": "energy_gate_level_pj",
+                  "fast": fast, "full": full, "error": round(error, 8), "tolerance": tol,
+                  "status": "ok" if abs(error) <= tol else "over tolerance"}]
+
+
+def write(path: Path, named: list[tuple[str, Path]], gate: list[tuple[str, Path]] = ()) -> dict:
     old = tomllib.loads(path.read_text()) if path.exists() else {}
     names = {n for n, _ in named}
     runs = [r for r in old.get("run", []) if r["name"] not in names]
     results = [r for r in old.get("result", []) if r["run"] not in names]
+    names |= {n for n, _ in gate}
+    runs = [r for r in runs if r["name"] not in names]
+    results = [r for r in results if r["run"] not in names]
     for name, out in named:
         run, rows = read_run(name, out)
+        runs.append(run)
+        results += rows
+    for name, json_path in gate:
+        run, rows = read_gate_level(name, json_path)
         runs.append(run)
         results += rows
     head = {"date": date.today().isoformat(), "regenerate": COMMAND,
@@ -171,7 +203,8 @@ def load(path: Path = RECORD) -> dict:
         raise RecordError(f"{path}: {error}") from None
 
 
-FIGURES = {"cycles": "cycles", "energy_pj": "energy (pJ)", "area_um2": "area (µm²)",
+FIGURES = {"cycles": "cycles", "energy_pj": "energy (pJ)",
+           "energy_gate_level_pj": "energy against the gate-level datapath (pJ)", "area_um2": "area (µm²)",
            "router_area_um2": "router area (µm²)", "fmax_mhz": "clock (MHz)"}
 
 
@@ -208,8 +241,12 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
     for run in data.get("run", []):
         mine = [r for r in results if r["run"] == run["name"]]
         figures = [f for f in FIGURES if any(r["figure"] == f for r in mine)]
-        lines += ["", f"`{run['name']}`: {run['validated']} of {run['points']} points of "
-                      f"`tcu explore {run['argv']}` (workload {run['workload']}):", "",
+        what = (f"the datapath mapped flat and replayed at gate level over {run['workload']} "
+                f"(`{run['argv']}`), against the run report's estimate"
+                if run.get("kind") == "gate level" else
+                f"{run['validated']} of {run['points']} points of `tcu explore {run['argv']}` "
+                f"(workload {run['workload']})")
+        lines += ["", f"`{run['name']}`: {what}:", "",
                   "| point | " + " | ".join(run["axes"]) + " | " +
                   " | ".join(f"{FIGURES[f]} fast / full" for f in figures) + " |",
                   "| --- " * (1 + len(run["axes"]) + len(figures)) + "|"]
@@ -229,21 +266,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", default=str(RECORD), help="the record (default: %(default)s)")
     parser.add_argument("--write", action="store_true", help="write the --run folders into it")
     parser.add_argument("--run", action="append", default=[], metavar="NAME=OUT_DIR")
+    parser.add_argument("--gate-level", action="append", default=[], metavar="NAME=JSON",
+                        help="a gate-level datapath energy (tcu_tools.phys.datapath_energy --json)")
     parser.add_argument("--check", action="store_true", help="exit 1 when it is stale")
     parser.add_argument("--table", action="store_true", help="print the docs' table")
     args = parser.parse_args(argv)
     path = Path(args.record)
     try:
         if args.write:
-            named = []
-            for item in args.run:
-                name, sep, out = item.partition("=")
-                if not sep or not name or not out:
-                    parser.error(f"--run: expected NAME=OUT_DIR, found '{item}'")
-                named.append((name, Path(out)))
-            if not named:
-                parser.error("--write needs at least one --run NAME=OUT_DIR")
-            write(path, named)
+            named, gate = [], []
+            for option, items, into in (("--run", args.run, named),
+                                        ("--gate-level", args.gate_level, gate)):
+                for item in items:
+                    name, sep, out = item.partition("=")
+                    if not sep or not name or not out:
+                        parser.error(f"{option}: expected NAME=PATH, found '{item}'")
+                    into.append((name, Path(out)))
+            if not named and not gate:
+                parser.error("--write needs a --run NAME=OUT_DIR or a --gate-level NAME=JSON")
+            write(path, named, gate)
         data = load(path)
     except RecordError as error:
         print(f"record: {error}", file=sys.stderr)

@@ -11,7 +11,7 @@ clock gates and activity counters), against which the energy estimate of
 file: model/src/energy.cpp) is checked.
 
     python -m tcu_tools.phys.datapath_energy --netlist FLAT.v --trace RUN.fst \\
-        [--report RUN.json] [--json OUT.json] [--workdir DIR]
+        [--report RUN.json] [--params "NAME=VALUE ..."] [--json OUT.json] [--workdir DIR]
 
 The netlist must be the datapath at the run's parameters: its activity
 counter outputs at the end of the replay must equal the run's (the
@@ -26,7 +26,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import activity, energy
+from . import activity, energy, sta
 from .workload import WorkloadError, _vcd_lines
 
 INSTANCE = r"\.u_datapath$"
@@ -154,11 +154,13 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
     rows = [[0 if n == "rst_ni" else 0 for n, _ in data] for _ in range(RESET_ROWS)]
     rows += [[c[n] & ((1 << w) - 1) for n, w in data] for c in cycles]
     workdir.mkdir(parents=True, exist_ok=True)
-    e = energy.run(netlist, top, workdir, rows, "datapath_run")
-    counters = [n for n, _ in outs if n.startswith("act_")]
+    activity.simulate_rows(netlist, top, workdir, rows, "datapath_run")
     vcd = workdir / f"{top}.datapath_run.vcd"
-    got = final_outputs(vcd, top, counters)
     states = by_state(netlist, top, vcd, workdir, 4, 2 * len(rows))
+    model = energy._model(netlist, top, workdir)
+    leakage = model.leakage_nw * 1e-9 * sta.REFERENCE_PERIOD_NS * 1e-9 * 1e12
+    counters = [n for n, _ in outs if n.startswith("act_")]
+    got = final_outputs(vcd, top, counters)
     mismatches = []
     if report is not None:
         want = {}
@@ -171,13 +173,16 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
         mismatches = [f"{k}: netlist {got.get(k)}, RTL {v}" for k, v in sorted(want.items())
                       if k in got and got[k] != v]
     n = len(cycles)
+    dynamic = sum(pj for _, pj in states.values())
     return {"netlist": str(netlist), "trace": str(trace), "instance": scope, "cycles": n,
-            "pj_per_cycle": {"internal": e.internal_pj, "switching": e.switching_pj,
-                             "ports": e.ports_pj, "leakage": e.leakage_pj, "total": e.total_pj},
-            "pj": e.total_pj * n, "leakage_pj_per_cycle": e.leakage_pj,
+            "dynamic_pj": dynamic, "leakage_pj_per_cycle": leakage, "pj": dynamic + leakage * n,
             "by_state": {k: {"cycles": c, "pj_per_cycle": pj / c if c else 0.0}
                          for k, (c, pj) in sorted(states.items())},
-            "counters": got, "counter_mismatches": mismatches}
+            "counters": got, "counter_mismatches": mismatches,
+            # the energy estimate of the run's report (model/src/energy.cpp on
+            # the RTL's counters), where a report was given
+            "estimate_pj": (report.get("energy") or report.get("gemm", {}).get("energy", {})
+                            ).get("pj") if report else None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", help="the run's --report JSON: its activity checked")
     parser.add_argument("--instance", default=INSTANCE,
                         help="regular expression of the datapath's scope (default %(default)s)")
+    parser.add_argument("--params", default="", metavar="NAME=VALUE ...",
+                        help="the datapath's parameters the netlist was mapped at (recorded)")
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--workdir", default="build/phys-datapath")
     args = parser.parse_args(argv)
@@ -198,6 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     except (WorkloadError, RuntimeError, OSError, json.JSONDecodeError) as error:
         print(f"datapath_energy: {error}", file=sys.stderr)
         return 1
+    got["params"] = {}
+    for word in args.params.split():
+        name, _, value = word.partition("=")
+        if not name.isidentifier() or not value.isdigit():
+            parser.error(f"--params: expected NAME=VALUE words, found '{word}'")
+        got["params"][name] = int(value)
     text = json.dumps(got, indent=2)
     if args.json:
         Path(args.json).write_text(text)
