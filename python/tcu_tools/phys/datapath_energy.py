@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections import defaultdict
 import sys
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def by_state(netlist: Path, top: str, vcd: Path, workdir: Path, start: int, end:
         if not start < time <= end:
             continue
         cycle = (time - 1) // 2
-        acc = per_cycle.setdefault(cycle, {})
+        acc = per_cycle.setdefault(cycle, defaultdict(float))
         energy._charge(model, {model.canon(n): v for n, v in step.items()}, acc)
         if time % 2 == 0:
             for name in step:
