@@ -27,13 +27,14 @@ def write_vcd(path: Path, cycles: list[dict], scope: str = SCOPE) -> None:
     out += ["$upscope $end"] * len(scope.split("."))
     out += ["$scope module decoy $end", "$scope module u_dp $end", "$var wire 1 ~ clk_i $end",
             "$upscope $end", "$upscope $end", "$enddefinitions $end"]
-    for c, values in enumerate(cycles):
-        out.append(f"#{10 * c}")
-        out.append(f"0{codes['clk_i']}")
-        out += [f"b{values[n]:b} {codes[n]}" for n in names[1:]]
-        out.append(f"#{10 * c + 5}")
-        out.append(f"1{codes['clk_i']}")
-    out.append(f"#{10 * len(cycles)}")
+    # As a Verilated run writes it: registered inputs change in the time
+    # step of the rising edge that ends the cycle before.
+    out += ["#0", f"0{codes['clk_i']}"] + [f"b{cycles[0][n]:b} {codes[n]}" for n in names[1:]]
+    for c in range(len(cycles)):
+        out += [f"#{10 * c + 5}", f"1{codes['clk_i']}"]
+        if c + 1 < len(cycles):
+            out += [f"b{cycles[c + 1][n]:b} {codes[n]}" for n in names[1:]]
+        out += [f"#{10 * c + 10}", f"0{codes['clk_i']}"]
     path.write_text("\n".join(out) + "\n")
 
 
