@@ -2,7 +2,7 @@
 (python/tcu_tools/phys/datapath_energy.py): a waveform written here in the
 shape of `tcu gemm --trace`'s (the datapath's scope under the core, a decoy
 scope of the same name elsewhere) gives back, per rising edge of the
-datapath's clock after reset, the input values just before the edge; the
+datapath's clock out of reset, the input values just before the edge; the
 netlist simulation's last counter values are read from its VCD."""
 from __future__ import annotations
 
@@ -45,7 +45,10 @@ def test_cycles_after_reset(tmp_path):
     scope, got = datapath_energy.read_cycles(tmp_path / "run.vcd", datapath_energy.INSTANCE,
                                              ["rst_ni", "in_valid_i", "in_a_i"])
     assert scope == SCOPE
-    assert got == cycles[2:]
+    # The reset is released in the time step of the edge that ends cycle 1:
+    # that edge is the first the datapath's registers see out of reset, with
+    # cycle 1's inputs (as the RTL's cycle counter counts it).
+    assert got == [dict(cycles[1], rst_ni=1)] + cycles[2:]
 
 
 def test_no_datapath_scope(tmp_path):

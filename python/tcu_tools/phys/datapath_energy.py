@@ -35,8 +35,9 @@ RESET_ROWS = 2  # activity.simulate_rows counts from the third row
 
 
 def read_cycles(trace: Path, instance: str, ports: list[str]) -> tuple[str, list[dict]]:
-    """(the instance's scope, per rising edge of its clk_i after reset: the
-    values of `ports` just before the edge)."""
+    """(the instance's scope, per rising edge of its clk_i with the reset
+    released: the values of `ports` just before the edge, rst_ni as the edge
+    sees it)."""
     pattern = re.compile(instance)
     stack: list[str] = []
     scopes: list[str] = []
@@ -65,10 +66,16 @@ def read_cycles(trace: Path, instance: str, ports: list[str]) -> tuple[str, list
     current = {n: 0 for n in codes.values()}
     before = dict(current)
     cycles = []
+
+    def edge() -> None:
+        # The inputs as they were before the edge; the reset as the edge
+        # sees it (the testbench releases it in the edge's own time step).
+        if before["clk_i"] == 0 and current["clk_i"] == 1 and current.get("rst_ni", 1):
+            cycles.append({p: current[p] if p == "rst_ni" else before[p] for p in ports})
+
     for line in lines:
         if line.startswith("#"):
-            if before["clk_i"] == 0 and current["clk_i"] == 1:
-                cycles.append({p: before[p] for p in ports})
+            edge()
             before = dict(current)
             continue
         if line[0] in "01xzXZ":
@@ -79,9 +86,8 @@ def read_cycles(trace: Path, instance: str, ports: list[str]) -> tuple[str, list
             continue
         if code in codes:
             current[codes[code]] = int(re.sub("[xzXZ]", "0", value), 2)
-    if before["clk_i"] == 0 and current["clk_i"] == 1:
-        cycles.append({p: before[p] for p in ports})
-    after_reset = [c for c in cycles if c.get("rst_ni", 1)]
+    edge()
+    after_reset = cycles
     return scopes[0], after_reset
 
 
