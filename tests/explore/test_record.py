@@ -106,12 +106,15 @@ def test_gate_level(tmp_path, stamped):
     path = tmp_path / "gls.json"
     path.write_text(json.dumps({"estimate_pj": 275646.0, "pj": 1000000.0, "cycles": 740,
                                 "trace": "/x/run1.fst", "counter_mismatches": [],
-                                "params": {"Int4MacsPerCycle": 64}}))
+                                "params": {"Int4MacsPerCycle": 64},
+                                "by_state": {"int4 busy": {"cycles": 518, "pj_per_cycle": 5000.0,
+                                                           "estimate_pj_per_cycle": 500.0}}}))
     data = record.write(tmp_path / "record.toml", [], [("gls", path)])
     r = data["result"][0]
     assert r["error"] == pytest.approx(-0.724354) and r["status"] == "over tolerance"
     assert "| energy against the gate-level datapath (pJ) | 10% | 1 | -72.435% .. -72.435% | 1 |" \
         in record.table(data)
+    assert "| int4 busy | 518 | 500.00 | 5,000 | 0.1000 |" in record.table(data)
     path.write_text(json.dumps({"estimate_pj": 1.0, "pj": 2.0, "cycles": 7, "trace": "t",
                                 "counter_mismatches": ["act_int4_busy_o: netlist 3, RTL 4"]}))
     with pytest.raises(record.RecordError, match="not the run's datapath"):

@@ -149,9 +149,12 @@ def read_gate_level(name: str, path: Path) -> tuple[dict, list[dict]]:
     error = (fast - full) / full
     tol = TOLERANCES["energy_pj"]
     params = got.get("params", {})
+    states = [{"state": k, "cycles": v["cycles"], "estimate_pj_per_cycle": v["estimate_pj_per_cycle"],
+               "gate_level_pj_per_cycle": v["pj_per_cycle"]}
+              for k, v in got.get("by_state", {}).items() if v.get("estimate_pj_per_cycle") is not None]
     run = {"name": name, "workload": f"{got['cycles']} cycles of {Path(got['trace']).name}",
            "points": 1, "axes": list(params), "validated": 1, "kind": "gate level",
-           "argv": "python -m tcu_tools.phys.datapath_energy"}
+           "argv": "python -m tcu_tools.phys.datapath_energy", "states": states}
     return run, [{"run": name, "point": 0, "params": params, "figure": "energy_gate_level_pj",
                   "fast": fast, "full": full, "error": round(error, 8), "tolerance": tol,
                   "status": "ok" if abs(error) <= tol else "over tolerance"}]
@@ -250,6 +253,16 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                   "| point | " + " | ".join(run["axes"]) + " | " +
                   " | ".join(f"{FIGURES[f]} fast / full" for f in figures) + " |",
                   "| --- " * (1 + len(run["axes"]) + len(figures)) + "|"]
+        if run.get("states"):
+            rows_after = ["", "By what the engine did in the cycle (pJ a cycle):", "",
+                          "| state | cycles | estimate | gate level | estimate / gate level |",
+                          "| --- | --- | --- | --- | --- |"]
+            rows_after += [f"| {st['state']} | {st['cycles']:,} | {st['estimate_pj_per_cycle']:,.2f} | "
+                           f"{st['gate_level_pj_per_cycle']:,.0f} | "
+                           f"{st['estimate_pj_per_cycle'] / st['gate_level_pj_per_cycle']:.4f} |"
+                           for st in run["states"]]
+        else:
+            rows_after = []
         for point in sorted({r["point"] for r in mine}):
             at = {r["figure"]: r for r in mine if r["point"] == point}
             params = next(iter(at.values()))["params"]
@@ -257,6 +270,7 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                      if f in at and at[f].get("error") is not None else "–" for f in figures]
             lines.append(f"| {point} | " + " | ".join(str(params[a]) for a in run["axes"]) +
                          " | " + " | ".join(cells) + " |")
+        lines += rows_after
     return "\n".join(lines)
 
 

@@ -150,6 +150,26 @@ def by_state(netlist: Path, top: str, vcd: Path, workdir: Path, start: int, end:
     return out
 
 
+def per_state_estimate(report: dict) -> dict[str, float]:
+    """The run report's energy estimate a cycle in each state of each built
+    engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
+    over the busy cycles plus the units' idle figure; idle, the units' idle
+    figure; gated, their leakage."""
+    energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
+    engines = report.get("activity", {}).get("engines", {})
+    out = {}
+    for name, e in energy_block.get("per_engine", {}).items():
+        units, a = e.get("units", 0), engines.get(name, {})
+        if not units or not a:
+            continue
+        idle = units * e["idle_pj_per_unit_cycle"]
+        if a.get("busy"):
+            out[f"{name} busy"] = a["macs"] * e["dynamic_pj_per_issued_mac"] / a["busy"] + idle
+        out[f"{name} idle"] = idle
+        out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"]
+    return out
+
+
 def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
             report: dict | None = None) -> dict:
     top = "tcu_datapath"
@@ -170,20 +190,29 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
     got = final_outputs(vcd, top, counters)
     mismatches = []
     if report is not None:
-        want = {}
-        for eng, figures in report.get("activity", report.get("gemm", {}).get("activity", {})).items():
-            if isinstance(figures, dict):
-                for k, v in figures.items():
-                    want[f"act_{eng}_{k}_o"] = v
-            elif isinstance(figures, int):
-                want[f"act_{eng}_o"] = figures
+        act = report.get("activity", {})
+        want = {"act_cycles_o": act.get("cycles")}
+        for eng, figures in act.get("engines", {}).items():
+            for k in STATES + ("macs",):
+                want[f"act_{eng}_{k}_o"] = figures.get(k)
         mismatches = [f"{k}: netlist {got.get(k)}, RTL {v}" for k, v in sorted(want.items())
                       if k in got and got[k] != v]
     n = len(cycles)
     dynamic = sum(pj for _, pj in states.values())
+    estimate = per_state_estimate(report) if report else {}
+    if estimate:  # the states of the built engines alone
+        built = {k.split()[0] for k in estimate}
+        merged: dict[str, list] = {}
+        for label, (c, pj) in states.items():
+            key = "+".join(w for w in label.split("+") if w.split()[0] in built) or label
+            entry = merged.setdefault(key, [0, 0.0])
+            entry[0] += c
+            entry[1] += pj
+        states = merged
     return {"netlist": str(netlist), "trace": str(trace), "instance": scope, "cycles": n,
             "dynamic_pj": dynamic, "leakage_pj_per_cycle": leakage, "pj": dynamic + leakage * n,
-            "by_state": {k: {"cycles": c, "pj_per_cycle": pj / c if c else 0.0}
+            "by_state": {k: {"cycles": c, "pj_per_cycle": pj / c if c else 0.0,
+                             "estimate_pj_per_cycle": estimate.get(k)}
                          for k, (c, pj) in sorted(states.items())},
             "counters": got, "counter_mismatches": mismatches,
             # the energy estimate of the run's report (model/src/energy.cpp on
