@@ -376,6 +376,7 @@ def test_to_string_follows_the_spec(tmp_path):
     for source in ("model/src/instr.cpp", "model/src/layout.cpp", "model/src/encodings.cpp"):
         assert '"int4_sparse"' not in (ROOT / source).read_text()
         assert '"ue4m3", 7' not in (ROOT / source).read_text()
+        assert not re.search(r'"r[nzmp]"', (ROOT / source).read_text()), source  # kRoundingNames
 
 
 def test_the_format_table_is_the_spec_s():
