@@ -16,14 +16,13 @@
 #   tests/explore_cycles.sh TCU WORK_DIR [--record]
 set -euo pipefail
 tcu=$1
-work=$2
+work=$(mkdir -p "$2" && cd "$2" && pwd)
 record=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 if ! compgen -G "$(dirname "$tcu")/python/tcu*.so" >/dev/null; then
   echo "$(basename "$0"): no tcu Python module in $(dirname "$tcu")/python: skipped" >&2
   exit 77
 fi
-mkdir -p "$work"
 export TCU_EXPLORE_CACHE=$work/cache
 sweep=$here/explore/cycles_sweep.toml
 common=(--validate 0 --no-fronts --no-synth --jobs 2 --build-jobs 1)
@@ -60,7 +59,7 @@ assert code == 0, f"{out}: tcu explore exited {code}"
 PY
 done
 if [ "$status" = 0 ] && [ "$record" = --record ]; then
-  "$here/../.venv/bin/python" -m tcu_tools.explore.record --write \
-    --run cycles_extremes="$work/extremes" --run cycles_middle="$work/middle"
+  (cd "$here/.." && .venv/bin/python -m tcu_tools.explore.record --write \
+    --run cycles_extremes="$work/extremes" --run cycles_middle="$work/middle")
 fi
 exit "$status"

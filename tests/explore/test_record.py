@@ -95,7 +95,7 @@ def test_the_record_in_the_tree_reads(monkeypatch):
     """docs/data/explore_validation.toml parses and tables (its staleness is
     reported, not failed: a changed file stales it until the full tier's
     tests/explore_cycles.sh --record runs again)."""
-    if not record.RECORD.exists():
+    if not record.record_path().exists():
         pytest.skip("no record in the tree")
     data = record.load()
     assert data["result"] and record.table(data).count("|") > 10

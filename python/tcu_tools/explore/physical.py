@@ -41,8 +41,9 @@ def _data_points() -> list[dict] | None:
     """spec/phys_osu018.toml's points, read once (None: not readable)."""
     try:
         from tcu_tools.phys import datafile
-        from tcu_tools.phys.units import REPO
-        return datafile.load(REPO / "spec" / "phys_osu018.toml")["point"]
+
+        from .params import characterization
+        return datafile.load(characterization()[0])["point"]
     except (ImportError, OSError, datafile.DataFileError):
         return None
 

@@ -29,9 +29,9 @@ import tomllib
 from datetime import date
 from pathlib import Path
 
-from .params import SOURCE_DIR
+from .params import checkout
 
-RECORD = SOURCE_DIR / "docs" / "data" / "explore_validation.toml"
+RECORD_PATH = Path("docs") / "data" / "explore_validation.toml"  # in the checkout
 COMMAND = "tests/explore_cycles.sh build/tcu build/explore_cycles --record"
 
 
@@ -41,7 +41,7 @@ class RecordError(RuntimeError):
 
 def _files() -> list[Path]:
     """The files the validated figures depend on."""
-    root = SOURCE_DIR
+    root = checkout()
     globs = ["rtl/*.sv", "rtl/*.vlt", "tb/*.sv", "spec/config.toml", "spec/phys_osu018.toml",
              "model/src/*.cpp", "model/include/tcu/*.h", "systemc/**/*.cpp", "systemc/**/*.h",
              "tools/gemm*.cpp", "python/tcu_tools/phys/compose.py",
@@ -50,7 +50,8 @@ def _files() -> list[Path]:
 
 
 def file_hashes() -> dict[str, str]:
-    return {str(f.relative_to(SOURCE_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()[:16]
+    root = checkout()
+    return {str(f.relative_to(root)): hashlib.sha256(f.read_bytes()).hexdigest()[:16]
             for f in _files()}
 
 
@@ -103,7 +104,7 @@ def command_of(argv: list[str]) -> str:
         elif word in PLACE_OPTIONS:
             skip = True
         elif not word.startswith(tuple(f"{o}=" for o in PLACE_OPTIONS)):
-            words.append(word.replace(str(SOURCE_DIR) + "/", ""))
+            words.append(word.replace(str(checkout()) + "/", ""))
     return " ".join(words)
 
 
@@ -199,7 +200,12 @@ def table_text(header: str, entries: dict) -> str:
                                  if v is not None]) + "\n"
 
 
-def load(path: Path = RECORD) -> dict:
+def record_path() -> Path:
+    return checkout() / RECORD_PATH
+
+
+def load(path: Path | None = None) -> dict:
+    path = path or record_path()
     try:
         return tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as error:
@@ -277,7 +283,7 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tcu_tools.explore.record",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--record", default=str(RECORD), help="the record (default: %(default)s)")
+    parser.add_argument("--record", help=f"the record (default: the checkout's {RECORD_PATH})")
     parser.add_argument("--write", action="store_true", help="write the --run folders into it")
     parser.add_argument("--run", action="append", default=[], metavar="NAME=OUT_DIR")
     parser.add_argument("--gate-level", action="append", default=[], metavar="NAME=JSON",
@@ -285,7 +291,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when it is stale")
     parser.add_argument("--table", action="store_true", help="print the docs' table")
     args = parser.parse_args(argv)
-    path = Path(args.record)
+    try:
+        path = Path(args.record) if args.record else record_path()
+    except RuntimeError as error:
+        print(f"record: {error}", file=sys.stderr)
+        return 2
     try:
         if args.write:
             named, gate = [], []
