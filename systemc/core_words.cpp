@@ -41,6 +41,16 @@ uint32_t read_word(const Fragment* f, bool wide, const RegWord& word) {
 
 }  // namespace
 
+bool same_variant(const Instr& a, const Instr& b) {
+  return a.family == b.family && a.shape == b.shape && a.a_layout == b.a_layout &&
+         a.b_layout == b.b_layout && a.a_type == b.a_type && a.b_type == b.b_type &&
+         a.c_type == b.c_type && a.d_type == b.d_type && a.satfinite == b.satfinite &&
+         a.rounding == b.rounding && a.explicit_rounding == b.explicit_rounding &&
+         a.ordered_metadata == b.ordered_metadata && a.scale_vec == b.scale_vec &&
+         a.explicit_scale_vec == b.explicit_scale_vec && a.mxf4nvf4 == b.mxf4nvf4 &&
+         a.scale_type == b.scale_type;
+}
+
 CoreDescriptor core_descriptor(const Instr& in, const Selectors& sel, uint32_t tag) {
   CoreDescriptor d;
   d.family = uint32_t(in.family);

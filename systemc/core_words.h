@@ -14,6 +14,10 @@
 
 namespace tcu {
 
+// Whether two instructions are the same variant (every field equal): the
+// front-end reuses what it works out per variant while they are.
+bool same_variant(const Instr& a, const Instr& b);
+
 // The start of an instruction on tcu_core's in_* ports.
 struct CoreDescriptor {
   uint32_t family = 0;

@@ -109,24 +109,11 @@ class VerilatedDatapath : public DatapathModel {
   bool wb_valid() const override { return top_->wb_valid_o; }
   bool wb_last() const override { return top_->wb_last_o; }
   uint32_t wb_tag() const override { return top_->wb_tag_o; }
-  int wb_words(WbWord* out) const override {
-    Bits<2> valid;
-    Bits<6> reg;
-    Bits<10> lane;
-    std::array<uint32_t, 64> data;
-    load(top_->wb_word_valid_o, valid.w.data());
-    load(top_->wb_word_lane_o, lane.w.data());
-    load(top_->wb_word_reg_o, reg.w.data());
-    load(top_->wb_word_data_o, data.data());
-    // The valid slots only (a beat of a short write-back holds few).
-    int n = 0;
-    for (int w = 0; w < 2; ++w)
-      for (uint32_t bits = valid.w[size_t(w)]; bits; bits &= bits - 1) {
-        const int s = 32 * w + __builtin_ctz(bits);
-        if (s >= d_words_) break;
-        out[n++] = {int(lane.get(5 * s, 5)), int(reg.get(3 * s, 3)), data[size_t(s)]};
-      }
-    return n;
+  void wb_ports(WbPorts* out) const override {
+    load(top_->wb_word_valid_o, out->valid.data());
+    load(top_->wb_word_lane_o, out->lane.data());
+    load(top_->wb_word_reg_o, out->reg.data());
+    load(top_->wb_word_data_o, out->data.data());
   }
   bool dp_valid() const override { return top_->obs_dp_valid_o; }
   bool dp_ready() const override { return top_->obs_dp_ready_o; }
@@ -226,15 +213,6 @@ class VerilatedDatapath : public DatapathModel {
 
   // A port's bits as 32-bit words, whatever C++ type Verilator gave it (its
   // width depends on WordsPerCycle).
-  template <size_t N>
-  struct Bits {
-    std::array<uint32_t, N> w{};
-    uint32_t get(int lsb, int width) const {
-      uint64_t v = w[size_t(lsb / 32)] >> (lsb % 32);
-      if (lsb % 32 + width > 32) v |= uint64_t(w[size_t(lsb / 32) + 1]) << (32 - lsb % 32);
-      return uint32_t(v) & ((1u << width) - 1);
-    }
-  };
   template <class Port>
   static void store(Port& port, const uint32_t* words) {
     if constexpr (std::is_integral_v<Port>) {
