@@ -41,6 +41,10 @@ uint32_t read_word(const Fragment* f, bool wide, const RegWord& word) {
 
 }  // namespace
 
+// Instr's fields as same_variant compares them: a new field changes the
+// size (most likely) and is to be compared there too.
+static_assert(sizeof(Instr) == 64, "same_variant compares every field of Instr");
+
 bool same_variant(const Instr& a, const Instr& b) {
   return a.family == b.family && a.shape == b.shape && a.a_layout == b.a_layout &&
          a.b_layout == b.b_layout && a.a_type == b.a_type && a.b_type == b.b_type &&
@@ -84,6 +88,14 @@ OperandSources operand_sources(const Instr& instr, const WarpOperands& warp) {
     sources.fragments[int(op)] = fragment_of(warp, op);
     sources.wide[int(op)] = wide_registers(instr, op);
   }
+  return sources;
+}
+
+OperandSources with_fragments(const OperandSources& widths, const WarpOperands& warp) {
+  OperandSources sources = widths;
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC, Operand::kMeta, Operand::kScaleA,
+                     Operand::kScaleB})
+    sources.fragments[int(op)] = fragment_of(warp, op);
   return sources;
 }
 

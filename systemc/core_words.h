@@ -67,6 +67,9 @@ struct OperandSources {
   bool wide[8] = {};                  // 64-bit registers
 };
 OperandSources operand_sources(const Instr& instr, const WarpOperands& warp);
+// `widths` (an operand_sources of the instruction's) with the fragments of
+// `warp`.
+OperandSources with_fragments(const OperandSources& widths, const WarpOperands& warp);
 // One cycle of a collection schedule with its data: `out` is overwritten.
 void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
                std::vector<LaneWord>* out);

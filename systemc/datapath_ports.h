@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core_words.h"
 #include "tcu/golden.h"
 
 namespace tcu {
@@ -42,6 +43,26 @@ bool same_datapath_inputs(const DatapathInputs& a, const DatapathInputs& b);
 // e2m1 B, of four blocks for scale_b).
 std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& matrix);
 
+namespace port_detail {
+// Where one operand's register bits land on its port: whole words where a
+// port word holds one register's 32 bits in order, element moves elsewhere;
+// port words below `extent` only. Built once per (layout, operand, width).
+struct PortMap {
+  struct Word {
+    int port_word, reg, shift;
+  };
+  struct Elem {
+    int reg, shift, bit;
+  };
+  std::vector<Word> words;
+  std::vector<Elem> elems;
+  uint64_t mask = 0;
+  int extent = 0;
+};
+const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
+                        int width);
+}  // namespace port_detail
+
 // Packs one instruction's matrix-order operands into the input ports.
 void pack_datapath_inputs(const Instr& instr, const Operands& operands, uint32_t tag,
                           DatapathInputs* inputs);
@@ -51,6 +72,29 @@ void pack_datapath_inputs(const Instr& instr, const Operands& operands, uint32_t
 // a port word is one register's bits in order). No allocation per call.
 void pack_datapath_inputs(const Instr& instr, const WarpOperands& warp, uint32_t tag,
                           DatapathInputs* inputs);
+// The same into a buffer of its own, for a stream of instructions: the port
+// maps of a variant and its selectors (validated then) looked up once while
+// they repeat, and of each port only the words the last pack may have set
+// cleared. The reference stays valid until the next pack().
+class DatapathInputsPacker {
+ public:
+  DatapathInputsPacker();
+  const DatapathInputs& pack(const Instr& instr, const WarpOperands& warp, uint32_t tag);
+
+ private:
+  void plan(const Instr& instr, const Selectors& selectors);
+  struct Plan {
+    // A, B, C, metadata, scale_a, scale_b (null: the port stays zero).
+    std::array<const port_detail::PortMap*, 6> maps{};
+    std::array<int, 6> widths{};
+  };
+  DatapathInputs inputs_;
+  int extent_[6];  // per port, the words that may be nonzero
+  bool planned_ = false;
+  Instr instr_;
+  Selectors selectors_;
+  Plan plan_;
+};
 // D in matrix order from out_d_o's words.
 Matrix unpack_datapath_d(const Instr& instr, const uint32_t* out_d);
 
