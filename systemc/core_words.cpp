@@ -155,11 +155,24 @@ void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& b
   }
 }
 
+void add_half(std::vector<HalfRun>* runs, int to, int op, int half, int stride) {
+  if (!runs->empty()) {
+    HalfRun& last = runs->back();
+    if (last.to + last.count == to && last.op == op && last.stride == stride &&
+        (stride == 0 || last.half + last.count * stride == half)) {
+      ++last.count;
+      return;
+    }
+  }
+  runs->push_back({uint16_t(to), uint16_t(stride ? half : 0), 1, uint8_t(op), uint8_t(stride)});
+}
+
 PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
   PlacedSchedule placed;
   for (const std::vector<RegWord>& beat : schedule) {
-    std::vector<WordPlace>& words = placed.beats.emplace_back();
-    for (const RegWord& w : beat) {
+    std::vector<HalfRun>& runs = placed.beats.emplace_back();
+    for (size_t i = 0; i < beat.size(); ++i) {
+      const RegWord& w = beat[i];
       const int op = int(w.operand);
       // Metadata and scales: one register a lane (WarpOperands).
       const bool matrix =
@@ -169,11 +182,12 @@ PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
       const int reg = wide ? w.reg / 2 : w.reg;
       placed.regs_per_lane[op] = rpl;
       if (reg >= rpl || w.lane < 0 || w.lane >= kLanes) {
-        words.push_back({uint8_t(kZeroSource), 0, 0});
+        add_half(&runs, int(i), op, 0, 0);
         continue;
       }
-      words.push_back(
-          {uint8_t(op), uint8_t(wide && w.reg % 2 ? 32 : 0), uint16_t(w.lane * rpl + reg)});
+      // A 32-bit register's value is its low word; a 64-bit one's words in order.
+      const int index = w.lane * rpl + reg;
+      add_half(&runs, int(i), op, 2 * index + (wide && w.reg % 2 ? 1 : 0), wide ? 1 : 2);
     }
   }
   return placed;
@@ -190,11 +204,9 @@ bool fits(const PlacedSchedule& placed, const OperandSources& sources) {
 }
 
 PlacedSources placed_sources(const OperandSources& sources) {
-  static const uint64_t kZero = 0;
   PlacedSources placed;
   for (int op = 0; op < 8; ++op)
-    placed.regs[op] = sources.fragments[op] ? sources.fragments[op]->regs.data() : &kZero;
-  placed.regs[kZeroSource] = &kZero;
+    placed.regs[op] = sources.fragments[op] ? sources.fragments[op]->regs.data() : nullptr;
   return placed;
 }
 

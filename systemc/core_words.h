@@ -5,8 +5,10 @@
 // SystemC front-end, `tcu bench` and the RTL tests.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "tcu/golden.h"
@@ -76,36 +78,53 @@ void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
 // The same beat's data into `out`, whose tags pack_tags(beat) filled.
 void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& beat,
                     PackedBeat* out);
-// A schedule's words as places in the operands' register arrays, worked
-// out once per schedule: word i of a beat is bits `shift` up of
-// regs[index] of the fragment of operand `op` (kZeroSource: a word outside
-// the fragment, read as zero), for fragments of regs_per_lane[op]
-// registers a lane (the layouts'; fits() says whether a warp's are).
-struct WordPlace {
-  uint8_t op = 0, shift = 0;
-  uint16_t index = 0;
+// Consecutive 32-bit words read from an operand's registers: `count` words
+// into out[to...], from 32-bit word `half` of the registers on (two words a
+// 64-bit register, its low half first), every `stride` words (1: the words
+// in order; 2: the low words of consecutive registers, a 32-bit register's
+// value; 0: zeros, no register read).
+struct HalfRun {
+  uint16_t to = 0, half = 0, count = 0;
+  uint8_t op = 0, stride = 0;
 };
-constexpr int kZeroSource = 8;
+// Appends word `to` from `half` (stride 0: a zero) to `runs`, extending the
+// last run where it continues it.
+void add_half(std::vector<HalfRun>* runs, int to, int op, int half, int stride);
+inline void copy_halves(const uint64_t* regs, const HalfRun& r, uint32_t* out) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+                "a 64-bit register's low 32-bit word comes first in memory");
+  uint32_t* to = out + r.to;
+  if (r.stride == 1) {
+    std::memcpy(to, reinterpret_cast<const char*>(regs) + 4 * size_t(r.half), 4 * size_t(r.count));
+  } else if (r.stride == 2) {
+    const uint64_t* from = regs + r.half / 2;
+    for (int i = 0; i < r.count; ++i) to[i] = uint32_t(from[i]);
+  } else {
+    std::fill(to, to + r.count, 0u);
+  }
+}
+
+// A schedule's words as runs of words read from the operands' register
+// arrays, worked out once per schedule, for fragments of regs_per_lane[op]
+// registers a lane (the layouts'; fits() says whether a warp's are); a
+// word outside its fragment reads as zero.
 struct PlacedSchedule {
-  std::vector<std::vector<WordPlace>> beats;
+  std::vector<std::vector<HalfRun>> beats;
   int regs_per_lane[8] = {};  // by tcu::Operand code; 0: not read
 };
 PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule);
 // Whether each operand the schedule reads has the registers a lane it
 // assumes, every lane's: then read_placed_beat reads what read_beat_data does.
 bool fits(const PlacedSchedule& placed, const OperandSources& sources);
-// The registers each operand's places index, by code (kZeroSource: a zero).
+// The registers of each operand, by code.
 struct PlacedSources {
-  const uint64_t* regs[kZeroSource + 1] = {};
+  const uint64_t* regs[8] = {};
 };
 PlacedSources placed_sources(const OperandSources& sources);
-// A beat's data into `out` (tags as pack_tags filled them), by its places.
-inline void read_placed_beat(const PlacedSources& sources, const std::vector<WordPlace>& words,
+// A beat's data into `out` (tags as pack_tags filled them), by its runs.
+inline void read_placed_beat(const PlacedSources& sources, const std::vector<HalfRun>& runs,
                              PackedBeat* out) {
-  for (size_t i = 0; i < words.size(); ++i) {
-    const WordPlace w = words[i];
-    out->data[i] = uint32_t(sources.regs[w.op][w.index] >> w.shift);
-  }
+  for (const HalfRun& r : runs) copy_halves(sources.regs[r.op], r, out->data.data());
 }
 
 // The register file's collection schedule (register_file.h,

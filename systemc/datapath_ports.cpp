@@ -97,7 +97,10 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
     for (const PortMap::Elem& e : elems)
       whole = whole && e.reg == elems[0].reg && e.shift - e.bit == shift;
     if (whole) {
-      map.words.push_back({port_word, elems[0].reg, shift});
+      // 32-bit registers: their values (the low words of consecutive
+      // registers); 64-bit ones: their words in order.
+      add_half(&map.runs, port_word, 0, 2 * elems[0].reg + shift / 32,
+               layout.reg_bits() == 64 ? 1 : 2);
     } else {
       for (const PortMap::Elem& e : elems)
         map.elems.push_back({e.reg, e.shift, port_word * 32 + e.bit});
@@ -142,8 +145,7 @@ void pack_fragment(const port_detail::PortMap* map, const Fragment& fragment, in
   *extent = written ? map->extent : 0;
   if (!written) return;
   const uint64_t* regs = fragment.regs.data();
-  for (const port_detail::PortMap::Word& w : map->words)
-    port[w.port_word] = uint32_t(regs[w.reg] >> w.shift);
+  for (const HalfRun& r : map->runs) copy_halves(regs, r, port);
   for (const port_detail::PortMap::Elem& e : map->elems) {
     const uint64_t v = (regs[e.reg] >> e.shift) & map->mask;
     port[e.bit / 32] |= uint32_t(v << (e.bit % 32));

@@ -44,17 +44,15 @@ bool same_datapath_inputs(const DatapathInputs& a, const DatapathInputs& b);
 std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& matrix);
 
 namespace port_detail {
-// Where one operand's register bits land on its port: whole words where a
-// port word holds one register's 32 bits in order, element moves elsewhere;
-// port words below `extent` only. Built once per (layout, operand, width).
+// Where one operand's register bits land on its port: runs of whole words
+// where a port word holds 32 bits of one register in order, element moves
+// elsewhere; port words below `extent` only. Built once per (layout,
+// operand, width).
 struct PortMap {
-  struct Word {
-    int port_word, reg, shift;
-  };
   struct Elem {
     int reg, shift, bit;
   };
-  std::vector<Word> words;
+  std::vector<HalfRun> runs;
   std::vector<Elem> elems;
   uint64_t mask = 0;
   int extent = 0;
