@@ -155,16 +155,56 @@ void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& b
   }
 }
 
-void add_half(std::vector<HalfRun>* runs, int to, int op, int half, int stride) {
+void add_half(std::vector<HalfRun>* runs, int to, int op, int half, bool zero) {
   if (!runs->empty()) {
     HalfRun& last = runs->back();
-    if (last.to + last.count == to && last.op == op && last.stride == stride &&
-        (stride == 0 || last.half + last.count * stride == half)) {
-      ++last.count;
-      return;
+    if (last.to + last.count == to && last.op == op && last.zero == zero) {
+      // A run of one word takes the step to its second.
+      const int step = last.count == 1 ? half - last.half : last.stride;
+      if (zero || (step != 0 && step >= INT16_MIN && step <= INT16_MAX &&
+                   half == last.half + last.count * step)) {
+        last.stride = int16_t(zero ? 0 : step);
+        ++last.count;
+        return;
+      }
     }
   }
-  runs->push_back({uint16_t(to), uint16_t(stride ? half : 0), 1, uint8_t(op), uint8_t(stride)});
+  runs->push_back({uint16_t(to), uint16_t(zero ? 0 : half), 1, 1, 0, uint8_t(op), zero});
+}
+
+std::vector<HalfRun> cover_halves(const std::vector<int>& half_of) {
+  // From each word not yet covered, in order, the longest progression of
+  // uncovered words (to + k * dt, half + k * dh) among the steps to the next
+  // few uncovered words.
+  std::vector<int> left = half_of;
+  std::vector<HalfRun> runs;
+  const int n = int(left.size());
+  auto length = [&](int to, int dt, int dh) {
+    int k = 1;
+    while (to + k * dt < n && left[size_t(to + k * dt)] >= 0 &&
+           left[size_t(to + k * dt)] == left[size_t(to)] + k * dh && k < 0xffff)
+      ++k;
+    return k;
+  };
+  for (int to = 0; to < n; ++to) {
+    if (left[size_t(to)] < 0) continue;
+    HalfRun best{uint16_t(to), uint16_t(left[size_t(to)]), 1, 1, 0, 0, false};
+    for (int next = to + 1, tried = 0; next < n && tried < 64; ++next) {
+      if (left[size_t(next)] < 0) continue;
+      ++tried;
+      const int dt = next - to, dh = left[size_t(next)] - left[size_t(to)];
+      if (dh == 0 || dh < INT16_MIN || dh > INT16_MAX || dt > INT16_MAX) continue;
+      const int k = length(to, dt, dh);
+      if (k > best.count) {
+        best.count = uint16_t(k);
+        best.to_stride = int16_t(dt);
+        best.stride = int16_t(dh);
+      }
+    }
+    for (int k = 0; k < best.count; ++k) left[size_t(to + k * best.to_stride)] = -1;
+    runs.push_back(best);
+  }
+  return runs;
 }
 
 PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
@@ -182,12 +222,11 @@ PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
       const int reg = wide ? w.reg / 2 : w.reg;
       placed.regs_per_lane[op] = rpl;
       if (reg >= rpl || w.lane < 0 || w.lane >= kLanes) {
-        add_half(&runs, int(i), op, 0, 0);
+        add_half(&runs, int(i), op, 0, true);
         continue;
       }
       // A 32-bit register's value is its low word; a 64-bit one's words in order.
-      const int index = w.lane * rpl + reg;
-      add_half(&runs, int(i), op, 2 * index + (wide && w.reg % 2 ? 1 : 0), wide ? 1 : 2);
+      add_half(&runs, int(i), op, 2 * (w.lane * rpl + reg) + (wide && w.reg % 2 ? 1 : 0));
     }
   }
   return placed;

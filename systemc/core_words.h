@@ -78,29 +78,41 @@ void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
 // The same beat's data into `out`, whose tags pack_tags(beat) filled.
 void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& beat,
                     PackedBeat* out);
-// Consecutive 32-bit words read from an operand's registers: `count` words
-// into out[to...], from 32-bit word `half` of the registers on (two words a
-// 64-bit register, its low half first), every `stride` words (1: the words
-// in order; 2: the low words of consecutive registers, a 32-bit register's
-// value; 0: zeros, no register read).
+// 32-bit words read from an operand's registers in steps: `count` words
+// into out[to], out[to + to_stride], ..., the first 32-bit word `half` of
+// the registers (two words a 64-bit register, its low half first; a 32-bit
+// register's value is its low word), each next one `stride` words on; or
+// `count` zeros.
 struct HalfRun {
   uint16_t to = 0, half = 0, count = 0;
-  uint8_t op = 0, stride = 0;
+  int16_t to_stride = 1, stride = 0;
+  uint8_t op = 0;
+  bool zero = false;
 };
-// Appends word `to` from `half` (stride 0: a zero) to `runs`, extending the
-// last run where it continues it.
-void add_half(std::vector<HalfRun>* runs, int to, int op, int half, int stride);
+// Appends word `to`, read from `half` of operand `op` (or a zero), to
+// `runs`, extending the last run where it continues it (to_stride 1).
+void add_half(std::vector<HalfRun>* runs, int to, int op, int half, bool zero = false);
+// Runs that read word half_of[w] into word w wherever half_of[w] >= 0, few
+// and long (a greedy cover by steps).
+std::vector<HalfRun> cover_halves(const std::vector<int>& half_of);
 inline void copy_halves(const uint64_t* regs, const HalfRun& r, uint32_t* out) {
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                 "a 64-bit register's low 32-bit word comes first in memory");
   uint32_t* to = out + r.to;
-  if (r.stride == 1) {
+  const ptrdiff_t ts = r.to_stride;
+  if (r.zero) {
+    for (int i = 0; i < r.count; ++i) to[i * ts] = 0;
+  } else if (ts == 1 && (r.stride == 1 || r.count == 1)) {
     std::memcpy(to, reinterpret_cast<const char*>(regs) + 4 * size_t(r.half), 4 * size_t(r.count));
-  } else if (r.stride == 2) {
+  } else if (r.stride % 2 == 0 && r.half % 2 == 0) {  // low words, registers apart
     const uint64_t* from = regs + r.half / 2;
-    for (int i = 0; i < r.count; ++i) to[i] = uint32_t(from[i]);
+    const ptrdiff_t step = r.stride / 2;
+    for (int i = 0; i < r.count; ++i) to[i * ts] = uint32_t(from[i * step]);
   } else {
-    std::fill(to, to + r.count, 0u);
+    for (int i = 0; i < r.count; ++i) {
+      const ptrdiff_t h = r.half + ptrdiff_t(i) * r.stride;
+      to[i * ts] = uint32_t(regs[h / 2] >> (32 * (h % 2)));
+    }
   }
 }
 

@@ -88,6 +88,8 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
       by_word[bit / 32].push_back({layout.reg_of_elem(i), layout.shift_of_elem(i), bit % 32});
     }
   }
+  // Per port word read whole, the register word it is.
+  std::vector<int> half_of(by_word.empty() ? 0 : size_t(by_word.rbegin()->first + 1), -1);
   for (const auto& [port_word, elems] : by_word) {
     map.extent = std::max(map.extent, port_word + 1);
     // One register, each element at its bit offset plus one shift: a word.
@@ -97,15 +99,13 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
     for (const PortMap::Elem& e : elems)
       whole = whole && e.reg == elems[0].reg && e.shift - e.bit == shift;
     if (whole) {
-      // 32-bit registers: their values (the low words of consecutive
-      // registers); 64-bit ones: their words in order.
-      add_half(&map.runs, port_word, 0, 2 * elems[0].reg + shift / 32,
-               layout.reg_bits() == 64 ? 1 : 2);
+      half_of[size_t(port_word)] = 2 * elems[0].reg + shift / 32;
     } else {
       for (const PortMap::Elem& e : elems)
         map.elems.push_back({e.reg, e.shift, port_word * 32 + e.bit});
     }
   }
+  map.runs = cover_halves(half_of);
   return map;
 }
 
