@@ -116,6 +116,29 @@ inline void copy_halves(const uint64_t* regs, const HalfRun& r, uint32_t* out) {
   }
 }
 
+// Whether got[to], got[to + to_stride], ... hold what copy_halves writes there.
+inline bool equal_halves(const uint64_t* regs, const HalfRun& r, const uint32_t* got) {
+  const uint32_t* at = got + r.to;
+  const ptrdiff_t ts = r.to_stride;
+  uint32_t diff = 0;
+  if (r.zero) {
+    for (int i = 0; i < r.count; ++i) diff |= at[i * ts];
+  } else if (ts == 1 && (r.stride == 1 || r.count == 1)) {
+    return std::memcmp(at, reinterpret_cast<const char*>(regs) + 4 * size_t(r.half),
+                       4 * size_t(r.count)) == 0;
+  } else if (r.stride % 2 == 0 && r.half % 2 == 0) {
+    const uint64_t* from = regs + r.half / 2;
+    const ptrdiff_t step = r.stride / 2;
+    for (int i = 0; i < r.count; ++i) diff |= at[i * ts] ^ uint32_t(from[i * step]);
+  } else {
+    for (int i = 0; i < r.count; ++i) {
+      const ptrdiff_t h = r.half + ptrdiff_t(i) * r.stride;
+      diff |= at[i * ts] ^ uint32_t(regs[h / 2] >> (32 * (h % 2)));
+    }
+  }
+  return diff == 0;
+}
+
 // A schedule's words as runs of words read from the operands' register
 // arrays, worked out once per schedule, for fragments of regs_per_lane[op]
 // registers a lane (the layouts'; fits() says whether a warp's are); a

@@ -89,6 +89,10 @@ class DatapathModel {
   // dp_valid() and dp_ready() high before it), and out_d_o
   // (kDatapathDWords words) at the last edge ending a cycle with d_valid().
   virtual void dp_inputs(DatapathInputs* inputs) const = 0;
+  // Of those, the descriptor only (the ports left as they are), and the
+  // ports' words in place (valid until the next edge).
+  virtual void dp_descriptor(DatapathInputs* inputs) const = 0;
+  virtual DatapathPortWords dp_port_words() const = 0;
   // Whether dp_inputs() equals `expected`, descriptor and ports (a model
   // may compare its ports in place, without dp_inputs' copy).
   virtual bool dp_inputs_equal(const DatapathInputs& expected) const {

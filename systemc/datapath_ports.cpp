@@ -101,8 +101,10 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
     if (whole) {
       half_of[size_t(port_word)] = 2 * elems[0].reg + shift / 32;
     } else {
-      for (const PortMap::Elem& e : elems)
+      for (const PortMap::Elem& e : elems) {
         map.elems.push_back({e.reg, e.shift, port_word * 32 + e.bit});
+        map.straddles = map.straddles || e.bit % 32 + width > 32;
+      }
     }
   }
   map.runs = cover_halves(half_of);
@@ -182,6 +184,25 @@ void DatapathInputsPacker::plan(const Instr& in, const Selectors& sel) {
     plan_.maps[5] =
         &port_map(in, Operand::kScaleB, fragment_layout(in, Operand::kScaleB, sel), 8);
   }
+  for (size_t p = 0; p < 6; ++p) {
+    // The words the map writes, and the ranges between them.
+    std::vector<bool> covered(kDatapathPortWords[p], false);
+    if (const port_detail::PortMap* map = plan_.maps[p]) {
+      for (const HalfRun& r : map->runs)
+        for (int i = 0; i < r.count; ++i) covered[size_t(r.to + i * r.to_stride)] = true;
+      for (const port_detail::PortMap::Elem& e : map->elems) covered[size_t(e.bit / 32)] = true;
+    }
+    plan_.zeros[p].clear();
+    for (size_t w = 0; w < covered.size();) {
+      if (covered[w]) {
+        ++w;
+        continue;
+      }
+      const size_t first = w;
+      while (w < covered.size() && !covered[w]) ++w;
+      plan_.zeros[p].push_back({int(first), int(w)});
+    }
+  }
   planned_ = true;
   instr_ = in;
   selectors_ = sel;
@@ -198,6 +219,45 @@ const DatapathInputs& DatapathInputsPacker::pack(const Instr& in, const WarpOper
   for (size_t p = 0; p < 6; ++p)
     pack_fragment(plan_.maps[p], *fragments[p], plan_.widths[p], ports[p], &extent_[p]);
   return inputs_;
+}
+
+bool DatapathInputsPacker::matches(const Instr& in, const WarpOperands& warp,
+                                   const DatapathInputs& descriptor, const DatapathPortWords& got) {
+  if (!planned_ || !same_variant(in, instr_) || !same_selectors(warp.selectors, selectors_))
+    plan(in, warp.selectors);
+  pack_descriptor(in, 0, &inputs_);  // its descriptor fields only; the ports stay
+  if (!same_datapath_descriptor(inputs_, descriptor)) return false;
+  const Fragment* fragments[6] = {&warp.a, &warp.b, &warp.c, &warp.e, &warp.scale_a, &warp.scale_b};
+  for (size_t p = 0; p < 6; ++p) {
+    const port_detail::PortMap* map = plan_.maps[p];
+    const uint32_t* port = got[p];
+    if (!map || fragments[p]->regs.empty()) {
+      // Nothing lands on this port: every word zero.
+      uint32_t any = 0;
+      for (size_t w = 0; w < kDatapathPortWords[p]; ++w) any |= port[w];
+      if (any) return false;
+      continue;
+    }
+    if (map->straddles) return false;  // left to the full comparison
+    const uint64_t* regs = fragments[p]->regs.data();
+    for (const HalfRun& r : map->runs)
+      if (!equal_halves(regs, r, port)) return false;
+    // The elements, a port word at a time (in word order).
+    for (size_t i = 0; i < map->elems.size();) {
+      const int word = map->elems[i].bit / 32;
+      uint32_t want = 0;
+      for (; i < map->elems.size() && map->elems[i].bit / 32 == word; ++i) {
+        const port_detail::PortMap::Elem& e = map->elems[i];
+        want |= uint32_t(((regs[e.reg] >> e.shift) & map->mask) << (e.bit % 32));
+      }
+      if (port[word] != want) return false;
+    }
+    uint32_t any = 0;
+    for (const auto& [first, last] : plan_.zeros[p])
+      for (int w = first; w < last; ++w) any |= port[w];
+    if (any) return false;
+  }
+  return true;
 }
 
 void pack_datapath_inputs(const Instr& in, const WarpOperands& warp, uint32_t tag,

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core_words.h"
@@ -30,6 +31,11 @@ struct DatapathInputs {
   std::array<uint32_t, 256 / 32> scale_b{};
 };
 inline constexpr int kDatapathDWords = 8192 / 32;
+// The operand ports (A, B, C, metadata, scale_a, scale_b): their words, and
+// pointers to a model's in place.
+inline constexpr std::array<size_t, 6> kDatapathPortWords = {4096 / 32, 2048 / 32, 8192 / 32,
+                                                             512 / 32,  512 / 32,  256 / 32};
+using DatapathPortWords = std::array<const uint32_t*, 6>;
 inline constexpr int kLaneSrcWords = 16384 / 32;  // tcu_sim_top lane_src_i
 inline constexpr int kLaneDstWords = 8192 / 32;   // tcu_sim_top lane_dst_i
 
@@ -56,6 +62,7 @@ struct PortMap {
   std::vector<Elem> elems;
   uint64_t mask = 0;
   int extent = 0;
+  bool straddles = false;  // an element spans two port words
 };
 const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
                         int width);
@@ -78,6 +85,12 @@ class DatapathInputsPacker {
  public:
   DatapathInputsPacker();
   const DatapathInputs& pack(const Instr& instr, const WarpOperands& warp, uint32_t tag);
+  // True if `descriptor` (its descriptor fields) and the ports `got` hold
+  // what pack() gives, compared in place word by word (nothing packed);
+  // false where they differ or the comparison is left to the full one
+  // (same_datapath_inputs against pack()'s).
+  bool matches(const Instr& instr, const WarpOperands& warp, const DatapathInputs& descriptor,
+               const DatapathPortWords& got);
 
  private:
   void plan(const Instr& instr, const Selectors& selectors);
@@ -85,6 +98,8 @@ class DatapathInputsPacker {
     // A, B, C, metadata, scale_a, scale_b (null: the port stays zero).
     std::array<const port_detail::PortMap*, 6> maps{};
     std::array<int, 6> widths{};
+    // Per port, the ranges [first, last) of words no register bit lands in.
+    std::array<std::vector<std::pair<int, int>>, 6> zeros;
   };
   DatapathInputs inputs_;
   int extent_[6];  // per port, the words that may be nonzero

@@ -119,6 +119,23 @@ class VerilatedDatapath : public DatapathModel {
   bool dp_ready() const override { return top_->obs_dp_ready_o; }
   uint32_t dp_tag() const override { return top_->obs_dp_tag_o; }
   void dp_inputs(DatapathInputs* in) const override {
+    dp_descriptor(in);
+    copy(top_->obs_hand_a_o, &in->a);
+    copy(top_->obs_hand_b_o, &in->b);
+    copy(top_->obs_hand_c_o, &in->c);
+    copy(top_->obs_hand_meta_o, &in->meta);
+    copy(top_->obs_hand_scale_a_o, &in->scale_a);
+    copy(top_->obs_hand_scale_b_o, &in->scale_b);
+  }
+  DatapathPortWords dp_port_words() const override {
+    return {words<kDatapathPortWords[0]>(top_->obs_hand_a_o),
+            words<kDatapathPortWords[1]>(top_->obs_hand_b_o),
+            words<kDatapathPortWords[2]>(top_->obs_hand_c_o),
+            words<kDatapathPortWords[3]>(top_->obs_hand_meta_o),
+            words<kDatapathPortWords[4]>(top_->obs_hand_scale_a_o),
+            words<kDatapathPortWords[5]>(top_->obs_hand_scale_b_o)};
+  }
+  void dp_descriptor(DatapathInputs* in) const override {
     const uint32_t flags = top_->obs_hand_flags_o;
     in->family = top_->obs_hand_family_o;
     in->a_signed = flags >> 8 & 1;
@@ -130,12 +147,6 @@ class VerilatedDatapath : public DatapathModel {
     in->d_f16 = flags >> 1 & 1;
     in->scale_4x = flags & 1;
     in->tag = top_->obs_hand_tag_o;
-    copy(top_->obs_hand_a_o, &in->a);
-    copy(top_->obs_hand_b_o, &in->b);
-    copy(top_->obs_hand_c_o, &in->c);
-    copy(top_->obs_hand_meta_o, &in->meta);
-    copy(top_->obs_hand_scale_a_o, &in->scale_a);
-    copy(top_->obs_hand_scale_b_o, &in->scale_b);
   }
   bool dp_inputs_equal(const DatapathInputs& e) const override {
     const uint32_t flags = top_->obs_hand_flags_o;
@@ -234,6 +245,11 @@ class VerilatedDatapath : public DatapathModel {
   static bool same(const Wide& port, const std::array<uint32_t, N>& words) {
     static_assert(sizeof(port) == N * sizeof(uint32_t), "port width");
     return std::memcmp(port.data(), words.data(), sizeof(port)) == 0;
+  }
+  template <size_t N, class Wide>
+  static const uint32_t* words(const Wide& port) {
+    static_assert(sizeof(port) == N * sizeof(uint32_t), "port width");
+    return port.data();
   }
   template <size_t N, class Wide>
   static void copy(const Wide& from, std::array<uint32_t, N>* to) {

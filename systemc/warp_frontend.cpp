@@ -65,6 +65,12 @@ void WarpFrontEnd::issue(IssueRequest request) {
   if (const char* param = disabled_by(datapath_, request.instr.family))
     throw UnsupportedInstruction("the datapath has no engine for " + request.instr.ptx() + " (" +
                                  param + "=0)");
+  // The requests of the last run are all retired when the front-end is
+  // idle: their store starts again.
+  if (in_flight_ == 0) {
+    pending_.clear();
+    next_pending_ = 0;
+  }
   pending_.push_back(std::move(request));
   ++in_flight_;
   // Into an idle collector, the first beat goes in the cycle the request
@@ -82,25 +88,24 @@ std::vector<std::string> WarpFrontEnd::unfinished() const {
   std::vector<std::string> names;
   for (uint64_t tag : write_back_.tags()) names.push_back(cosim_->case_name(tag));
   for (const auto* queue : {&in_datapath_, &collected_})
-    for (const Flight& f : *queue) names.push_back(f.request.name);
-  if (collecting_) names.push_back(collecting_->request.name);
-  for (const IssueRequest& r : pending_) names.push_back(r.name);
+    for (const Flight& f : *queue) names.push_back(f.request->name);
+  if (collecting_) names.push_back(collecting_->request->name);
+  for (size_t r = next_pending_; r < pending_.size(); ++r) names.push_back(pending_[r].name);
   return names;
 }
 
 void WarpFrontEnd::start_collection() {
   Flight f;
   f.tag = next_tag_++;
-  f.request = std::move(pending_.front());
-  pending_.pop_front();
-  f.isolated = in_flight_ == pending_.size() + 1;
-  const Instr& instr = f.request.instr;
+  f.request = &pending_[next_pending_++];
+  f.isolated = in_flight_ == pending_.size() - next_pending_ + 1;
+  const Instr& instr = f.request->instr;
   const CollectPlan& plan = plan_of(instr);
   f.plan = &plan;
   f.corrupt_meta = faults_.take_meta(instr);
-  cosim_->issue(f.tag, instr, *f.request.operands, f.request.name, cycle_, f.request.expected);
+  cosim_->issue(f.tag, instr, *f.request->operands, f.request->name, cycle_, f.request->expected);
   collecting_ = std::move(f);
-  sources_ = with_fragments(plan.widths, *collecting_->request.operands);
+  sources_ = with_fragments(plan.widths, *collecting_->request->operands);
   // The words' places where the fragments are the layouts' shape (every
   // validated case's), else the word-by-word reads.
   if (fits(plan.places, sources_)) {
@@ -128,7 +133,7 @@ void WarpFrontEnd::drive_collection() {
   if (f.corrupt_meta) faults_.corrupt_meta(beat, &beat_words_);
   // The descriptor is read with the first beat only.
   static const CoreDescriptor kNoDescriptor{};
-  driver_.offer(beat_index == 0 ? core_descriptor(f.request.instr, f.request.operands->selectors,
+  driver_.offer(beat_index == 0 ? core_descriptor(f.request->instr, f.request->operands->selectors,
                                                   uint32_t(f.tag))
                                 : kNoDescriptor,
                 beat_words_);
@@ -167,7 +172,7 @@ void WarpFrontEnd::datapath_output() {
     --in_flight_;
   if (d_taken && leaving) {
     cosim_->datapath_result(leaving->tag, cycle_);
-    write_back_.start(leaving->tag, leaving->request.instr, leaving->isolated);
+    write_back_.start(leaving->tag, leaving->request->instr, leaving->isolated);
     in_datapath_.pop_front();
   }
 }
@@ -209,13 +214,13 @@ void WarpFrontEnd::tick() {
     const Flight* taken = nullptr;
     for (auto f = in_datapath_.rbegin(); f != in_datapath_.rend() && !taken; ++f)
       if (f->tag == handshakes_.handover_tag()) taken = &*f;
-    handshakes_.handover_after(taken ? &taken->request.instr : nullptr,
-                               taken ? taken->request.operands : nullptr, cycle_);
+    handshakes_.handover_after(taken ? &taken->request->instr : nullptr,
+                               taken ? taken->request->operands : nullptr, cycle_);
   }
   if (handshakes_.output_pending()) handshakes_.output_after(cycle_);
 
   // ---- the front-end's inputs for the next cycle --------------------------
-  if (!collecting_ && !pending_.empty()) start_collection();
+  if (!collecting_ && next_pending_ < pending_.size()) start_collection();
   drive_collection();
   set_wb_ready();
   model_.falling_edge();

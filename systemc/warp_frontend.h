@@ -100,7 +100,7 @@ SC_MODULE(WarpFrontEnd) {
   // An instruction from its start to its write-back, in issue order.
   struct Flight {
     uint64_t tag;
-    IssueRequest request;
+    const IssueRequest* request;  // in pending_
     const CollectPlan* plan = nullptr;
     bool placed = false;        // its fragments are the layouts' shape: read by places
     bool corrupt_meta = false;  // a metadata fault goes into this one
@@ -132,7 +132,10 @@ SC_MODULE(WarpFrontEnd) {
   bool wb_stalled_ = false;  // wb_ready_ is low by back-pressure (not the fault)
   uint64_t cycle_ = 0;
   uint64_t next_tag_ = 0;
+  // The requests issued since the front-end was last idle, in issue order
+  // (a deque: they stay where they are); the next to start collection.
   std::deque<IssueRequest> pending_;
+  size_t next_pending_ = 0;
   // Being collected (the beat driver_.beat() on the ports); collected,
   // waiting for the datapath; in the datapath (then the write-back).
   std::optional<Flight> collecting_;
