@@ -115,6 +115,10 @@ trap 'rm -rf "$tmp"' EXIT
 checks=()
 checks+=("default|int4_dot synth=fast|pipe|int4_dot|Stages=2")
 for s in 0 1 3 4 5 6 7; do checks+=("full|int4_dot synth=fast|pipe|int4_dot|Stages=$s"); done
+# f16 dot: FmaStages 2 (default), 1 (small) and 0 (a100; the unit tests' 0
+# and 2).
+checks+=("default|f16_dot synth=fast|pipe|f16_dot|FmaStages=2")
+for s in 0 1; do checks+=("full|f16_dot synth=fast|pipe|f16_dot|FmaStages=$s"); done
 checks+=("default|e2m1_group_dots synth=fast|aig|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
   checks+=("default|word_mux synth=fast|comb|word_mux|Width=1 Words=$words")
@@ -234,6 +238,59 @@ miter_bind_int4_dot() {
   [ "$stages" = 0 ] && return
   echo "  eq_pipe #(.Stages($stages)) u_pipe (.clk_i, .valid_i(in_i[258]), .a_signed_i(in_i[256]),"
   echo "    .b_signed_i(in_i[257]), .a_i(in_i[127:0]), .b_i(in_i[255:128]), .trigger(pipe_differs));"
+}
+miter_f16_dot() {  # the combinational forms (FmaStages = 0)
+  cat <<'EOF'
+module eq_miter (
+  input  logic        c_f16_i, d_f16_i,
+  input  logic [63:0] a_i, b_i,
+  input  logic [31:0] c_i,
+  output logic        trigger
+);
+  logic        gv, fv;
+  logic [31:0] gd, fd;
+  GOLD #(.FmaStages(0)) u_gold (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1), .valid_i(1'b1),
+                                .a_i, .b_i, .c_i, .c_f16_i, .d_f16_i, .valid_o(gv), .d_o(gd));
+  GATE #(.FmaStages(0)) u_gate (.clk_i(1'b0), .rst_ni(1'b1), .en_i(1'b1), .valid_i(1'b1),
+                                .a_i, .b_i, .c_i, .c_f16_i, .d_f16_i, .valid_o(fv), .d_o(fd));
+  assign trigger = gv != fv || gd != fd;
+endmodule
+EOF
+}
+# As miter_pipe_int4_dot: the unit at FmaStages = Stages against its
+# combinational form followed by its latency, 5 * Stages registers.
+miter_pipe_f16_dot() {
+  cat <<'EOF'
+module eq_miter #(parameter int unsigned Stages = 2) (
+  input  logic        clk_i, valid_i, c_f16_i, d_f16_i,
+  input  logic [63:0] a_i, b_i,
+  input  logic [31:0] c_i,
+  output logic        trigger
+);
+  logic started = 1'b0;
+  always_ff @(posedge clk_i) started <= 1'b1;
+  logic        sv, cv, pv;
+  logic [31:0] sd, cd, pd;
+  IMPL #(.FmaStages(Stages)) u_staged (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+                                       .a_i, .b_i, .c_i, .c_f16_i, .d_f16_i, .valid_o(sv), .d_o(sd));
+  IMPL #(.FmaStages(0)) u_comb (.clk_i, .rst_ni(started), .en_i(1'b1), .valid_i,
+                                .a_i, .b_i, .c_i, .c_f16_i, .d_f16_i, .valid_o(cv), .d_o(cd));
+  tcu_pipe_reg #(.Width(32), .Depth(5 * Stages)) u_pipe (.clk_i, .rst_ni(started), .en_i(1'b1),
+    .valid_i(cv), .data_i(cd), .valid_o(pv), .data_o(pd));
+  // d_o is meaningful with valid_o only.
+  assign trigger = sv != pv || (sv && sd != pd);
+endmodule
+EOF
+}
+miter_inputs_f16_dot() { echo 163; }
+miter_latency_f16_dot() { echo $((5 * $1)); }  # its cycles at FmaStages = $1
+miter_bind_f16_dot() {
+  echo "  eq_comb u_comb (.a_i(in_i[63:0]), .b_i(in_i[127:64]), .c_i(in_i[159:128]),"
+  echo "                  .c_f16_i(in_i[160]), .d_f16_i(in_i[161]), .trigger(comb_differs));"
+  [ "$stages" = 0 ] && return
+  echo "  eq_pipe #(.Stages($stages)) u_pipe (.clk_i, .valid_i(in_i[162]), .a_i(in_i[63:0]),"
+  echo "    .b_i(in_i[127:64]), .c_i(in_i[159:128]), .c_f16_i(in_i[160]), .d_f16_i(in_i[161]),"
+  echo "    .trigger(pipe_differs));"
 }
 miter_e2m1_group_dots() {
   cat <<'EOF'
@@ -613,6 +670,7 @@ EOF
 pair_modules() {  # miter -> "gold gate"
   case $1 in
     int4_dot) echo "tcu_int4_dot_synth tcu_int4_dot_fast" ;;
+    f16_dot) echo "tcu_f16_dot_synth tcu_f16_dot_fast" ;;
     e2m1_group_dots) echo "tcu_e2m1_group_dots_synth tcu_e2m1_group_dots_fast" ;;
     word_mux) echo "tcu_word_mux_synth tcu_word_mux_fast" ;;
     scatter) echo "tcu_router_scatter_synth tcu_router_scatter_fast" ;;
@@ -632,6 +690,7 @@ pair_file() {  # miter gate -> the fast implementation's file
 pair_sources() {  # miter -> files besides the two implementations
   case $1 in
     int4_dot) echo "rtl/tcu_pipe_reg.sv" ;;
+    f16_dot) echo "rtl/tcu_pipe_reg.sv rtl/tcu_fma.sv" ;;
     scatter) echo "rtl/tcu_frag_layout.sv rtl/tcu_word_mux.sv rtl/tcu_word_mux_synth.sv" \
                   "rtl/tcu_word_mux_fast.sv" ;;
     gather) echo "rtl/tcu_frag_layout.sv" ;;
@@ -642,6 +701,7 @@ pair_sources() {  # miter -> files besides the two implementations
 pair_plant() {
   case $1 in
     int4_dot) echo "s/dot_lut = SumW'(sum\[2\*Lanes-2\]);/dot_lut = SumW'(sum[2*Lanes-2]) ^ SumW'(a[0] \& b[0]);/" ;;
+    f16_dot) echo "s/: res\[L_U5\*Width +: Width\];/: res[L_U5*Width +: Width] ^ Width'(a_i[3:0] == 4'h5 \&\& c_i[0]);/" ;;
     e2m1_group_dots) echo "s/+ QW'(neg);/+ QW'(neg) ^ QW'(i == 37);/" ;;
     word_mux) echo "s/assign data_o = \(.*\);/assign data_o = (\1) ^ Width'(sel_i == '1);/" ;;
     layout_class) echo "s/      op_i, lane_i, reg_i, word_i);/      op_i, lane_i ^ 5'(sparsity_i), reg_i, word_i);/" ;;
@@ -730,6 +790,9 @@ prove_pipe() {
   local miter=$1 dir=$2 log=$3 gold=$4 gate=$5 gate_file=$6 params=$7 status
   local stages=${params#*Stages=}
   stages=${stages%% *}
+  # The pipeline's cycles: Stages, or the miter's own count (miter_latency_*).
+  local latency=$stages
+  if declare -F "miter_latency_$miter" >/dev/null; then latency=$("miter_latency_$miter" "$stages"); fi
   local srcs
   srcs="rtl/tcu_pkg.sv $(pair_sources "$miter")"
   {
@@ -751,7 +814,7 @@ prove_pipe() {
   "miter_pipe_$miter" | sed "s/IMPL/$gold/g" >"$dir/pipe.sv"
   miter_aig "$srcs rtl/$gold.sv $dir/pipe.sv" "chparam -set Stages $stages eq_miter;" \
     "$dir/pipe.aig" "$log" || return $?
-  abc_verdict "read_aiger $dir/pipe.aig; strash; bmc3 -F $((stages + 3)); ind -F $((stages + 2))" \
+  abc_verdict "read_aiger $dir/pipe.aig; strash; bmc3 -F $((latency + 3)); ind -F $((latency + 2))" \
     "$log" "ABC bmc3, ind" "was asserted in frame" "Networks are equivalent"
 }
 
