@@ -28,7 +28,7 @@ tcu_fp_model(Vtcu_fma_f32_s3 tcu_fma "${_fma_src}"
 # tcu_f16_dot and tcu_f64_dot at two FMA depths each; tcu_f16_dot's fast
 # implementation (the default, SynthImpl = 0) at both, its synthesis
 # implementation at 2.
-set(_f16_src ${_fma_src} ${TCU_FP_RTL_DIR}/tcu_pipe_reg.sv ${TCU_FP_RTL_DIR}/tcu_f16_dot.sv
+set(_f16_src ${_fma_src} ${TCU_FP_RTL_DIR}/tcu_f16_dot.sv
     ${TCU_FP_RTL_DIR}/tcu_f16_dot_synth.sv ${TCU_FP_RTL_DIR}/tcu_f16_dot_fast.sv)
 tcu_fp_model(Vtcu_f16_dot_s0 tcu_f16_dot "${_f16_src}" -GFmaStages=0)
 tcu_fp_model(Vtcu_f16_dot_s2 tcu_f16_dot "${_f16_src}" -GFmaStages=2)
