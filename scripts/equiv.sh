@@ -117,7 +117,10 @@ checks+=("default|int4_dot synth=fast|pipe|int4_dot|Stages=2")
 for s in 0 1 3 4 5 6 7; do checks+=("full|int4_dot synth=fast|pipe|int4_dot|Stages=$s"); done
 # f16 dot: FmaStages 2 (default, the unit tests') and 1 (small); at 0 (a100)
 # the fast form is the synthesis form. The second tier: six FP32 FMAs a
-# side, minutes of Yosys and of ABC each.
+# side, minutes of Yosys and of ABC each. ABC's dprove leaves the miter at
+# FmaStages 2 undecided (about 240 CPU s, its conflict and frame limits;
+# random simulation finds no difference, and finds the plant): the pair is
+# not yet proven.
 for s in 1 2; do checks+=("full|f16_dot synth=fast|pipe|f16_dot|FmaStages=$s"); done
 checks+=("default|e2m1_group_dots synth=fast|aig|e2m1_group_dots|")
 for words in 1 2 3 5 6 16 20 32 64 256 512; do
