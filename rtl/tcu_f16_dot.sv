@@ -9,10 +9,10 @@
 // port list, chosen by SynthImpl:
 // - 1: tcu_f16_dot_synth, a chain of tcu_fma instances, FmaStages registers
 //   each (what Yosys maps: area figures).
-// - 0: tcu_f16_dot_fast, the whole chain computed at once into the first
-//   register, only in a cycle that takes an input, and carried through
+// - 0: tcu_f16_dot_fast, the whole chain computed at once, only in a cycle
+//   that takes an input, into the first register, and carried through
 //   5 * FmaStages - 1 more (fast in Verilator).
-// scripts/equiv.sh proves the two equal cycle for cycle (Yosys, ABC); both
+// tcu-formal proves the two equal cycle for cycle (Yosys, ABC); both
 // are tested against the golden model (tests/rtl/test_f16_dot.cpp).
 module tcu_f16_dot #(
   parameter int unsigned  FmaStages = tcu_pkg::FmaStages,

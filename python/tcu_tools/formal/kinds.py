@@ -7,6 +7,10 @@ tool's status. Each writes what its tools say to the check's log.
   aig    the same, proven by ABC's dprove on the miter as an AIG: SAT
          sweeping merges equal internal signals first, so a sum over equal
          parts is decided in seconds where one SAT call does not finish.
+  cec    the same, proven by ABC's &cec on the miter as an AIG (SAT
+         sweeping, raising its conflict limit round by round): for pairs
+         whose two forms compute one function in mostly the same structure
+         (the f16 dot's chains), where dprove stops at its limits.
   slots  combinational pairs whose outputs are slots, each a function of the
          shared inputs and its own index (the router's scatter): one sat
          -prove per slot (the miter's Slot), the other slots' logic removed
@@ -16,6 +20,10 @@ tool's status. Each writes what its tools say to the check's log.
          the fast form at its *Stages equal to its combinational form followed
          by its latency in registers; ABC dprove) and Run 2 (the synthesis form
          likewise, by k-induction), both from reset.
+  seq    a pipeline against its combinational form followed by its latency
+         in registers, in one miter (the miter's trigger): k-induction from
+         reset (bmc3, then ind), the latency the first parameter *Stages
+         times the miter's stage_cycles.
   slang  the router's gather, whose fast form Yosys 0.23 cannot read: read by
          Yosys 0.70's SystemVerilog frontend (yosys-slang), the operand
          buffers cut, mapped to an AIG by Yosys 0.23 with the shift rules of
@@ -64,7 +72,7 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
     input, it must not matter). opt_clean first: a miter comparing one slot
     (kind slots) drops the other slots' logic before anything else runs."""
     aig = step.dir / f"{step.log.name}.aig"
-    if check.kind == "aig":
+    if check.kind in ("aig", "cec"):
         sat = f"techmap; setundef -anyseq; aigmap; write_aiger -zinit {aig}"
     else:
         sat = "sat -verify -prove trigger 0 -show-inputs"
@@ -74,6 +82,9 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
         f"async2sync; opt_clean; {sat}")
     if status == 0 and check.kind == "aig":
         status = step.dprove(aig)
+    elif status == 0 and check.kind == "cec":
+        status = step.abc(f"&r {step.rel(aig)}; &ps; &cec -m", "ABC &cec", "NOT EQUIVALENT",
+                          r"^Networks are equivalent")
     return status
 
 
@@ -113,6 +124,23 @@ def prove_pipe(step: Step, check: Check) -> int:
               "registers (bmc3, ind)")
     aig = step.dir / "run2.aig"
     status = _miter_aig(step, check, _sets(check, {"Run": 2}, step.plant), aig)
+    return status or step.abc(
+        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
+        "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
+
+
+def prove_seq(step: Step, check: Check) -> int:
+    """Kind seq: the miter at the check's parameters by k-induction from
+    reset, as kind pipe's Run 2 (bmc3 for latency + 3 cycles, then ind with
+    latency + 2 frames)."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind seq needs a parameter *Stages")
+    latency = stages * check.miter.stage_cycles
+    step.note(f"== {name} = {stages}: the staged form = at 0 and {latency} registers "
+              "(bmc3, ind)")
+    aig = step.dir / "seq.aig"
+    status = _miter_aig(step, check, _sets(check, None, step.plant), aig)
     return status or step.abc(
         f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
         "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
@@ -354,4 +382,5 @@ def prove_map(step: Step, check: Check) -> int:
 
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "slots": prove_slots, "pipe": prove_pipe,
+           "seq": prove_seq, "cec": prove_comb,
            "slang": prove_slang, "cut": prove_cut, "map": prove_map, "blast": prove_blast}
