@@ -13,6 +13,8 @@ module tcu_fma #(
   parameter int unsigned         Stages       = 2,
   parameter bit                  CanonicalNan = 1'b0,
   parameter int unsigned         AuxWidth     = 1,
+  parameter int unsigned         InFo4        = 0,
+  parameter int unsigned         OutFo4       = 0,
   localparam int unsigned        Width        = tcu_pkg::fp_width(Format)
 ) (
   input  logic                clk_i,
