@@ -10,7 +10,8 @@ tool's status. Each writes what its tools say to the check's log.
   cec    the same, proven by ABC's &cec on the miter as an AIG (SAT
          sweeping, raising its conflict limit round by round): for pairs
          whose two forms compute one function in mostly the same structure
-         (the f16 dot's chains), where dprove stops at its limits.
+         (the f16 dot's chains, whose miter ties the control inputs to its
+         parameters so that Yosys merges the two chains level by level).
   slots  combinational pairs whose outputs are slots, each a function of the
          shared inputs and its own index (the router's scatter): one sat
          -prove per slot (the miter's Slot), the other slots' logic removed
