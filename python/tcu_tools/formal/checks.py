@@ -8,7 +8,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("comb", "aig", "cec", "slots", "pipe", "seq", "slang", "cut", "map", "blast")
+KINDS = ("comb", "aig", "cec", "slots", "pipe", "seq", "window", "slang", "cut", "map",
+         "blast")
 TIERS = ("default", "full")
 
 
@@ -109,7 +110,7 @@ def load(root: Path, path: Path | None = None) -> list[Check]:
         if not isinstance(timeout, int) or timeout <= 0:
             raise ChecksError(f"{where}: timeout must be a positive number of seconds")
         names = list(c.get("params") or {})
-        if c["kind"] in ("pipe", "seq") and not any(n.endswith("Stages") for n in names):
+        if c["kind"] in ("pipe", "seq", "window") and not any(n.endswith("Stages") for n in names):
             raise ChecksError(f"{where}: kind {c['kind']} needs a parameter named *Stages "
                               "(the pipeline's)")
         if c["kind"] == "slots" and "DWordsPerCycle" not in names:

@@ -25,6 +25,12 @@ tool's status. Each writes what its tools say to the check's log.
          in registers, in one miter (the miter's trigger): k-induction from
          reset (bmc3, then ind), the latency the first parameter *Stages
          times the miter's stage_cycles.
+  window a pipeline against its combinational form followed by its latency
+         in registers, in bounded runs of latency + 1 cycles (the miter's
+         Window: 0 from reset; 1 and 2 from any state with valid_i high or
+         low in the first cycle, the output checked at the latency): ABC
+         bmc3 on the miter with Yosys's opt run first (constant enables
+         folded), for pipelines whose k-induction does not finish.
   slang  the router's gather, whose fast form Yosys 0.23 cannot read: read by
          Yosys 0.70's SystemVerilog frontend (yosys-slang), the operand
          buffers cut, mapped to an AIG by Yosys 0.23 with the shift rules of
@@ -146,6 +152,30 @@ def prove_seq(step: Step, check: Check) -> int:
     return status or step.abc(
         f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
         "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
+
+
+def prove_window(step: Step, check: Check) -> int:
+    """Kind window: the miter at the check's parameters (Window among them)
+    by ABC's bmc3 over latency + 2 cycles, the latency the first parameter
+    *Stages times the miter's stage_cycles. The miter raises its trigger
+    only in the cycles its window checks (at most cycle latency), so the
+    bounded run decides it. Yosys's opt runs before mapping: the constant
+    enables fold, and the two forms' logic merges where it is the same."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind window needs a parameter *Stages")
+    frames = stages * check.miter.stage_cycles + 2
+    step.note(f"== {name} = {stages}: bmc3 over {frames} cycles")
+    aig = step.dir / "window.aig"
+    status = step.yosys(
+        f"read_verilog -sv {_files(step, check)}; "
+        f"{_chparam(_sets(check, None, step.plant))} "
+        "hierarchy -check -top eq_miter; proc; flatten; memory; opt; async2sync; opt; wreduce; "
+        "opt_clean; techmap; opt_merge; opt_clean; dffunmap; setundef -anyseq; aigmap; "
+        f"write_aiger -zinit {step.rel(aig)}")
+    return status or step.abc(
+        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {frames}", "ABC bmc3",
+        "was asserted in frame", rf"^No output asserted in {frames} frames")
 
 
 def _in_parallel(step: Step, items: list, prove_one, header: str) -> int:
@@ -393,5 +423,5 @@ def prove_map(step: Step, check: Check) -> int:
 
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "slots": prove_slots, "pipe": prove_pipe,
-           "seq": prove_seq, "cec": prove_comb,
+           "seq": prove_seq, "cec": prove_comb, "window": prove_window,
            "slang": prove_slang, "cut": prove_cut, "map": prove_map, "blast": prove_blast}
