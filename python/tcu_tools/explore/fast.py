@@ -10,7 +10,9 @@ Verilator or Yosys.
                          tcu_tools.phys.compose.explored_point (the rule the full
                          flow's router estimate shares), `source` saying
                          composed or interpolated and `missing` the parts
-                         without figures
+                         without figures; a core none of whose dot units
+                         has figures at its stage counts (FmaStages 19, say)
+                         keeps its cycles and energy, `source` none
   tops, tops_per_mm2...  physical.derive, as for the full flow
 
 The run parameters: the register file's (rf_bandwidth, rf_banks,
@@ -36,8 +38,9 @@ from . import physical
 from .params import UsageError
 from .workload_file import Workload
 
-# Where the fast evaluator's figures come from (the `source` column).
-SOURCES = ("measured", "composed", "interpolated")
+# Where the fast evaluator's area and clock come from (the `source` column;
+# "none": no dot unit of the core has figures, its cycles and energy alone).
+SOURCES = ("measured", "composed", "interpolated", "none")
 
 
 def tcu_module():
@@ -123,8 +126,10 @@ class Evaluator:
                    energy_pj=physical.significant(energy, 6),
                    energy_pj_per_mac=physical.significant(energy / macs, 6))
         c = self.compose(rtl)
-        if c is None:
-            row["status"] = "no unit figures for this core"
+        if c is None:  # cycles and energy stand; area and clock are not known
+            row.update(source="none", status="ok",
+                       missing="every dot unit of the core at its stage count (the data file "
+                               "has none of them): no area, clock or throughput")
             return row
         row.update(library=self.data["library"], energy_library=self.data["library"],
                    area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
