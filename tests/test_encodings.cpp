@@ -8,11 +8,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <random>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "tcu/encodings.h"
 #include "tcu/golden.h"
@@ -26,8 +28,13 @@ const std::string& klass(ElemType type, uint64_t raw) {
   return tcu::encoding_class_name(type, raw);
 }
 
+// rtl/tcu_pkg.sv: $TCU_PKG_SV (CTest names the checkout's), else the
+// working directory's rtl/tcu_pkg.sv (run from the checkout).
 std::string read_package() {
-  std::ifstream in(std::string(TCU_SOURCE_DIR) + "/rtl/tcu_pkg.sv");
+  const char* given = std::getenv("TCU_PKG_SV");
+  const std::string path = given && *given ? given : "rtl/tcu_pkg.sv";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read (set TCU_PKG_SV, or run from the checkout)");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -96,7 +103,7 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
   }
   auto check_int = [&](const char* name, ElemType type) {
     if (int64_t(scalar(pkg, name)) != tcu::number_format(type).width)
-      out.push_back(std::string(name) + " differs from " + tcu::number_format(type).name +
+      out.push_back(std::string(name) + " differs from " + tcu::to_string(type) +
                     "'s width");
   };
   check_int("INT4_BITS", ElemType::kS4);
@@ -141,7 +148,7 @@ TEST_CASE("encodings: every class's encodings classify back into it", "[encoding
     for (int cls = 0; cls < int(names.size()); ++cls)
       for (int i = 0; i < 200; ++i) {
         const uint64_t v = tcu::encoding_of_class(f.type, cls, rng());
-        INFO(f.name << " " << names[size_t(cls)] << " 0x" << std::hex << v);
+        INFO(tcu::to_string(f.type) << " " << names[size_t(cls)] << " 0x" << std::hex << v);
         CHECK(tcu::classify_encoding(f.type, v) == cls);
         if (f.container < 64) CHECK((v >> f.container) == 0);
       }

@@ -25,6 +25,8 @@ run, as `tcu gemm` refuses it; back-pressure is not modeled and refused.
 through TCU_MODULE_DIR, which the tcu binary sets to its build's."""
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
 import sys
 import time
@@ -39,10 +41,15 @@ SOURCES = ("measured", "composed", "interpolated")
 
 
 def tcu_module():
+    """The Python module `tcu` of TCU_MODULE_DIR (a build's python/, which
+    tcu explore names: its own build's), else the one installed."""
     directory = os.environ.get("TCU_MODULE_DIR")
-    if directory and directory not in sys.path:
-        sys.path.insert(0, directory)
     try:
+        spec = importlib.machinery.PathFinder.find_spec("tcu", [directory]) if directory else None
+        if spec is not None and "tcu" not in sys.modules:
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["tcu"] = module
+            spec.loader.exec_module(module)
         import tcu
     except ImportError as error:
         raise UsageError(f"the fast evaluator needs the tcu Python module ({error}); build it "

@@ -47,8 +47,9 @@ def router_estimate(row: dict) -> dict:
         return {}
     try:
         from tcu_tools.phys import compose, datafile
-        from tcu_tools.phys.units import REPO
-        points = datafile.load(REPO / "spec" / "phys_osu018.toml")["point"]
+
+        from .params import characterization
+        points = datafile.load(characterization()[0])["point"]
     except (ImportError, OSError, datafile.DataFileError):
         return {}
     router = compose.router_scaled(points, int(words), int(d_words))
