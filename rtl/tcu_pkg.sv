@@ -60,11 +60,10 @@ package tcu_pkg;
     RUP = 2'd3
   } roundmode_e;
   localparam int unsigned ROUNDING_BITS = 2;  // a code's width
-  // ---- end of the generated section ----
 
-  // ---------------------------------------------------------------------------
-  // Number formats
-  // ---------------------------------------------------------------------------
+  // The floating-point formats ([[format]]): fp_format_e indexes the
+  // FP_* columns, each listed from the highest code (Yosys 0.23 reads
+  // neither packed arrays of structs nor assignment patterns).
   typedef enum logic [2:0] {
     FP32  = 3'd0,
     FP64  = 3'd1,
@@ -73,22 +72,21 @@ package tcu_pkg;
     UE8M0 = 3'd4,
     UE4M3 = 3'd5
   } fp_format_e;
-
   localparam int unsigned NUM_FP_FORMATS = 6;
-
-  // The format table, indexed by fp_format_e: one packed vector per field,
-  // with one entry per format, listed from the highest index. (Yosys 0.23,
-  // which scripts/synth.sh runs, reads neither packed arrays of structs nor
-  // assignment patterns, hence columns rather than an array of records.)
-  // UE4M3 has NaN at 0x7f only (no Inf); UE8M0 has NaN at 0xff and no
-  // significand; both are handled where they are decoded.
-  //                                                      UE4M3  UE8M0    E2M1   FP16    FP64      FP32
+                                                       // UE4M3  UE8M0    E2M1   FP16    FP64      FP32
   localparam logic [NUM_FP_FORMATS*32-1:0] FP_EXP_BITS = {32'd4, 32'd8,   32'd2, 32'd5,  32'd11,   32'd8};
   localparam logic [NUM_FP_FORMATS*32-1:0] FP_MAN_BITS = {32'd3, 32'd0,   32'd1, 32'd10, 32'd52,   32'd23};
   localparam logic [NUM_FP_FORMATS*32-1:0] FP_BIAS     = {32'd7, 32'd127, 32'd1, 32'd15, 32'd1023, 32'd127};
   localparam logic [NUM_FP_FORMATS-1:0] FP_HAS_SIGN    = {1'b0,  1'b0,    1'b1,  1'b1,   1'b1,     1'b1};
-  // Exponent all-ones encodes Inf/NaN.
   localparam logic [NUM_FP_FORMATS-1:0] FP_HAS_SPECIAL = {1'b1,  1'b1,    1'b0,  1'b1,   1'b1,     1'b1};
+  // ---- end of the generated section ----
+
+  // ---------------------------------------------------------------------------
+  // Number formats
+  // ---------------------------------------------------------------------------
+  // fp_format_e and the format table (FP_* columns): the generated section
+  // above. UE4M3 has NaN at 0x7f only (no Inf); UE8M0 has NaN at 0xff and no
+  // significand; both are handled where they are decoded.
 
   // Stored exponent and fraction bits, bias, sign bit and Inf/NaN encoding.
   // (Assignments to the function name rather than return: Yosys 0.23.)

@@ -96,7 +96,7 @@ std::vector<std::string> table_disagreements(const std::string& pkg) {
   }
   auto check_int = [&](const char* name, ElemType type) {
     if (int64_t(scalar(pkg, name)) != tcu::number_format(type).width)
-      out.push_back(std::string(name) + " differs from " + tcu::number_format(type).name +
+      out.push_back(std::string(name) + " differs from " + tcu::to_string(type) +
                     "'s width");
   };
   check_int("INT4_BITS", ElemType::kS4);
@@ -141,7 +141,7 @@ TEST_CASE("encodings: every class's encodings classify back into it", "[encoding
     for (int cls = 0; cls < int(names.size()); ++cls)
       for (int i = 0; i < 200; ++i) {
         const uint64_t v = tcu::encoding_of_class(f.type, cls, rng());
-        INFO(f.name << " " << names[size_t(cls)] << " 0x" << std::hex << v);
+        INFO(tcu::to_string(f.type) << " " << names[size_t(cls)] << " 0x" << std::hex << v);
         CHECK(tcu::classify_encoding(f.type, v) == cls);
         if (f.container < 64) CHECK((v >> f.container) == 0);
       }

@@ -11,16 +11,16 @@ namespace {
 // ue4m3 is a byte whose bit 7 is not read (the decoders take the magnitude,
 // as through abs()); every other format fills its container.
 const std::vector<NumberFormat> kFormats = {
-    // {type, name, width, container, is_float, has_sign, exp_bits, man_bits, bias, has_inf, nan}
-    {ElemType::kS4, "s4", 4, 4, false, true, 0, 0, 0, false, NanCode::kNone},
-    {ElemType::kU4, "u4", 4, 4, false, false, 0, 0, 0, false, NanCode::kNone},
-    {ElemType::kE2m1, "e2m1", 4, 4, true, true, 2, 1, 1, false, NanCode::kNone},
-    {ElemType::kUe8m0, "ue8m0", 8, 8, true, false, 8, 0, 127, false, NanCode::kAllOnes},
-    {ElemType::kUe4m3, "ue4m3", 7, 8, true, false, 4, 3, 7, false, NanCode::kAllOnes},
-    {ElemType::kF16, "f16", 16, 16, true, true, 5, 10, 15, true, NanCode::kIeee},
-    {ElemType::kF32, "f32", 32, 32, true, true, 8, 23, 127, true, NanCode::kIeee},
-    {ElemType::kF64, "f64", 64, 64, true, true, 11, 52, 1023, true, NanCode::kIeee},
-    {ElemType::kS32, "s32", 32, 32, false, true, 0, 0, 0, false, NanCode::kNone},
+    // {type, width, container, is_float, has_sign, exp_bits, man_bits, bias, has_inf, nan}
+    {ElemType::kS4, 4, 4, false, true, 0, 0, 0, false, NanCode::kNone},
+    {ElemType::kU4, 4, 4, false, false, 0, 0, 0, false, NanCode::kNone},
+    {ElemType::kE2m1, 4, 4, true, true, 2, 1, 1, false, NanCode::kNone},
+    {ElemType::kUe8m0, 8, 8, true, false, 8, 0, 127, false, NanCode::kAllOnes},
+    {ElemType::kUe4m3, 7, 8, true, false, 4, 3, 7, false, NanCode::kAllOnes},
+    {ElemType::kF16, 16, 16, true, true, 5, 10, 15, true, NanCode::kIeee},
+    {ElemType::kF32, 32, 32, true, true, 8, 23, 127, true, NanCode::kIeee},
+    {ElemType::kF64, 64, 64, true, true, 11, 52, 1023, true, NanCode::kIeee},
+    {ElemType::kS32, 32, 32, false, true, 0, 0, 0, false, NanCode::kNone},
 };
 
 // ---- the classes ------------------------------------------------------------

@@ -216,8 +216,7 @@ std::string Instr::ptx() const {
     case Family::kF16:
       return s + t(d_type) + t(a_type) + t(b_type) + t(c_type);
     case Family::kF64: {
-      static const char* kRnd[] = {".rn", ".rz", ".rm", ".rp"};
-      if (explicit_rounding) s += kRnd[static_cast<int>(rounding)];
+      if (explicit_rounding) s += std::string(".") + to_string(rounding);
       return s + t(d_type) + t(a_type) + t(b_type) + t(c_type);
     }
     case Family::kE2m1:
@@ -269,46 +268,6 @@ const std::vector<Instr>& all_variants() {
     return out;
   }();
   return variants;
-}
-
-const char* to_string(ElemType t) {
-  switch (t) {
-    case ElemType::kS4:
-      return "s4";
-    case ElemType::kU4:
-      return "u4";
-    case ElemType::kE2m1:
-      return "e2m1";
-    case ElemType::kF16:
-      return "f16";
-    case ElemType::kF32:
-      return "f32";
-    case ElemType::kF64:
-      return "f64";
-    case ElemType::kS32:
-      return "s32";
-    case ElemType::kUe8m0:
-      return "ue8m0";
-    case ElemType::kUe4m3:
-      return "ue4m3";
-  }
-  return "?";
-}
-
-const char* to_string(Family f) {
-  switch (f) {
-    case Family::kInt4Dense:
-      return "int4";
-    case Family::kInt4Sparse:
-      return "int4_sparse";
-    case Family::kF16:
-      return "f16";
-    case Family::kF64:
-      return "f64";
-    case Family::kE2m1:
-      return "e2m1";
-  }
-  return "?";
 }
 
 int elem_bits(ElemType t) {

@@ -7,26 +7,6 @@
 
 namespace tcu {
 
-const char* to_string(Operand op) {
-  switch (op) {
-    case Operand::kA:
-      return "a";
-    case Operand::kB:
-      return "b";
-    case Operand::kC:
-      return "c";
-    case Operand::kD:
-      return "d";
-    case Operand::kMeta:
-      return "e";
-    case Operand::kScaleA:
-      return "scale_a";
-    case Operand::kScaleB:
-      return "scale_b";
-  }
-  return "?";
-}
-
 FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bits, int reg_bits,
                                int batches, int rows, int cols, const Selectors& selectors,
                                Formula formula)

@@ -184,6 +184,10 @@ def test_generated_outputs(tmp_path):
             [v.cpp for v in enum.values]
         for v in enum.values:
             assert f"static_assert({v.c} == {v.code}," in check
+    for enum in SPEC.enums.values():  # to_string: the values' names, by code
+        names = ", ".join(f'"{v.name}"' for v in enum.values)
+        assert f"k{enum.cpp_type}Names[] = {{{names}}};" in enums
+        assert f"constexpr const char* to_string({enum.cpp_type} v)" in enums
     front_end = (tmp_path / "include" / "tcu" / "front_end_config.h").read_text()
     for f in SPEC.frontend:
         assert f"int {f.name} = {f.default};" in front_end
@@ -242,6 +246,7 @@ def test_planted_literal_default_equal_to_the_spec_is_caught(tmp_path):
 @pytest.mark.parametrize("path, old, new", [
     ("rtl/tcu_pkg.sv", "FAM_F16         = 3'd2", "FAM_F16         = 3'd5"),
     ("rtl/tcu_pkg.sv", "INT4_DOT_LANES = 32", "INT4_DOT_LANES = 16"),
+    ("rtl/tcu_pkg.sv", "32'd1023", "32'd1024"),  # f64's bias in the format table
     ("rtl/tcu_pkg.sv", "FAMILY_BITS = 3", "FAMILY_BITS = 4"),
     ("rtl/tcu_pkg.sv", "localparam int unsigned FmaStages        = 2;",
      "localparam int unsigned FmaStages        = 3;"),
@@ -352,6 +357,68 @@ def test_planted_pair_without_its_twin_is_caught(tmp_path):
     _, problems = rtl_check.check_pairs(SPEC, rtl_check.Design(root))
     assert problems == ["rtl/tcu_word_mux_fast.sv: no rtl/tcu_word_mux_synth.sv beside it "
                         "(the pair's naming rule)"]
+
+
+def test_to_string_follows_the_spec(tmp_path):
+    # A value renamed in the spec renames what to_string gives, and nothing
+    # else states the name.
+    path = edited_spec(tmp_path, '{name = "meta", meaning',
+                       '{name = "e", sv = "META", c = "META", cpp = "Meta", meaning')
+    out = tmp_path / "out"
+    assert gen_config.main([str(out), "--spec", str(path)]) == 0
+    enums = (out / "include" / "tcu" / "spec_enums.h").read_text()
+    assert 'kOperandNames[] = {"a", "b", "c", "d", "e", "scale_a", "scale_b"};' in enums
+    assert "  kMeta,  // " in enums  # the other spellings as they were
+    assert "static_assert(TCU_OPERAND_META == 4," in (out / "capi_enums_check.cpp").read_text()
+    for source in ("model/src/instr.cpp", "model/src/layout.cpp", "model/src/encodings.cpp"):
+        assert '"int4_sparse"' not in (ROOT / source).read_text()
+        assert '"ue4m3", 7' not in (ROOT / source).read_text()
+
+
+def test_the_format_table_is_the_spec_s():
+    formats = {f.sv: f for f in SPEC.formats}
+    assert [f.sv for f in SPEC.formats] == ["FP32", "FP64", "FP16", "E2M1", "UE8M0", "UE4M3"]
+    assert (formats["FP64"].exp_bits, formats["FP64"].man_bits, formats["FP64"].bias) == \
+        (11, 52, 1023)
+    section = gen_config.sv_section(SPEC)
+    assert "  } fp_format_e;\n  localparam int unsigned NUM_FP_FORMATS = 6;\n" in section
+    assert "FP_BIAS     = {32'd7, 32'd127, 32'd1, 32'd15, 32'd1023, 32'd127};" in section
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('name = "ue4m3"\nsv = "UE4M3"', 'name = "fp8"\nsv = "UE4M3"',
+     "format 'fp8' is not a value of [[enum]] elem_type"),
+    ('sv = "UE4M3"', 'sv = "UE8M0"', "format 'ue4m3' (UE8M0) given twice"),
+    ('sv = "FP16"\nexp_bits = 5', 'sv = "FP16"\nexp_bits = 0',
+     "format 'f16': exp_bits at least 1"),
+    ('sv = "E2M1"\nexp_bits = 2\nman_bits = 1\nbias = 1\nsign = true',
+     'sv = "E2M1"\nexp_bits = 2\nman_bits = 1\nbias = 1\nsign = 1',
+     "format 'e2m1': sign must be true or false, not 1"),
+])
+def test_bad_format_names_the_line(tmp_path, old, new, message):
+    path = edited_spec(tmp_path, old, new)
+    with pytest.raises(tcu_spec.SpecError) as error:
+        tcu_spec.load(path)
+    assert f"{path}:" in str(error.value) and "[[format]]" in str(error.value)
+    assert message in str(error.value)
+
+
+def c_enum_names(header: str, c_type: str) -> list[str]:
+    """The enumerators of a C API enum, in order."""
+    body = re.search(rf"typedef enum {c_type} \{{(.*?)\}}", header, re.S)
+    return re.findall(r"^\s*(TCU_\w+)\s*=", body.group(1), re.M) if body else []
+
+
+def test_capi_enums_are_the_spec_s():
+    # The C API header's enumerators, exactly the spec's values in code order
+    # (capi_enums_check.cpp pins each one's code; this catches one added or
+    # left out).
+    header = (ROOT / "bindings" / "c" / "include" / "tcu_golden.h").read_text()
+    for enum in SPEC.enums.values():
+        assert c_enum_names(header, enum.c_type) == [v.c for v in enum.values], enum.name
+    planted = header.replace("TCU_ROUND_RP = 3", "TCU_ROUND_RP = 3,\n  TCU_ROUND_RNA = 4")
+    assert c_enum_names(planted, "tcu_rounding") == \
+        [v.c for v in SPEC.enums["rounding"].values] + ["TCU_ROUND_RNA"]
 
 
 def test_port_widths_are_package_constants():

@@ -24,8 +24,7 @@ enum class NanCode {
 };
 
 struct NumberFormat {
-  ElemType type;
-  const char* name;  // "s4", "ue4m3", ...
+  ElemType type;     // its name: to_string(type)
   int width;         // bits the format reads
   int container;     // bits it occupies in a register (its nibble, byte, half or word)
   bool is_float;

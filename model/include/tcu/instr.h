@@ -6,8 +6,9 @@
 #include <string_view>
 #include <vector>
 
-// tcu::Family, ElemType, Rounding, Operand: the spec's enumerations
-// (spec/config.toml [[enum]]; the RTL's tcu_pkg uses the same codes).
+// tcu::Family, ElemType, Rounding, Operand and their names (to_string): the
+// spec's enumerations (spec/config.toml [[enum]]; the RTL's tcu_pkg uses the
+// same codes).
 #include "tcu/spec_enums.h"
 
 namespace tcu {
@@ -65,8 +66,6 @@ Instr parse_ptx(std::string_view text);
 // `tcu run` without --ptx and by the tests).
 const std::vector<Instr>& all_variants();
 
-const char* to_string(ElemType t);
-const char* to_string(Family f);
 int elem_bits(ElemType t);
 
 }  // namespace tcu

@@ -13,8 +13,6 @@ namespace tcu {
 
 inline constexpr int kLanes = 32;
 
-const char* to_string(Operand op);
-
 // The immediates that pick which lanes/bytes hold metadata and scales.
 struct Selectors {
   int sparsity = 0;  // mma.sp sparsity selector

@@ -28,7 +28,9 @@ ENUM_KEYS = {"name", "meaning", "bits", "sv_type", "sv_prefix", "cpp_type", "c_t
              "values"}
 ENUM_VALUE_KEYS = {"name", "meaning", "sv", "c", "cpp"}
 FRONTEND_KEYS = {"name", "default", "min", "max", "meaning"}
-TABLES = ("parameter", "rule", "config", "unit", "enum", "frontend")
+FORMAT_KEYS = {"name", "sv", "exp_bits", "man_bits", "bias", "sign", "special"}
+TABLES = ("parameter", "rule", "config", "unit", "enum", "format", "frontend")
+SV_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")
 NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
 SNAKE_RE = re.compile(r"[a-z][a-z0-9_]*")
 CONFIG_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -163,6 +165,18 @@ class Enum:
 
 
 @dataclass(frozen=True)
+class Format:
+    """A floating-point format: a row of the RTL's format table."""
+    name: str  # the element type ([[enum]] elem_type's value)
+    sv: str  # its fp_format_e constant
+    exp_bits: int
+    man_bits: int
+    bias: int
+    sign: bool
+    special: bool  # an exponent of all ones encodes Inf or NaN
+
+
+@dataclass(frozen=True)
 class FrontEndParameter:
     name: str
     default: int
@@ -179,6 +193,7 @@ class Spec:
     configs: dict[str, dict[str, int]] = field(default_factory=dict)  # given values only
     units: list[Unit] = field(default_factory=list)
     enums: dict[str, Enum] = field(default_factory=dict)
+    formats: list[Format] = field(default_factory=list)
     frontend: list[FrontEndParameter] = field(default_factory=list)
 
     def unit(self, name: str) -> Unit:
@@ -356,6 +371,8 @@ def load(path: Path | str = SPEC_FILE) -> Spec:
                     if enum.name in spec.enums:
                         raise ValueError(f"enum '{enum.name}' given twice")
                     spec.enums[enum.name] = enum
+                elif header == "format":
+                    spec.formats.append(_format(spec, table))
                 else:
                     spec.frontend.append(_frontend(spec, table))
             except (ValueError, ConfigError) as error:
@@ -446,6 +463,28 @@ def _enum(table: dict) -> Enum:
     return Enum(name=name, meaning=_str(table["meaning"], "meaning"), bits=bits,
                 sv_type=table.get("sv_type"), cpp_type=table["cpp_type"], c_type=table["c_type"],
                 values=tuple(values))
+
+
+def _format(spec: Spec, table: dict) -> Format:
+    _keys(table, FORMAT_KEYS, FORMAT_KEYS, f"format {table.get('name', '?')!r}")
+    name = _str(table["name"], "name")
+    types = spec.enums.get("elem_type")
+    if types is None or name not in types.codes():
+        raise ValueError(f"format '{name}' is not a value of [[enum]] elem_type")
+    sv = _str(table["sv"], "sv")
+    if not SV_NAME_RE.fullmatch(sv):
+        raise ValueError(f"format '{name}': sv {sv!r} is not an upper-case SystemVerilog name")
+    if any(f.name == name or f.sv == sv for f in spec.formats):
+        raise ValueError(f"format '{name}' ({sv}) given twice")
+    widths = {key: _int(table[key], key) for key in ("exp_bits", "man_bits", "bias")}
+    if widths["exp_bits"] < 1 or widths["man_bits"] < 0 or widths["bias"] < 0:
+        raise ValueError(f"format '{name}': exp_bits at least 1, man_bits and bias at least 0")
+    flags = {}
+    for key in ("sign", "special"):
+        if not isinstance(table[key], bool):
+            raise ValueError(f"format '{name}': {key} must be true or false, not {table[key]!r}")
+        flags[key] = table[key]
+    return Format(name=name, sv=sv, **widths, **flags)
 
 
 def _frontend(spec: Spec, table: dict) -> FrontEndParameter:

@@ -8,7 +8,8 @@ writes (each only when its text changes, so a re-configure rebuilds nothing)
   OUTDIR/include/tcu/datapath_config.h  tcu::DatapathConfig, its ==, the
                                          parameters by name, datapath_config_error
   OUTDIR/include/tcu/spec_enums.h       the enumerations (tcu::Family, Operand,
-                                         Rounding, ElemType)
+                                         Rounding, ElemType) and their names
+                                         (to_string)
   OUTDIR/include/tcu/front_end_config.h tcu::FrontEndConfig and its ranges
   OUTDIR/datapath_config.cpp            their definitions, and the unit table's
                                          functions (tcu::dot_units, slice_macs,
@@ -19,7 +20,8 @@ writes (each only when its text changes, so a re-configure rebuilds nothing)
                                          RTL parameter, given or default) for
                                          rtl/CMakeLists.txt
 and checks that the sources' generated sections are the spec's: rtl/tcu_pkg.sv's
-(the parameters' defaults, the unit table, the enumerations) and the DPI-C
+(the parameters' defaults, the unit table, the enumerations, the floating-point
+format table) and the DPI-C
 package's (the enumerations' C API constants). --rtl writes them (--check:
 only compares; exit 1 naming each that differs).
 
@@ -77,7 +79,41 @@ def sv_section(spec: tcu_spec.Spec) -> str:
             out.extend(f"  localparam logic [{enum.bits - 1}:0] {v.sv:<{pad}} = {enum.bits}'d{v.code};\n"
                        for v in enum.values)
         out.append(f"  localparam int unsigned {enum.name.upper()}_BITS = {enum.bits};  // a code's width\n")
+    if spec.formats:
+        out.append(sv_formats(spec.formats))
     return RTL_BEGIN + "".join(out) + RTL_END
+
+
+def sv_formats(formats: list[tcu_spec.Format]) -> str:
+    """fp_format_e and the format table's columns, one entry a format, each
+    listed from the highest code (Yosys 0.23 reads neither packed arrays of
+    structs nor assignment patterns, hence columns, not records)."""
+    bits = max(1, (len(formats) - 1).bit_length())
+    pad = max(len(f.sv) for f in formats)
+    out = ["\n  // The floating-point formats ([[format]]): fp_format_e indexes the\n",
+           "  // FP_* columns, each listed from the highest code (Yosys 0.23 reads\n",
+           "  // neither packed arrays of structs nor assignment patterns).\n",
+           f"  typedef enum logic [{bits - 1}:0] {{\n",
+           ",\n".join(f"    {f.sv:<{pad}} = {bits}'d{code}" for code, f in enumerate(formats)),
+           "\n  } fp_format_e;\n",
+           f"  localparam int unsigned NUM_FP_FORMATS = {len(formats)};\n"]
+    rows = list(reversed(formats))
+    columns = [("FP_EXP_BITS", "NUM_FP_FORMATS*32-1", [f"32'd{f.exp_bits}" for f in rows]),
+               ("FP_MAN_BITS", "NUM_FP_FORMATS*32-1", [f"32'd{f.man_bits}" for f in rows]),
+               ("FP_BIAS", "NUM_FP_FORMATS*32-1", [f"32'd{f.bias}" for f in rows]),
+               ("FP_HAS_SIGN", "NUM_FP_FORMATS-1", [f"1'b{int(f.sign)}" for f in rows]),
+               ("FP_HAS_SPECIAL", "NUM_FP_FORMATS-1", [f"1'b{int(f.special)}" for f in rows])]
+    widths = [max(len(f.sv), *(len(c[2][i]) + 1 for c in columns)) + 1
+              for i, f in enumerate(rows)]
+    decls = [f"  localparam logic [{msb}:0] {name}" for name, msb, _ in columns]
+    head = max(len(d) for d in decls) + len(" = {")
+    out.append(" " * (head - 3) + "// " + "".join(
+        f.sv.ljust(w) for f, w in zip(rows, widths)).rstrip() + "\n")
+    for decl, (_, _, values) in zip(decls, columns):
+        cells = "".join((v + ("," if i < len(values) - 1 else "")).ljust(w)
+                        for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+        out.append(f"{decl:<{head - 4}} = {{{cells}}};\n")
+    return "".join(out)
 
 
 def dpi_section(spec: tcu_spec.Spec) -> str:
@@ -138,6 +174,13 @@ def cxx_enums(spec: tcu_spec.Spec) -> str:
         out.append(f"enum class {enum.cpp_type} {{\n")
         out.extend(f"  {v.cpp},  // {v.meaning}\n" for v in enum.values)
         out.append("};\n")
+        names = ", ".join(f'"{v.name}"' for v in enum.values)
+        out.append(f"\n// Its values' names, by code: what the tools print and read.\n"
+                   f"inline constexpr const char* k{enum.cpp_type}Names[] = {{{names}}};\n"
+                   f"constexpr const char* to_string({enum.cpp_type} v) {{\n"
+                   f"  const int code = static_cast<int>(v);\n"
+                   f"  return code >= 0 && code < {len(enum.values)} ? k{enum.cpp_type}Names[code] "
+                   f": \"?\";\n}}\n")
     out.append("\n}  // namespace tcu\n")
     return "".join(out)
 
