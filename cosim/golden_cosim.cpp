@@ -42,15 +42,17 @@ void GoldenCosim::error(uint64_t tag, uint64_t cycle, const std::string& what) {
 }
 
 void GoldenCosim::issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
-                        const std::string& case_name, uint64_t cycle) {
+                        const std::string& case_name, uint64_t cycle,
+                        const Fragment* expected) {
   InFlight& f = in_flight_[tag];
   f.instr = instr;
   f.case_name = case_name;
-  f.expected = golden_execute(instr, operands);
+  f.given = expected;
+  if (!expected) f.computed = golden_execute(instr, operands);
   if (timing_) timing_->issue(tag, instr, cycle);
 }
 
-const Fragment& GoldenCosim::expected_d(uint64_t tag) const { return in_flight_.at(tag).expected; }
+const Fragment& GoldenCosim::expected_d(uint64_t tag) const { return in_flight_.at(tag).expected(); }
 
 void GoldenCosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
   if (timing_) error(tag, cycle, timing_->accept(tag, cycle, offered));
@@ -70,7 +72,7 @@ void GoldenCosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool i
   if (it == in_flight_.end())
     throw std::logic_error("Cosim::retire: tag " + std::to_string(tag) + " was not issued");
   ++checked_;
-  error(tag, cycle, d_mismatch(it->second.instr, it->second.expected, d));
+  error(tag, cycle, d_mismatch(it->second.instr, it->second.expected(), d));
   if (timing_) error(tag, cycle, timing_->retire(tag, cycle, isolated, write_back_stalls));
   in_flight_.erase(it);
 }

@@ -17,8 +17,10 @@ class GoldenCosim : public Cosim {
   GoldenCosim(const DatapathConfig& datapath, const FrontEndConfig& front_end,
               CheckMode mode = CheckMode::kCycles);
 
+  // D from golden_execute, unless the caller gives it (`expected`).
   void issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
-             const std::string& case_name, uint64_t cycle) override;
+             const std::string& case_name, uint64_t cycle,
+             const Fragment* expected = nullptr) override;
   const Fragment& expected_d(uint64_t tag) const override;
   void datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) override;
   void datapath_backpressure(uint64_t cycle) override;
@@ -41,7 +43,9 @@ class GoldenCosim : public Cosim {
   struct InFlight {
     Instr instr;
     std::string case_name;
-    Fragment expected;
+    const Fragment* given = nullptr;  // the caller's expected D, or null
+    Fragment computed;                // golden_execute's, without one
+    const Fragment& expected() const { return given ? *given : computed; }
   };
   // Records `what` (nothing if empty) against the instruction with `tag`.
   void error(uint64_t tag, uint64_t cycle, const std::string& what);

@@ -50,31 +50,43 @@ class RtlEngine : public Engine {
 
   std::vector<Fragment> execute_batch(const Instr& instr,
                                       const std::vector<WarpOperands>& batch) override {
-    std::vector<StreamItem> items;
-    items.reserve(batch.size());
-    for (const WarpOperands& operands : batch)
-      items.push_back({instr, operands, std::to_string(issued_ + items.size())});
-    return execute_stream(items);
+    refuse_disabled(instr);
+    // Every case is checked before any is issued (the front-end reads them
+    // in place: none may stay queued behind a refused one).
+    for (const WarpOperands& operands : batch) validate_operands(instr, operands);
+    for (const WarpOperands& operands : batch) issue(instr, operands, nullptr);
+    return run_issued();
   }
 
   std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
-    // An instruction for an engine this configuration leaves out never
-    // reaches the datapath (its assertion would flag it): nothing is issued.
-    const DatapathConfig& config = datapath_config(config_name_);
-    for (const StreamItem& item : items)
-      if (const std::string why = disabled_error(config_name_, config, item.instr); !why.empty())
-        throw UnsupportedInstruction(why);
-    for (const StreamItem& item : items) {
-      validate_operands(item.instr,
-                        item.operands);  // what the golden model rejects is never issued
-      front_end_.issue({item.instr, item.operands, item.case_id});
-      ++issued_;
-    }
+    for (const StreamItem& item : items) refuse_disabled(item.instr);
+    // What the golden model rejects is never issued, nor anything beside it.
+    for (const StreamItem& item : items) validate_operands(item.instr, item.operands);
+    for (const StreamItem& item : items) issue(item.instr, item.operands, &item);
+    return run_issued();
+  }
+
+  // An instruction for an engine this configuration leaves out never
+  // reaches the datapath (its assertion would flag it): nothing is issued.
+  void refuse_disabled(const Instr& instr) const {
+    const std::string why = disabled_error(config_name_, datapath_config(config_name_), instr);
+    if (!why.empty()) throw UnsupportedInstruction(why);
+  }
+  // Queues one instruction (validated); the front-end reads `operands` (and
+  // the item's expected D) in place, until run_issued() returns.
+  void issue(const Instr& instr, const WarpOperands& operands, const StreamItem* item) {
+    front_end_.issue({instr, &operands, item ? item->case_id : std::to_string(issued_),
+                      item ? item->expected : nullptr});
+    ++issued_;
+  }
+  // Runs what was issued until the front-end is idle; its D in issue order.
+  std::vector<Fragment> run_issued() {
     // The front-end pauses the kernel once idle; a datapath that never
     // answers runs into the cycle limit instead.
     const uint64_t start = front_end_.cycle();
-    const uint64_t limit = 100000 + 1000 * items.size();
+    const uint64_t limit = 100000 + 1000 * issued_since_run();
     sc_core::sc_start(double(limit), sc_core::SC_NS);
+    run_start_ = issued_;
     if (!front_end_.idle()) {
       std::string cases;
       for (const std::string& name : front_end_.unfinished())
@@ -89,6 +101,7 @@ class RtlEngine : public Engine {
     last_write_back_stalls_.swap(front_end_.write_back_stalls());
     return out;
   }
+  uint64_t issued_since_run() const { return issued_ - run_start_; }
 
   uint64_t cycles() const override { return front_end_.cycle(); }
   std::optional<RegisterFileRun> register_file_run() const override {
@@ -123,6 +136,7 @@ class RtlEngine : public Engine {
   FaultInjector faults_;
   WarpFrontEnd front_end_;
   uint64_t issued_ = 0;
+  uint64_t run_start_ = 0;  // issued_ when the last run_issued began
   std::vector<uint64_t> last_write_back_stalls_;  // of the last execute_stream
 };
 

@@ -10,8 +10,14 @@ so that no figure or option is copied by hand:
                                       -> RTL unit -> test, a row per variant
                                       of `tcu list --plain`
     <!-- generated: phys-tables -->   spec/phys_osu018.toml's figures
+    <!-- generated: phys-calibration --> spec/phys_calib_osu018.toml's
+                                      designs beside published figures
     <!-- generated: config-spec -->   spec/config.toml's parameters, rules
                                       and named configurations
+    <!-- generated: formal-checks --> formal/checks.toml's checks, a row per
+                                      pair and kind with its parameter sets
+    <!-- generated: bench-table -->   the speed table of docs/data/bench.json
+                                      (tcu_tools.bench_table)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -154,6 +160,11 @@ def _phys_tables() -> str:
     return _run([sys.executable, "-m", "tcu_tools.phys.table"], "python -m tcu_tools.phys.table")
 
 
+def _phys_calibration() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.phys.table", "--calibration"],
+                "python -m tcu_tools.phys.table --calibration")
+
+
 def _config_spec() -> str:
     with open(REPO / "spec" / "config.toml", "rb") as f:
         spec = tomllib.load(f)
@@ -179,8 +190,48 @@ def _config_spec() -> str:
             + "\n".join(configs))
 
 
+def _formal() -> list:
+    from tcu_tools.formal import checks
+
+    try:
+        return checks.load(REPO)
+    except checks.ChecksError as error:
+        raise PluginError(f"docs: {error}") from None
+
+
+def _formal_files() -> set[str]:
+    """The miters' files (the check table links them)."""
+    return {str(c.miter.top.relative_to(REPO)) for c in _formal()}
+
+
+def _formal_checks() -> str:
+    rows = []  # [tier, pair, kind, miter file, parameter sets]: a check's sets joined
+    for c in _formal():
+        top = c.miter.top.relative_to(REPO)
+        if rows and rows[-1][:4] == [c.tier, c.pair, c.kind, top] and c.params:
+            rows[-1][4].append(c.params_text)
+        else:
+            rows.append([c.tier, c.pair, c.kind, top, [c.params_text] if c.params else []])
+    return "\n".join(["| tier | pair | kind | miter | parameter sets |", "| --- | --- | --- | --- | --- |"]
+                     + [f"| {t} | {p} | `{k}` | [`{m.name}`](/src/{m}) | "
+                        f"{'; '.join(f'`{x}`' for x in sets) or 'none'} |"
+                        for t, p, k, m, sets in rows])
+
+
+def _bench_table() -> str:
+    from tcu_tools import bench_table
+
+    try:
+        return bench_table.render(bench_table.load(REPO / "docs" / "data" / "bench.json"),
+                                  "/src/docs/data/bench.json")
+    except bench_table.BenchTableError as e:
+        raise PluginError(f"docs: {e}") from e
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
-             "phys-tables": _phys_tables, "config-spec": _config_spec}
+             "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
+             "config-spec": _config_spec, "formal-checks": _formal_checks,
+             "bench-table": _bench_table}
 
 
 # ---- hooks -----------------------------------------------------------------------------
@@ -203,7 +254,7 @@ def on_files(files, config):
     """Every repository file a page links as /src/PATH (and every file of the
     variant table) is copied into the site; a missing one is left out, so
     the link is reported broken."""
-    wanted = set(_class_files())
+    wanted = set(_class_files()) | _formal_files()
     for page in files.documentation_pages():
         wanted |= set(SRC_LINK.findall(Path(page.abs_src_path).read_text()))
     for rel in sorted(wanted):

@@ -66,7 +66,7 @@ module tcu_datapath #(
   parameter bit          F16Enable        = tcu_pkg::F16Enable,
   parameter bit          F64Enable        = tcu_pkg::F64Enable,
   // 1: the units' synthesis implementations (what Yosys maps), 0: their fast
-  // simulation ones; scripts/equiv.sh proves each pair equal.
+  // simulation ones; tcu-formal proves each pair equal.
   parameter bit          SynthImpl        = tcu_pkg::SynthImpl
 ) (
   input  logic                              clk_i,

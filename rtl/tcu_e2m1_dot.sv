@@ -32,7 +32,7 @@
 // come from one of two implementations with one port list, chosen by
 // SynthImpl: tcu_e2m1_group_dots_synth (1: the products as logic, what
 // Yosys maps) or tcu_e2m1_group_dots_fast (0: each product read from a
-// 256-entry table, fast in Verilator). scripts/equiv.sh proves them equal
+// 256-entry table, fast in Verilator). tcu-formal proves them equal
 // (Yosys); both are tested against the golden model
 // (tests/rtl/test_rtl_e2m1_dot.cpp).
 //

@@ -6,7 +6,7 @@
 // simulator instead of two lookups, a multiply and a negation). The reads
 // are summed where they are made: a vector of the 64 products between the
 // two would cost Verilator a field insert and extract per product.
-// Combinational; proven equal to the formula by scripts/equiv.sh.
+// Combinational; proven equal to the formula by tcu-formal.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_e2m1_group_dots_fast #(
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,

@@ -2,7 +2,7 @@
 // for each group of E2M1_GROUP lanes the exact sum, in quarters, of the
 // signed products of the e2m1 codes, each product the two magnitudes in
 // halves (E2M1_HALVES: a lookup of three bits) multiplied and negated when
-// the signs differ. Combinational; scripts/equiv.sh proves it equal to
+// the signs differ. Combinational; tcu-formal proves it equal to
 // tcu_e2m1_group_dots_fast, the fast simulation implementation.
 module tcu_e2m1_group_dots_synth #(
   localparam int unsigned K      = tcu_pkg::E2M1_DOT_LANES,

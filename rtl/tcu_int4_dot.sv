@@ -20,7 +20,7 @@
 // - 0: tcu_int4_dot_fast, each product read from a table and the products
 //   summed in the tree's order, computed into the first register and
 //   carried through Stages - 1 more (fast in Verilator).
-// scripts/equiv.sh proves the two equal cycle for cycle (Yosys); both are
+// tcu-formal proves the two equal cycle for cycle (Yosys); both are
 // tested against the golden int4_dot (tests/rtl/test_rtl_int4_dot.cpp).
 module tcu_int4_dot #(
   parameter int unsigned  Stages    = tcu_pkg::IntStages,

@@ -8,14 +8,14 @@
 // host operations: the codes of a and b are interleaved a 32-bit word
 // (eight lanes) at a time, even lanes in one word and odd lanes in
 // another, each byte an index's low eight bits.
-// Summing in the tree's order is what lets scripts/equiv.sh prove the pair
+// Summing in the tree's order is what lets tcu-formal prove the pair
 // by SAT sweeping (every product and every partial sum of one form equals
 // one of the other's), where a sum in another order (bit planes) left the
 // proof undecided. The sum is computed into the first register and carried
 // through Stages - 1 more (tcu_pipe_reg), so valid_o and sum_o keep
 // tcu_int4_dot's timing. The data inputs are public_flat_rd, so all
 // instances share one copy of the Verilated code. Same ports and parameters
-// as tcu_int4_dot; proven equal to tcu_int4_dot_synth by scripts/equiv.sh.
+// as tcu_int4_dot; proven equal to tcu_int4_dot_synth by tcu-formal.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_int4_dot_fast #(
   parameter int unsigned  Stages = tcu_pkg::IntStages,
@@ -42,7 +42,7 @@ module tcu_int4_dot_fast #(
   // Entry {a_signed, b_signed, b code, a code}: the product of the codes,
   // each read as signed when its bit is set, sign-extended to 16 bits
   // (16, not 32: Yosys maps the 32 reads of the table to half the logic in
-  // scripts/equiv.sh, and the Verilated sums cost the same).
+  // tcu-formal, and the Verilated sums cost the same).
   logic [15:0] products [1024];
   initial begin
     for (int unsigned i = 0; i < 1024; i++) begin

@@ -5,7 +5,7 @@
 // levels) as tcu_int4_dot describes. Each layer is a task over module-level
 // arrays of narrow terms, run inside the always_ff of the first register
 // after it, under its load enable. Same ports, parameters and timing as
-// tcu_int4_dot; proven equal to tcu_int4_dot_fast by scripts/equiv.sh.
+// tcu_int4_dot; proven equal to tcu_int4_dot_fast by tcu-formal.
 module tcu_int4_dot_synth #(
   parameter int unsigned  Stages = tcu_pkg::IntStages,
   localparam int unsigned Lanes  = tcu_pkg::INT4_DOT_LANES,

@@ -69,7 +69,7 @@
 //            trees) / tcu_router_scatter_fast (0: one loop of indexed
 //            part-selects).
 // Both are tested against the golden layouts; docs/architecture.md says
-// which pairs scripts/equiv.sh proves equal. Yosys figures are in
+// which pairs tcu-formal proves equal. Yosys figures are in
 // docs/architecture.md. Nothing changes while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = tcu_pkg::WordsPerCycle,   // gather: register words a cycle (1..64)

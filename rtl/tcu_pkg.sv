@@ -157,7 +157,7 @@ package tcu_pkg;
   localparam int unsigned FRAG_DESC_W = 3 + 6 + 2 + 1 + 2 + 2;
 
   // Layout classes: the descriptor fields the A, B and C placements depend
-  // on (scripts/equiv.sh proves frag_place's hit and positions for A, B and
+  // on (tcu-formal proves frag_place's hit and positions for A, B and
   // C equal at a descriptor and at its class's), so that the router's
   // simulation path can read them from a table indexed by class. 8..15:
   // m8n8k4 .f16 {a_row, b_row, acc_f16}; 5: m8n8k32; else the family code

@@ -8,7 +8,7 @@
 module tcu_router_gather_fast #(
   parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
   parameter bit          GatherBypass  = tcu_pkg::GatherBypass,
-  // For scripts/equiv.sh only (the simulation keeps both at 1):
+  // For tcu-formal only (the simulation keeps both at 1):
   // PlaceTable 0 places every word by a tcu_frag_layout instance per slot on
   // the descriptor, the AND-OR form's cells (the table's A, B and C entries
   // equal its hit and positions by the layout-class lemma; the metadata and

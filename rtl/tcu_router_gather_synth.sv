@@ -5,7 +5,7 @@
 // start (take_start_i), written by each beat (beat_i); with show_next_i
 // (GatherBypass: the last beat) dp_*_o show the buffer with this beat's
 // words written, combinationally, else the buffer. Same ports as
-// tcu_router_gather_fast; proven equal to it by scripts/equiv.sh.
+// tcu_router_gather_fast; proven equal to it by tcu-formal.
 module tcu_router_gather_synth #(
   parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
   parameter bit          GatherBypass  = tcu_pkg::GatherBypass

@@ -4,7 +4,7 @@
 // layout formulas (tcu_frag_layout, OP_D) place it and it is below
 // d_words_i; its data is picked from D by a tcu_word_mux tree. Combinational;
 // same ports as tcu_router_scatter_fast, proven equal to it by
-// scripts/equiv.sh (data compared where the word is valid).
+// tcu-formal (data compared where the word is valid).
 module tcu_router_scatter_synth #(
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (

@@ -4,7 +4,7 @@
 // Two implementations of the same function with this port list, chosen by
 // SynthImpl: tcu_word_mux_synth (1: a balanced tree of 2:1 multiplexers, what
 // Yosys maps) and tcu_word_mux_fast (0: an indexed part-select, one copy in
-// a Verilator model). scripts/equiv.sh proves them equal (Yosys).
+// a Verilator model). tcu-formal proves them equal (Yosys).
 module tcu_word_mux #(
   parameter int unsigned  Width     = 1,
   parameter int unsigned  Words     = 2,

@@ -1,7 +1,7 @@
 // tcu_word_mux's fast simulation implementation: an indexed part-select,
 // which a Verilator model evaluates as one word-aligned copy instead of
 // every node of a tree. Same ports as tcu_word_mux; proven equal to
-// tcu_word_mux_synth by scripts/equiv.sh.
+// tcu_word_mux_synth by tcu-formal.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_word_mux_fast #(
   parameter int unsigned  Width = 1,

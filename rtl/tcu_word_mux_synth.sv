@@ -3,7 +3,7 @@
 // bits (a unit's fixed part of a slice index) reduce to the words they can
 // reach; an indexed part-select would map to a shifter as wide as data_i.
 // Same ports as tcu_word_mux; proven equal to tcu_word_mux_fast by
-// scripts/equiv.sh.
+// tcu-formal.
 module tcu_word_mux_synth #(
   parameter int unsigned  Width = 1,
   parameter int unsigned  Words = 2,

@@ -170,7 +170,7 @@ run() {
   local top=$1 params=$2 label=${3:-$1} chparam="" p name
   for p in $params; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
   # The synthesis implementations (SynthImpl=1; the fast simulation ones are
-  # proven equal to them by scripts/equiv.sh), unless --params says otherwise.
+  # proven equal to them by tcu-formal), unless --params says otherwise.
   if grep -q "parameter bit *SynthImpl" "rtl/$top.sv" && [[ " $params" != *" SynthImpl="* ]]; then
     chparam+=" -chparam SynthImpl 1"
   fi

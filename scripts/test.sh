@@ -3,14 +3,17 @@
 # (golden model, RTL units, SystemC front-end, co-verification runs at the
 # configurations default and small, every vector file and a mix under
 # back-pressure on the synthesis configuration synth, the Python module's
-# pytest suite, a sample of the RTL's mutants: label mutation) and a clang
-# build with AddressSanitizer + UBSan that also runs the fuzzers.
+# pytest suite) and a clang build with AddressSanitizer + UBSan that also
+# runs the fuzzers. The tiers, what runs in which and why:
+# docs/guide/test-tiers.md.
 #
-#   scripts/test.sh          the default tier (CI)
+#   scripts/test.sh          the default tier (CI), kept under 10 minutes on
+#                            two cores from a fresh clone
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
 #                            tcu explore's sweep, the slow equivalence checks,
-#                            the whole mutation campaign (ctest label "full"),
-#                            the a100 configuration, hours
+#                            the mutation sample and the whole campaign
+#                            (configuration 'mutant'), the a100
+#                            configuration (ctest label "full"), hours
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
@@ -18,10 +21,14 @@ setup_args=()
 # The a100 preset (timing calibrated to the A100) has its own RTL
 # parameters: Verilated for the second tier only.
 configs="default;small;synth"
+# The mutation campaign's model (configuration 'mutant', every mutant
+# compiled in): the second tier only.
+mutation=OFF
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
   configs="default;small;a100;synth"
+  mutation=ON
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
@@ -44,7 +51,7 @@ asan_build=$!
 trap 'kill "$asan_build" 2>/dev/null || true' EXIT
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
-  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=ON \
+  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"

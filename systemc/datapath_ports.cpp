@@ -106,10 +106,22 @@ const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayou
                         int width) {
   // fragment_layout gives each (variant, operand, selectors) layout one
   // address; the positions depend on the operand and width besides.
+  // The last map of each operand is looked up first: a stream of one
+  // variant (a run's batch) asks for the same ones instruction after
+  // instruction. std::map's entries stay where they are.
   thread_local std::map<std::tuple<const FragmentLayout*, Operand, int>, PortMap> cache;
+  struct Last {
+    const FragmentLayout* layout = nullptr;
+    int width = 0;
+    const PortMap* map = nullptr;
+  };
+  thread_local std::array<Last, 8> last;
+  Last& hit = last[size_t(operand) % last.size()];
+  if (hit.layout == &layout && hit.width == width) return *hit.map;
   const auto key = std::make_tuple(&layout, operand, width);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, build_port_map(instr, operand, layout, width)).first;
+  hit = {&layout, width, &it->second};
   return it->second;
 }
 

@@ -23,9 +23,12 @@ class FrontEndChecker {
   virtual ~FrontEndChecker() = default;
 
   // An instruction entered the front-end at `cycle`. `case_name`
-  // identifies it in error messages.
+  // identifies it in error messages. `expected`: the golden D of it where
+  // the caller has it already (alive until the instruction retires), or
+  // null.
   virtual void issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
-                     const std::string& case_name, uint64_t cycle) = 0;
+                     const std::string& case_name, uint64_t cycle,
+                     const Fragment* expected = nullptr) = 0;
   // The datapath accepted it (input handshake) at edge `cycle`; its
   // operands were first offered at edge `offered`.
   virtual void datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ std::string hex(uint32_t v) {
 // The first differing word of a port, or -1.
 template <size_t N>
 int first_difference(const std::array<uint32_t, N>& a, const std::array<uint32_t, N>& b) {
+  if (std::memcmp(a.data(), b.data(), sizeof a) == 0) return -1;
   for (size_t i = 0; i < N; ++i)
     if (a[i] != b[i]) return int(i);
   return -1;

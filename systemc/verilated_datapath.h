@@ -118,10 +118,14 @@ class VerilatedDatapath : public DatapathModel {
     load(top_->wb_word_lane_o, lane.w.data());
     load(top_->wb_word_reg_o, reg.w.data());
     load(top_->wb_word_data_o, data.data());
+    // The valid slots only (a beat of a short write-back holds few).
     int n = 0;
-    for (int s = 0; s < d_words_; ++s)
-      if (valid.get(s, 1))
+    for (int w = 0; w < 2; ++w)
+      for (uint32_t bits = valid.w[size_t(w)]; bits; bits &= bits - 1) {
+        const int s = 32 * w + __builtin_ctz(bits);
+        if (s >= d_words_) break;
         out[n++] = {int(lane.get(5 * s, 5)), int(reg.get(3 * s, 3)), data[size_t(s)]};
+      }
     return n;
   }
   bool dp_valid() const override { return top_->obs_dp_valid_o; }

@@ -89,9 +89,9 @@ void WarpFrontEnd::start_collection() {
   f.schedule = &plan.schedule;
   f.tags = &plan.tags;
   f.corrupt_meta = faults_.take_meta(instr);
-  cosim_->issue(f.tag, instr, f.request.operands, f.request.name, cycle_);
+  cosim_->issue(f.tag, instr, *f.request.operands, f.request.name, cycle_, f.request.expected);
   collecting_ = std::move(f);
-  sources_ = operand_sources(collecting_->request.instr, collecting_->request.operands);
+  sources_ = operand_sources(collecting_->request.instr, *collecting_->request.operands);
   driver_.begin(plan.schedule.size());
 }
 
@@ -110,7 +110,7 @@ void WarpFrontEnd::drive_collection() {
   if (f.corrupt_meta) faults_.corrupt_meta(beat, &beat_words_);
   // The descriptor is read with the first beat only.
   static const CoreDescriptor kNoDescriptor{};
-  driver_.offer(beat_index == 0 ? core_descriptor(f.request.instr, f.request.operands.selectors,
+  driver_.offer(beat_index == 0 ? core_descriptor(f.request.instr, f.request.operands->selectors,
                                                   uint32_t(f.tag))
                                 : kNoDescriptor,
                 beat_words_);
@@ -191,7 +191,7 @@ void WarpFrontEnd::tick() {
     for (auto f = in_datapath_.rbegin(); f != in_datapath_.rend() && !taken; ++f)
       if (f->tag == handshakes_.handover_tag()) taken = &*f;
     handshakes_.handover_after(taken ? &taken->request.instr : nullptr,
-                               taken ? &taken->request.operands : nullptr, cycle_);
+                               taken ? taken->request.operands : nullptr, cycle_);
   }
   if (handshakes_.output_pending()) handshakes_.output_after(cycle_);
 

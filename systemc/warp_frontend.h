@@ -46,10 +46,14 @@ struct BackPressureStimulus {
   uint64_t seed = 1;       // of the back-pressure pattern
 };
 
+// The operands (and the expected D, where given) are the caller's: they
+// stay alive until the instruction retires (the front-end copies no
+// register file).
 struct IssueRequest {
   Instr instr;
-  WarpOperands operands;
-  std::string name;  // case name for error messages
+  const WarpOperands* operands = nullptr;
+  std::string name;                    // case name for error messages
+  const Fragment* expected = nullptr;  // the golden D, where the caller has it
 };
 
 SC_MODULE(WarpFrontEnd) {

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <array>
+#include <bitset>
+#include <map>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -25,7 +27,10 @@ class WriteBackMonitor {
         faults_(*faults),
         datapath_(datapath),
         front_end_(front_end) {}
-  void set_front_end(const FrontEndConfig& front_end) { front_end_ = front_end; }
+  void set_front_end(const FrontEndConfig& front_end) {
+    front_end_ = front_end;
+    arrivals_.clear();
+  }
 
   // The router took `tag`'s D from the datapath: its write-back follows the
   // ones before it.
@@ -52,13 +57,16 @@ class WriteBackMonitor {
     Fragment d;
     int words = 0, stalls = 0, reg_bits = 32;
     bool isolated = false;
-    std::vector<bool> written;  // per 32-bit word, lane-major
-    // The register file's write-back pace (writeback_arrivals): due[c]
+    int lane_words = 0;                 // 32-bit words of D a lane
+    std::bitset<kLanes * 8> written;    // per 32-bit word, lane-major
+    // The register file's write-back pace (writeback_arrivals): (*due)[c]
     // words must have arrived by the end of its cycle c; `elapsed` cycles
     // of it have run (a cycle back-pressure holds does not count).
-    std::vector<int> due;
+    const std::vector<int>* due = nullptr;
     size_t elapsed = 0;
   };
+  // writeback_arrivals at front_end_, per D size in words (all it depends on).
+  const std::vector<int>& arrivals(const Instr& instr);
   void land_word(WritingBack& wb, const WbWord& w, uint64_t cycle);
 
   DatapathModel& model_;
@@ -69,6 +77,7 @@ class WriteBackMonitor {
   std::deque<WritingBack> write_backs_;
   bool active_ = false;  // write_backs_.front() writes in the coming cycle
   std::array<WbWord, 64> words_{};
+  std::map<int, std::vector<int>> arrivals_;
 };
 
 }  // namespace tcu

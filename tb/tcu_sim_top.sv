@@ -25,7 +25,7 @@ module tcu_sim_top #(
   parameter int unsigned DWordsPerCycle   = tcu_pkg::DWordsPerCycle,
   parameter bit          GatherBypass     = tcu_pkg::GatherBypass,
   // 1: the units' synthesis implementations, 0: the fast simulation ones
-  // (scripts/equiv.sh proves them equal); an implementation choice, not a
+  // (tcu-formal proves them equal); an implementation choice, not a
   // configuration parameter of the model.
   parameter bit          SynthImpl        = tcu_pkg::SynthImpl
 ) (

@@ -49,6 +49,34 @@ else
   echo "ok: tcu timing --config a100 --json"
 fi
 
+# The clock each configuration runs at (the data file's composition, each part
+# in a register wrapper) and what sets it: the JSON's against the data file's
+# [[datapath]] of the same name, read here from spec/phys_osu018.toml.
+for config in default small a100; do
+  "$tcu" timing --config "$config" --json >"$dir/clock.json"
+  if ! python3 - "$dir/clock.json" "$(dirname "$0")/../spec/phys_osu018.toml" "$config" <<'EOF'; then
+import json, sys, tomllib
+doc = json.load(open(sys.argv[1]))
+data = tomllib.load(open(sys.argv[2], "rb"))
+(d,) = [d for d in data["datapath"] if d["name"] == sys.argv[3]]
+clock = doc["clock"]
+assert abs(clock["fmax_mhz"] - d["fmax_mhz"]) < 1e-9 * d["fmax_mhz"], (clock, d["fmax_mhz"])
+assert clock["set_by"] == d["path_unit"], (clock["set_by"], d["path_unit"])
+assert clock["in_place"] == d["path_in_place"], (clock["in_place"], d["path_in_place"])
+engines = {e: d[f"{e}_fmax_mhz"] for e in ("int4", "e2m1", "f16", "f64") if f"{e}_fmax_mhz" in d}
+assert {e: c["fmax_mhz"] for e, c in clock["engines"].items()} == engines, clock["engines"]
+for e, c in clock["engines"].items():
+    assert c["set_by"] == d[f"{e}_clock_set_by"], (e, c)
+    assert c["fmax_mhz"] >= clock["fmax_mhz"], (e, c)  # no engine slower than the datapath
+EOF
+    echo "FAIL: tcu timing --config $config --json: its clock is not the data file's"
+    failures=$((failures + 1))
+  else
+    echo "ok: tcu timing --config $config: the data file's clock"
+  fi
+done
+expect 0 "composed from spec/phys_osu018.toml): datapath " -- "$tcu" timing --config default
+
 # tcu gemm --estimate at a100, beyond the run limit, compared with the A100.
 expect 0 "of the published peak" -- "$tcu" gemm --estimate --config a100 --compare a100 \
   --ptx "$int4" --m 4096 --n 4096 --k 4096

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# tcu explore --validate: the full flow on the fronts and random points,
+# tcu explore --validate: the full flow on a sample spanning every axis,
 # its errors against the fast evaluator in validation.csv and report.html.
-#   quick: three points of the default configuration (a register-file axis:
-#          this build's own model runs them, nothing built), two validated
+#   quick: the default configuration with the register file's bandwidth
+#          and banks and the warps as axes (this build's own model runs
+#          them, nothing built): the two points spanning them validated
 #          without Yosys: cycles exact, energy within its tolerance, exit 0.
-#   full:  two small int4 datapaths (two units, one and two stages: built,
-#          run and synthesized; composed, not measured whole in the data
-#          file), both validated: cycles exact, energy within its
-#          tolerance; area and clock compared, and the exit status 1
-#          exactly when a figure is over its tolerance, naming those points.
+#   full:  tests/explore/span_sweep.toml: the two points spanning the int4,
+#          e2m1 and f16 engines' units and stages, the sparse mux, the
+#          register file and the warps (built, run, and mapped bottom-up),
+#          validated: cycles exact, energy within its tolerance; area and
+#          clock compared, and the exit status 1 exactly when a figure is
+#          over its tolerance, naming those points.
 #   tests/explore_validate.sh TCU WORK_DIR quick|full
 set -euo pipefail
 tcu=$1
@@ -23,28 +25,11 @@ mkdir -p "$work"
 export TCU_EXPLORE_CACHE=$work/cache
 sweep=$work/sweep.toml
 if [ "$mode" = quick ]; then
-  printf '[workload]\nsuite = "resnet50_224"\n[axes]\nrf_bandwidth = [16, 32, 64]\n' >"$sweep"
-  args=(--validate 1 --no-synth)
+  printf '[workload]\nsuite = "resnet50_224"\n[axes]\nrf_bandwidth = [16, 64]\nrf_banks = [4, 16]\nwarps = [1, 2]\n' >"$sweep"
+  args=(--validate 0 --no-fronts --no-synth)
 else
-  cat >"$sweep" <<'TOML'
-[workload]
-kind = "gemm"
-ptx = "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32"
-m = 32
-n = 16
-k = 128
-[fixed]
-Int4MacsPerCycle = 64
-SparseEnable = 1
-E2m1Enable = 0
-F16Enable = 0
-F64Enable = 0
-WordsPerCycle = 4
-DWordsPerCycle = 4
-[axes]
-IntStages = [1, 2]
-TOML
-  args=(--validate 1 --jobs 2 --build-jobs 1)
+  sweep=$(cd "$(dirname "$0")" && pwd)/explore/span_sweep.toml
+  args=(--validate 0 --no-fronts --jobs 2 --build-jobs 1)
 fi
 set +e
 "$tcu" explore "$sweep" --out "$work/out" "${args[@]}" 2>"$work/stderr.txt"

@@ -130,17 +130,29 @@ void measure_raw(DatapathModel& model, const Instr& instr, const std::vector<War
 }
 
 // The co-verification stack: front-end, Verilated datapath, the Cosim
-// scoreboard, and the result check `tcu run` makes.
+// scoreboard, and the result check `tcu run` makes: as `tcu run` does, the
+// golden D of each case once, handed to the engine as its expectation and
+// compared with what the engine returns; batches of kStackBatch cases (the
+// run's batch: the pipeline drains at the end of each).
+constexpr int kStackBatch = 256;
 void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOperands>& cases,
                    double seconds, double* ips, double* cpi) {
+  std::vector<StreamItem> items;
+  for (int i = 0; i < kStackBatch; ++i)
+    items.push_back({instr, cases[size_t(i) % cases.size()], std::to_string(i)});
+  std::vector<Fragment> want(items.size());
   uint64_t instructions = 0;
   const uint64_t cycles_before = engine.cycles();
-  *ips = rate(seconds, double(cases.size()), [&] {
-    const std::vector<Fragment> got = engine.execute_batch(instr, cases);
-    for (size_t i = 0; i < cases.size(); ++i)
-      if (golden_execute(instr, cases[i]).regs != got[i].regs)
+  *ips = rate(seconds, double(items.size()), [&] {
+    for (size_t i = 0; i < items.size(); ++i) {
+      want[i] = golden_execute(instr, items[i].operands);
+      items[i].expected = &want[i];
+    }
+    const std::vector<Fragment> got = engine.execute_stream(items);
+    for (size_t i = 0; i < items.size(); ++i)
+      if (want[i].regs != got[i].regs)
         throw std::runtime_error("bench: " + instr.ptx() + " result differs from the golden model");
-    instructions += cases.size();
+    instructions += items.size();
   });
   if (!engine.take_errors().empty())
     throw std::runtime_error("bench: " + instr.ptx() + " scoreboard errors");

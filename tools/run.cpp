@@ -223,9 +223,10 @@ class Runner {
   // The engine's errors, each charged to the case it names; which failed.
   std::vector<bool> take_engine_errors(const std::vector<PlannedCase>& cases,
                                        const std::vector<StreamItem>& items);
-  // Every case's D against the golden model's.
+  // Every case's D against the golden model's (`want`, the items' expected).
   void compare(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items,
-               const std::vector<Fragment>& got, const std::vector<bool>& failed);
+               const std::vector<Fragment>& want, const std::vector<Fragment>& got,
+               const std::vector<bool>& failed);
 
   Engine& engine_;
   const RunOptions& opt_;
@@ -291,11 +292,12 @@ std::vector<bool> Runner::take_engine_errors(const std::vector<PlannedCase>& cas
 }
 
 void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items,
-                     const std::vector<Fragment>& got, const std::vector<bool>& failed) {
+                     const std::vector<Fragment>& wants, const std::vector<Fragment>& got,
+                     const std::vector<bool>& failed) {
   const uint64_t first = cases.front().index, last = cases.back().index;
   for (size_t p = 0; p < items.size(); ++p) {
     const Instr& instr = items[p].instr;
-    const Fragment want = golden_execute(instr, items[p].operands);
+    const Fragment& want = wants[p];
     const Fragment& have = got[p];
     const int bits = fragment_layout(instr, Operand::kD).reg_bits();
     bool ok = true;
@@ -318,14 +320,20 @@ void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<St
 }
 
 bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
+  // Each case's golden D is computed once, before the engine runs: the
+  // check below compares against it, and an engine with a golden
+  // scoreboard (RTL) takes it as its expectation.
   std::vector<StreamItem> items;
+  std::vector<Fragment> want;
   items.reserve(cases.size());
+  want.reserve(cases.size());
   for (const PlannedCase& c : cases) {
     const Instr& instr = variants_[c.variant];
-    items.push_back(
-        {instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
-         std::to_string(c.index)});
+    items.push_back({instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
+                     std::to_string(c.index)});
+    want.push_back(golden_execute(instr, items.back().operands));
   }
+  for (size_t p = 0; p < items.size(); ++p) items[p].expected = &want[p];
   const std::vector<Fragment> got = execute(cases, items);
   const std::vector<bool> failed = take_engine_errors(cases, items);
   if (!hang_.empty()) {
@@ -343,7 +351,7 @@ bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
     return false;
   }
   if (sampler_) sampler_->sample(engine_, items);
-  compare(cases, items, got, failed);
+  compare(cases, items, want, got, failed);
   cases_run_ += cases.size();
   progress_.advance(cases.size());
   progress_file_.advance(cases.size());

@@ -26,7 +26,9 @@ struct RunOptions {
   // format's classes (generate_operands).
   double special_rate = kDefaultSpecialRate;
   int shard_index = 0, shard_count = 1;
-  int batch = 64;  // cases handed to the engine at once
+  // Cases handed to the engine at once: an RTL engine drains its pipeline
+  // at the end of each (the last instruction's latency).
+  int batch = 256;
   int max_details = 5;
   // Start of the command line that re-runs a case: the program and every
   // option but the cases' ("tcu run --engine rtl --config small

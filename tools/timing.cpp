@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exit_codes.h"
+#include "tcu/phys_figures.h"
 #include "tcu/reference_timing.h"
 
 namespace tcu {
@@ -41,6 +42,44 @@ void print_rows(const std::vector<ModelTiming>& rows, std::ostream& out) {
   }
 }
 
+// The configuration's clock as spec/phys_osu018.toml composes it, or nullptr.
+const phys::ConfigClock* config_clock(const std::string& config) {
+  for (const phys::ConfigClock& c : phys::kConfigClocks)
+    if (c.config != nullptr && config == c.config) return &c;
+  return nullptr;
+}
+
+void print_clock(const std::string& config, std::ostream& out) {
+  const phys::ConfigClock* figures = config_clock(config);
+  if (figures == nullptr) {
+    out << "clock: the data file (spec/phys_osu018.toml) has no figure of " << config << "\n";
+    return;
+  }
+  char text[128];
+  std::snprintf(text, sizeof text, "%.1f MHz", figures->fmax_mhz);
+  out << "clock (" << phys::kLibrary << ", composed from spec/phys_osu018.toml): datapath " << text
+      << ", set by " << figures->set_by
+      << (figures->in_place ? " (in its register wrapper)" : " (timed alone)") << "\n";
+  for (const phys::EngineClock& e : figures->engines) {
+    if (e.fmax_mhz <= 0.0) continue;
+    std::snprintf(text, sizeof text, "%.1f MHz", e.fmax_mhz);
+    out << "  " << e.engine << " engine " << text << ", set by " << e.set_by << "\n";
+  }
+}
+
+nlohmann::ordered_json clock_json(const std::string& config) {
+  const phys::ConfigClock* figures = config_clock(config);
+  if (figures == nullptr) return nullptr;
+  nlohmann::ordered_json j = {{"library", phys::kLibrary},
+                              {"fmax_mhz", figures->fmax_mhz},
+                              {"set_by", figures->set_by},
+                              {"in_place", figures->in_place}};
+  j["engines"] = nlohmann::ordered_json::object();
+  for (const phys::EngineClock& e : figures->engines)
+    if (e.fmax_mhz > 0.0) j["engines"][e.engine] = {{"fmax_mhz", e.fmax_mhz}, {"set_by", e.set_by}};
+  return j;
+}
+
 void print_notes(const std::vector<ModelTiming>& rows, std::ostream& out) {
   const AccelSimReference& accel = a100_accel_sim();
   out << "Accel-Sim SM80, every tensor instruction alike: trace mode latency "
@@ -65,6 +104,7 @@ void print_text(const TimingOptions& options, const std::vector<ModelTiming>& ro
       << "latency: issue to a dependent instruction able to read D (collection + datapath + "
          "write-back); interval: between back-to-back independent issues\n";
   print_rows(rows, out);
+  print_clock(options.config, out);
   print_notes(rows, out);
   if (misses.empty()) {
     out << "the a100 preset's claims: all kept at " << options.config << "\n";
@@ -110,6 +150,7 @@ void print_json(const TimingOptions& options, const std::vector<ModelTiming>& ro
   for (const ReferenceSource& source : a100_sources())
     doc["sources"][source.name] = source.citation;
   doc["a100_claims_missed"] = misses;
+  doc["clock"] = clock_json(options.config);
   out << doc.dump(2) << "\n";
 }
 

@@ -16,9 +16,28 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+bool same_variant(const Instr& a, const Instr& b) {
+  return a.family == b.family && a.shape == b.shape && a.a_layout == b.a_layout &&
+         a.b_layout == b.b_layout && a.a_type == b.a_type && a.b_type == b.b_type &&
+         a.c_type == b.c_type && a.d_type == b.d_type && a.satfinite == b.satfinite &&
+         a.rounding == b.rounding && a.explicit_rounding == b.explicit_rounding &&
+         a.ordered_metadata == b.ordered_metadata && a.scale_vec == b.scale_vec &&
+         a.explicit_scale_vec == b.explicit_scale_vec && a.mxf4nvf4 == b.mxf4nvf4 &&
+         a.scale_type == b.scale_type;
+}
+
+// FNV-1a of the PTX spelling; the last variant's is kept (a run draws case
+// after case of one variant, each needing it twice).
 uint64_t variant_hash(const Instr& instr) {
+  thread_local Instr last;
+  thread_local uint64_t last_hash = 0;
+  thread_local bool known = false;
+  if (known && same_variant(instr, last)) return last_hash;
   uint64_t h = 1469598103934665603ull;
   for (char ch : instr.ptx()) h = (h ^ uint8_t(ch)) * 1099511628211ull;
+  last = instr;
+  last_hash = h;
+  known = true;
   return h;
 }
 
@@ -143,16 +162,29 @@ Fragment junk_words(Source& src) {
 }
 
 // Sets every used element of `f` to value(batch, row, col).
+// Elements in matrix order, each through the layout's table of register
+// and bit offset (slot_of where `f` is not of the layout's shape).
 template <typename Value>
 void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
   const int bits = layout.elem_bits();
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  const bool by_table = f.regs_per_lane == layout.regs_per_lane() &&
+                        f.regs.size() == size_t(kLanes * layout.regs_per_lane());
+  int i = 0;
   for (int b = 0; b < layout.batches(); ++b)
     for (int r = 0; r < layout.rows(); ++r)
-      for (int c = 0; c < layout.cols(); ++c) {
-        const Slot s = layout.slot_of({b, r, c});
-        uint64_t& reg = f.at(s.lane, s.reg);
-        reg = (reg & ~(mask << (s.elem * bits))) | ((value(b, r, c) & mask) << (s.elem * bits));
+      for (int c = 0; c < layout.cols(); ++c, ++i) {
+        uint64_t* reg;
+        int shift;
+        if (by_table) {
+          reg = &f.regs[size_t(layout.reg_of_elem(i))];
+          shift = layout.shift_of_elem(i);
+        } else {
+          const Slot s = layout.slot_of({b, r, c});
+          reg = &f.at(s.lane, s.reg);
+          shift = s.elem * bits;
+        }
+        *reg = (*reg & ~(mask << shift)) | ((value(b, r, c) & mask) << shift);
       }
 }
 

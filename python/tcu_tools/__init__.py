@@ -5,9 +5,11 @@
   tcu_tools.phys     physical figures: area, clock and energy (tcu-phys)
   tcu_tools.explore  design-space exploration (tcu-explore; `tcu explore`)
   tcu_tools.mutate   mutation testing of the RTL (tcu-mutate)
+  tcu_tools.formal   formal equivalence of the units' two implementations
+                     (tcu-formal; formal/checks.toml)
 
 scripts/setup.sh installs it editable into .venv. The tools read the
-repository's files (spec/, rtl/, tb/, tests/data): source_dir() says where
+repository's files (spec/, rtl/, tb/, formal/, tests/data): source_dir() says where
 they are.
 """
 from __future__ import annotations

@@ -26,6 +26,10 @@ NUMBERED = re.compile(
 # (the spec reader's entry numbers) and colour codes are not references.
 HASH_REF = re.compile(r"(?<!\] )(?<![\w&/$])#\d{2}\b")
 HDL_SUFFIXES = (".sv", ".svh", ".v", ".vh")
+# Every match of NUMBERED contains one of these (case-folded), every match of
+# HASH_REF a "#": a text without any of them has no match, and the regular
+# expressions (seconds over the decompressed vector files) are not run on it.
+KEYWORDS = ("session", "issue", "pr", "pull request", "ticket", "#")
 
 
 def tree_files(root):
@@ -57,6 +61,9 @@ def text_of(path):
 
 
 def hits_in(rel, text):
+    folded = text.casefold()
+    if not any(keyword in folded for keyword in KEYWORDS):
+        return []
     patterns = [NUMBERED] + ([] if rel.endswith(HDL_SUFFIXES) else [HASH_REF])
     hits = []
     for pattern in patterns:

@@ -1,7 +1,7 @@
 """The fast evaluator of tcu_tools.explore (--fidelity fast): workloads
 (suites, TOML files, ONNX models) and their errors, the timing model through
 the tcu module, the composition, constraints, the Pareto front at scale and
-the characterization's staleness check. Needs the tcu Python module
+the characterization's staleness (test_stamp.py). Needs the tcu Python module
 (TCU_MODULE_DIR: the build's python/ folder)."""
 import math
 import os
@@ -32,7 +32,7 @@ def tcu_module():
 def evaluator(gemms, data=None):
     tcu_module()
     return fast.Evaluator(workload_file.Workload("w", "", gemms), list(params.rtl_parameters()),
-                          data or phys_data([]))
+                          data or phys_data())
 
 
 def point(**values):
@@ -156,8 +156,73 @@ def test_onnx_without_gemms_and_garbage(tmp_path):
 def test_onnx_mismatched_shapes(tmp_path):
     path = save(tmp_path, [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                 [tensor("x", [4, 64])], [tensor("y", None)], [weight("w", [32, 8])])
-    with pytest.raises(params.UsageError, match="m.onnx: shape inference failed"):
+    with pytest.raises(params.UsageError, match="m.onnx: shape inference failed") as error:
         read_onnx(path, "int4")
+    assert "node name: mm" in str(error.value)  # onnx's message names the node
+
+
+@pytest.mark.parametrize("op,inputs", [
+    ("MatMulInteger", ["x", "w"]),
+    ("ConvTranspose", ["x", "w"]),
+    ("Einsum", ["x", "w"]),
+])
+def test_onnx_gemms_it_cannot_read_are_refused(tmp_path, op, inputs):
+    # A quantized or transposed product, or an Einsum, holds GEMMs the reader
+    # does not take: refused with the node, not left out of the workload.
+    extra = {"equation": "ij,jk->ik"} if op == "Einsum" else {}
+    elem = TensorProto.UINT8 if op == "MatMulInteger" else TensorProto.FLOAT
+    shapes = ([1, 4, 8, 8], [4, 2, 3, 3]) if op == "ConvTranspose" else ([4, 64], [64, 8])
+    nodes = [helper.make_node("MatMul", ["a", "b"], ["c"], name="fine"),
+             helper.make_node(op, inputs, ["y"], name="q", **extra)]
+    model = helper.make_model(helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", elem, shapes[0]), tensor("a", [4, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32 if op == "MatMulInteger" else
+                                       TensorProto.FLOAT, None), tensor("c", None)],
+        [helper.make_tensor("w", elem, shapes[1], [0] * math.prod(shapes[1])),
+         weight("b", [8, 2])]), opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "q.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(params.UsageError) as error:
+        read_onnx(path, "int4")
+    assert f"{path}: node 1 'q' ({op}): {op} is not read" in str(error.value)
+
+
+def test_onnx_subgraph_is_refused(tmp_path):
+    # An If whose branches hold a MatMul: the reader does not descend into
+    # subgraphs, so the model is refused rather than read without them.
+    branch = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["o"])], "branch", [],
+                               [tensor("o", [4, 2])])
+    nodes = [helper.make_node("If", ["cond"], ["y"], name="gate", then_branch=branch,
+                              else_branch=branch)]
+    model = helper.make_model(helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+                     tensor("a", [4, 8]), tensor("b", [8, 2])], [tensor("y", None)]),
+        opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "if.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(params.UsageError, match=r"if.onnx: node 0 'gate' \(If\): If is not read"):
+        read_onnx(path, "int4")
+
+
+def test_workload_errors_name_the_gemm(tmp_path):
+    # A variant the model does not know, and a dimension past the timing
+    # model's limit: refused with the file and line before any point runs.
+    tcu_module()
+    path = tmp_path / "w.toml"
+    path.write_text('name = "w"\n\n[[gemm]]\nptx = "mma.sync.bogus"\nm = 16\nn = 8\nk = 64\n')
+    sweep = cli.Sweep()
+    sweep.workload.suite = str(path)
+    from tcu_tools.explore.fast_sweep import workload_of
+    with pytest.raises(params.UsageError, match=rf"{re.escape(str(path))}:3: gemm 1: ptx "
+                       "'mma.sync.bogus'"):
+        workload_of(sweep)
+    path.write_text('[[gemm]]\nfamily = "int4"\nm = 16\nn = 8\nk = 2147483648\n')
+    with pytest.raises(params.UsageError, match=rf"{re.escape(str(path))}:1: gemm 1: "
+                       "k=2147483648 is more than"):
+        workload_of(sweep)
+    sweep.workload.family = "int4"  # --family with a TOML: it names its own families
+    with pytest.raises(params.UsageError, match="--family .* sets the family of an ONNX"):
+        workload_of(sweep)
 
 
 # ---- the evaluator -----------------------------------------------------------------
@@ -212,7 +277,7 @@ def test_composition_against_whole_datapaths():
     (no router). The composition with the engines' own registers comes
     within 25 % of each (the lower bound without them is half)."""
     from tcu_tools.phys import compose
-    data = phys_data([])
+    data = phys_data()
     spec = params.config_spec()
     errors = []
     units_only = dict(data, whole=[])  # the composition, not the tables it is held to
@@ -228,22 +293,6 @@ def test_composition_against_whole_datapaths():
     assert len(errors) == 5
     assert all(abs(e) < 0.25 for e in errors), errors
     assert sorted(round(e, 3) for e in errors) == [-0.005, 0.046, 0.059, 0.076, 0.21]
-
-
-def test_stale_characterization_is_refused(monkeypatch):
-    from tcu_tools.phys import datafile
-    real = datafile.load
-
-    def stamped(path):
-        data = real(path)
-        data["rtl_sha256"] = dict(datafile.rtl_hashes(), **{"rtl/tcu_fma.sv": "0" * 16})
-        data["tools"] = datafile.tool_versions()
-        return data
-    monkeypatch.setattr(datafile, "load", stamped)
-    with pytest.raises(params.UsageError) as error:
-        phys_data([])
-    assert "the characterization is stale (rtl/tcu_fma.sv changed)" in str(error.value)
-    assert "-m tcu_tools.phys --all --write spec/phys_osu018.toml" in str(error.value)
 
 
 # ---- constraints and fronts --------------------------------------------------------
@@ -262,6 +311,23 @@ def test_constraints_prune():
         constraints.parse("area<=3", "s.toml:2", {"area_mm2"})
     with pytest.raises(params.UsageError, match="s.toml:2: constraint 'area_mm2=3'"):
         constraints.parse("area_mm2=3", "s.toml:2", {"area_mm2"})
+
+
+def test_the_validation_sample_spans_every_axis():
+    from tcu_tools.explore.fast_sweep import spanning, validation_sample
+    axes = {"a": [1, 2, 3], "b": [1, 2], "c": [0, 1]}
+    rows = [{"point": i, "status": "ok", "a": a, "b": b, "c": c, "area_mm2": a * b + c}
+            for i, (a, b, c) in enumerate((a, b, c) for a in axes["a"] for b in axes["b"]
+                                          for c in axes["c"])]
+    rows[0]["status"] = "pruned: area_mm2<=1"  # a pruned point is not validated
+    chosen = spanning(rows, axes)
+    assert {(n, rows[i][n]) for i in chosen for n in axes} == {
+        (n, v) for n in axes for v in axes[n]}
+    assert len(chosen) == 3 and 0 not in chosen  # three values of a: three points at least
+    rows[5]["pareto"] = 1
+    assert set(validation_sample(rows, axes, 0, 1)) == set(chosen) | {5}
+    assert set(validation_sample(rows, axes, 0, 1, fronts=False)) == set(chosen)
+    assert len(validation_sample(rows, axes, 2, 1, fronts=False)) == 5
 
 
 def test_pareto_front_matches_brute_force():

@@ -268,41 +268,77 @@ def test_overlap_of_boxes():
 
 
 def fake_synth(tmp_path, monkeypatch, status: int, csv_status: str, cells: str = "100"):
-    """A stand-in scripts/synth.sh writing one CSV row (and a JSON row with
-    no physical figures, as a failed --liberty mapping writes), exiting
-    `status`."""
+    """A stand-in scripts/synth.sh (the flow without the cell library)
+    writing one CSV row, exiting `status`."""
     script = tmp_path / "synth.sh"
     script.write_text(f"""#!{sys.executable}
-import json, sys
+import sys
 argv = sys.argv[1:]
 open(argv[argv.index("--csv") + 1], "w").write(
     "unit,parameters,cells,flip_flops,transistors,logic_depth,seconds,status\\n"
     "tcu_datapath,x,{cells},10,400+,7,3,{csv_status}\\n")
-if "--json" in argv:
-    open(argv[argv.index("--json") + 1], "w").write(json.dumps(
-        [{{"unit": "tcu_datapath", "area_um2": None, "library": None}}]))
 sys.exit({status})
 """)
     script.chmod(0o755)
     monkeypatch.setattr(synthesis, "SYNTH_SCRIPT", script)
-    monkeypatch.setattr(synthesis, "library_missing", lambda: "")
+    monkeypatch.setattr(synthesis, "library_missing", lambda: "no library here (test)")
     synth = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
     synthesis.synthesize(synth, None)
     return synth
 
 
-def test_a_failed_library_mapping_keeps_the_generic_figures(tmp_path, monkeypatch):
-    synth = fake_synth(tmp_path, monkeypatch, 1, "liberty mapping failed")
+def test_without_the_library_the_generic_figures(tmp_path, monkeypatch):
+    synth = fake_synth(tmp_path, monkeypatch, 0, "ok")
     assert synth.figures["cells"] == "100" and synth.figures["transistors"] == "400"
     assert "area_um2" not in synth.figures and synth.error == ""
-    assert "tcu_datapath at IntStages=1: liberty mapping failed (see " in synth.note
-    assert "area_um2, fmax_mhz and the columns from them are empty" in synth.note
-    # Cached: the same figures and the same note, without running again.
+    assert "no cell-library figures (no library here (test))" in synth.note
+    # Cached: the same figures, without running again.
     again = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
     synthesis.synthesize(again, None)
-    assert again.cached and again.figures["cells"] == "100" and again.note == synth.note
+    assert again.cached and again.figures["cells"] == "100"
 
 
 def test_a_failed_synthesis_is_an_error(tmp_path, monkeypatch):
     synth = fake_synth(tmp_path, monkeypatch, 1, "failed", cells="")
     assert synth.error.startswith("synthesis failed (see ") and synth.figures == {}
+
+
+def fake_area(tmp_path, monkeypatch, status: int):
+    """A stand-in tcu_tools.phys.area writing its JSON, exiting `status`;
+    the arguments it was given in args.txt."""
+    script = tmp_path / "area.py"
+    script.write_text(f"""import json, sys
+argv = sys.argv[1:]
+open({str(tmp_path / "args.txt")!r}, "w").write(" ".join(argv))
+if {status} == 0:
+    open(argv[argv.index("--json") + 1], "w").write(json.dumps({{
+        "top": argv[0], "library": "OSU 0.18 µm, typical corner", "area_um2": 5.0e6,
+        "flip_flop_area_um2": 1.0e6, "cells": 1234, "flip_flops": 56, "fmax_mhz": 150.0,
+        "critical_path_ns": 6.667, "path_start": "a", "path_end": "b", "seconds": 12.3}}))
+sys.exit({status})
+""")
+    monkeypatch.setattr(synthesis, "AREA_COMMAND", [sys.executable, str(script)])
+    monkeypatch.setattr(synthesis, "library_missing", lambda: "")
+    synth = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1},
+                                units=tmp_path / "units")
+    synthesis.synthesize(synth, None)
+    return synth
+
+
+def test_the_datapath_is_mapped_bottom_up_with_the_unit_cache(tmp_path, monkeypatch):
+    synth = fake_area(tmp_path, monkeypatch, 0)
+    args = (tmp_path / "args.txt").read_text()
+    assert args.startswith("tcu_datapath --params IntStages=1 --json ")
+    assert f"--units-cache {tmp_path / 'units'}" in args
+    assert synth.figures["area_um2"] == 5.0e6 and synth.figures["fmax_mhz"] == 150.0
+    assert synth.figures["cells"] == "1234" and synth.figures["transistors"] == ""
+    assert synth.library == "OSU 0.18 µm, typical corner" and synth.error == ""
+    again = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
+    synthesis.synthesize(again, None)
+    assert again.cached and again.figures["area_um2"] == 5.0e6
+
+
+def test_a_failed_mapping_is_an_error(tmp_path, monkeypatch):
+    synth = fake_area(tmp_path, monkeypatch, 1)
+    assert synth.error.startswith("synthesis failed (see ") and synth.figures == {}
+

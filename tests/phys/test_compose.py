@@ -141,3 +141,74 @@ def test_planted_engine_units_at_other_stages(monkeypatch):
         points, unit, {"Stages": 2}))
     with pytest.raises(AssertionError):
         test_engine_beside_its_units()
+
+
+def placed(p: dict, path: float) -> dict:
+    return dict(p, in_place_critical_path_ns=path, in_place_fmax_mhz=1e3 / path,
+                in_place_startpoint="in_x_0", in_place_endpoint="out_y_0")
+
+
+def test_clock_in_place():
+    """Each part's clock in its register wrapper where it has one: the
+    int4 unit at Stages 1 in place (5 ns alone) 7 ns, slower than the
+    router's 6 ns (no in-place figure: its own); the sparse mux in place
+    3 ns. The datapath's clock is the unit's 7 ns; the int4 engine's the
+    unit's (the mux is faster)."""
+    points = [dict(p) for p in POINTS]
+    points[1] = placed(points[1], 7.0)
+    points[2] = placed(points[2], 3.0)
+    d = compose.datapath(points, "t", VALUES)
+    assert d["critical_path_ns"] == 7.0 and d["fmax_mhz"] == pytest.approx(1e3 / 7)
+    assert d["path_unit"] == "tcu_int4_dot" and d["path_start"] == "in_x_0"
+    assert d["path_in_place"] is True
+    assert d["int4_fmax_mhz"] == pytest.approx(1e3 / 7)
+    assert d["int4_clock_set_by"] == "tcu_int4_dot"
+    # the mux slower in place than the unit: it sets the engine's clock
+    points[2] = placed(points[2], 8.0)
+    d = compose.datapath(points, "t", VALUES)
+    assert d["int4_clock_set_by"] == "tcu_sparse_mux" and d["path_unit"] == "tcu_sparse_mux"
+
+
+def engine_table(fmax: float, units: int = 4) -> dict:
+    return {"top": "tcu_int4_engine", "params": {"Units": units, "SparseEnable": 0, "Stages": 1},
+            "library": "L", "area_um2": 1000.0, "flip_flop_area_um2": 200.0, "cells": 50,
+            "fmax_mhz": fmax, "critical_path_ns": 1e3 / fmax, "path_start": "s",
+            "path_end": "e"}
+
+
+def test_engine_clock_set_by():
+    """The unit in place at 7 ns (142.9 MHz). An engine top at 100 MHz is
+    set by its logic around the units; one at 140 MHz (within the 5% two
+    mappings differ by) by the unit; the engine's clock is the slower of the
+    two, in the [[engine]] row and in the configuration's composition."""
+    points = [placed(dict(p), 7.0) if p["unit"] == "tcu_int4_dot" else p for p in POINTS]
+    slow = compose.engine_beside_units(points, engine_table(100.0))
+    assert slow["unit_in_place_fmax_mhz"] == pytest.approx(1e3 / 7)
+    assert slow["clock_set_by"] == "tcu_int4_engine around its units"
+    near = compose.engine_beside_units(points, engine_table(140.0))
+    assert near["clock_set_by"] == "tcu_int4_dot"
+    d = compose.datapath(points, "t", VALUES, [slow])
+    assert d["int4_fmax_mhz"] == pytest.approx(100.0)
+    assert d["int4_clock_set_by"] == "tcu_int4_engine around its units"
+    d = compose.datapath(points, "t", VALUES, [near])
+    assert d["int4_fmax_mhz"] == pytest.approx(140.0)
+    assert d["int4_clock_set_by"] == "tcu_int4_dot"
+
+
+def test_planted_clock_of_the_unit_alone(monkeypatch):
+    """The unit's own clock (ideal ports) taken instead of its clock in
+    place: the datapath's clock is the router's 6 ns, not the unit's 7."""
+    monkeypatch.setattr(compose, "in_place", lambda p: (p["critical_path_ns"], "s", "e"))
+    with pytest.raises(AssertionError):
+        test_clock_in_place()
+
+
+def test_engine_top_sets_the_datapath_clock():
+    """An engine top at 100 MHz, slower than every part in place (the unit
+    7 ns, the router 6 ns): the datapath's clock is the engine's, set by
+    the engine top (its logic around its units)."""
+    points = [placed(dict(p), 7.0) if p["unit"] == "tcu_int4_dot" else p for p in POINTS]
+    d = compose.datapath(points, "t", VALUES, [compose.engine_beside_units(
+        points, engine_table(100.0))])
+    assert d["fmax_mhz"] == pytest.approx(100.0) and d["path_unit"] == "tcu_int4_engine"
+    assert d["path_in_place"] is False

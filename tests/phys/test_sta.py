@@ -76,3 +76,15 @@ def test_planted_first_path_at_the_reference_period_misses(tmp_path, monkeypatch
     assert "gating" in first  # what the old reading took as the critical path
     arrival = float(re.search(r"^\s*([-0-9.]+)\s+data arrival time", first, re.M).group(1))
     assert abs(arrival - plain.delay_ns) > 0.5
+
+
+def test_register_of_names_the_path_registers(tmp_path):
+    """The critical path's start and end flip-flops by the nets on their Q
+    pins (c0 and q_o here); a port is no register; an instance not in the
+    netlist gives None."""
+    net = write(tmp_path, False)
+    path = sta.critical_path(net, "tcg", "clk_i", tmp_path)
+    assert sta.register_of(net, path.startpoint) == "c0", path.startpoint
+    assert sta.register_of(net, path.endpoint) == "q_o", path.endpoint
+    assert sta.register_of(net, "d_i (input port clocked by clk)") is None
+    assert sta.register_of(net, "nope (rising edge-triggered flip-flop clocked by clk)") is None

@@ -32,10 +32,15 @@ class UnsupportedInstruction : public std::invalid_argument {
 
 // One instruction of a stream: any variant, its lanes' registers, and the
 // name its failures carry (a generator case index, a vector file's id).
+// `expected`: the golden model's D of it where the caller has computed it
+// already (tcu run checks every D against it), so that an engine with a
+// golden scoreboard need not compute it again; it must stay alive for the
+// call. Null: the engine computes what it needs itself.
 struct StreamItem {
   Instr instr;
   WarpOperands operands;
   std::string case_id;
+  const Fragment* expected = nullptr;
 };
 
 // The register file an engine's last stream went through (an RTL engine's

@@ -203,8 +203,14 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
     add("--constraint", action="append", default=[], metavar="COLUMN<=X",
         help="prune points: COLUMN<=X, >=, <, > (e.g. area_mm2<=100, fmax_mhz>=50; repeatable)")
     add("--validate", type=int, metavar="N",
-        help="run the full flow on every Pareto point and N random points; write the fast "
-        "figures' errors (validation.csv); exit 1 if one is over its tolerance")
+        help="run the full flow on every Pareto point, a sample spanning every axis value and "
+        "N random points; write the fast figures' errors (validation.csv); exit 1 if one is "
+        "over its tolerance")
+    add("--plots", action="store_true",
+        help="fast: write the PNG plots as well (the full flow always does)")
+    add("--no-fronts", action="store_true",
+        help="with --validate: the spanning sample and the N random points only, not every "
+        "point of the fronts")
     add("--bench", action="store_true",
         help="time the fast evaluation of the sweep alone; print points/minute")
     add("--out", default="explore-out", help="output folder")

@@ -13,6 +13,14 @@ Verilator or Yosys.
                          without figures
   tops, tops_per_mm2...  physical.derive, as for the full flow
 
+The run parameters: the register file's (rf_bandwidth, rf_banks,
+rf_read_ports, rf_write_ports) go into the timing model; warps take turns
+issuing one k-step's instructions (tools/gemm.cpp issue_order), which
+reorders them without changing an instruction's operand collection, so the
+cycles do not depend on them (validated by --validate, which spans the
+warps axis), and a GEMM with fewer instructions a k-step than warps cannot
+run, as `tcu gemm` refuses it; back-pressure is not modeled and refused.
+
 `tcu` is the pybind module of python/ (build/python): tcu explore finds it
 through TCU_MODULE_DIR, which the tcu binary sets to its build's."""
 from __future__ import annotations
@@ -88,10 +96,14 @@ class Evaluator:
         cycles = issued = instructions = 0
         energy = 0.0
         peak_cycles = 0.0  # cycles the GEMMs would take at their engines' peaks
+        warps = int(point.get("warps", 1))
         for g in self.workload.gemms:
             e = self.estimate(g.ptx, g.m, g.n, g.k, rtl, front_end)
             if isinstance(e, str):
                 return {"status": f"cannot run {g.name}: {e}"}
+            if e["slots"] < warps:
+                return {"status": f"cannot run {g.name}: {warps} warps, more than its "
+                                  f"{e['slots']} instruction(s) a k-step (tcu gemm --warps)"}
             cycles += e["cycles"] * g.count
             issued += e["issued_macs"] * g.count
             instructions += e["instructions"] * g.count
@@ -107,7 +119,8 @@ class Evaluator:
         if c is None:
             row["status"] = "no unit figures for this core"
             return row
-        row.update(area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
+        row.update(library=self.data["library"], energy_library=self.data["library"],
+                   area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
                    router_area_um2=physical.significant(c["router_area_um2"], 6),
                    fmax_mhz=physical.significant(c["fmax_mhz"], 6), path_unit=c["path_unit"],
                    source=c["source"], missing="; ".join(c["missing"]))

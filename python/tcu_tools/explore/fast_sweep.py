@@ -23,43 +23,92 @@ from .workload_file import Gemm, Workload, load
 FAST_COLUMNS = ["source", "missing", "path_unit", "runtime_ms"]
 
 
+# The timing model's limit on a GEMM's dimensions (tcu.gemm_estimate).
+LIMIT = 1 << 30
+
+
+def checked(workload: Workload) -> Workload:
+    """The workload, its GEMMs' variants and sizes checked (UsageError
+    naming the GEMM's file and line or node)."""
+    from .fast import tcu_module
+    tcu = tcu_module()
+    for g in workload.gemms:
+        where = g.origin or f"{workload.describe()}: {g.name}"
+        try:
+            tcu.canonical(g.ptx)
+        except ValueError as error:
+            raise UsageError(f"{where}: ptx '{g.ptx}': {error}") from None
+        for name in ("m", "n", "k"):
+            if getattr(g, name) > LIMIT:
+                raise UsageError(f"{where}: {name}={getattr(g, name)} is more than the timing "
+                                 f"model's 2^30")
+    return workload
+
+
 def workload_of(sweep: Sweep) -> Workload:
     w = sweep.workload
     if w.suite:
-        return load(w.suite, w.family or None)
+        return checked(load(w.suite, w.family or None))
     if w.kind == "mix":
         raise UsageError("the fast evaluator takes GEMM workloads (--workload, or --ptx/--m/--n/"
                          "--k); a mix workload needs --fidelity full")
-    return Workload(f"gemm {w.m}x{w.n}x{w.k}", "command line", [Gemm("gemm", w.ptx, w.m, w.n,
-                                                                       w.k)])
+    return checked(Workload(f"gemm {w.m}x{w.n}x{w.k}", "command line",
+                            [Gemm("gemm", w.ptx, w.m, w.n, w.k, 1, "the gemm workload")]))
 
 
-def phys_data(notes: list[str]) -> dict:
+def phys_data() -> dict:
     """The characterization (spec/phys_osu018.toml), refused where it is
-    stale: its RTL hashes or tool versions are not this tree's."""
+    stale (tcu_tools.phys.stamp: an entry's RTL elaborates to another
+    design, a tool or the flow changed, or it carries no stamp)."""
     from tcu_tools.phys import datafile
     from tcu_tools.phys.units import REPO
     path = REPO / "spec" / "phys_osu018.toml"
     try:
         data = datafile.load(path)
-    except datafile.DataFileError as error:
+        reasons = datafile.stale(data)
+    except (datafile.DataFileError, RuntimeError) as error:
         raise UsageError(str(error)) from None
-    reasons = datafile.stale(data)
     if reasons:
         raise UsageError(f"{path}: the characterization is stale ({'; '.join(reasons)}); "
-                         f"refresh it with: {datafile.REGENERATE}")
-    if "rtl_sha256" not in data:
-        notes.append(f"{path.name} carries no rtl_sha256 (written before the stamp): its "
-                     "figures are not checked against this RTL; refresh it with: "
-                     f"{datafile.REGENERATE}")
+                         f"refresh it with: {datafile.REFRESH}")
     return data
+
+
+def spanning(rows: list[dict], axes: dict) -> list[int]:
+    """Points among `rows` (status ok) such that every value of every axis
+    is some chosen point's, few of them: greedily the point that covers
+    the most values not yet covered, the smallest (area_mm2) of equals."""
+    ok = [r for r in rows if r.get("status") == "ok"]
+    todo = {(name, value) for name in axes for value in {r[name] for r in ok}}
+    chosen = []
+    while todo:
+        best = max(ok, key=lambda r: (sum((n, r[n]) in todo for n in axes),
+                                      -(physical.number(r.get("area_mm2")) or 0.0),
+                                      -int(r["point"])))
+        todo -= {(n, best[n]) for n in axes}
+        chosen.append(int(best["point"]))
+    return sorted(chosen)
+
+
+def validation_sample(rows: list[dict], axes: dict, n: int, seed: int,
+                      fronts: bool = True) -> list[int]:
+    """--validate N's points: every point of the Pareto fronts (unless
+    --no-fronts), a sample spanning every axis (spanning), and N random
+    others (seed)."""
+    picked = {int(r["point"]) for r in rows
+              if fronts and (r.get("pareto") or r.get("pareto_energy"))}
+    picked |= set(spanning(rows, axes))
+    others = sorted(int(r["point"]) for r in rows
+                    if r.get("status") == "ok" and int(r["point"]) not in picked)
+    picked |= set(random.Random(seed).sample(others, min(n, len(others))))
+    return sorted(picked)
 
 
 def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
                  rtl: dict[str, int], shard: tuple[int, int]) -> int:
     workload = workload_of(sweep)
     notes: list[str] = []
-    evaluator = Evaluator(workload, list(rtl), phys_data(notes))
+    evaluator = Evaluator(workload, list(rtl), phys_data())
     columns_known = set(FIGURE_COLUMNS) | set(rtl) | set(RUN_PARAMETERS) | {"area_mm2",
                                                                              "runtime_ms"}
     rules = [constraint_rules.parse(c, sweep.constraint_where, columns_known)
@@ -99,16 +148,13 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         "seconds": round(seconds, 3),
         "argv": sys.argv[1:],
     }
-    finish(rows, meta, out, plots=False)
+    finish(rows, meta, out, plots=args.plots)
     status, validation = EXIT_OK, None
     if args.validate is not None:
         from .validate import validate
-        fronts = sorted(int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy"))
-        on_front = set(fronts)
-        others = [int(r["point"]) for r in rows
-                  if r.get("status") == "ok" and int(r["point"]) not in on_front]
-        rng = random.Random(args.seed if args.seed is not None else 1)
-        chosen = fronts + sorted(rng.sample(others, min(args.validate, len(others))))
+        chosen = validation_sample(rows, sweep.axes, args.validate,
+                                   args.seed if args.seed is not None else 1,
+                                   not args.no_fronts)
         status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
     from .report_html import write_report
     write_report(rows, meta, out, validation)

@@ -9,7 +9,10 @@
           [N, O, OH, OW...]: its im2col GEMM, M = N x OH x OW..., N = O /
           group, K = C / group x kH x kW..., count = group
 
-Every GEMM runs in `family`. Errors name the file, the node and why."""
+Every GEMM runs in `family`. Errors name the file, the node and why; a
+node that holds GEMMs these rules do not read (quantized and transposed
+convolutions, Einsum, the subgraphs of If, Loop and Scan) is refused, not
+left out of the workload."""
 from __future__ import annotations
 
 import math
@@ -57,8 +60,17 @@ def _static(shape, value: str, where: str, rank: int | None = None) -> list[int]
     return shape
 
 
+# Operators with GEMMs that the rules above do not read.
+UNREAD = {"MatMulInteger", "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose",
+          "Einsum", "If", "Loop", "Scan"}
+
+
 def _gemm_of(node, index: int, shapes: dict, ptx: str, where: str) -> Gemm | None:
     name = node.name or f"{node.op_type.lower()}{index}"
+    if node.op_type in UNREAD:
+        raise UsageError(f"{where}: {node.op_type} is not read (MatMul, Gemm and Conv are; "
+                         "a workload that leaves its GEMMs out would be wrong): give the model "
+                         "without it or a workload TOML")
     shape = lambda i, rank: _static(shapes.get(node.input[i]), node.input[i], where, rank)  # noqa
     if node.op_type == "MatMul":
         a, b = shape(0, 1), shape(1, 1)
@@ -67,14 +79,14 @@ def _gemm_of(node, index: int, shapes: dict, ptx: str, where: str) -> Gemm | Non
         if a[-1] != b[-2]:
             raise UsageError(f"{where}: inner dimensions differ ({a} x {b})")
         batch = max(math.prod(a[:-2]), math.prod(b[:-2]))
-        return Gemm(name, ptx, a[-2], b[-1], a[-1], batch)
+        return Gemm(name, ptx, a[-2], b[-1], a[-1], batch, where)
     if node.op_type == "Gemm":
         a, b = shape(0, 2), shape(1, 2)
         m, k = (a[1], a[0]) if _attribute(node, "transA", 0) else (a[0], a[1])
         kb, n = (b[1], b[0]) if _attribute(node, "transB", 0) else (b[0], b[1])
         if k != kb:
             raise UsageError(f"{where}: inner dimensions differ (K {k} and {kb})")
-        return Gemm(name, ptx, m, n, k)
+        return Gemm(name, ptx, m, n, k, 1, where)
     if node.op_type == "Conv":
         weight = shape(1, 3)
         out = _static(shapes.get(node.output[0]), node.output[0], where, 3)
@@ -83,7 +95,7 @@ def _gemm_of(node, index: int, shapes: dict, ptx: str, where: str) -> Gemm | Non
             raise UsageError(f"{where}: {weight[0]} output channels are not a multiple of "
                              f"group={group}")
         return Gemm(name, ptx, out[0] * math.prod(out[2:]), weight[0] // group,
-                    math.prod(weight[1:]), group)
+                    math.prod(weight[1:]), group, where)
     return None
 
 

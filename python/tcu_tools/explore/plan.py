@@ -43,7 +43,7 @@ def plan_of(points, selected, sweep, rtl, base, cache, no_synth, fingerprint, ve
         dp_params = {k: v for k, v in params.items() if k not in router}
         skey = content_key("synth", dp_params, fingerprint, yosys)
         plan.point_synth[i] = [plan.synths.setdefault(
-            skey, Synthesis(skey, cache / "synth" / skey, dp_params))]
+            skey, Synthesis(skey, cache / "synth" / skey, dp_params, units=cache / "units"))]
         if synth_router:
             r_params = {k: params[k] for k in router}
             rkey = content_key("synth-router", r_params, fingerprint, yosys)

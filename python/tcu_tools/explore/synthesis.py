@@ -1,10 +1,13 @@
-"""A point's synthesis: scripts/synth.sh at the point's datapath (or
-operand-router) parameters, cached by content. Generic-cell figures from
-its CSV (cells, flip-flops, transistor estimate, logic depth); where
-synth.sh maps to the cell library (its --liberty: the OSU 0.18 um cells,
-OpenSTA) and the library is installed, the physical figures from its --json:
-area_um2, flip_flop_area_um2, fmax_mhz, critical_path_ns, path_start,
-path_end (and "library")."""
+"""A point's synthesis at the point's datapath (or operand-router)
+parameters, cached by content. Where the cell library is installed (the
+OSU 0.18 um cells, OpenSTA), tcu_tools.phys.area maps it: tcu_datapath
+bottom-up (tcu_tools.phys.hier: each dot-unit setting mapped once, cached
+in the cache's units/ folder and shared by every point; the rest mapped
+around the units; the linked design timed), the router as one top; the
+physical figures area_um2, flip_flop_area_um2, fmax_mhz, critical_path_ns,
+path_start, path_end (and "library"), and the library cells and flip-flops.
+Without the library, scripts/synth.sh's generic-cell figures (cells,
+flip-flops, transistor estimate, logic depth)."""
 from __future__ import annotations
 
 import csv
@@ -12,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,13 +44,23 @@ class Synthesis:
     figures: dict[str, str] = field(default_factory=dict)
     library: str = ""  # the cell library of the physical figures, if any
     note: str = ""  # why physical figures are missing
+    units: Path | None = None  # the dot units' mapping cache (bottom-up), if any
+
+
+# The flow's own files (part of the cache key with synth.sh).
+FLOW_FILES = [SOURCE_DIR / "python" / "tcu_tools" / "phys" / f
+              for f in ("hier.py", "mapping.py", "area.py", "sta.py", "osu018_abc.constr",
+                        "osu018_latch_map.v")]
 
 
 def script_version() -> str:
-    """synth.sh's content hash and whether it maps to the cell library here
-    (part of the cache key: a changed flow re-synthesizes)."""
-    text = SYNTH_SCRIPT.read_bytes()
-    return f"synth.sh {hashlib.sha256(text).hexdigest()[:16]}" + (
+    """synth.sh's and the mapping flow's content hash and whether it maps to
+    the cell library here (part of the cache key: a changed flow
+    re-synthesizes)."""
+    digest = hashlib.sha256(SYNTH_SCRIPT.read_bytes())
+    for f in FLOW_FILES:
+        digest.update(f.read_bytes() if f.exists() else b"")
+    return f"synth.sh {digest.hexdigest()[:16]}" + (
         " liberty" if not library_missing() else "")
 
 
@@ -114,7 +128,49 @@ def generic_row(path: Path) -> dict | None:
     return row if row and all(row.get(k) for k in GENERIC_KEYS) else None
 
 
+# The mapping to the cell library (tcu_tools.phys.area with this interpreter).
+AREA_COMMAND = [sys.executable, "-m", "tcu_tools.phys.area"]
+
+
+def map_to_library(synth: Synthesis, timeout: float | None) -> None:
+    """tcu_tools.phys.area at the point's parameters (bottom-up with
+    synth.units): the physical figures and the library cells."""
+    physical = synth.directory / "synth.json"
+    log = synth.directory / "synth.log"
+    start = time.monotonic()
+    with Locked(synth.directory):
+        if physical.exists():
+            synth.cached = True
+        else:
+            partial = synth.directory / "synth.partial.json"
+            command = AREA_COMMAND + [synth.top, "--params",
+                       " ".join(f"{k}={v}" for k, v in synth.params.items()), "--json",
+                       str(partial), "--workdir", str(synth.directory / "osu018")]
+            if synth.units is not None:
+                command += ["--units-cache", str(synth.units)]
+            status = run_logged(command, log, dict(os.environ), timeout)
+            if status != 0 or not partial.exists():
+                synth.error = ("synthesis timed out" if status == -1
+                               else "synthesis failed") + f" (see {log})"
+                synth.seconds = time.monotonic() - start
+                return
+            partial.rename(physical)
+        data = json.loads(physical.read_text())
+        synth.figures = {"cells": str(data.get("cells", "")),
+                         "flip_flops": str(data.get("flip_flops", "")),
+                         "transistors": "", "logic_depth": ""}
+        if not synth.cached:
+            synth.figures["synth_s"] = str(round(data.get("seconds", 0)))
+        read_physical(physical, synth)
+        if synth.top == "tcu_operand_router":
+            synth.figures = {f"router_{k}": v for k, v in synth.figures.items()}
+    synth.seconds = time.monotonic() - start
+
+
 def synthesize(synth: Synthesis, timeout: float | None) -> None:
+    if not library_missing():
+        map_to_library(synth, timeout)
+        return
     result = synth.directory / "synth.csv"
     physical = synth.directory / "synth.json"
     log = synth.directory / "synth.log"
@@ -123,22 +179,14 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
         if not result.exists():
             params = " ".join(f"{k}={v}" for k, v in synth.params.items())
             partial = synth.directory / "synth.partial.csv"
-            partial_json = synth.directory / "synth.partial.json"
             env = dict(os.environ, SYNTH_DIR=str(synth.directory))
             command = [str(SYNTH_SCRIPT), "--params", params, "--csv", str(partial)]
-            if not library_missing():
-                command += ["--liberty", "--json", str(partial_json)]
             status = run_logged(command + [synth.top], log, env, timeout)
-            # A failed run without generic figures is a failed synthesis; one
-            # with them (the cell-library step failed) is kept, its CSV
-            # status saying what failed (a note, the physical columns empty).
-            if status != 0 and (status == -1 or generic_row(partial) is None):
+            if status != 0 or generic_row(partial) is None:
                 synth.error = ("synthesis timed out" if status == -1
                                else "synthesis failed") + f" (see {log})"
                 synth.seconds = time.monotonic() - start
                 return
-            if partial_json.exists():
-                partial_json.rename(physical)
             partial.rename(result)
         else:
             synth.cached = True

@@ -1,6 +1,9 @@
 """`--validate N`: the full flow (each point's RTL run through the SystemC
-front-end, its datapath synthesized) on the points of the Pareto fronts and
-N random points, against the fast evaluator's figures for the same points.
+front-end, its datapath mapped bottom-up: synthesis.py) on the points of
+the Pareto fronts (unless --no-fronts), a sample spanning every axis value
+(fast_sweep.spanning) and N random points, against the fast evaluator's
+figures for the same points; validation_axes.csv gives, per axis value and
+figure, the largest error among the validated points with that value.
 
 The workload's own GEMMs are far too large to simulate, so the full flow
 runs one small GEMM per variant of the workload (two output tiles a side,
@@ -40,12 +43,18 @@ TOLERANCES = {"cycles": 0.0, "energy_pj": 0.10, "area_um2": 0.05, "router_area_u
 COLUMNS = ["point", "figure", "fast", "full", "error", "tolerance", "status"]
 
 
-def validation_gemms(tcu, workload) -> list[Gemm]:
-    """One small GEMM per distinct variant of the workload."""
+def validation_gemms(tcu, workload, warps: int = 1) -> list[Gemm]:
+    """One small GEMM per distinct variant of the workload: two output
+    tiles a side and two k-steps, more tile rows where a k-step would have
+    fewer instructions than `warps` (m8n8k4 .f16 computes four tiles an
+    instruction)."""
     gemms = []
     for ptx in dict.fromkeys(g.ptx for g in workload.gemms):
         m, n, k = tcu.info(ptx)["shape"]
-        gemms.append(Gemm(f"validation {ptx}", ptx, 2 * m, 2 * n, 2 * k))
+        rows = 2
+        while tcu.gemm_estimate(ptx, rows * m, 2 * n, 2 * k)["slots"] < warps:
+            rows *= 2
+        gemms.append(Gemm(f"validation {ptx}", ptx, rows * m, 2 * n, 2 * k))
     return gemms
 
 
@@ -99,7 +108,8 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
     cache = Path(args.cache).resolve() if args.cache else default_cache(base)
     if not update_base(base, out):
         return EXIT_FAIL, None
-    gemms = validation_gemms(evaluator.tcu, evaluator.workload)
+    gemms = validation_gemms(evaluator.tcu, evaluator.workload,
+                             max(int(points[i].get("warps", 1)) for i in chosen))
     print(f"explore: validating {len(chosen)} point(s) with the full flow on "
           f"{len(gemms)} GEMM(s)", file=sys.stderr)
     fast = {i: {"cycles": 0, "energy_pj": 0.0} for i in chosen}
@@ -139,6 +149,11 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
         writer.writeheader()
         writer.writerows({c: r.get(c, "") for c in COLUMNS} for r in table)
     print_table(table)
+    axes_table = by_axis(table, points, sweep.axes)
+    with open(out / "validation_axes.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=AXIS_COLUMNS)
+        writer.writeheader()
+        writer.writerows(axes_table)
     bad = sorted({r["point"] for r in table if r["status"] != "ok"})
     summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
                f"tolerances {', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
@@ -149,6 +164,28 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
     validation = {"rows": table, "columns": COLUMNS, "summary": summary,
                   "full": {i: full[i] for i in chosen if i not in failed}}
     return (EXIT_FAIL if bad else EXIT_OK), validation
+
+
+AXIS_COLUMNS = ["axis", "value", "figure", "points", "max_abs_error", "status"]
+
+
+def by_axis(table: list[dict], points, axes) -> list[dict]:
+    """Per axis value and figure: the validated points with that value and
+    the largest absolute error among them (validation_axes.csv)."""
+    out = []
+    for name in axes:
+        for value in axes[name]:
+            with_value = {r["point"] for r in table if points[r["point"]][name] == value}
+            for figure in TOLERANCES:
+                errors = [abs(float(r["error"].rstrip("%"))) for r in table
+                          if r["point"] in with_value and r.get("figure") == figure and r["error"]]
+                if errors:
+                    worst = max(errors)
+                    out.append({"axis": name, "value": value, "figure": figure,
+                                "points": len(errors), "max_abs_error": f"{worst:.3f}%",
+                                "status": "ok" if worst <= 100 * TOLERANCES[figure] + 1e-9
+                                else "over tolerance"})
+    return out
 
 
 def print_table(table: list[dict]) -> None:

@@ -34,6 +34,8 @@ class Gemm:
     n: int
     k: int
     count: int = 1
+    # Where it was read (file:line, or file: node), for errors.
+    origin: str = dataclasses.field(default="", compare=False, repr=False)
 
     @property
     def macs(self) -> int:
@@ -118,7 +120,8 @@ def read_workload(path: Path) -> Workload:
             raise UsageError(f"{where}: missing family (one of {', '.join(FAMILY_PTX)}) or ptx")
         workload.gemms.append(Gemm(table.get("name", f"gemm{i + 1}"),
                                    ptx_of(table.get("family"), table.get("ptx"), where),
-                                   table["m"], table["n"], table["k"], table.get("count", 1)))
+                                   table["m"], table["n"], table["k"], table.get("count", 1),
+                                   where))
     return workload
 
 
@@ -133,6 +136,9 @@ def load(spec: str, family: str | None = None) -> Workload:
     if path.suffix == ".onnx":
         from .onnx_workload import read_onnx
         return read_onnx(path, family or "f16")
+    if family:
+        raise UsageError(f"workload '{spec}': --family (family = ...) sets the family of an "
+                         "ONNX model's GEMMs; a suite or workload TOML names each GEMM's family")
     if path.suffix != ".toml" and (SUITES / f"{spec}.toml").exists():
         path = SUITES / f"{spec}.toml"
     elif not path.exists():

@@ -1,7 +1,7 @@
 """Which RTL files are mutated, and the unit each belongs to (the report's
 groups). Only the implementations the co-verification runs simulate
 (SynthImpl=0): the synthesis implementations are proven equal to them by
-scripts/equiv.sh, or checked by gate-level simulation. Left out: tcu_pkg.sv
+tcu-formal, or checked by gate-level simulation. Left out: tcu_pkg.sv
 (constants and constant functions), tcu_datapath_checker.sv (assertions),
 tcu_activity.sv (the activity counters, which the regression does not
 compare: the energy estimate reads them), the chooser modules (no logic)."""

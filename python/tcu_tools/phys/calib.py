@@ -9,11 +9,12 @@ published 0.18 um figures. Exit 1 if a step fails."""
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from pathlib import Path
 
-from . import activity, energy, mapping, sta, stimulus
+from . import activity, datafile, energy, library, mapping, sta, stimulus
 from .units import REPO, sources_of
 
 CALIB = REPO / "phys" / "calib"
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", default="build/phys/calib")
     parser.add_argument("--json", help="write the figures as JSON")
     parser.add_argument("--only", action="append", choices=["fo4", *DESIGNS])
+    parser.add_argument("--write", metavar="FILE",
+                        help="write the calibration data file (spec/phys_calib_osu018.toml), "
+                        "which the docs' calibration tables are generated from")
     args = parser.parse_args(argv)
     work = Path(args.workdir)
     out = []
@@ -93,7 +97,29 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
+    if args.write:
+        if args.only:
+            parser.error("--write needs every design (no --only)")
+        write(Path(args.write), out)
     return 0
+
+
+COMMAND = "nice -n 10 .venv/bin/python -m tcu_tools.phys.calib --write spec/phys_calib_osu018.toml"
+
+
+def write(path: Path, figures: list[dict]) -> None:
+    """The calibration data file: the FO4 delay and each design's figures."""
+    head = {"library": library.LABEL, "liberty": str(library.LIBERTY),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+            "command": COMMAND, "tools": datafile.tool_versions(), "cycles": CYCLES}
+    text = ["# The calibration designs (phys/calib/) through the units' flow: the\n"
+            "# library's FO4 delay and each design's area, delay and energy per\n"
+            "# operation. Written by tcu_tools.phys.calib (command below); the docs'\n"
+            "# calibration tables are generated from it (tcu_tools.phys.table).\n",
+            datafile.table_text("", head)]
+    for f in figures:
+        text.append(datafile.table_text("[[design]]", f))
+    path.write_text("\n".join(text))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """python3 -m tcu_tools.phys [--unit NAME [--params "N=V ..."]]... | --all
                        [--cycles N] [--json FILE] [--write FILE] [--check FILE]
                        [--from-json FILE] [--workdir DIR]
+       python3 -m tcu_tools.phys --refresh FILE
 
 Maps each unit type to the OSU 0.18 um cells and prints its area (um^2),
 critical path and clock (MHz), and energy per cycle busy and idle (pJ, from a
@@ -8,8 +9,11 @@ gate-level simulation's toggle counts in OpenSTA's report_power) and per
 operation. --all: every point of the data file (each unit at the default
 configuration's parameters and where the small configuration's differ);
 --write FILE: the data file (spec/phys_osu018.toml); --check FILE: compare
-the measured points with the data file's. --from-json FILE: take the
-figures from an earlier --json instead of measuring. Exit 1 if a step fails
+the measured points with the data file's; --refresh FILE: re-measure the
+entries whose RTL or tools changed (tcu_tools.phys.stamp) and re-stamp it.
+--from-json FILE: take the figures from earlier --json runs (or a data file)
+instead of measuring, merged point by point; each keeps the stamp of the RTL
+it was measured from. Exit 1 if a step fails
 or --check finds a disagreement, 2 for a bad command line."""
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import datafile, figures, library
+from . import datafile, figures, library, stamp
 from .units import POINTS, UNIT_TYPES
 
 
@@ -64,8 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", metavar="FILE", help="write the data file (TOML)")
     parser.add_argument("--check", metavar="FILE",
                         help="compare the figures with the data file's; exit 1 on a difference")
-    parser.add_argument("--from-json", metavar="FILE",
-                        help="figures from an earlier --json run instead of measuring")
+    parser.add_argument("--from-json", metavar="FILE", action="append",
+                        help="figures from an earlier --json run (or a data file's points, "
+                        "FILE.toml, with its [[whole]] and [[engine]] measurements) instead "
+                        "of measuring; repeatable: a later file's points replace an earlier "
+                        "one's (datafile.merge: a point without energy keeps the earlier "
+                        "energies of the same netlist)")
     parser.add_argument("--whole", action="append", default=[], metavar="JSON",
                         help="with --write: a whole tcu_datapath's figures (tcu_tools.phys.area "
                         "--json) to set beside its composition (repeatable)")
@@ -76,8 +84,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the plain (unbuffered) mapping, for comparison with the buffered one")
     parser.add_argument("--no-energy", action="store_true",
                         help="area and clock only (no gate-level simulation)")
+    parser.add_argument("--refresh", metavar="FILE",
+                        help="re-measure the data file's stale entries (their RTL's design or "
+                        "the tools changed: tcu_tools.phys.stamp), keep the rest, re-stamp it")
     parser.add_argument("--workdir", default="build/phys", help="netlists, logs (build/phys)")
     args = parser.parse_args(argv)
+    if args.refresh:
+        from .refresh import refresh
+        return refresh(Path(args.refresh), Path(args.workdir))
     if args.cycles < 8:
         parser.error("--cycles must be at least 8")
     overrides = _parse_params(parser, args.params)
@@ -102,15 +116,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'unit':18} {'parameters':30} {'area um2':>11} {'ff um2':>9} {'cells':>6} "
           f"{'path ns':>8} {'fmax MHz':>9} {'busy pJ/cyc':>11} {'idle pJ/cyc':>11} "
           f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
+    tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
+    rtl_then: dict = {}  # the --from-json data files' rtl_sha256
     if args.from_json:
-        try:
-            loaded = json.loads(Path(args.from_json).read_text())
-            rows = loaded["units"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print(f"tcu_phys: --from-json {args.from_json}: {e}", file=sys.stderr)
-            return 1
+        for name in args.from_json:
+            try:
+                if name.endswith(".toml"):
+                    data = datafile.load(Path(name))
+                    blank = {f.name: None for f in dataclasses.fields(figures.UnitFigures)}
+                    loaded = [{**blank, **p} for p in data["point"]]
+                    tables = datafile.measured_tables(data)
+                    rtl_then.update(data.get("rtl_sha256", {}))
+                else:
+                    loaded = json.loads(Path(name).read_text())["units"]
+                rows = datafile.merge(rows, loaded)
+            except (OSError, ValueError, KeyError, TypeError, datafile.DataFileError) as e:
+                print(f"tcu_phys: --from-json {name}: {e}", file=sys.stderr)
+                return 1
         for f in rows:
             _print_row(f)
+        if args.json:
+            Path(args.json).write_text(json.dumps(
+                {"library": library.LABEL, "cycles": args.cycles, "seed": args.seed,
+                 "units": rows}, indent=2))
     else:
         try:
             library.liberty()
@@ -129,12 +157,17 @@ def main(argv: list[str] | None = None) -> int:
                 units = [dataclasses.replace(u, params={**u.params, **overrides}) for u in units]
         for unit in units:
             try:
+                # the RTL it is measured from, taken before (a --json run's
+                # figures carry it into a later --from-json)
+                rtl = (stamp.stamp_of("point", {"unit": unit.name, "params": unit.params},
+                                      yosys_version=_tools()["yosys"])
+                       if args.json or args.write else {})
                 f = figures.measure(unit, Path(args.workdir), args.cycles, args.seed,
                                     not args.plain, not args.no_energy)
             except RuntimeError as e:
                 print(f"tcu_phys: {unit.name}: {e}", file=sys.stderr)
                 return 1
-            rows.append(f.to_json())
+            rows.append({**f.to_json(), **rtl})
             _print_row(rows[-1])
             if args.json:  # after each unit, so a long run's figures survive
                 Path(args.json).write_text(json.dumps(
@@ -142,13 +175,14 @@ def main(argv: list[str] | None = None) -> int:
                      "units": rows}, indent=2))
     if args.write:
         try:
-            wholes = [json.loads(Path(w).read_text()) for w in args.whole]
-            engines = [json.loads(Path(e).read_text()) for e in args.engine]
+            wholes = [json.loads(Path(w).read_text()) for w in args.whole] or tables[0]
+            engines = [json.loads(Path(e).read_text()) for e in args.engine] or tables[1]
         except (OSError, ValueError) as e:
             print(f"tcu_phys: --whole/--engine: {e}", file=sys.stderr)
             return 1
+        # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
-                       engines)
+                       engines, measured_here=not args.from_json, rtl_then=rtl_then)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

@@ -85,10 +85,56 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     return out
 
 
-def datapath(points: list[dict], name: str, values: dict) -> dict | None:
+def in_place(p: dict) -> tuple[float, str, str]:
+    """A point's critical path (ns, start, end) as it sits in the design
+    (tcu_tools.phys.in_place: in a register wrapper) where the point has
+    it, else its own (ideal ports)."""
+    if p.get("in_place_critical_path_ns") is not None:
+        return p["in_place_critical_path_ns"], p["in_place_startpoint"], p["in_place_endpoint"]
+    return p["critical_path_ns"], p["startpoint"], p["endpoint"]
+
+
+def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
+                  stages: int) -> dict:
+    """An engine's clock: the slowest of its units (and sparse muxes) in
+    place, and, where an [[engine]] table of its top exists at these
+    stages, that top's clock (its operand and D registers, selection,
+    sequencer, accumulators around the units) if slower; which sets it."""
+    unit = ENGINES[engine][0]
+    own = [p for label, _, p in parts if label == unit or (engine == "int4" and
+                                                            label == "tcu_sparse_mux")]
+    slowest = max(own, key=lambda p: in_place(p)[0])
+    fmax, by = 1e3 / in_place(slowest)[0], slowest["unit"]
+    around = engine_around(tables, engine, units, stages) if tables else None
+    if around is not None and around["at_stages"]:
+        by = set_by(around["fmax_mhz"], fmax, by, ENGINE_TOPS[engine][0])
+        fmax = min(fmax, around["fmax_mhz"])
+    return {"fmax_mhz": fmax, "clock_set_by": by}
+
+
+# Two mappings of the same logic (a unit alone, the unit inside its engine
+# top) differ in clock by a few percent (ABC's choices); an engine top
+# slower than its unit in place by more than this is set by its own logic.
+MAPPING_SPREAD = 0.05
+
+
+def set_by(engine_fmax: float, unit_fmax: float, unit: str, top: str) -> str:
+    """What sets an engine's clock: its unit (in place) where the engine
+    top is no slower than it beyond MAPPING_SPREAD, else the engine's logic
+    around its units."""
+    if engine_fmax >= (1 - MAPPING_SPREAD) * unit_fmax:
+        return unit
+    return f"{top} around its units"
+
+
+def datapath(points: list[dict], name: str, values: dict,
+             engine_tables: list[dict] = ()) -> dict | None:
     """The composed figures of configuration `name` (resolved parameter
     `values`); a part without a point is left out and named in `missing`.
-    None if no dot unit of it has a point."""
+    None if no dot unit of it has a point. Its clock is the slowest part's
+    as it sits in the design (in_place); each engine's clock is its units'
+    in place or, with `engine_tables` (the [[engine]] tables), the engine
+    top's where that is slower (_engine_clock)."""
     parts = []  # (label, count, point): their clocks
     areas = []  # (label, {area_um2, flip_flop_area_um2})
     engines = {}
@@ -118,6 +164,8 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
                                                  else None),
                            "units_area_um2": count * p["area_um2"],
                            "area_um2": area["area_um2"]}
+        engines[engine].update(_engine_clock(engine, parts, engine_tables, count,
+                                             values[dp_stage]))
     if not engines:
         return None
     router = router_scaled(points, values["WordsPerCycle"], values["DWordsPerCycle"])
@@ -134,7 +182,8 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         else:
             parts.append((glue, 1, g))
             areas.append((glue, g))
-    slowest = max(parts, key=lambda part: part[2]["critical_path_ns"])[2]
+    slowest = max(parts, key=lambda part: in_place(part[2])[0])[2]
+    period, start, end = in_place(slowest)
     out = {
         "name": name,
         "method": METHOD,
@@ -149,11 +198,14 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
         "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
         "router_idle_pj_per_cycle": router.get("idle_pj_per_cycle") if router else None,
         "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),
-        "critical_path_ns": slowest["critical_path_ns"],
-        "fmax_mhz": slowest["fmax_mhz"],
+        # the clock: the slowest part as it sits in the design (in_place),
+        # or an engine top's where slower (below)
+        "critical_path_ns": period,
+        "fmax_mhz": 1e3 / period,
         "path_unit": slowest["unit"],
-        "path_start": slowest["startpoint"],
-        "path_end": slowest["endpoint"],
+        "path_start": start,
+        "path_end": end,
+        "path_in_place": slowest.get("in_place_critical_path_ns") is not None,
         "idle_pj_per_cycle": sum(e["idle_pj_per_cycle"] for e in engines.values()
                                  if e["idle_pj_per_cycle"] is not None),
         # parts without a point (not measured): left out of every figure above
@@ -164,16 +216,25 @@ def datapath(points: list[dict], name: str, values: dict) -> dict | None:
     }
     for engine, e in engines.items():
         out[f"{engine}_units"] = e["units"]
+        out[f"{engine}_fmax_mhz"] = e["fmax_mhz"]
+        out[f"{engine}_clock_set_by"] = e["clock_set_by"]
         out[f"{engine}_pj_per_issued_{ISSUED_OP[engine]}"] = e["pj_per_mac"]
         out[f"{engine}_area_um2"] = e["area_um2"]
+    # an engine top slower than every part in place (its logic around its
+    # units) sets the datapath's clock
+    slow = min(engines.values(), key=lambda e: e["fmax_mhz"])
+    if slow["fmax_mhz"] < out["fmax_mhz"] and slow["clock_set_by"].endswith("around its units"):
+        out.update(critical_path_ns=1e3 / slow["fmax_mhz"], fmax_mhz=slow["fmax_mhz"],
+                   path_unit=slow["clock_set_by"].split()[0], path_start=None, path_end=None,
+                   path_in_place=False)
     return out
 
 
-def datapaths(points: list[dict]) -> list[dict]:
+def datapaths(points: list[dict], engine_tables: list[dict] = ()) -> list[dict]:
     spec = tcu_spec.load()
     out = []
     for name, given in spec.configs.items():
-        d = datapath(points, name, spec.resolve(given))
+        d = datapath(points, name, spec.resolve(given), engine_tables)
         if d is not None:
             out.append(d)
     return out
@@ -201,6 +262,8 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "critical_path_ns": whole["critical_path_ns"],
         "path_start": whole["path_start"],
         "path_end": whole["path_end"],
+        "path_start_register": whole.get("path_start_register"),
+        "path_end_register": whole.get("path_end_register"),
         "composed_area_um2": composed,
         # the units and the control alone, without the skid and the router
         "units_and_control_area_um2": d["dot_units_area_um2"] + sum(
@@ -239,8 +302,14 @@ def engine_beside_units(points: list[dict], engine: dict) -> dict:
         "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
         "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
         "path_end": engine["path_end"],
+        "path_start_register": engine.get("path_start_register"),
+        "path_end_register": engine.get("path_end_register"),
         "units_area_um2": units * p["area_um2"],
         "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
+        # its unit's clock in a register wrapper (in_place), and which sets
+        # the engine's (set_by)
+        "unit_in_place_fmax_mhz": 1e3 / in_place(p)[0],
+        "clock_set_by": set_by(engine["fmax_mhz"], 1e3 / in_place(p)[0], unit, engine["top"]),
     }
 
 

@@ -5,15 +5,14 @@ against a fresh measurement (`--check FILE`)."""
 from __future__ import annotations
 
 import datetime
-import hashlib
 import math
+import re
 import importlib.metadata
 import subprocess
 import tomllib
 from pathlib import Path
 
-from . import compose, figures, library, sta
-from .units import POINTS, RTL, sources_of
+from . import compose, figures, library, sta, stamp
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -22,10 +21,12 @@ from .units import POINTS, RTL, sources_of
 CHECKED = {
     "area_um2": 1e-6, "flip_flop_area_um2": 1e-6, "cells": 0, "flip_flops": 0,
     "critical_path_ns": 1e-3, "busy_pj_per_cycle": 1e-3, "idle_pj_per_cycle": 1e-3,
-    "pj_per_issued_op": 1e-3,
+    "pj_per_issued_op": 1e-3, "in_place_critical_path_ns": 1e-3,
 }
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
+# Re-measures the stale entries only (tcu_tools.phys.stamp).
+REFRESH = stamp.REFRESH
 # The [[whole]] tables: each a whole tcu_datapath mapped first, then given to
 # the command above as --whole FILE.
 WHOLE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_datapath "
@@ -55,8 +56,13 @@ def _value(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {v!r} to TOML")
+
+
+def _key(k: str) -> str:
+    """A TOML key: bare where it can be, else quoted (rtl/tcu_pkg.sv)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _value(k)
 
 
 def _table(header: str, entries: dict) -> str:
@@ -67,8 +73,13 @@ def _table(header: str, entries: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+table_text = _table  # a TOML table of entries (None: left out), for the other data files
+
+
 def tool_versions() -> dict:
-    """The first line of each tool's version: the flow the figures depend on."""
+    """The first line of each tool's version, and the flow's files (the
+    liberty, the ABC constraints, the latch map: stamp.flow_hash): what the
+    figures depend on besides the RTL."""
     def first_line(cmd: list[str]) -> str:
         try:
             out = subprocess.run(cmd, capture_output=True, text=True).stdout
@@ -80,45 +91,34 @@ def tool_versions() -> dict:
     except importlib.metadata.PackageNotFoundError:
         parser = "?"
     return {"yosys": first_line(["yosys", "-V"]), "sta": first_line(["sta", "-version"]),
-            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser}
-
-
-def rtl_hashes() -> dict:
-    """The SHA-256 (16 hex digits) of every RTL file a characterized unit is
-    built from (units.sources_of each point's top, and the engines')."""
-    tops = {p.name for p in POINTS} | set(compose.ENGINE_UNITS)
-    files = sorted({f for top in tops for f in sources_of(top)})
-    return {str(f.relative_to(RTL.parent)): hashlib.sha256(f.read_bytes()).hexdigest()[:16]
-            for f in files}
+            "iverilog": first_line(["iverilog", "-V"]), "liberty_parser": parser,
+            "flow": stamp.flow_hash()}
 
 
 def stale(data: dict, tools: dict | None = None) -> list[str]:
     """Why the data file's figures are not those of this RTL and these
-    tools (its rtl_sha256 and tools against theirs now); [] if they are,
-    or if the file carries no rtl_sha256 (see unstamped)."""
-    if "rtl_sha256" not in data:
-        return []
-    now = rtl_hashes()
-    then = data["rtl_sha256"]
-    reasons = [f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]]
-    reasons += [f"{f} is new" for f in sorted(set(now) - set(then))]
-    reasons += [f"{f} is gone" for f in sorted(set(then) - set(now))]
-    tools = tool_versions() if tools is None else tools
-    for name, version in data.get("tools", {}).items():
-        if tools.get(name) != version:
-            reasons.append(f"{name} is '{tools.get(name)}', the figures' '{version}'")
-    return reasons
+    tools (stamp.staleness); [] if they are."""
+    return stamp.staleness(data, tool_versions() if tools is None else tools)
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
-          wholes: list[dict] = (), engines: list[dict] = ()) -> None:
+          wholes: list[dict] = (), engines: list[dict] = (), measured_here: bool = True,
+          rtl_then: dict | None = None) -> None:
+    """The data file of these points (and [[datapath]] compositions, the
+    [[whole]] and [[engine]] tables beside them). Every entry carries the
+    stamp of the RTL its figures were measured from (tcu_tools.phys.stamp):
+    its own where it has one (rtl_files, rtl_design); else this tree's if
+    measured_here (every figure measured from this tree), and otherwise
+    (figures taken from an earlier run) stamp.UNRECORDED_STAMP, stale until
+    --refresh measures it. rtl_then: the earlier data file's rtl_sha256, for
+    the files of entries measured from other sources than this tree's."""
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "command": REGENERATE,
         "tools": tools,
-        "rtl_sha256": rtl_hashes(),
+        "rtl_sha256": {},  # below: every entry's sources (stamp.head_hashes)
         "reference_period_ns": sta.REFERENCE_PERIOD_NS,
         "cycles": cycles,
         "seed": seed,
@@ -141,19 +141,37 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# energy over them (f16: products; a 2:4 sparse int4 instruction's\n"
         "# dense-equivalent MACs are twice its issued ones).\n"
         "# [[point]]: a unit at one parameter setting (configs: the named\n"
-        "# configurations it is part of); [[datapath]]: a configuration composed from\n"
-        "# its points (compose in python/tcu_tools/phys/compose.py says how).\n",
-        _table("", head),
+        "# configurations it is part of), its clock alone and in place (in a\n"
+        "# register wrapper: tcu_tools.phys.in_place); [[datapath]]: a configuration\n"
+        "# composed from its points, each engine's clock and the datapath's and what\n"
+        "# sets each (compose in python/tcu_tools/phys/compose.py says how);\n"
+        "# [[whole]], [[engine]]: tops mapped whole beside their composition.\n"
+        "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
+        "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
+    points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
-    for p in points:
+    def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one
+        return {**row, **{k: raw[k] for k in stamp.KEYS if k in raw}}
+    data = {"point": [dict(p) for p in points],
+            "whole": [stamped(compose.against_whole(points, w), w) for w in wholes],
+            "engine": [stamped(compose.engine_beside_units(points, e), e) for e in engines]}
+    for kind, entry in stamp.entries(data):
+        if "rtl_files" in entry and "rtl_design" in entry:
+            continue  # the stamp of the RTL its figures were measured from
+        entry.update(stamp.stamp_of(kind, entry, yosys_version=tools.get("yosys", ""))
+                     if measured_here else stamp.UNRECORDED_STAMP)
+    head["rtl_sha256"] = stamp.head_hashes(data, rtl_then or {})
+    head["refresh_command"] = REFRESH
+    text.append(_table("", head))
+    for p in data["point"]:
         text.append(_table("[[point]]", p))
-    for d in compose.datapaths(points):
+    for d in compose.datapaths(data["point"], data["engine"]):
         text.append(_table("[[datapath]]", d))
-    for w in wholes:
-        text.append(_table("[[whole]]", compose.against_whole(points, w)))
-    for e in engines:
-        text.append(_table("[[engine]]", compose.engine_beside_units(points, e)))
+    for w in data["whole"]:
+        text.append(_table("[[whole]]", w))
+    for e in data["engine"]:
+        text.append(_table("[[engine]]", e))
     path.write_text("\n".join(text))
 
 
@@ -224,7 +242,7 @@ def derived_f64(points: list[dict]) -> list[dict]:
                 f"energy only: 4 x tcu_fma Format=FP64 Stages={stages} (its busy, idle and "
                 "leakage figures x 4); area and clock are this unit's own mapping"))
             continue
-        d = dict(fma)
+        d = {k: v for k, v in fma.items() if k not in stamp.KEYS}  # stamped as its own top
         d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
                  configs=["default"] if stages == 2 else ["small"],
                  derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
@@ -235,3 +253,59 @@ def derived_f64(points: list[dict]) -> list[dict]:
         d["cells"], d["flip_flops"] = 4 * fma["cells"], 4 * fma["flip_flops"]
         out.append(d)
     return out
+
+
+# The figures of a mapping alone (no simulation): two rows with these equal
+# are of the same netlist (the mapping is deterministic).
+MAPPING_FIGURES = ("area_um2", "flip_flop_area_um2", "cells", "flip_flops", "critical_path_ns")
+ENERGY_FIGURES = ("busy_toggle_rate", "busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw",
+                  "pj_per_issued_op", "busy_internal_pj", "busy_switching_pj", "busy_ports_pj")
+
+
+def merge(base: list[dict], newer: list[dict]) -> list[dict]:
+    """The points of `base` with those of `newer` in their place (matched
+    by unit and parameters; new ones appended). A newer point measured
+    without energy (tcu_tools.phys --no-energy) keeps the base point's
+    energies if both are of the same netlist (MAPPING_FIGURES agree as
+    --check compares them); a DataFileError names it where they do not
+    (its energy must be measured again)."""
+    out = [dict(p) for p in base]
+    index = {key(p): i for i, p in enumerate(out)}
+    for p in newer:
+        k = key(p)
+        if k not in index:
+            index[k] = len(out)
+            out.append(dict(p))
+            continue
+        old = out[index[k]]
+        if p.get("busy_pj_per_cycle") is None and old.get("busy_pj_per_cycle") is not None:
+            differ = [n for n in MAPPING_FIGURES
+                      if abs(old[n] - p[n]) > CHECKED[n] * max(abs(old[n]), abs(p[n])) + 1e-9]
+            if differ:
+                raise DataFileError(
+                    f"{p['unit']} {p['params']}: mapped without energy to another netlist than "
+                    f"the earlier figures' ({', '.join(differ)} differ): measure its energy "
+                    "again")
+            p = {**p, **{n: old[n] for n in ENERGY_FIGURES if old.get(n) is not None},
+                 "seconds": old.get("seconds", p.get("seconds")),
+                 "synth_seconds": old.get("synth_seconds", p.get("synth_seconds"))}
+            p.pop("derived", None)
+            if old.get("derived"):
+                p["derived"] = old["derived"]
+        out[index[k]] = dict(p)
+    return out
+
+
+# A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
+# keys): what --write needs to write it again beside the points.
+MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
+                 "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
+                 "path_end_register", "rtl_files", "rtl_design")
+
+
+def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[whole]] and [[engine]] tables' measurements of a data file,
+    with the stamps of the RTL they were measured from."""
+    def keep(t):
+        return {k: t[k] for k in MEASURED_KEYS if k in t}
+    return [keep(w) for w in data.get("whole", [])], [keep(e) for e in data.get("engine", [])]

@@ -5,7 +5,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import activity, library, mapping, sta
+from . import activity, in_place, library, mapping, sta
 from . import energy as energy_method
 from .units import UnitType
 
@@ -42,6 +42,13 @@ class UnitFigures:
     busy_internal_pj: float | None = None
     busy_switching_pj: float | None = None
     busy_ports_pj: float | None = None
+    # The unit as it sits in the design (tcu_tools.phys.in_place): in a
+    # register wrapper, every input driven by a flip-flop and every output
+    # captured by one; the clock of the unit inside its engine.
+    in_place_critical_path_ns: float | None = None
+    in_place_fmax_mhz: float | None = None
+    in_place_startpoint: str | None = None
+    in_place_endpoint: str | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -73,6 +80,7 @@ def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1,
     ins, _ = activity.ports(mapped.netlist)
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
     path = sta.critical_path(mapped.netlist, unit.name, clock, workdir)
+    placed = in_place.critical_path(mapped.netlist, unit.name, workdir)
     busy_rate = busy_pj = idle_pj = leak_uw = per_op = None
     parts = {}
     if unit.stimulus and energy:
@@ -89,7 +97,9 @@ def measure(unit: UnitType, workdir: Path, cycles: int = 200, seed: int = 1,
         mapped.area_um2, mapped.flip_flop_area_um2, mapped.cells, mapped.flip_flops,
         path.delay_ns, path.fmax_mhz, path.startpoint, path.endpoint, busy_rate, busy_pj,
         idle_pj, leak_uw, issued_ops_per_cycle(unit), unit.op_name, per_op, mapped.seconds,
-        time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN, **parts)
+        time.monotonic() - start, MAPPING_BUFFERED if buffered else MAPPING_PLAIN, **parts,
+        in_place_critical_path_ns=placed.delay_ns, in_place_fmax_mhz=placed.fmax_mhz,
+        in_place_startpoint=placed.startpoint, in_place_endpoint=placed.endpoint)
 
 
 def _energies(unit: UnitType, netlist: Path, clock: str | None, workdir: Path, cycles: int,

@@ -228,3 +228,20 @@ def _ports_cache(netlist: Path) -> set:
                 names.update(f"{m.group(3)}[{i}]" for i in range(min(hi, lo), max(hi, lo) + 1))
         _PORTS[netlist] = names
     return _PORTS[netlist]
+
+
+def register_of(netlist: Path, point: str) -> str | None:
+    """The register a path's start or end point is (report_checks' "NAME
+    (rising edge-triggered flip-flop ...)"): the net on that flip-flop's
+    (or latch's) Q pin, which Yosys names after the RTL register, its
+    instance path included (u_int4.g_engine.g_accumulate[2].dot[12]); None
+    for a port or a cell not found."""
+    name = point.split(" (")[0].strip()
+    if "flip-flop" not in point and "latch" not in point:
+        return None
+    inst = re.escape(name.split("/")[-1])
+    m = re.search(rf"^\s*\w+\s+\\?{inst}\s*\((.*?)\);", Path(netlist).read_text(), re.S | re.M)
+    if not m:
+        return None
+    q = re.search(r"\.Q\(\s*(.*?)\s*\)\s*(?:,|$)", m.group(1), re.S)
+    return re.sub(r"\s+", "", q.group(1).lstrip("\\")) if q else None

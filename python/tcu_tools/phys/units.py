@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
@@ -88,9 +89,9 @@ POINTS = [
 ]
 
 
-def sources_of(top: str) -> list[Path]:
+def sources_of(top: str, rtl: Path = RTL) -> list[Path]:
     """rtl/tcu_pkg.sv, the top and every rtl/tcu_*.sv it names, transitively
-    (as scripts/synth.sh resolves them)."""
+    (as scripts/synth.sh resolves them); `rtl`: another copy of rtl/."""
     seen: list[str] = []
     todo = [top]
     while todo:
@@ -98,12 +99,12 @@ def sources_of(top: str) -> list[Path]:
         if name in seen:
             continue
         seen.append(name)
-        text = (RTL / f"{name}.sv").read_text()
+        text = (rtl / f"{name}.sv").read_text()
         for word in sorted(set(re.findall(r"\btcu_[a-z0-9_]+\b", text))):
-            if word != "tcu_pkg" and (RTL / f"{word}.sv").is_file() and \
-                    "\n// Simulation flow only:" not in (RTL / f"{word}.sv").read_text():
+            if word != "tcu_pkg" and (rtl / f"{word}.sv").is_file() and \
+                    "\n// Simulation flow only:" not in (rtl / f"{word}.sv").read_text():
                 todo.append(word)  # not the fast implementations (SynthImpl = 0)
-    return [RTL / "tcu_pkg.sv"] + [RTL / f"{n}.sv" for n in seen]
+    return [rtl / "tcu_pkg.sv"] + [rtl / f"{n}.sv" for n in seen]
 
 
 def synthesis_params(top: str, params: dict) -> dict:

@@ -1,4 +1,4 @@
-// Yosys techmap rules for scripts/equiv.sh (kind slang): the gather's
+// Yosys techmap rules for the formal flow (tcu_tools.formal, kind slang): the gather's
 // fast form writes each word with an indexed part-select, which Yosys
 // 0.70's SystemVerilog frontend lowers to a shift of the word into the
 // 4-8 kbit buffer by minus its position times the word's width. Mapped as
@@ -10,8 +10,9 @@
 //   tcu_equiv_neg_lowzero    -(H * 2**Z) as (-H) * 2**Z, its low zeros constant;
 //   tcu_equiv_shift_aligned  a shift by a multiple of 2**Z as a decoder.
 // Any other $neg or $shift is left to Yosys's own map (_TECHMAP_FAIL_).
-// The check "shift_map aligned=barrel" of scripts/equiv.sh proves these
-// rules equal to Yosys's own map on the gather's shapes.
+// The check "shift_map aligned=barrel" (formal/checks.toml, kind map)
+// proves these rules equal to Yosys's own map on the gather's shapes;
+// TCU_FORMAL_PLANT (techmap -D) plants a fault in them for its --plant run.
 
 // A $neg whose operand has constant-zero low bits: -(H * 2**Z) is
 // (-H) * 2**Z, so the low bits of the result are the same zeros, made
@@ -86,7 +87,12 @@ module tcu_equiv_shift_aligned (A, B, Y);
   genvar d, k, a;
   generate
     for (d = 0; d < NA + NY - 1; d = d + 1) begin : g_dec
+`ifdef TCU_FORMAL_PLANT
+      // The plant of the check's --plant run: one decoded amount off by one.
+      localparam integer D = d - (NY - 1) + (d == NY - 1);
+`else
       localparam integer D = d - (NY - 1);
+`endif
       // D outside high's range never equals it.
       if (D >= -(1 << (HW - 1)) && D < (1 << (HW - 1))) begin : g_in
         assign hit[d] = high == D;

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Bit-blast flat, word-level RTLIL into a binary AIGER: one module, or the miter of two.
 
-    equiv_blast.py OUT.aig IN.il... --top MODULE [--order MAP]
-    equiv_blast.py OUT.aig IN.il... --miter GOLD GATE [--cut-dff REGEX]
+    python -m tcu_tools.formal.blast OUT.aig IN.il... --top MODULE [--order MAP] [--plant]
+    python -m tcu_tools.formal.blast OUT.aig IN.il... --miter GOLD GATE [--cut-dff REGEX]
         [--gate OUTS=OK:UNIT]... [--slice-bits N]
 
-scripts/equiv.sh's gather proof (kind cut): Yosys 0.23's techmap needs about
+The formal flow's gather proof (tcu_tools.formal, kind cut): Yosys 0.23's techmap needs about
 5 GB per million AND nodes, and the 64-word miter is 18 million; here an AND
 node is a hash-table entry. Each cell type is mapped as Yosys's techmap maps
 it, except that a shift is mapped by decoding its amount: output bit k is the
@@ -21,8 +20,10 @@ input value (two cells of one blackbox reading equal signals give equal
 outputs: the proof's cut point); --cut-dff cuts registers (their value an
 input shared by name, their next value compared as NAME$next); other
 registers must not be read. --order numbers the inputs and outputs as a map
-file of Yosys's write_aiger -map does (equiv.sh's check `blast`, this map
+file of Yosys's write_aiger -map does (the check of kind blast, this map
 against Yosys's techmap: kind slang's 1-word miter both ways, proven equal).
+--plant maps every $pmux with its output bit 0 inverted where a case hits
+(that check's --plant run: the two maps must then differ).
 """
 import argparse
 import bisect
@@ -626,6 +627,13 @@ def pmux(g, ins, p):
     return out
 
 
+def pmux_planted(g, ins, p):
+    """$pmux with output bit 0 inverted where a case hits (--plant)."""
+    out = pmux(g, ins, p)
+    out[0] = g.MUX(g.any(ins["S"]), out[0], out[0] ^ 1)
+    return out
+
+
 def shift(direction, amount_signed):
     """Y[k] = A[k + v] for amount v (direction -1: Y[k] = A[k - v]); the
     amount signed where the cell's B_SIGNED says so and amount_signed."""
@@ -701,7 +709,7 @@ def xor_all(g, a):
     return out
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("aig")
     ap.add_argument("rtlil", nargs="+")
@@ -721,7 +729,11 @@ def main():
                          "value) only where bit i / UNIT of GOLD's output OK is high")
     ap.add_argument("--order", metavar="MAP",
                     help="with --top: inputs and outputs in this write_aiger -map file's order")
-    args = ap.parse_args()
+    ap.add_argument("--plant", action="store_true",
+                    help="map $pmux with output bit 0 inverted where a case hits (a fault)")
+    args = ap.parse_args(argv)
+    if args.plant:
+        CELLS["$pmux"] = pmux_planted
     try:
         modules = {}
         for path in args.rtlil:
@@ -811,7 +823,7 @@ def main():
               f"{len(out_lits)} outputs, {len(aig.ands) // 3} AND nodes, "
               f"{len(boxes)} blackbox input values")
     except (RtlilError, OSError) as e:
-        print(f"equiv_blast.py: {e}", file=sys.stderr)
+        print(f"tcu_tools.formal.blast: {e}", file=sys.stderr)
         sys.exit(1)
 
 

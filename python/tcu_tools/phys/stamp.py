@@ -1,0 +1,240 @@
+"""The data file's stamps (spec/phys_osu018.toml): what RTL and which tools
+its figures are of, and whether they still are.
+
+Every entry of the file ([[point]], [[engine]], [[whole]]) is a top mapped
+at parameters; its figures depend on the design Yosys elaborates from the
+top's sources (units.sources_of) at those parameters, and on the flow. Each
+entry carries
+
+  rtl_files   the SHA-256 (16 hex digits) of its sources' contents
+  rtl_design  a hash of that elaborated design: read, elaborated at the
+              entry's parameters (SynthImpl = 1 where it applies),
+              processes lowered, flattened, unused logic removed, and its
+              cells (type and parameters) and their bit-level connections
+              hashed by Weisfeiler-Lehman refinement from the ports
+              (design_hash): the cells and how they connect, not how the
+              RTL names, orders or groups them
+
+(figures taken from an earlier run that recorded neither carry UNRECORDED:
+stale, their RTL not known) and the head carries rtl_sha256 (each source file's hash, to name what
+changed) and tools (tool_versions: Yosys, OpenSTA, Icarus, the liberty
+parser, and the flow: the liberty file, the ABC constraints and the latch
+map). An entry is fresh when its files are unchanged, or when they changed
+but elaborate to the same design (a comment, a renamed file or module, a
+default the entry does not use); it is stale when its design changed, and
+the whole file is stale when a tool did. A stale file is refused by its
+readers (tcu explore) with what changed and REFRESH, which re-measures the
+stale entries only and re-stamps the file."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import mapping
+from .units import REPO, RTL, sources_of, synthesis_params
+
+# An entry's stamp: the keys, and the one of figures taken from a run that
+# recorded no stamp (stale: its RTL is not known).
+KEYS = ("rtl_files", "rtl_design")
+UNRECORDED = "unrecorded"
+UNRECORDED_STAMP = {"rtl_files": UNRECORDED, "rtl_design": UNRECORDED}
+REFRESH = "nice -n 10 .venv/bin/python -m tcu_tools.phys --refresh spec/phys_osu018.toml"
+FLOW_FILES = (mapping.ABC_CONSTRAINTS, Path(mapping.__file__).with_name("osu018_latch_map.v"))
+# The normalization of design_hash (part of its cache key).
+NORMALIZE = "proc; flatten; opt_clean -purge; write_json; Weisfeiler-Lehman, 4 rounds"
+ROUNDS = 4
+
+
+def entry_top(kind: str, entry: dict) -> tuple[str, dict]:
+    """The RTL top and parameters an entry's figures were mapped at."""
+    top = entry["unit"] if kind == "point" else entry["top"]
+    return top, synthesis_params(top, dict(entry["params"]))
+
+
+def entry_label(kind: str, entry: dict) -> str:
+    top, _ = entry_top(kind, entry)
+    params = " ".join(f"{k}={v}" for k, v in entry["params"].items() if k != "SynthImpl")
+    return (f"[[{kind}]] {top}" + (f" {params}" if params else "") +
+            (" (measured from RTL not recorded)" if entry.get("rtl_design") == UNRECORDED else ""))
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def files_hash(top: str, rtl: Path = RTL) -> str:
+    """The hash of the top's sources (names relative to rtl/ and contents)."""
+    digest = hashlib.sha256()
+    for f in sources_of(top, rtl):
+        digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def flow_hash() -> str:
+    from . import library
+    digest = hashlib.sha256()
+    for f in (library.liberty(), *FLOW_FILES):
+        digest.update(f.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("TCU_PHYS_STAMP_CACHE", REPO / "build" / "phys-stamp-cache"))
+
+
+def design_hash(top: str, params: dict, rtl: Path = RTL, yosys_version: str = "") -> str:
+    """The SHA-256 (16 hex digits) of the design Yosys elaborates from the
+    top's sources under `rtl` at `params`, normalized so that it depends on
+    the logic only (see the module's doc). Cached by the sources' contents,
+    the parameters and the Yosys version."""
+    key = hashlib.sha256(json.dumps([files_hash(top, rtl), top, sorted(params.items()),
+                                     yosys_version, NORMALIZE]).encode()).hexdigest()[:24]
+    cached = _cache_dir() / f"{key}.txt"
+    if cached.exists():
+        return cached.read_text().strip()
+    sources = " ".join(str(s) for s in sources_of(top, rtl))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "design.json"
+        script = (f"read_verilog -sv -defer {sources}; {mapping._elaborate(top, params)} "
+                  f"proc; flatten; opt_clean -purge; write_json {out}")
+        proc = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"yosys could not elaborate {top} {params}: "
+                               f"{(proc.stderr or proc.stdout).strip()[-400:]}")
+        modules = json.loads(out.read_text())["modules"]
+    value = graph_hash(modules[top] if top in modules else next(iter(modules.values())))
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(value + "\n")
+    return value
+
+
+def _h(*parts) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def graph_hash(module: dict) -> str:
+    """A hash of a flattened module (Yosys JSON) that depends on its cells
+    (type, parameters) and their bit-level connections only: each net bit
+    starts as its port bit's name (or anonymous), each cell as its type and
+    parameters; ROUNDS times a cell takes the hash of its label and the
+    labels of the bits on each of its pins, a bit that of its label and
+    the (cell, pin, index) it reaches; the result hashes the sorted cell
+    labels and the ports' bit labels."""
+    net = {b: _h("port", name, port["direction"], i)
+           for name, port in module["ports"].items()
+           for i, b in enumerate(port["bits"]) if isinstance(b, int)}
+    cells, pins = [], {}
+    for cell in module["cells"].values():
+        conns = sorted(cell["connections"].items())
+        cells.append(_h(cell["type"], sorted(cell.get("parameters", {}).items())))
+        for pin, bits in conns:
+            for i, b in enumerate(bits):
+                if isinstance(b, int):
+                    pins.setdefault(b, []).append((len(cells) - 1, pin, i))
+        cells[-1] = [cells[-1], conns]
+
+    def label(b):
+        return b if isinstance(b, str) else net.get(b, "net")
+    for _ in range(ROUNDS):
+        new = [_h(c[0], [(pin, [label(b) for b in bits]) for pin, bits in c[1]]) for c in cells]
+        net = {**net, **{b: _h(net.get(b, "net"), sorted((new[c], pin, i) for c, pin, i in ps))
+                         for b, ps in pins.items()}}
+        for c, value in zip(cells, new):
+            c[0] = value
+    ports = sorted((name, [label(b) for b in port["bits"]])
+                   for name, port in module["ports"].items())
+    return _h(sorted(c[0] for c in cells), ports)
+
+
+def entries(data: dict) -> list[tuple[str, dict]]:
+    """(kind, entry) of every stamped table of the data file."""
+    return ([("point", p) for p in data.get("point", [])] +
+            [("engine", e) for e in data.get("engine", [])] +
+            [("whole", w) for w in data.get("whole", [])])
+
+
+def stamp_of(kind: str, entry: dict, rtl: Path = RTL, yosys_version: str = "") -> dict:
+    top, params = entry_top(kind, entry)
+    return {"rtl_files": files_hash(top, rtl),
+            "rtl_design": design_hash(top, params, rtl, yosys_version)}
+
+
+def file_hashes(data: dict, rtl: Path = RTL) -> dict:
+    """Each source file of the data file's entries: its hash."""
+    files = sorted({f for kind, e in entries(data) for f in sources_of(entry_top(kind, e)[0], rtl)})
+    return {str(f.relative_to(rtl.parent)): file_hash(f) for f in files}
+
+
+def head_hashes(data: dict, then: dict, rtl: Path = RTL) -> dict:
+    """The head's rtl_sha256: each source file of the entries, with its hash
+    now where every entry built from it has its stamp's files now, else its
+    hash in `then` (an earlier head) if that has it (else left out)."""
+    now = file_hashes(data, rtl)
+    behind = {str(f.relative_to(rtl.parent))
+              for kind, e in entries(data)
+              if e.get("rtl_files") != files_hash(entry_top(kind, e)[0], rtl)
+              for f in sources_of(entry_top(kind, e)[0], rtl)}
+    return {f: (then.get(f) if f in behind else h) for f, h in now.items()
+            if f not in behind or f in then}
+
+
+def files_unchanged(top: str, data: dict, rtl: Path = RTL) -> bool:
+    """Every source of `top` is in the head's rtl_sha256 with its hash now."""
+    then = data.get("rtl_sha256", {})
+    return all(then.get(str(f.relative_to(rtl.parent))) == file_hash(f)
+               for f in sources_of(top, rtl))
+
+
+def stale_entries(data: dict, rtl: Path = RTL, yosys_version: str = "") -> list[tuple[str, dict]]:
+    """The entries whose design is not the one their figures are of. An
+    entry without a stamp of its own (written by a writer that stamped the
+    head only) is fresh if each of its files has the head's hash."""
+    out = []
+    for kind, e in entries(data):
+        if "rtl_files" not in e or "rtl_design" not in e:
+            if not files_unchanged(entry_top(kind, e)[0], data, rtl):
+                out.append((kind, e))
+            continue
+        top, params = entry_top(kind, e)
+        if files_hash(top, rtl) == e["rtl_files"]:
+            continue
+        if e["rtl_design"] == UNRECORDED or design_hash(top, params, rtl, yosys_version) != e["rtl_design"]:
+            out.append((kind, e))
+    return out
+
+
+def changed_files(data: dict, rtl: Path = RTL, of: list | None = None) -> list[str]:
+    """The source files whose hash is not the head's: of the entries `of`
+    (kind, entry) if given, else of every entry."""
+    now = file_hashes(data if of is None else
+                      {k: [e for kind, e in of if kind == k] for k in ("point", "engine", "whole")},
+                      rtl)
+    then = data.get("rtl_sha256", {})
+    return ([f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]] +
+            [f"{f} is new" for f in sorted(set(now) - set(then))] +
+            [f"{f} is gone" for f in sorted(set(then) - set(now)) if of is None])
+
+
+def staleness(data: dict, tools: dict, rtl: Path = RTL) -> list[str]:
+    """Why the data file's figures are not those of this RTL and these
+    tools, as messages; [] if they are."""
+    if "tools" not in data or "rtl_sha256" not in data:
+        return ["it carries no stamp (rtl_sha256, tools)"]
+    reasons = [f"{name} is '{tools.get(name)}', the figures' '{version}'"
+               for name, version in data["tools"].items() if tools.get(name) != version]
+    reasons += [f"{name} '{tools[name]}' is not in its stamp"
+                for name in sorted(set(tools) - set(data["tools"]))]
+    if reasons:
+        return reasons + ["every entry is stale"]
+    stale = stale_entries(data, rtl, tools.get("yosys", ""))
+    if stale:
+        files = changed_files(data, rtl, stale)
+        reasons.append(f"{len(stale)} entr{'y is' if len(stale) == 1 else 'ies are'} not of "
+                       f"this RTL (another design than the one measured): "
+                       + ", ".join(entry_label(k, e) for k, e in stale)
+                       + (f" ({'; '.join(files)})" if files else ""))
+    return reasons

@@ -1,0 +1,156 @@
+"""The characterization's stamp (tcu_tools.phys.stamp): an RTL change in a
+temporary copy of the tree makes the data file stale and tcu explore
+refuses it, naming what changed and the refresh command; a change that
+leaves the design as it is (a comment) does not; a tool change stales
+every entry; the repository's own data file is fresh."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tcu_tools.phys import datafile, stamp
+
+REPO = Path(__file__).resolve().parents[2]
+MUX = "tcu_sparse_mux.sv"
+
+
+def entries_of(rtl: Path) -> dict:
+    """A small data file's entries (two glue points) stamped against `rtl`."""
+    real = datafile.load(REPO / "spec" / "phys_osu018.toml")
+    data = {k: v for k, v in real.items() if k not in ("point", "whole", "engine", "datapath")}
+    data["point"] = [dict(p) for p in real["point"]
+                     if p["unit"] in ("tcu_sparse_mux", "tcu_datapath_ctrl")]
+    tools = datafile.tool_versions()
+    for kind, entry in stamp.entries(data):
+        entry.update(stamp.stamp_of(kind, entry, rtl, tools["yosys"]))
+    data["rtl_sha256"] = stamp.file_hashes(data, rtl)
+    data["tools"] = tools
+    return data
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A copy of spec/ and rtl/ (TCU_SOURCE_DIR for a subprocess), its own
+    design-hash cache."""
+    for d in ("spec", "rtl"):
+        shutil.copytree(REPO / d, tmp_path / d)
+    shutil.copy(REPO / "VERSION", tmp_path / "VERSION")
+    monkeypatch.setenv("TCU_PHYS_STAMP_CACHE", str(tmp_path / "stamp-cache"))
+    return tmp_path
+
+
+def plant_logic_change(rtl: Path) -> None:
+    """The sparse mux's first assignment inverted: another design."""
+    path = rtl / MUX
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    i = next(i for i, line in enumerate(lines) if line.lstrip().startswith("assign "))
+    lhs, rhs = lines[i].split("=", 1)
+    lines[i] = f"{lhs}= ~({rhs.strip().rstrip(';')});\n"
+    path.write_text("".join(lines))
+
+
+def test_a_logic_change_is_stale_and_a_comment_is_not(tree):
+    rtl = tree / "rtl"
+    data = entries_of(rtl)
+    tools = data["tools"]
+    assert stamp.staleness(data, tools, rtl) == []
+    (rtl / MUX).write_text((rtl / MUX).read_text() + "// a comment changes no logic\n")
+    assert stamp.staleness(data, tools, rtl) == []
+    plant_logic_change(rtl)
+    reasons = stamp.staleness(data, tools, rtl)
+    assert len(reasons) == 1, reasons
+    assert "1 entry is not of this RTL (another design than the one measured): [[point]] " \
+           "tcu_sparse_mux" in reasons[0]
+    assert "rtl/tcu_sparse_mux.sv changed" in reasons[0]
+    assert "tcu_datapath_ctrl" not in reasons[0]
+
+
+def test_entries_stamped_in_the_head_only(tree):
+    """A data file whose writer stamped only its head (each file's hash):
+    an entry is fresh while its files are those, stale once one differs
+    (a comment too: without its design's hash nothing tells)."""
+    rtl = tree / "rtl"
+    data = entries_of(rtl)
+    for _, entry in stamp.entries(data):
+        del entry["rtl_files"], entry["rtl_design"]
+    assert stamp.staleness(data, data["tools"], rtl) == []
+    ctrl = rtl / "tcu_datapath_ctrl.sv"
+    ctrl.write_text(ctrl.read_text() + "// a comment\n")
+    reasons = stamp.staleness(data, data["tools"], rtl)
+    assert "1 entry is not of this RTL" in reasons[0], reasons
+    assert "[[point]] tcu_datapath_ctrl" in reasons[0] and "tcu_sparse_mux" not in reasons[0]
+
+
+def test_a_tool_change_stales_every_entry(tree):
+    data = entries_of(tree / "rtl")
+    tools = dict(data["tools"], yosys="Yosys 9.99")
+    reasons = stamp.staleness(data, tools, tree / "rtl")
+    assert reasons[-1] == "every entry is stale"
+    assert "yosys is 'Yosys 9.99'" in reasons[0]
+    unstamped = {k: v for k, v in data.items() if k != "rtl_sha256"}
+    assert stamp.staleness(unstamped, data["tools"], tree / "rtl") == [
+        "it carries no stamp (rtl_sha256, tools)"]
+
+
+def test_tcu_explore_refuses_a_stale_characterization(tree):
+    """The whole path: tcu explore on a copy whose RTL changed after its
+    data file was stamped exits 2 naming the entry, the file and the
+    refresh command."""
+    data = entries_of(tree / "rtl")
+    points = data.pop("point")
+    text = "".join(datafile._table("", {k: v for k, v in data.items()}))
+    text += "".join("\n" + datafile._table("[[point]]", p) for p in points)
+    (tree / "spec" / "phys_osu018.toml").write_text(text)
+    env = dict(os.environ, TCU_SOURCE_DIR=str(tree))
+    command = [sys.executable, "-m", "tcu_tools.explore", "--axis", "IntStages=1,2",
+               "--workload", "resnet50_224", "--out", str(tree / "out")]
+    try:
+        from tcu_tools.explore import fast
+        fast.tcu_module()
+    except fast.UsageError as error:  # a build without the Python module (the ASan build)
+        pytest.skip(str(error))
+    fresh = subprocess.run(command + ["--bench"], env=env, capture_output=True, text=True)
+    assert "stale" not in fresh.stderr, fresh.stderr
+    plant_logic_change(tree / "rtl")
+    proc = subprocess.run(command, env=env, capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert "the characterization is stale" in proc.stderr
+    assert "[[point]] tcu_sparse_mux" in proc.stderr and "rtl/tcu_sparse_mux.sv changed" in \
+        proc.stderr
+    assert "refresh it with: " + stamp.REFRESH in proc.stderr
+
+
+def test_the_repositorys_data_file_is_fresh():
+    data = datafile.load(REPO / "spec" / "phys_osu018.toml")
+    assert datafile.stale(data) == []
+
+
+def test_figures_from_an_earlier_run_keep_their_stamp(tree, tmp_path):
+    """datafile.write of figures taken from earlier runs (--from-json): an
+    entry keeps the stamp of the RTL it was measured from (here the sparse
+    mux's of a planted logic change: stale), and one that carries no stamp
+    is not stamped with this tree (UNRECORDED: stale); figures measured
+    here (measured_here) are stamped with this tree."""
+    rtl = tree / "rtl"
+    plant_logic_change(rtl)
+    planted = entries_of(rtl)
+    mux, ctrl = ({**p} for p in planted["point"])
+    del ctrl["rtl_files"], ctrl["rtl_design"]
+    out = tmp_path / "earlier.toml"
+
+    def written(measured_here: bool) -> list[str]:
+        datafile.write(out, [dict(mux), dict(ctrl)], 200, 1, planted["tools"],
+                       measured_here=measured_here)
+        return stamp.staleness(datafile.load(out), planted["tools"])
+
+    (reasons,) = written(measured_here=False)
+    assert "2 entries are not of this RTL" in reasons, reasons
+    assert "[[point]] tcu_sparse_mux" in reasons
+    assert "[[point]] tcu_datapath_ctrl (measured from RTL not recorded)" in reasons
+    (reasons,) = written(measured_here=True)
+    assert "1 entry is not of this RTL" in reasons and "[[point]] tcu_sparse_mux" in reasons
+    assert "tcu_datapath_ctrl" not in reasons

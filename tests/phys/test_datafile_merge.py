@@ -1,0 +1,46 @@
+"""Points of several runs merged into one data file (datafile.merge, what
+`tcu_tools.phys --from-json A --from-json B` does): a later point replaces
+an earlier one of the same unit and parameters; one mapped without energy
+keeps the earlier energies only where it is the same netlist (its mapping
+figures agree), else the merge is refused naming the point. The planted
+twin compares no mapping figure and must let a different netlist through."""
+from __future__ import annotations
+
+import pytest
+
+from tcu_tools.phys import datafile
+
+
+def row(area: float = 100.0, busy: float | None = 10.0, **extra) -> dict:
+    r = {"unit": "tcu_int4_dot", "params": {"Stages": 2}, "area_um2": area,
+         "flip_flop_area_um2": 20.0, "cells": 7, "flip_flops": 2, "critical_path_ns": 3.0,
+         "busy_pj_per_cycle": busy, "idle_pj_per_cycle": None if busy is None else 1.0,
+         "pj_per_issued_op": None if busy is None else busy / 32, "seconds": 5.0}
+    r.update(extra)
+    return r
+
+
+def test_no_energy_point_keeps_the_energy_of_its_netlist():
+    placed = row(busy=None, in_place_critical_path_ns=3.5, seconds=1.0)
+    (m,) = datafile.merge([row()], [placed])
+    assert m["busy_pj_per_cycle"] == 10.0 and m["idle_pj_per_cycle"] == 1.0
+    assert m["in_place_critical_path_ns"] == 3.5
+    assert m["seconds"] == 5.0  # the run that measured the energy
+
+
+def test_measured_point_replaces_and_new_point_appends():
+    other = dict(row(area=50.0, busy=4.0), params={"Stages": 1})
+    merged = datafile.merge([row()], [row(area=101.0, busy=12.0), other])
+    assert [m["area_um2"] for m in merged] == [101.0, 50.0]
+    assert merged[0]["busy_pj_per_cycle"] == 12.0
+
+
+def test_other_netlist_without_energy_is_refused():
+    with pytest.raises(datafile.DataFileError, match=r"tcu_int4_dot .*area_um2.*again"):
+        datafile.merge([row()], [row(area=101.0, busy=None)])
+
+
+def test_planted_merge_without_the_mapping_check(monkeypatch):
+    monkeypatch.setattr(datafile, "MAPPING_FIGURES", ())
+    with pytest.raises(pytest.fail.Exception):
+        test_other_netlist_without_energy_is_refused()
