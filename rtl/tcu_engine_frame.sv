@@ -120,29 +120,24 @@ module tcu_engine_frame #(
     .data_o (info_q)
   );
 
+  // Each piece's write conditions are written inside its process (not as
+  // wires), so the Verilated model evaluates them only when a group arrives.
   for (genvar p = 0; p < Pieces; p++) begin : g_d_buffer
     localparam int unsigned UNIT      = p % Units;
     localparam int unsigned ALT_SLICE = (p / AltPieces) * AltSliceStep + AltSliceStep - 1;
     localparam int unsigned ALT_UNIT  = ALT_SLICE % Units;
     localparam int unsigned ALT_PIECE = p % AltPieces;
-    logic write, write_alt;
-    if (p < Slices) begin : g_direct
-      assign write = !(AltLayout && d_alt_i) && unit_valid_i[UNIT] &&
-                     arrive_group_o == GroupW'(p / Units);
-    end else begin : g_no_direct
-      assign write = 1'b0;
-    end
-    if (AltLayout && ALT_SLICE < Slices) begin : g_alt
-      assign write_alt = d_alt_i && unit_valid_i[ALT_UNIT] &&
-                         arrive_group_o == GroupW'(ALT_SLICE / Units);
-    end else begin : g_no_alt
-      assign write_alt = 1'b0;
-    end
+    localparam bit          DIRECT    = p < Slices;
+    localparam bit          ALT       = AltLayout && ALT_SLICE < Slices;
+    localparam int unsigned GROUP     = DIRECT ? p / Units : 0;
+    localparam int unsigned ALT_GROUP = ALT ? ALT_SLICE / Units : 0;
     always_ff @(posedge clk_o) begin
       if (pipe_en_i && arrive_o) begin
-        if (write_alt) begin
+        if (ALT && d_alt_i && unit_valid_i[ALT_UNIT] &&
+            arrive_group_o == GroupW'(ALT_GROUP)) begin
           d_o[p*PieceW +: PieceW] <= unit_d_i[ALT_UNIT*UnitW + ALT_PIECE*PieceW +: PieceW];
-        end else if (write) begin
+        end else if (DIRECT && !(AltLayout && d_alt_i) && unit_valid_i[UNIT] &&
+                     arrive_group_o == GroupW'(GROUP)) begin
           d_o[p*PieceW +: PieceW] <= unit_d_i[UNIT*UnitW +: PieceW];
         end else if (arrive_first_o) begin
           d_o[p*PieceW +: PieceW] <= '0;
