@@ -1,11 +1,12 @@
 // The router's gather pair (kinds slang, cut and blast): each form behind
-// the router's rules (tcu_operand_router), as eq_gold (tcu_router_gather_synth,
-// synthesis) and eq_gate (tcu_router_gather_fast, fast): a start is taken
+// the router's rules (tcu_operand_router), as eq_gather with Fast = 0
+// (tcu_router_gather_synth, synthesis; the driver's eq_gold) and Fast = 1
+// (tcu_router_gather_fast, fast; its eq_gate): a start is taken
 // only when not collecting; a beat with the start and in every collecting
 // cycle; the bypass only in a collecting cycle's last beat; one word per tag
 // a beat (a word whose tag an earlier slot of the beat carries is dropped:
 // what the router asserts of its driver). The proof cuts their registers
-// (the operand buffers u_gather.*_q, the same in both forms) and proves, for
+// (the operand buffers g_form.u_gather.*_q, the same in both forms) and proves, for
 // every buffer value and input, equal outputs and equal next buffers.
 //
 // The fast form is read with each slot placed by a tcu_frag_layout instance
@@ -149,8 +150,13 @@ module eq_gather_rules #(
   end
 endmodule
 
-// The synthesis form behind the rules.
-module eq_gold #(
+// One form behind the rules: Fast = 0 the synthesis form
+// (tcu_router_gather_synth), 1 the fast form (tcu_router_gather_fast). Both
+// place the form in g_form.u_gather, so the two elaborations' registers
+// carry the same names (the driver reads the module once per form and names
+// the two eq_gold and eq_gate). Plant applies to the fast form.
+module eq_gather #(
+  parameter bit          Fast          = 1'b0,
   parameter int unsigned WordsPerCycle = 1,
   parameter bit          GatherBypass  = 1'b1,
   parameter int unsigned Beats         = 0,
@@ -181,58 +187,24 @@ module eq_gold #(
   localparam int unsigned W = WordsPerCycle;
   logic take_start, beat, show_next;
   logic [W-1:0] valid;
-  eq_gather_rules #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .Beats(Beats), .Cut(Cut))
-    u_rules (.start_i, .collect_i, .last_i, .desc_i, .in_word_valid_i, .in_word_op_i,
-             .in_word_lane_i, .in_word_reg_i, .in_word_data_i, .take_start_o(take_start),
-             .beat_o(beat), .show_next_o(show_next), .valid_o(valid), .ok_a_o, .ok_b_o, .ok_c_o,
-             .ok_meta_o, .ok_scale_a_o, .ok_scale_b_o);
-  tcu_router_gather_synth #(.WordsPerCycle(W), .GatherBypass(GatherBypass)) u_gather (
-    .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
-    .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
-    .dp_a_o, .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
-endmodule
-
-// The fast form behind the rules.
-module eq_gate #(
-  parameter int unsigned WordsPerCycle = 1,
-  parameter bit          GatherBypass  = 1'b1,
-  parameter int unsigned Beats         = 0,
-  parameter bit          Cut           = 1'b0,
-  parameter bit          Plant         = 1'b0
-) (
-  input  logic                            clk_i,
-  input  logic                            start_i, collect_i, last_i,
-  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,
-  input  logic [WordsPerCycle-1:0]        in_word_valid_i,
-  input  logic [3*WordsPerCycle-1:0]      in_word_op_i,
-  input  logic [5*WordsPerCycle-1:0]      in_word_lane_i,
-  input  logic [3*WordsPerCycle-1:0]      in_word_reg_i,
-  input  logic [32*WordsPerCycle-1:0]     in_word_data_i,
-  output logic [4095:0]                   dp_a_o,
-  output logic [2047:0]                   dp_b_o,
-  output logic [8191:0]                   dp_c_o,
-  output logic [511:0]                    dp_meta_o,
-  output logic [511:0]                    dp_scale_a_o,
-  output logic [255:0]                    dp_scale_b_o,
-  output logic [255:0]                    ok_a_o,
-  output logic [127:0]                    ok_b_o,
-  output logic [255:0]                    ok_c_o,
-  output logic [15:0]                     ok_meta_o,
-  output logic [15:0]                     ok_scale_a_o,
-  output logic [7:0]                      ok_scale_b_o
-);
-  localparam int unsigned W = WordsPerCycle;
-  logic take_start, beat, show_next;
-  logic [W-1:0] valid;
-  eq_gather_rules #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .Beats(Beats), .Cut(Cut))
-    u_rules (.start_i, .collect_i, .last_i, .desc_i, .in_word_valid_i, .in_word_op_i,
-             .in_word_lane_i, .in_word_reg_i, .in_word_data_i, .take_start_o(take_start),
-             .beat_o(beat), .show_next_o(show_next), .valid_o(valid), .ok_a_o, .ok_b_o, .ok_c_o,
-             .ok_meta_o, .ok_scale_a_o, .ok_scale_b_o);
   logic [4095:0] dp_a;
-  tcu_router_gather_fast #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .PlaceTable(1'b0), .BypassLatch(1'b0)) u_gather (
-    .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
-    .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
-    .dp_a_o(dp_a), .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
-  assign dp_a_o = Plant ? dp_a ^ 4096'(in_word_valid_i[W-1]) : dp_a;
+  eq_gather_rules #(.WordsPerCycle(W), .GatherBypass(GatherBypass), .Beats(Beats), .Cut(Cut))
+    u_rules (.start_i, .collect_i, .last_i, .desc_i, .in_word_valid_i, .in_word_op_i,
+             .in_word_lane_i, .in_word_reg_i, .in_word_data_i, .take_start_o(take_start),
+             .beat_o(beat), .show_next_o(show_next), .valid_o(valid), .ok_a_o, .ok_b_o, .ok_c_o,
+             .ok_meta_o, .ok_scale_a_o, .ok_scale_b_o);
+  if (Fast) begin : g_form
+    tcu_router_gather_fast #(
+      .WordsPerCycle(W), .GatherBypass(GatherBypass), .PlaceTable(1'b0), .BypassLatch(1'b0)
+    ) u_gather (
+      .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
+      .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
+      .dp_a_o(dp_a), .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
+  end else begin : g_form
+    tcu_router_gather_synth #(.WordsPerCycle(W), .GatherBypass(GatherBypass)) u_gather (
+      .clk_i, .take_start_i(take_start), .beat_i(beat), .show_next_i(show_next), .desc_i,
+      .in_word_valid_i(valid), .in_word_op_i, .in_word_lane_i, .in_word_reg_i, .in_word_data_i,
+      .dp_a_o(dp_a), .dp_b_o, .dp_c_o, .dp_meta_o, .dp_scale_a_o, .dp_scale_b_o);
+  end
+  assign dp_a_o = Fast && Plant ? dp_a ^ 4096'(in_word_valid_i[W-1]) : dp_a;
 endmodule

