@@ -120,8 +120,9 @@ module tcu_engine_frame #(
     .data_o (info_q)
   );
 
-  // Each piece's write conditions are written inside its process (not as
-  // wires), so the Verilated model evaluates them only when a group arrives.
+  // Each piece's write condition is written inside its process (not as a
+  // wire) and picks the layout first, so the Verilated model tests one
+  // source a piece, and only when a group arrives.
   for (genvar p = 0; p < Pieces; p++) begin : g_d_buffer
     localparam int unsigned UNIT      = p % Units;
     localparam int unsigned ALT_SLICE = (p / AltPieces) * AltSliceStep + AltSliceStep - 1;
@@ -133,12 +134,12 @@ module tcu_engine_frame #(
     localparam int unsigned ALT_GROUP = ALT ? ALT_SLICE / Units : 0;
     always_ff @(posedge clk_o) begin
       if (pipe_en_i && arrive_o) begin
-        if (ALT && d_alt_i && unit_valid_i[ALT_UNIT] &&
-            arrive_group_o == GroupW'(ALT_GROUP)) begin
-          d_o[p*PieceW +: PieceW] <= unit_d_i[ALT_UNIT*UnitW + ALT_PIECE*PieceW +: PieceW];
-        end else if (DIRECT && !(AltLayout && d_alt_i) && unit_valid_i[UNIT] &&
-                     arrive_group_o == GroupW'(GROUP)) begin
-          d_o[p*PieceW +: PieceW] <= unit_d_i[UNIT*UnitW +: PieceW];
+        if (AltLayout && d_alt_i
+            ? ALT && unit_valid_i[ALT_UNIT] && arrive_group_o == GroupW'(ALT_GROUP)
+            : DIRECT && unit_valid_i[UNIT] && arrive_group_o == GroupW'(GROUP)) begin
+          d_o[p*PieceW +: PieceW] <= AltLayout && d_alt_i
+                                     ? unit_d_i[ALT_UNIT*UnitW + ALT_PIECE*PieceW +: PieceW]
+                                     : unit_d_i[UNIT*UnitW +: PieceW];
         end else if (arrive_first_o) begin
           d_o[p*PieceW +: PieceW] <= '0;
         end
