@@ -38,6 +38,7 @@ endif()
 # 'mutant', the small configuration's parameters, Verilated from RTL in which
 # every mutant is compiled in and chosen at run time (TCU_PLUSARGS=+mutant=K).
 option(TCU_MUTATION "Verilate configuration 'mutant' (mutation testing)" OFF)
+option(TCU_FULL_TIER "build the second tier's own test models (scripts/test.sh --full)" OFF)
 if(TCU_MUTATION)
   set(TCU_CONFIG_mutant "@small")
   if(NOT "mutant" IN_LIST TCU_CONFIG_NAMES)

@@ -1,5 +1,5 @@
-// Top level in the order of Verilator's examples/make_tracing_sc: the clock,
-// the Verilated model and the front-end bound to the clock,
+// Top level in the order of Verilator's examples/make_tracing_sc: the
+// Verilated model and the front-end with its clock period,
 // sc_start(SC_ZERO_TIME), then the trace, then the run. The model (the core:
 // operand router and datapath) is Verilated as plain C++ (--cc) and clocked
 // from the front-end's process (warp_frontend.h says why).
@@ -19,16 +19,15 @@ class RtlEngine : public Engine {
  public:
   RtlEngine(const RtlOptions& options, const FrontEndConfig& front_end)
       : config_name_(options.config),
-        clock_("clk", 1, sc_core::SC_NS, 0.5, 0, sc_core::SC_NS, true),
         model_(make_datapath_model(options.config)),
         cosim_(make_golden_cosim(datapath_config(options.config), front_end,
                                  options.stimulus.check)),
         faults_(options.stimulus.fault),
         front_end_("warp_frontend", model_.get(), datapath_config(options.config), front_end,
                    cosim_.get(), &faults_,
-                   {options.stimulus.backpressure, options.stimulus.seed}) {
+                   {options.stimulus.backpressure, options.stimulus.seed},
+                   sc_core::sc_time(1, sc_core::SC_NS)) {
     const std::string& trace = options.trace;
-    front_end_.clk(clock_);
 
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     if (!trace.empty()) model_->open_trace(trace);
@@ -130,7 +129,6 @@ class RtlEngine : public Engine {
 
  private:
   std::string config_name_;
-  sc_core::sc_clock clock_;
   std::unique_ptr<DatapathModel> model_;
   std::unique_ptr<Cosim> cosim_;
   FaultInjector faults_;

@@ -74,6 +74,12 @@ module tcu_f16_dot #(
   // Narrowed code before the overflow check: room for any f32 exponent.
   localparam int unsigned CodeW = SExp + HMan + 1;
 
+  // Depth (FO4) of the f16 -> f32 widening in front of an FMA level (a
+  // 10-bit leading-zero count, a shift and an 8-bit subtract; an estimate
+  // from the library's adder and shifter depths, docs/guide/physical.md):
+  // tcu_fma's register rule counts it with the level's first step.
+  localparam int unsigned WidenFo4 = 20;
+
   localparam logic [Width-1:0] POS_ZERO = '0;
   localparam logic [Width-1:0] NEG_ZERO = {1'b1, {(Width - 1){1'b0}}};
   localparam logic [Width-1:0] ONE      = {1'b0, SExp'(SBias), {SMan{1'b0}}};
@@ -145,6 +151,7 @@ module tcu_f16_dot #(
     .Format      (tcu_pkg::FP32),
     .Stages      (FmaStages),
     .CanonicalNan(1'b1),
+    .InFo4       (WidenFo4),
     .AuxWidth    (Aux1W)
   ) u_fma_u1 (
     .clk_i   (clk_i),
@@ -165,6 +172,7 @@ module tcu_f16_dot #(
     .Format      (tcu_pkg::FP32),
     .Stages      (FmaStages),
     .CanonicalNan(1'b1),
+    .InFo4       (WidenFo4),
     .AuxWidth    (1)
   ) u_fma_x1 (
     .clk_i   (clk_i),
@@ -198,6 +206,7 @@ module tcu_f16_dot #(
     .Format      (tcu_pkg::FP32),
     .Stages      (FmaStages),
     .CanonicalNan(1'b1),
+    .InFo4       (WidenFo4),
     .AuxWidth    (Aux2W)
   ) u_fma_u2 (
     .clk_i   (clk_i),
@@ -231,6 +240,7 @@ module tcu_f16_dot #(
     .Format      (tcu_pkg::FP32),
     .Stages      (FmaStages),
     .CanonicalNan(1'b1),
+    .InFo4       (WidenFo4),
     .AuxWidth    (Aux3W)
   ) u_fma_u3 (
     .clk_i   (clk_i),
@@ -264,6 +274,7 @@ module tcu_f16_dot #(
     .Format      (tcu_pkg::FP32),
     .Stages      (FmaStages),
     .CanonicalNan(1'b1),
+    .InFo4       (WidenFo4),
     .AuxWidth    (Aux4W)
   ) u_fma_u4 (
     .clk_i   (clk_i),

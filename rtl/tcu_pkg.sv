@@ -116,6 +116,94 @@ package tcu_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------
+  // The FMA's pipeline (rtl/tcu_fma.sv)
+  // ---------------------------------------------------------------------------
+  // tcu_fma's Stages from which its step form (rtl/tcu_fma_steps.sv) is
+  // built; below, its three-stage form (rtl/tcu_fma_three.sv).
+  localparam int unsigned FMA_STEPS_FROM = 4;
+  // The step form is an ordered list of FMA_STEPS steps (the FS_* names
+  // below; each step's work is listed in rtl/tcu_fma_steps.sv). A step's weight is its logic
+  // depth in FO4 delays of the OSU 0.18 um library (0.0992 ns, typical
+  // corner: tcu_tools.phys.calib), less the 12 FO4 of a register (clock to
+  // output, load multiplexer, setup). FP32: measured by mapping tcu_fma
+  // with a register after every step (tcu_tools.phys.stepdepth --format 0:
+  // each boundary's worst arrival from OpenSTA); FP64: the FP32 figures with
+  // the carry chains scaled to FP64's chunk widths (37-bit add chunks
+  // against 18), an estimate until stepdepth --format 1 is run. fma_cuts
+  // places a Stages-register pipeline by these weights.
+  localparam int unsigned FMA_STEPS = 17;
+  localparam int unsigned FS_SUBP   = 0;   // significand sub-products; unpack, exponents
+  localparam int unsigned FS_DIGIT  = 1;   // product digit sums; shift amounts, specials
+  localparam int unsigned FS_PCPA   = 2;   // 2, 3, 4: the product's carries (3 chunks); addend shift
+  localparam int unsigned FS_PALIGN = 5;   // product shift
+  localparam int unsigned FS_SUM    = 6;   // 6, 7, 8: add or subtract (3 chunks)
+  localparam int unsigned FS_ABS    = 9;   // 9, 10, 11: absolute value (3 chunks)
+  localparam int unsigned FS_LZC    = 12;  // leading zeros, result sign
+  localparam int unsigned FS_NSH    = 13;  // normalisation shift amount, exponent
+  localparam int unsigned FS_NORM   = 14;  // normalisation shift
+  localparam int unsigned FS_RND    = 15;  // 15, 16: round (2 chunks), overflow, pack
+  localparam int unsigned FMA_CHUNKS     = 3;  // chunks of the product carries, sum, abs
+  localparam int unsigned FMA_RND_CHUNKS = 2;  // chunks of the rounding increment
+
+  // Weights (FO4), one 32-bit field per step, step FMA_STEPS-1 first.
+  //                                                 RND1   RND0   NORM   NSH    LZC    ABS2   ABS1   ABS0   SUM2   SUM1   SUM0   PALIGN PCPA2  PCPA1  PCPA0  DIGIT  SUBP
+  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP64 = {32'd30, 32'd30, 32'd7, 32'd24, 32'd25, 32'd40, 32'd40, 32'd40, 32'd45, 32'd45, 32'd45, 32'd8, 32'd30, 32'd30, 32'd30, 32'd27, 32'd37};
+  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP32 = {32'd18, 32'd19, 32'd5, 32'd24, 32'd20, 32'd17, 32'd21, 32'd20, 32'd23, 32'd24, 32'd22, 32'd6, 32'd14, 32'd3, 32'd5, 32'd17, 32'd37};
+
+  function automatic int unsigned fma_step_fo4(bit fp64, int unsigned step);
+    if (fp64) fma_step_fo4 = FMA_FO4_FP64[32*step +: 32];
+    else fma_step_fo4 = FMA_FO4_FP32[32*step +: 32];
+  endfunction
+
+  // (The format is a bit, fp64, not an fp_format_e: Yosys 0.23 evaluates no
+  // enum argument handed on to another constant function.)
+  // The one rule: a tcu_fma of `stages` registers (stages >= 1; extra logic
+  // of in_fo4 before step 0 and out_fo4 after the last step, in the same
+  // clock cycles, counts as part of those steps) has a register after step
+  // `step` (step < FMA_STEPS - 1) when the cumulative depth through it,
+  // C, rounded to the nearest multiple of total / stages (capped at
+  // stages - 1), is past that of the step before. The registers the steps'
+  // boundaries do not take (at most one each) are at the output: it has
+  // stages - (registers at boundaries) >= 1.
+  function automatic int unsigned fma_level(int unsigned depth, int unsigned total,
+                                            int unsigned stages);
+    fma_level = (2 * depth * stages + total) / (2 * total);
+    if (fma_level > stages - 1) fma_level = stages - 1;
+  endfunction
+
+  // Bit k of the result: a register after step k.
+  function automatic logic [31:0] fma_cuts(bit fp64, int unsigned stages, int unsigned in_fo4,
+                                           int unsigned out_fo4);
+    int unsigned total, upto, s;
+    total = in_fo4 + out_fo4;
+    for (s = 0; s < FMA_STEPS; s = s + 1) total = total + fma_step_fo4(fp64, s);
+    fma_cuts = '0;
+    upto = in_fo4;
+    for (s = 0; s + 1 < FMA_STEPS; s = s + 1) begin
+      if (stages >= 2 && fma_level(upto + fma_step_fo4(fp64, s), total, stages) >
+                         fma_level(upto, total, stages)) begin
+        fma_cuts[s] = 1'b1;
+      end
+      upto = upto + fma_step_fo4(fp64, s);
+    end
+  endfunction
+
+  // Set bits of `mask` below bit `step` (a register's slot), and one past
+  // the highest of them (the first step the register after `step`
+  // computes; 0 if none).
+  function automatic int unsigned fma_slot(logic [31:0] mask, int unsigned step);
+    int unsigned s;
+    fma_slot = 0;
+    for (s = 0; s < step; s = s + 1) fma_slot = fma_slot + {31'd0, mask[s]};
+  endfunction
+
+  function automatic int unsigned fma_first(logic [31:0] mask, int unsigned step);
+    int unsigned s;
+    fma_first = 0;
+    for (s = 0; s < step; s = s + 1) if (mask[s]) fma_first = s + 1;
+  endfunction
+
+  // ---------------------------------------------------------------------------
   // Integer formats and the int4 dot unit (rtl/tcu_int4_dot.sv)
   // ---------------------------------------------------------------------------
   localparam int unsigned INT4_BITS  = 4;   // .s4 / .u4 element

@@ -6,22 +6,23 @@
 # Constructs Verilator accepts but Yosys reads otherwise: scripts/
 # lint_constructs.py (a test of its own).
 #
-#   scripts/lint.sh [simulation|synthesis] [units|datapaths]
+#   scripts/lint.sh [simulation|synthesis] [units|datapaths|defaults]
 #
-# Both descriptions and both parts (every unit as its top; tcu_datapath at
-# further parameter sets) by default; a description or a part alone with its
-# name. CTest runs three such slices as separate tests, so that they share
-# the machine's cores.
+# Both descriptions and every part (every unit as its top; tcu_datapath at
+# further parameter sets; tcu_core with SYNTHESIS at its default widths and
+# unit counts) by default; a description or a part alone with its name.
+# CTest runs such slices as separate tests, so that they share the machine's
+# cores (the part defaults in the second tier: 30 CPU s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-usage() { echo "usage: scripts/lint.sh [simulation|synthesis] [units|datapaths]" >&2; exit 2; }
+usage() { echo "usage: scripts/lint.sh [simulation|synthesis] [units|datapaths|defaults]" >&2; exit 2; }
 defines=("" "+define+SYNTHESIS")
-parts=(units datapaths)
+parts=(units datapaths defaults)
 for arg in "$@"; do
   case "$arg" in
     simulation) defines=("") ;;
     synthesis)  defines=("+define+SYNTHESIS") ;;
-    units | datapaths) parts=("$arg") ;;
+    units | datapaths | defaults) parts=("$arg") ;;
     *) usage ;;
   esac
 done
@@ -46,21 +47,26 @@ want units && for define in "${defines[@]}"; do
     # tcu_datapath and its four engines at their defaults are the instances
     # inside tcu_core (the same parameters: the engines' default Units are
     # the default datapath's unit counts; SynthImpl passed through), linted
-    # with it; the datapath's other parameter sets are the "datapaths" part
-    # below. (About 60 s of CPU saved.)
+    # with it (with SYNTHESIS: in the part "defaults"); the datapath's other
+    # parameter sets are the "datapaths" part below. (About 60 s of CPU
+    # saved.)
     case $top in
       tcu_datapath | tcu_int4_engine | tcu_e2m1_engine | tcu_f16_engine | tcu_f64_engine) continue ;;
     esac
-    # tcu_core's router with SYNTHESIS at 8 words a cycle: its per-position
-    # networks at the default 64 took a minute, and tcu_operand_router is
-    # linted at its defaults as its own top in the same pass.
+    # tcu_core with SYNTHESIS at 4 words a cycle each way, 4 f16 FMAs and 64
+    # e2m1 MACs: the hierarchy and its SynthImpl pass-through; at the
+    # default widths and unit counts the synthesis implementations'
+    # per-position networks and unit arrays took 30 CPU s (14 s so), and the
+    # router, the datapath and each unit are linted as their own tops in the
+    # same pass.
     # The router as its own top with SYNTHESIS at 16 words a cycle, its
     # AND-OR gather as its own top at 8 in both passes (at the default 64
     # their per-position networks took 45 s and 33 s of the test command;
     # the code is the same at any width, and the default width is
     # synthesized by the gate-level and explore flows).
     params=()
-    [ "$top" = tcu_core ] && [ -n "$define" ] && params=(-GWordsPerCycle=8 -GDWordsPerCycle=8)
+    [ "$top" = tcu_core ] && [ -n "$define" ] &&
+      params=(-GWordsPerCycle=4 -GDWordsPerCycle=4 -GF16FmasPerCycle=4 -GE2m1MacsPerCycle=64)
     [ "$top" = tcu_operand_router ] && [ -n "$define" ] && params=(-GWordsPerCycle=16 -GDWordsPerCycle=16)
     [ "$top" = tcu_router_gather_synth ] && params=(-GWordsPerCycle=8)
     # The synthesis implementations (SynthImpl=1) where a unit has both.
@@ -95,5 +101,18 @@ want datapaths && for define in "${defines[@]}"; do
       status=1
     fi
   done
+done
+# tcu_core with SYNTHESIS at its defaults (the units part lints it at
+# smaller widths and unit counts).
+want defaults && for define in "${defines[@]}"; do
+  [ -n "$define" ] || continue
+  if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+             --top-module tcu_core "-GSynthImpl=1'b1" 2>&1) && [ -z "$out" ]; then
+    echo "lint clean: tcu_core SynthImpl=1 (defaults) $define"
+  else
+    echo "lint FAILED: tcu_core SynthImpl=1 (defaults) $define"
+    echo "$out"
+    status=1
+  fi
 done
 exit $status

@@ -12,8 +12,8 @@
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
 #                            tcu explore's sweep, the slow equivalence checks,
 #                            the mutation sample and the whole campaign
-#                            (configuration 'mutant'), the a100
-#                            configuration (ctest label "full"), hours
+#                            (configuration 'mutant'), the a100 and deep
+#                            configurations (ctest label "full"), hours
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tier=(-LE full)
@@ -24,11 +24,14 @@ configs="default;small;synth"
 # The mutation campaign's model (configuration 'mutant', every mutant
 # compiled in): the second tier only.
 mutation=OFF
+# The second tier's own test models (the router's synthesis forms).
+full=OFF
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
-  configs="default;small;a100;synth"
+  configs="default;small;a100;deep;synth"
   mutation=ON
+  full=ON
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
@@ -51,7 +54,7 @@ asan_build=$!
 trap 'kill "$asan_build" 2>/dev/null || true' EXIT
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
-  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation \
+  -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation -DTCU_FULL_TIER=$full \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"

@@ -133,6 +133,49 @@ void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& b
   }
 }
 
+PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
+  PlacedSchedule placed;
+  for (const std::vector<RegWord>& beat : schedule) {
+    std::vector<WordPlace>& words = placed.beats.emplace_back();
+    for (const RegWord& w : beat) {
+      const int op = int(w.operand);
+      // Metadata and scales: one register a lane (WarpOperands).
+      const bool matrix =
+          w.operand == Operand::kA || w.operand == Operand::kB || w.operand == Operand::kC;
+      const int rpl = matrix ? fragment_layout(instr, w.operand).regs_per_lane() : 1;
+      const bool wide = wide_registers(instr, w.operand);
+      const int reg = wide ? w.reg / 2 : w.reg;
+      placed.regs_per_lane[op] = rpl;
+      if (reg >= rpl || w.lane < 0 || w.lane >= kLanes) {
+        words.push_back({uint8_t(kZeroSource), 0, 0});
+        continue;
+      }
+      words.push_back(
+          {uint8_t(op), uint8_t(wide && w.reg % 2 ? 32 : 0), uint16_t(w.lane * rpl + reg)});
+    }
+  }
+  return placed;
+}
+
+bool fits(const PlacedSchedule& placed, const OperandSources& sources) {
+  for (int op = 0; op < 8; ++op) {
+    const int rpl = placed.regs_per_lane[op];
+    if (rpl == 0) continue;
+    const Fragment* f = sources.fragments[op];
+    if (!f || f->regs_per_lane != rpl || f->regs.size() != size_t(kLanes * rpl)) return false;
+  }
+  return true;
+}
+
+PlacedSources placed_sources(const OperandSources& sources) {
+  static const uint64_t kZero = 0;
+  PlacedSources placed;
+  for (int op = 0; op < 8; ++op)
+    placed.regs[op] = sources.fragments[op] ? sources.fragments[op]->regs.data() : &kZero;
+  placed.regs[kZeroSource] = &kZero;
+  return placed;
+}
+
 std::vector<std::vector<LaneWord>> collect_beats(const Instr& instr, const WarpOperands& warp,
                                                  const FrontEndConfig& front_end) {
   const OperandSources sources = operand_sources(instr, warp);

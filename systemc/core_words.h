@@ -69,6 +69,38 @@ void read_beat(const OperandSources& sources, const std::vector<RegWord>& beat,
 // The same beat's data into `out`, whose tags pack_tags(beat) filled.
 void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& beat,
                     PackedBeat* out);
+// A schedule's words as places in the operands' register arrays, worked
+// out once per schedule: word i of a beat is bits `shift` up of
+// regs[index] of the fragment of operand `op` (kZeroSource: a word outside
+// the fragment, read as zero), for fragments of regs_per_lane[op]
+// registers a lane (the layouts'; fits() says whether a warp's are).
+struct WordPlace {
+  uint8_t op = 0, shift = 0;
+  uint16_t index = 0;
+};
+constexpr int kZeroSource = 8;
+struct PlacedSchedule {
+  std::vector<std::vector<WordPlace>> beats;
+  int regs_per_lane[8] = {};  // by tcu::Operand code; 0: not read
+};
+PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule);
+// Whether each operand the schedule reads has the registers a lane it
+// assumes, every lane's: then read_placed_beat reads what read_beat_data does.
+bool fits(const PlacedSchedule& placed, const OperandSources& sources);
+// The registers each operand's places index, by code (kZeroSource: a zero).
+struct PlacedSources {
+  const uint64_t* regs[kZeroSource + 1] = {};
+};
+PlacedSources placed_sources(const OperandSources& sources);
+// A beat's data into `out` (tags as pack_tags filled them), by its places.
+inline void read_placed_beat(const PlacedSources& sources, const std::vector<WordPlace>& words,
+                             PackedBeat* out) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    const WordPlace w = words[i];
+    out->data[i] = uint32_t(sources.regs[w.op][w.index] >> w.shift);
+  }
+}
+
 // The register file's collection schedule (register_file.h,
 // collect_schedule: the one place that decides which words move in which
 // cycle) with the data read from `warp`: a beat a cycle.

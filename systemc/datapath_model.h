@@ -66,6 +66,13 @@ class DatapathModel {
   // dp_valid() and dp_ready() high before it), and out_d_o
   // (kDatapathDWords words) at the last edge ending a cycle with d_valid().
   virtual void dp_inputs(DatapathInputs* inputs) const = 0;
+  // Whether dp_inputs() equals `expected`, descriptor and ports (a model
+  // may compare its ports in place, without dp_inputs' copy).
+  virtual bool dp_inputs_equal(const DatapathInputs& expected) const {
+    DatapathInputs got;
+    dp_inputs(&got);
+    return same_datapath_inputs(expected, got);
+  }
   virtual const uint32_t* d() const = 0;
   // The activity counters (the act_*_o ports) since reset.
   virtual Activity activity() const = 0;

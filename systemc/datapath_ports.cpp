@@ -180,6 +180,17 @@ void pack_datapath_inputs(const Instr& in, const WarpOperands& warp, uint32_t ta
   }
 }
 
+bool same_datapath_descriptor(const DatapathInputs& e, const DatapathInputs& g) {
+  return e.family == g.family && e.a_signed == g.a_signed && e.b_signed == g.b_signed &&
+         e.satfinite == g.satfinite && e.k32 == g.k32 && e.rounding == g.rounding &&
+         e.c_f16 == g.c_f16 && e.d_f16 == g.d_f16 && e.scale_4x == g.scale_4x;
+}
+
+bool same_datapath_inputs(const DatapathInputs& e, const DatapathInputs& g) {
+  return same_datapath_descriptor(e, g) && e.a == g.a && e.b == g.b && e.c == g.c &&
+         e.meta == g.meta && e.scale_a == g.scale_a && e.scale_b == g.scale_b;
+}
+
 std::vector<int> datapath_positions(const Instr& instr, Operand operand, const Matrix& m) {
   switch (operand) {
     case Operand::kB:

@@ -32,6 +32,10 @@ inline constexpr int kDatapathDWords = 8192 / 32;
 inline constexpr int kLaneSrcWords = 16384 / 32;  // tcu_sim_top lane_src_i
 inline constexpr int kLaneDstWords = 8192 / 32;   // tcu_sim_top lane_dst_i
 
+// Whether two instructions' inputs are the same, descriptor and ports.
+bool same_datapath_descriptor(const DatapathInputs& a, const DatapathInputs& b);
+bool same_datapath_inputs(const DatapathInputs& a, const DatapathInputs& b);
+
 // Where each element of an operand's matrix sits on its port, in units of
 // the element's width: A, C and metadata in matrix order, scale_a rows of
 // four blocks, B and scale_b column-major (columns of 64 codes for int4 and

@@ -150,6 +150,17 @@ class VerilatedDatapath : public DatapathModel {
     copy(top_->obs_hand_scale_a_o, &in->scale_a);
     copy(top_->obs_hand_scale_b_o, &in->scale_b);
   }
+  bool dp_inputs_equal(const DatapathInputs& e) const override {
+    const uint32_t flags = top_->obs_hand_flags_o;
+    return e.family == top_->obs_hand_family_o && e.a_signed == bool(flags >> 8 & 1) &&
+           e.b_signed == bool(flags >> 7 & 1) && e.satfinite == bool(flags >> 6 & 1) &&
+           e.k32 == bool(flags >> 5 & 1) && e.rounding == (flags >> 3 & 3) &&
+           e.c_f16 == bool(flags >> 2 & 1) && e.d_f16 == bool(flags >> 1 & 1) &&
+           e.scale_4x == bool(flags & 1) && same(top_->obs_hand_a_o, e.a) &&
+           same(top_->obs_hand_b_o, e.b) && same(top_->obs_hand_c_o, e.c) &&
+           same(top_->obs_hand_meta_o, e.meta) && same(top_->obs_hand_scale_a_o, e.scale_a) &&
+           same(top_->obs_hand_scale_b_o, e.scale_b);
+  }
   bool d_valid() const override { return top_->obs_d_valid_o; }
   bool d_ready() const override { return top_->obs_d_ready_o; }
   uint32_t d_tag() const override { return top_->obs_d_tag_o; }
@@ -240,6 +251,11 @@ class VerilatedDatapath : public DatapathModel {
     } else {
       std::memcpy(words, port.data(), sizeof(port));
     }
+  }
+  template <size_t N, class Wide>
+  static bool same(const Wide& port, const std::array<uint32_t, N>& words) {
+    static_assert(sizeof(port) == N * sizeof(uint32_t), "port width");
+    return std::memcmp(port.data(), words.data(), sizeof(port)) == 0;
   }
   template <size_t N, class Wide>
   static void copy(const Wide& from, std::array<uint32_t, N>* to) {

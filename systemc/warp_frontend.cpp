@@ -7,9 +7,10 @@ namespace tcu {
 WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
                            const DatapathConfig& datapath, const FrontEndConfig& front_end,
                            FrontEndChecker* checker, FrontEndFaults* faults,
-                           const BackPressureStimulus& backpressure)
+                           const BackPressureStimulus& backpressure, const sc_core::sc_time& period)
     : sc_module(name),
       model_(*model),
+      period_(period),
       datapath_(datapath),
       front_end_(front_end),
       cosim_(checker),
@@ -20,8 +21,9 @@ WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
       write_back_(model, checker, faults, datapath, front_end) {
   set_front_end(front_end);
   SC_METHOD(tick);
-  sensitive << clk.pos();
+  sensitive << edge_;
   dont_initialize();
+  edge_.notify(sc_core::SC_ZERO_TIME);  // the first rising edge, at time zero
 }
 
 void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
@@ -45,6 +47,7 @@ const WarpFrontEnd::CollectPlan& WarpFrontEnd::plan_of(const Instr& instr) {
     plan.schedule = collect_schedule(instr, front_end_);
     for (const std::vector<RegWord>& beat : plan.schedule)
       plan.tags.push_back(pack_tags(beat.data(), int(beat.size())));
+    plan.places = place_schedule(instr, plan.schedule);
     found = schedules_.emplace(key, std::move(plan)).first;
   }
   return found->second;
@@ -92,6 +95,12 @@ void WarpFrontEnd::start_collection() {
   cosim_->issue(f.tag, instr, *f.request.operands, f.request.name, cycle_, f.request.expected);
   collecting_ = std::move(f);
   sources_ = operand_sources(collecting_->request.instr, *collecting_->request.operands);
+  // The words' places where the fragments are the layouts' shape (every
+  // validated case's), else the word-by-word reads.
+  if (fits(plan.places, sources_)) {
+    collecting_->places = &plan.places;
+    placed_sources_ = placed_sources(sources_);
+  }
   driver_.begin(plan.schedule.size());
 }
 
@@ -106,7 +115,10 @@ void WarpFrontEnd::drive_collection() {
   beat_words_.op = tags.op;
   beat_words_.lane = tags.lane;
   beat_words_.reg = tags.reg;
-  read_beat_data(sources_, beat, &beat_words_);
+  if (f.places)
+    read_placed_beat(placed_sources_, f.places->beats[beat_index], &beat_words_);
+  else
+    read_beat_data(sources_, beat, &beat_words_);
   if (f.corrupt_meta) faults_.corrupt_meta(beat, &beat_words_);
   // The descriptor is read with the first beat only.
   static const CoreDescriptor kNoDescriptor{};
@@ -169,6 +181,7 @@ void WarpFrontEnd::set_wb_ready() {
 
 void WarpFrontEnd::tick() {
   ++cycle_;
+  edge_.notify(period_);
 
   // ---- the handshakes of the cycle that ends at this rising edge ----------
   // The checker's output model needs every edge at which the router did not

@@ -6,11 +6,14 @@
 // step is reported to a checker (FrontEndChecker, frontend_hooks.h; the
 // co-verification's Cosim implements it), which checks it.
 //
-// One SystemC process, on the clock's rising edge, does a whole cycle: it
-// samples the core's outputs, clocks the Verilated model's rising edge,
-// runs the front-end's logic on what it sampled, sets the core's inputs
-// and clocks the falling edge, so the model sees exactly what it would see
-// from signals, without a wide sc_signal or a delta cycle per port.
+// One SystemC process, at each clock period's rising edge, does a whole
+// cycle: it samples the core's outputs, clocks the Verilated model's rising
+// edge, runs the front-end's logic on what it sampled, sets the core's
+// inputs and clocks the falling edge, so the model sees exactly what it
+// would see from signals, without a wide sc_signal or a delta cycle per
+// port. The clock is the process's own timed event, a period after each
+// edge (the first at time zero): one event and one process run a cycle,
+// where an sc_clock would add its two edges' processes and signal updates.
 //
 // Its pieces, each with one job: the core's ports are driven by CoreDriver
 // (core_driver.h, shared with `tcu bench`'s raw core); the handshakes' protocol
@@ -58,11 +61,12 @@ struct IssueRequest {
 
 SC_MODULE(WarpFrontEnd) {
   SC_HAS_PROCESS(WarpFrontEnd);
-  sc_core::sc_in<bool> clk{"clk"};
 
+  // `period`: the clock's period (its rising edges at 0, period, ...).
   WarpFrontEnd(sc_core::sc_module_name name, DatapathModel * model, const DatapathConfig& datapath,
                const FrontEndConfig& front_end, FrontEndChecker* checker,
-               FrontEndFaults* faults, const BackPressureStimulus& backpressure);
+               FrontEndFaults* faults, const BackPressureStimulus& backpressure,
+               const sc_core::sc_time& period);
 
   // Queues an instruction; its D lands in results() in issue order.
   void issue(IssueRequest request);
@@ -89,6 +93,7 @@ SC_MODULE(WarpFrontEnd) {
     IssueRequest request;
     const RegSchedule* schedule = nullptr;          // collect_schedule's, cached per variant
     const std::vector<PackedBeat>* tags = nullptr;  // its beats' tags, packed
+    const PlacedSchedule* places = nullptr;          // null: its fragments are not the layouts'
     bool corrupt_meta = false;                      // a metadata fault goes into this one
     uint64_t offered = 0;                           // the edge the router's dp_valid was first seen
     bool offered_seen = false;
@@ -103,10 +108,13 @@ SC_MODULE(WarpFrontEnd) {
   struct CollectPlan {
     RegSchedule schedule;
     std::vector<PackedBeat> tags;  // pack_tags of each beat
+    PlacedSchedule places;         // where each beat's words are read
   };
   const CollectPlan& plan_of(const Instr& instr);
 
   DatapathModel& model_;
+  sc_core::sc_time period_;
+  sc_core::sc_event edge_;  // the clock's next rising edge
   bool pause_when_idle_ = false;
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
@@ -125,6 +133,7 @@ SC_MODULE(WarpFrontEnd) {
   // waiting for the datapath; in the datapath (then the write-back).
   std::optional<Flight> collecting_;
   OperandSources sources_;  // collecting_'s registers
+  PlacedSources placed_sources_;
   PackedBeat beat_words_;
   // collect_schedule per instruction variant at front_end_ (the words of a
   // beat are the same for every instance; only their data differ).

@@ -42,6 +42,14 @@ expect 2 "subcommand" -- "$tcu"
 expect 2 "files is required" -- "$tcu" replay
 expect 2 "--engine" -- "$tcu" replay --engine quantum "$dir/good.jsonl"
 expect 2 "--details" -- "$tcu" replay --details -3 "$dir/good.jsonl"
+# --stride N: a variant's first case, its 1 + N-th, ...; a wrong second
+# case is left out at 2, a wrong first one is not; 0 is refused.
+cat "$dir/good.jsonl" "$dir/wrong.jsonl" "$dir/good.jsonl" >"$dir/good_wrong_good.jsonl"
+cat "$dir/wrong.jsonl" "$dir/good.jsonl" >"$dir/wrong_good.jsonl"
+expect 0 "2 passed, 0 failed" -- "$tcu" replay --stride 2 "$dir/good_wrong_good.jsonl"
+expect 1 "2 passed, 1 failed" -- "$tcu" replay "$dir/good_wrong_good.jsonl"
+expect 1 "0 passed, 1 failed" -- "$tcu" replay --stride 2 "$dir/wrong_good.jsonl"
+expect 2 "--stride" -- "$tcu" replay --stride 0 "$dir/good.jsonl"
 expect 3 "$dir/nothere.jsonl: cannot open" -- "$tcu" replay "$dir/nothere.jsonl"
 expect 3 "$dir/empty.jsonl: the file holds no cases" -- "$tcu" replay "$dir/empty.jsonl"
 expect 3 "$dir/truncated.jsonl:1: invalid JSON" -- "$tcu" replay "$dir/truncated.jsonl"

@@ -96,8 +96,9 @@ TEST_CASE("e2m1 golden_execute matches the matrix path at the extreme products")
 }
 
 TEST_CASE("f64 golden_execute matches the step-by-step chain on many operands") {
-  // The f64 tile runs the host's fma chain and redoes NaN elements step by
-  // step; golden_execute_matrix runs every element step by step (f64_dot).
+  // The f64 tile runs the host's fma chain and decides each NaN element by
+  // the NaN rules over the chain's kept steps; golden_execute_matrix runs
+  // every element step by step (f64_dot).
   // Random operands of the generator, then registers drawn from special
   // values (NaNs of either sign with payloads, infinities, zeros,
   // subnormals, the largest finite, values whose products cancel), in every

@@ -17,6 +17,7 @@ namespace {
 
 struct VariantCount {
   int order = 0;
+  long seen = 0;  // the file's cases of the variant, replayed or skipped (stride)
   VariantResult result;
 };
 
@@ -215,6 +216,7 @@ int Replayer::replay_file(const std::string& file, Report* report) {
       } catch (const OperandError& e) {
         throw OperandError(mc.where() + ": case " + mc.id + ": " + e.what());
       }
+      if (count.seen++ % options_.stride != 0) continue;
       if (!batch_.empty() && batch_.front().instr.ptx() != mc.instr.ptx()) flush(file, variants);
       batch_.push_back(mc);
       if (batch_.size() == kBatch) flush(file, variants);

@@ -14,6 +14,9 @@ namespace tcu {
 
 struct ReplayOptions {
   int max_details = 5;  // mismatching registers printed in detail
+  // Every stride-th case of each variant of a file is replayed (its first,
+  // 1 + stride-th, ...); 1: every case. Every variant keeps its first case.
+  int stride = 1;
   // The command and engine options that re-run a file ("tcu replay --engine
   // rtl --config small --rf-bandwidth 32").
   std::string rerun_prefix = "tcu replay";

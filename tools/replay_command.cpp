@@ -26,6 +26,10 @@ void add_replay_command(CLI::App& app, ReplayCommand* c) {
   add_engine_options(c->cmd, &c->engine, "golden");
   c->cmd->add_option("--details", c->options.max_details, "mismatching registers printed in detail")
       ->check(CLI::NonNegativeNumber);
+  c->cmd
+      ->add_option("--stride", c->options.stride,
+                   "replay every Nth case of each variant of a file (its first, 1 + N-th, ...)")
+      ->check(CLI::PositiveNumber);
   add_report_options(c->cmd, &c->reports);
   add_coverage_options(c->cmd, &c->coverage, "replay");
   c->cmd->add_option("files", c->files, "vector files (.jsonl or .jsonl.gz)")->required();
@@ -50,6 +54,7 @@ int replay_command(ReplayCommand& c, const Invocation& call) {
   report.header = report_header(call, nullptr, c.engine);
   report.header["options"]["files"] = c.files;
   report.header["options"]["details"] = c.options.max_details;
+  report.header["options"]["stride"] = c.options.stride;
   if (c.engine.name == "rtl")
     report.header["options"]["check"] = tcu::to_string(check_mode(c.engine));
   tcu::FunctionalCoverage coverage;

@@ -88,10 +88,16 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/issued MAC", energy.pj, energy.pj_per_issued_mac());
   out << indent << line << " (estimate, " << energy_library()
       << ": the dot units' figures x the counters; docs/guide/energy.md)\n";
-  for (int e = 0; e < kActivityEngines; ++e)
-    if (!energy.engines[size_t(e)].measured)
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const EngineEnergy& x = energy.engines[size_t(e)];
+    if (!x.measured)
       out << indent << "  " << to_string(ActivityEngine(e))
           << ": no figures in the data file, not priced (0 pJ above)\n";
+    else if (x.units > 0 && x.stages != x.config_stages)
+      out << indent << "  " << to_string(ActivityEngine(e)) << ": priced with " << x.unit
+          << "'s figures at " << x.stages << " stages, the nearest the data file holds (this "
+          << "configuration's unit has " << x.config_stages << ")\n";
+  }
 }
 
 nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfig& datapath) {

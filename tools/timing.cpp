@@ -42,6 +42,69 @@ void print_rows(const std::vector<ModelTiming>& rows, std::ostream& out) {
   }
 }
 
+// The dot units' pipeline settings the data file (spec/phys_osu018.toml,
+// tcu::phys::kDotUnitClocks) has figures for, and the configuration's own:
+// the unit latency each costs (unit_latency, the timing formula) and the
+// clock it allows (0: the data file has no figure of it).
+struct UnitSetting {
+  const char* engine;
+  const char* parameter;
+  int stages;
+  int unit_latency;
+  double fmax_mhz;
+  bool configured;  // the configuration's own setting
+};
+
+std::vector<UnitSetting> unit_settings(const DatapathConfig& dp) {
+  struct Engine {
+    const char* name;
+    const char* parameter;
+    Family family;
+    int DatapathConfig::*stages;
+  };
+  static const Engine engines[] = {
+      {"int4", "IntStages", Family::kInt4Dense, &DatapathConfig::int_stages},
+      {"e2m1", "E2m1Stages", Family::kE2m1, &DatapathConfig::e2m1_stages},
+      {"f16", "FmaStages", Family::kF16, &DatapathConfig::fma_stages},
+      {"f64", "FmaStages", Family::kF64, &DatapathConfig::fma_stages}};
+  std::vector<UnitSetting> out;
+  for (int e = 0; e < 4; ++e) {
+    bool own = false;
+    for (const phys::DotUnitClock* u = phys::kDotUnitClocks; u->engine >= 0; ++u) {
+      if (u->engine != e) continue;
+      DatapathConfig c = dp;
+      c.*engines[e].stages = u->stages;
+      own = own || dp.*engines[e].stages == u->stages;
+      out.push_back({engines[e].name, engines[e].parameter, u->stages,
+                     unit_latency(c, engines[e].family), u->fmax_mhz,
+                     dp.*engines[e].stages == u->stages});
+    }
+    if (!own)
+      out.push_back({engines[e].name, engines[e].parameter, dp.*engines[e].stages,
+                     unit_latency(dp, engines[e].family), 0.0, true});
+  }
+  return out;
+}
+
+void print_unit_settings(const DatapathConfig& dp, std::ostream& out) {
+  out << "unit pipelines: each setting's unit latency (cycles) and the clock it allows ("
+      << phys::kLibrary << ", spec/phys_osu018.toml; * this configuration's)\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-6s %-11s %6s %13s %9s %8s\n", "unit", "parameter", "value",
+                "unit latency", "fmax MHz", "ns");
+  out << line;
+  for (const UnitSetting& s : unit_settings(dp)) {
+    if (s.fmax_mhz > 0.0)
+      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9.1f %8.2f\n", s.engine,
+                    s.parameter, s.stages, s.configured ? "*" : "", s.unit_latency, s.fmax_mhz,
+                    1e3 / s.fmax_mhz);
+    else
+      std::snprintf(line, sizeof line, "  %-6s %-11s %5d%1s %13d %9s %8s\n", s.engine, s.parameter,
+                    s.stages, s.configured ? "*" : "", s.unit_latency, "-", "-");
+    out << line;
+  }
+}
+
 // The configuration's clock as spec/phys_osu018.toml composes it, or nullptr.
 const phys::ConfigClock* config_clock(const std::string& config) {
   for (const phys::ConfigClock& c : phys::kConfigClocks)
@@ -105,6 +168,7 @@ void print_text(const TimingOptions& options, const std::vector<ModelTiming>& ro
          "write-back); interval: between back-to-back independent issues\n";
   print_rows(rows, out);
   print_clock(options.config, out);
+  print_unit_settings(options.datapath, out);
   print_notes(rows, out);
   if (misses.empty()) {
     out << "the a100 preset's claims: all kept at " << options.config << "\n";
@@ -146,6 +210,16 @@ void print_json(const TimingOptions& options, const std::vector<ModelTiming>& ro
                                {"latency", row.latency},
                                {"interval", row.interval},
                                {"reference", reference_json(*row.reference)}});
+  doc["unit_pipelines"] = nlohmann::ordered_json::array();
+  for (const UnitSetting& s : unit_settings(options.datapath))
+    doc["unit_pipelines"].push_back(
+        {{"unit", s.engine},
+         {"parameter", s.parameter},
+         {"value", s.stages},
+         {"unit_latency", s.unit_latency},
+         {"fmax_mhz",
+          s.fmax_mhz > 0.0 ? nlohmann::ordered_json(s.fmax_mhz) : nlohmann::ordered_json(nullptr)},
+         {"configured", s.configured}});
   doc["sources"] = nlohmann::ordered_json::object();
   for (const ReferenceSource& source : a100_sources())
     doc["sources"][source.name] = source.citation;

@@ -1,7 +1,7 @@
 #include "tcu/generator.h"
 
 #include <cstring>
-#include "tcu/mt64.h"
+#include "tcu/xoshiro.h"
 
 #include "tcu/encodings.h"
 
@@ -59,7 +59,9 @@ class Source {
     pool_bits_ -= n;
     return v;
   }
-  uint64_t below(uint64_t n) { return rng_() % n; }
+  // Uniform in [0, n): the high word of a draw times n (Lemire's
+  // multiply-shift, no division; its bias, n / 2^64, is as small as %'s).
+  uint64_t below(uint64_t n) { return uint64_t((unsigned __int128)rng_() * n >> 64); }
   bool chance(int percent) { return below(100) < uint64_t(percent); }
   Recipe recipe() { return static_cast<Recipe>(below(4)); }
 
@@ -115,21 +117,21 @@ class Source {
     }
     return 0;
   }
+  // An s32 accumulator: near INT32_MAX, near INT32_MIN (within 4,000),
+  // within 1,000 of zero, or any, a quarter each; one draw, its top two bits
+  // choosing and its low 32 the value (a multiply-shift for the ranges), and
+  // no branch.
   uint64_t s32_acc() {
-    switch (below(4)) {
-      case 0:
-        return uint32_t(INT32_MAX - int32_t(below(4000)));
-      case 1:
-        return uint32_t(INT32_MIN + int32_t(below(4000)));
-      case 2:
-        return uint32_t(int32_t(below(2001)) - 1000);
-      default:
-        return bits() & 0xffffffff;
-    }
+    const uint64_t r = bits();
+    const uint64_t low = r & 0xffffffff;
+    const uint32_t options[4] = {uint32_t(INT32_MAX - int32_t(low * 4000 >> 32)),
+                                 uint32_t(INT32_MIN + int32_t(low * 4000 >> 32)),
+                                 uint32_t(int32_t(low * 2001 >> 32) - 1000), uint32_t(low)};
+    return options[r >> 62];
   }
 
  private:
-  Mt64 rng_;  // std::mt19937_64's numbers
+  Xoshiro256ss rng_;
   uint64_t pool_ = 0;
   int pool_bits_ = 0;
 };
@@ -150,6 +152,33 @@ Fragment fill_random(const FragmentLayout& layout, Source& src) {
   Fragment f = layout.empty_fragment();
   const int bits = layout.elem_bits() * layout.elems_per_reg();
   for (auto& reg : f.regs) reg = bits >= 64 ? src.bits() : src.take(bits);
+  return f;
+}
+
+// int4 elements, eight to a draw, with no branch per element: `small`, 0,
+// +1 and -1 (a byte's multiply-shift to 0, 1 or 2, each 1/3 within 1/256);
+// otherwise the edges 0, 7, -8 and -1 (two bits b1 b0: b1 * 8 + b0 * 7),
+// uniformly.
+Fragment fill_int4(const FragmentLayout& layout, bool small, Source& src) {
+  Fragment f = layout.empty_fragment();
+  const int n = layout.elems_per_reg();
+  for (auto& reg : f.regs) {
+    uint64_t v = 0;
+    for (int e = 0; e < n; e += 8) {
+      const uint64_t r = src.bits();
+      for (int i = 0; i < 8 && e + i < n; ++i) {
+        uint64_t nib;
+        if (small) {
+          const uint64_t third = ((r >> (8 * i)) & 0xff) * 3 >> 8;  // 0, 1, 2
+          nib = (third & 1) | ((third >> 1) * 0xf);
+        } else {
+          nib = ((r >> (2 * i)) & 1) * 7 | ((r >> (2 * i + 1)) & 1) << 3;
+        }
+        v |= nib << (4 * (e + i));
+      }
+    }
+    reg = v;
+  }
   return f;
 }
 
@@ -470,14 +499,9 @@ WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t i
   switch (in.family) {
     case Family::kInt4Dense:
     case Family::kInt4Sparse: {
-      auto nibble = [&]() -> uint64_t {
-        if (recipe == Recipe::kSmall) return src.take(8) % 3 == 0 ? 0 : (src.take(1) ? 1 : 0xf);
-        static const uint64_t kEdges[] = {0x0, 0x7, 0x8, 0xf};
-        return kEdges[src.take(2)];  // Recipe::kSpecials
-      };
       const bool uniform = recipe == Recipe::kModerate || recipe == Recipe::kBits;
-      w.a = uniform ? fill_random(la, src) : fill(la, nibble);
-      w.b = uniform ? fill_random(lb, src) : fill(lb, nibble);
+      w.a = uniform ? fill_random(la, src) : fill_int4(la, recipe == Recipe::kSmall, src);
+      w.b = uniform ? fill_random(lb, src) : fill_int4(lb, recipe == Recipe::kSmall, src);
       w.c = fill(lc, [&] { return src.s32_acc(); });
       if (in.sparse()) {
         w.selectors.sparsity = int(src.below(2));

@@ -40,6 +40,9 @@ FragmentLayout::FragmentLayout(int regs_per_lane, int elems_per_reg, int elem_bi
     reg_and_shift_of_elem_.push_back(uint32_t(slot / elems_per_reg_) << 8 |
                                      uint32_t((slot % elems_per_reg_) * elem_bits_));
   }
+  in_register_order_ = elems_per_reg_ == 1 && elem_count() == kLanes * regs_per_lane_;
+  for (size_t i = 0; i < slot_of_elem_.size() && in_register_order_; ++i)
+    in_register_order_ = slot_of_elem_[i] == int(i);
   if (batches_ != 1 || elems_per_reg_ < 2) return;
   // The register of the run starting at element `first`, `step` apart, or -1.
   auto run_reg = [&](int first, int step) {

@@ -28,6 +28,19 @@ def test_parameter_sets_in_order(tmp_path):
     assert checks.load(ROOT, f)[0].timeout == 900
 
 
+def test_first_set_of_each_check(tmp_path, capsys):
+    """--first-set keeps one parameter set per check of the file, the first."""
+    f = tmp_path / "c.toml"
+    check = ('[[check]]\ntier = "full"\npair = "{}"\nkind = "comb"\n'
+             'miter = "word_mux"\nparams = {{ Width = [1, 32], Words = [{}] }}\n')
+    f.write_text(GOOD_MITER + check.format("p", "3, 5") + check.format("q", "2"))
+    assert main(["--list", "--first-set", "--checks", str(f)]) == 0
+    lines = [line.split()[-2:] for line in capsys.readouterr().out.splitlines()]
+    assert lines == [["Width=1", "Words=3"], ["Width=1", "Words=2"]]
+    assert main(["--list", "--checks", str(f)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 6
+
+
 def test_log_names_distinct():
     """Each check of the project writes a log of its own."""
     names = [c.name for c in checks.load(ROOT)]

@@ -1,9 +1,11 @@
 """The composition of a configuration's figures from unit points
 (python/tcu_tools/phys/compose.py), on made-up points whose sums are worked by
 hand: the units, the sparse muxes, the router scaled from its 1- and 4-word
-points, the skid and the control; and the comparison with a whole
-datapath. The planted twins take the router's narrow point at every width
-and leave the skid out, and must miss."""
+points, the skid at the widest D of the enabled engines, the control and
+the activity counters; and the comparison with a whole datapath. The
+planted twins take the router's narrow point at every width, leave the
+skid or the activity counters out or keep the skid at its full width, and
+must miss."""
 from __future__ import annotations
 
 
@@ -13,10 +15,11 @@ from tcu_tools.phys import compose
 
 
 def point(unit: str, params: dict, area: float, ff: float = 0.0, path: float = 1.0,
-          pj: float | None = None) -> dict:
+          pj: float | None = None, flip_flops: int = 1) -> dict:
     return {"unit": unit, "params": params, "area_um2": area, "flip_flop_area_um2": ff,
             "critical_path_ns": path, "fmax_mhz": 1e3 / path, "startpoint": "s",
-            "endpoint": "e", "pj_per_issued_op": pj, "idle_pj_per_cycle": 1.0}
+            "endpoint": "e", "pj_per_issued_op": pj, "idle_pj_per_cycle": 1.0,
+            "flip_flops": flip_flops}
 
 
 POINTS = [
@@ -27,8 +30,10 @@ POINTS = [
           5000.0, 4000.0, 2.0, 0.5),
     point("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4, "GatherBypass": 1},
           5600.0, 4100.0, 6.0),
-    point("tcu_output_skid", {}, 300.0, 290.0),
+    # 8192 D bits, 16 tag bits and a valid bit: 8209 flip-flops
+    point("tcu_output_skid", {}, 8209.0, 4104.5, flip_flops=8209),
     point("tcu_datapath_ctrl", {}, 20.0, 10.0),
+    point("tcu_activity", {}, 50.0, 40.0),
 ]
 
 # int4 only, 4 units (128 MACs), Stages 1, sparse on; router 16/8 words.
@@ -38,10 +43,13 @@ VALUES = {"Int4MacsPerCycle": 128, "E2m1MacsPerCycle": 64, "F16FmasPerCycle": 4,
           "WordsPerCycle": 16, "DWordsPerCycle": 8, "GatherBypass": 1}
 
 # By hand: 4 units at Stages 1 (360), 4 sparse muxes (28): 388. The router
-# at the mean width 12: 5000 + 11 x 600 / 3 = 7200. Skid 300, control 20.
-EXPECTED_AREA = 360 + 28 + 7200 + 300 + 20
-# Flip-flops: 4 x 5; router 4000 + 11 x 100 / 3; skid 290; control 10.
-EXPECTED_FF = 20 + 4000 + 1100 / 3 + 290 + 10
+# at the mean width 12: 5000 + 11 x 600 / 3 = 7200. The skid holding the
+# int4 engine's 4096 D bits: 4096 + 17 flip-flops of 8209, 4113 (flip-flop
+# area 2056.5). Control 20. Activity: one engine's 50 and the cycle
+# counter, a fifth of one: 60 (flip-flops 48).
+EXPECTED_AREA = 360 + 28 + 7200 + 4113 + 20 + 60
+# Flip-flops: 4 x 5; router 4000 + 11 x 100 / 3; skid 2056.5; control 10; activity 48.
+EXPECTED_FF = 20 + 4000 + 1100 / 3 + 2056.5 + 10 + 48
 
 
 def check(d: dict) -> None:
@@ -58,6 +66,54 @@ def check(d: dict) -> None:
 
 def test_composition_by_hand():
     check(compose.datapath(POINTS, "t", VALUES))
+
+
+def test_skid_at_the_widest_enabled_d():
+    """With the f16 engine (8192 D bits) the skid is its whole point; the
+    e2m1 and f64 engines (4096 each) beside int4 keep it at 4113; two
+    engines count two activity counters and the cycle counter (110)."""
+    def glue(**enables):
+        values = dict(VALUES, **enables)
+        d = compose.datapath(POINTS, "t", values)
+        return d["control_area_um2"]
+    assert glue() == pytest.approx(4113 + 20 + 60)
+    assert glue(F16Enable=1) == pytest.approx(8209 + 20 + 110)
+    assert glue(E2m1Enable=1, F64Enable=1) == pytest.approx(4113 + 20 + 160)
+
+
+def test_d_widths_are_the_rtls():
+    """compose's D widths, the skid's measured width and the counters of a
+    tcu_activity against the RTL: tcu_datapath's engine D nets, tcu_output_skid's
+    DataW default, tcu_activity's counter outputs."""
+    import re
+    from tcu_tools.phys.units import RTL
+    text = (RTL / "tcu_datapath.sv").read_text()
+    widths = {}
+    for m in re.finditer(r"^\s*logic \[(\d+):0\]\s+([\w, ]+);", text, re.M):
+        for net in m.group(2).split(","):
+            widths[net.strip()] = int(m.group(1)) + 1
+    assert {e: widths[f"{e}_d"] for e in compose.ENGINES} == compose.D_BITS
+    skid = (RTL / "tcu_output_skid.sv").read_text()
+    assert int(re.search(r"parameter int unsigned DataW\s*=\s*(\d+)", skid).group(1)) == \
+        compose.SKID_D_BITS
+    act = (RTL / "tcu_activity.sv").read_text()
+    assert len(re.findall(r"output logic \[CountW-1:0\]", act)) == compose.ACTIVITY_COUNTERS
+
+
+def test_planted_skid_at_full_width(monkeypatch):
+    """The skid kept at its measured 8192 bits whatever the engines."""
+    monkeypatch.setattr(compose, "D_BITS", dict.fromkeys(compose.D_BITS, 8192))
+    with pytest.raises(AssertionError):
+        check(compose.datapath(POINTS, "t", VALUES))
+
+
+def test_planted_activity_left_out():
+    """The activity counters left out (no tcu_activity point): named
+    missing, and the area misses them."""
+    d = compose.datapath([p for p in POINTS if p["unit"] != "tcu_activity"], "t", VALUES)
+    assert d["missing"] == ["tcu_activity"]
+    with pytest.raises(AssertionError):
+        check(d)
 
 
 def test_router_energy_scaled_as_its_area():
@@ -88,10 +144,10 @@ def test_whole_comparison():
              "library": "L", "area_um2": 1500.0, "flip_flop_area_um2": 900.0, "cells": 1,
              "fmax_mhz": 200.0, "critical_path_ns": 5.0, "path_start": "a", "path_end": "b"}
     w = compose.against_whole(POINTS, whole)
-    # one unit at Stages 2: 100 + skid 300 + control 20, no router
-    assert w["composed_area_um2"] == pytest.approx(420)
-    assert w["area_ratio"] == pytest.approx(1500 / 420)
-    assert w["left_out_area_um2"] == pytest.approx(1080)
+    # one unit at Stages 2: 100 + skid 4113 + control 20 + activity 60, no router
+    assert w["composed_area_um2"] == pytest.approx(4293)
+    assert w["area_ratio"] == pytest.approx(1500 / 4293)
+    assert w["left_out_area_um2"] == pytest.approx(1500 - 4293)
     assert w["units_and_control_area_um2"] == pytest.approx(120)
     assert "SynthImpl" not in w["params"]
 
@@ -212,3 +268,88 @@ def test_engine_top_sets_the_datapath_clock():
         points, engine_table(100.0))])
     assert d["fmax_mhz"] == pytest.approx(100.0) and d["path_unit"] == "tcu_int4_engine"
     assert d["path_in_place"] is False
+
+
+BOTTOM_UP = "bottom_up_around_units_area_um2"  # the data file's key
+
+
+def around_table(units: int, flat: float, bottom_up: float | None, fmax: float = 100.0) -> dict:
+    t = dict(engine_table(fmax, units), around_units_area_um2=flat)
+    if bottom_up is not None:
+        t[BOTTOM_UP] = bottom_up
+    return t
+
+
+def test_engine_around_as_the_full_flow_maps_it():
+    """Tables at 1 and 4 units, flat 600 and 630, bottom-up 620 and 770:
+    at 2 units the bottom-up area linear between them, 620 + 150 / 3 =
+    670, and the explored point adds it; a table without the bottom-up
+    figure at that stage count leaves the flat one (610); a table of the
+    bottom-up figure alone (no clock) gives the area and no clock."""
+    tables = [around_table(1, 600, 620), around_table(4, 630, 770)]
+    a = compose.engine_around(tables, "int4", 2, 1)
+    assert a["area_um2"] == pytest.approx(670)
+    assert "bottom-up" in a["how"]
+    flat = [around_table(1, 600, 620), around_table(4, 630, None)]
+    assert compose.engine_around(flat, "int4", 2, 1)["area_um2"] == pytest.approx(610)
+    alone = [{"top": "tcu_int4_engine", "params": {"Units": 1, "SparseEnable": 0, "Stages": 1},
+              BOTTOM_UP: 620.0}]
+    a = compose.engine_around(alone, "int4", 2, 1)
+    assert a["area_um2"] == pytest.approx(620) and a["fmax_mhz"] is None
+    data = {"point": POINTS, "engine": tables}
+    values = dict(VALUES, Int4MacsPerCycle=64)  # 2 units at Stages 1
+    c = compose.explored_point(data, values)
+    d = compose.datapath(POINTS, "t", values)
+    assert c["area_um2"] == pytest.approx(d["area_um2"] + 670)
+    assert compose.explored_point({"point": POINTS, "engine": alone}, values)["area_um2"] == \
+        pytest.approx(d["area_um2"] + 620)
+
+
+def test_planted_engine_around_flat(monkeypatch):
+    """The bottom-up figure not read: the flat area around the units taken
+    where the bottom-up one is there (610 at 2 units, not 670)."""
+    monkeypatch.setattr(compose, "BOTTOM_UP", "absent")
+    with pytest.raises(AssertionError):
+        test_engine_around_as_the_full_flow_maps_it()
+
+
+def test_int4_tables_at_the_points_sparse_enable():
+    """The int4 engine's tables at the point's SparseEnable (the sparse
+    operand path's registers and multiplexers): a sparse point takes the
+    sparse tables (900), a dense one the dense (620); without a sparse
+    table the dense one, not exact."""
+    dense = around_table(1, 600, 620)
+    sparse = dict(around_table(1, 880, 900), params={"Units": 1, "SparseEnable": 1, "Stages": 1})
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 1)["area_um2"] == 900
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 0)["area_um2"] == 620
+    a = compose.engine_around([dense], "int4", 1, 1, 1)
+    assert a["area_um2"] == 620 and not a["exact"]
+    # the sparse tables hold the engine's sparse muxes: not counted again
+    # (4 units x 7), the dense engine's clock kept (100 MHz)
+    c = compose.explored_point({"point": POINTS, "engine": [dense, sparse]}, VALUES)
+    d = compose.datapath(POINTS, "t", VALUES)
+    assert c["area_um2"] == pytest.approx(d["area_um2"] + 900 - 28)
+    assert compose.engine_around([dense, sparse], "int4", 1, 1, 1)["fmax_mhz"] == 100.0
+
+
+def test_router_piecewise_between_its_points():
+    """With a point at 2/2 words (5400) beside 1/1 (5000) and 4/4 (5600):
+    at 3/3 words linear between 2/2 and 4/4, 5500; at 16/8 (mean 12) the
+    2/2-4/4 slope beyond, 5600 + 8 x 100 = 6400; at 1/2 (mean 1.5) between
+    1/1 and 2/2, 5200."""
+    points = POINTS + [point("tcu_operand_router",
+                             {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
+                             5400.0, 4050.0, 4.0)]
+    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500)
+    assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
+    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
+    assert "2/2 and 4/4" in compose.router_scaled(points, 16, 8)["scaled"]
+
+
+def test_planted_router_linear_from_its_ends(monkeypatch):
+    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 at 3/3."""
+    real = compose.router_scaled
+    monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(
+        [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))
+    with pytest.raises(AssertionError):
+        test_router_piecewise_between_its_points()

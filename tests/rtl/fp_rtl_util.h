@@ -336,7 +336,8 @@ class UnitBench {
   explicit UnitBench(int latency)
       : ctx_(std::make_unique<VerilatedContext>()),
         model_(std::make_unique<Model>(ctx_.get())),
-        pipe_(latency) {
+        pipe_(latency),
+        latency_(latency) {
     model_->clk_i = 0;
     model_->rst_ni = 0;
     model_->en_i = 0;
@@ -381,18 +382,20 @@ class UnitBench {
     }
     drain();
   }
+  // (latency enabled cycles bring the last input out.)
   void drain() {
-    for (int i = 0; i < 32; ++i) cycle(true, std::nullopt);
+    for (int i = 0; i < latency_ + 1; ++i) cycle(true, std::nullopt);
   }
 
   // Cycles from a lone input to valid_o, with en low for `stall` cycles
-  // right after it entered; -1 if it never comes.
+  // right after it entered; -1 if it never comes (within twice the
+  // expected latency, the stall and 16 more).
   int latency(const In& in, int stall) {
     drain();
     Unit::apply(*model_, in);
     model_->valid_i = 1;
     model_->en_i = 1;
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < 2 * latency_ + stall + 16; ++t) {
       model_->eval();
       if (model_->valid_o) return t;
       model_->clk_i = 1;
@@ -434,6 +437,7 @@ class UnitBench {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;
   PipeModel<Expect> pipe_;
+  int latency_;
   long cycles_ = 0, checked_ = 0, mismatches_ = 0, accepted_ = 0, results_ = 0;
   std::string failures_;
 };

@@ -1,4 +1,4 @@
-# Unit tests of the floating-point RTL units (rtl/tcu_fma.sv, tcu_f16_dot.sv,
+# Unit tests of the floating-point RTL units (rtl/tcu_fma.sv and its two forms, tcu_f16_dot.sv,
 # tcu_f64_dot.sv): Verilator C++ models checked bit-exact against the golden
 # model (tcu_model). Each unit is verilated at two parameter settings, each
 # model in a static library of its own, linked into that unit's test.
@@ -15,25 +15,38 @@ function(tcu_fp_model prefix top sources)
     ARGS ${TCU_FP_RTL_DIR}/lint.vlt ${ARGN})
 endfunction()
 
-set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv)
+set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv
+    ${TCU_FP_RTL_DIR}/tcu_fma_three.sv ${TCU_FP_RTL_DIR}/tcu_fma_steps.sv)
 
-# tcu_fma: FP64 with the DMMA NaN rules, combinational; FP32 with canonical
-# NaNs, three registers. Format is an enum parameter; Verilator 5.006 takes
+# tcu_fma: FP64 with the DMMA NaN rules, combinational (the three-stage
+# form) and at 22 registers (the step form: a register after every step,
+# tcu_pkg::fma_cuts, and the rest at the output); FP32 with canonical NaNs,
+# three registers (the three-stage form) and nine (the step form). Format is
+# an enum parameter; Verilator 5.006 takes
 # -G values only as numbers, hence -Wno-ENUMVALUE (FP32 = 0).
 tcu_fp_model(Vtcu_fma_f64_s0 tcu_fma "${_fma_src}"
   -GStages=0 -GCanonicalNan=1'b0 -GAuxWidth=16)
+tcu_fp_model(Vtcu_fma_f64_s22 tcu_fma "${_fma_src}"
+  -GStages=22 -GCanonicalNan=1'b0 -GAuxWidth=16)
 tcu_fp_model(Vtcu_fma_f32_s3 tcu_fma "${_fma_src}"
   -Wno-ENUMVALUE -GFormat=3'd0 -GStages=3 -GCanonicalNan=1'b1 -GAuxWidth=16)
+tcu_fp_model(Vtcu_fma_f32_s9 tcu_fma "${_fma_src}"
+  -Wno-ENUMVALUE -GFormat=3'd0 -GStages=9 -GCanonicalNan=1'b1 -GAuxWidth=16)
 
-# tcu_f16_dot and tcu_f64_dot at two FMA depths each.
+# tcu_f16_dot and tcu_f64_dot at two FMA depths each, and at a deep one
+# (most step boundaries registered).
 tcu_fp_model(Vtcu_f16_dot_s0 tcu_f16_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f16_dot.sv"
   -GFmaStages=0)
 tcu_fp_model(Vtcu_f16_dot_s2 tcu_f16_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f16_dot.sv"
   -GFmaStages=2)
+tcu_fp_model(Vtcu_f16_dot_s9 tcu_f16_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f16_dot.sv"
+  -GFmaStages=9)
 tcu_fp_model(Vtcu_f64_dot_s1 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
   -GFmaStages=1)
 tcu_fp_model(Vtcu_f64_dot_s3 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
   -GFmaStages=3)
+tcu_fp_model(Vtcu_f64_dot_s12 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
+  -GFmaStages=12)
 
 # tcu_fp_test(<name> <source> <models...>)
 function(tcu_fp_test name source)
@@ -47,6 +60,8 @@ function(tcu_fp_test name source)
   add_test(NAME ${name} COMMAND ${name})
 endfunction()
 
-tcu_fp_test(rtl_test_fma test_fma.cpp Vtcu_fma_f64_s0 Vtcu_fma_f32_s3)
-tcu_fp_test(rtl_test_f16_dot test_f16_dot.cpp Vtcu_f16_dot_s0 Vtcu_f16_dot_s2)
-tcu_fp_test(rtl_test_f64_dot test_f64_dot.cpp Vtcu_f64_dot_s1 Vtcu_f64_dot_s3)
+tcu_fp_test(rtl_test_fma test_fma.cpp Vtcu_fma_f64_s0 Vtcu_fma_f64_s22 Vtcu_fma_f32_s3
+            Vtcu_fma_f32_s9)
+tcu_fp_test(rtl_test_f16_dot test_f16_dot.cpp Vtcu_f16_dot_s0 Vtcu_f16_dot_s2 Vtcu_f16_dot_s9)
+tcu_fp_test(rtl_test_f64_dot test_f64_dot.cpp Vtcu_f64_dot_s1 Vtcu_f64_dot_s3
+            Vtcu_f64_dot_s12)

@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# gls_plant_fault.sh NETLIST COPY [xor|mux]: writes COPY, NETLIST (a Yosys
-# write_verilog netlist) with one gate changed:
-#   xor (default)  the first two-input XOR, "assign _N_ = x ^ y;", made an XNOR;
-#   mux            the first two-input multiplexer, "assign _N_ = s ? a : b;",
-#                  with its inputs swapped (for netlists without XORs).
+# gls_plant_fault.sh NETLIST COPY [xor|mux] [N]: writes COPY, NETLIST (a Yosys
+# write_verilog netlist) with one gate changed, the Nth of its kind in the
+# file (default the first):
+#   xor (default)  a two-input XOR, "assign _N_ = x ^ y;", made an XNOR;
+#   mux            a two-input multiplexer, "assign _N_ = s ? a : b;", with
+#                  its inputs swapped (for netlists without XORs).
 # Exit 1 unless exactly one line differs.
 set -euo pipefail
-[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: gls_plant_fault.sh NETLIST COPY [xor|mux]" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 4 ] || { echo "usage: gls_plant_fault.sh NETLIST COPY [xor|mux] [N]" >&2; exit 2; }
+nth=${4:-1}
+[[ $nth =~ ^[1-9][0-9]*$ ]] || { echo "gls_plant_fault.sh: N must be a positive integer, got '$nth'" >&2; exit 2; }
 case ${3:-xor} in
-  xor) sed -E '0,/^  assign (_[0-9]+_) = ([^ ~()]+) \^ ([^ ~()]+);$/s//  assign \1 = ~(\2 ^ \3);/' \
-         "$1" >"$2" ;;
-  mux) sed -E '0,/^  assign (_[0-9]+_) = ([^ ~()?]+) \? ([^ ~()]+) : ([^ ~()]+);$/s//  assign \1 = \2 ? \4 : \3;/' \
-         "$1" >"$2" ;;
+  xor) awk -v nth="$nth" '
+         /^  assign _[0-9]+_ = [^ ~()]+ \^ [^ ~()]+;$/ && ++n == nth {
+           split($0, p, " = "); sub(/;$/, "", p[2]); print p[1] " = ~(" p[2] ");"; next }
+         { print }' "$1" >"$2" ;;
+  mux) awk -v nth="$nth" '
+         /^  assign _[0-9]+_ = [^ ~()?]+ \? [^ ~()]+ : [^ ~()]+;$/ && ++n == nth {
+           split($0, p, " = "); sub(/;$/, "", p[2]); split(p[2], q, " ");
+           print p[1] " = " q[1] " ? " q[5] " : " q[3] ";"; next }
+         { print }' "$1" >"$2" ;;
   *) echo "gls_plant_fault.sh: unknown gate kind $3" >&2; exit 2 ;;
 esac
 planted=$(diff "$1" "$2" | sed -n 's/^> *//p' || true)

@@ -93,7 +93,7 @@ endfunction()
 
 # tcu_gls_planted(<test> <top> <prefix> <netlist> <gate> <regex> <libraries...>):
 # a copy of <netlist> with one gate changed (gls_plant_fault.sh: <gate> xor
-# or mux), Verilated as <prefix>, linked with <test>'s driver:
+# or mux, optionally with its ordinal in the file: "xor;N"), Verilated as <prefix>, linked with <test>'s driver:
 # <test>_planted_fault, which passes only if its output matches <regex> (the
 # check that must fail). The variable TCU_GLS_PLANTED_ARGS, if set, holds
 # the twin's command-line arguments (a Catch2 section filter).
@@ -143,7 +143,10 @@ tcu_gls_planted(gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist} xor
 tcu_gls_planted(gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist} mux
   "REQUIRE\\( (int64_t\\(routed\\[i\\]\\) == |tcu::int4_dot|routed\\[i\\] == row.b|tcu::int4_accumulate)"
   tcu_vectors)
-tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} xor
+# The f16 dot: the netlist's 1,121st XOR (the middle of its 2,241); its
+# first XOR lies in logic the test's cases do not reach (made an XNOR, the
+# test passes).
+tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} "xor;1121"
   "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
 
 # ---- the second tier: units whose netlist takes minutes --------------------------

@@ -1,6 +1,7 @@
 // rtl/tcu_f64_dot.sv against the golden tcu::f64_dot, bit-exact, in all four
-// rounding modes, at FmaStages = 1 and 3 (Vtcu_f64_dot_s1, Vtcu_f64_dot_s3),
-// each D checked to appear exactly unit_latency(kF64) cycles after its input.
+// rounding modes, at FmaStages = 1, 3 and 12 (Vtcu_f64_dot_s1, _s3, _s12;
+// 12: a deep setting), each D checked to appear exactly unit_latency(kF64)
+// cycles after its input.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -14,6 +15,7 @@ constexpr int kRandomShare = 50;
 #else
 #include "Vtcu_f64_dot_s1.h"
 #include "Vtcu_f64_dot_s3.h"
+#include "Vtcu_f64_dot_s12.h"
 constexpr int kRandomShare = 1;
 #endif
 #include "fp_rtl_util.h"
@@ -242,6 +244,11 @@ TEST_CASE("tcu_f64_dot FmaStages=3: directed and random, all modes", "[rtl][f64_
   run_random<Vtcu_f64_dot_s3>(3, 0xd0d3);
 }
 
+TEST_CASE("tcu_f64_dot FmaStages=12: directed and random, all modes", "[rtl][f64_dot]") {
+  run_directed<Vtcu_f64_dot_s12>(12);
+  run_random<Vtcu_f64_dot_s12>(12, 0xd0dc);
+}
+
 TEST_CASE("tcu_f64_dot D leaves exactly unit_latency(kF64) enabled cycles after input",
           "[rtl][f64_dot]") {
   F64Dot::In in{{0x3ff0000000000000ull, 0, 0, 0}, {0x4000000000000000ull, 0, 0, 0}, 0,
@@ -255,5 +262,10 @@ TEST_CASE("tcu_f64_dot D leaves exactly unit_latency(kF64) enabled cycles after 
   CHECK(s3.latency(in, 0) == 12);
   CHECK(s3.latency(in, 5) == 17);
   CHECK(s3.model().d_o == 0x4000000000000000ull);
+  tcu_test::UnitBench<Vtcu_f64_dot_s12, F64Dot> s12(latency_for(12));
+  CHECK(latency_for(12) == 48);
+  CHECK(s12.latency(in, 0) == 48);
+  CHECK(s12.latency(in, 5) == 53);
+  CHECK(s12.model().d_o == 0x4000000000000000ull);
 }
 #endif

@@ -1,7 +1,12 @@
-// rtl/tcu_fma.sv against the golden model, bit-exact, at two settings:
-//   Vtcu_fma_f64_s0: FP64, DMMA NaN rules, Stages = 0 (against tcu::f64_fma)
-//   Vtcu_fma_f32_s3: FP32, canonical NaN,  Stages = 3 (against the host fma,
-//                    NaN made canonical, as the golden f16 path's steps)
+// rtl/tcu_fma.sv against the golden model, bit-exact, at four settings, two
+// of each form (tcu_fma_three below tcu_pkg::FMA_STEPS_FROM, tcu_fma_steps
+// from there on):
+//   Vtcu_fma_f64_s0:  FP64, DMMA NaN rules, Stages = 0 (against tcu::f64_fma)
+//   Vtcu_fma_f64_s22: FP64, Stages = 22: a register after every step
+//                     (tcu_pkg::fma_cuts), the rest at the output
+//   Vtcu_fma_f32_s3:  FP32, canonical NaN,  Stages = 3 (against the host fma,
+//                     NaN made canonical, as the golden f16 path's steps)
+//   Vtcu_fma_f32_s9:  FP32, Stages = 9 (a middle setting of the step form)
 // Both in all four rounding modes, on corner-biased random operands and on
 // directed cases, with random stalls and bubbles, each result checked to
 // leave exactly Stages enabled cycles after it entered.
@@ -13,7 +18,9 @@
 #include <vector>
 
 #include "Vtcu_fma_f32_s3.h"
+#include "Vtcu_fma_f32_s9.h"
 #include "Vtcu_fma_f64_s0.h"
+#include "Vtcu_fma_f64_s22.h"
 #include "fp_rtl_util.h"
 #include "verilated.h"
 
@@ -28,6 +35,8 @@ namespace {
 
 constexpr int kF64Stages = 0;  // the -G values in tests/rtl/fp_units.cmake
 constexpr int kF32Stages = 3;
+constexpr int kF64DeepStages = 22;
+constexpr int kF32DeepStages = 9;
 
 struct FmaIn {
   uint64_t a, b, c;
@@ -55,6 +64,7 @@ class FmaBench {
       : ctx_(std::make_unique<VerilatedContext>()),
         model_(std::make_unique<Model>(ctx_.get())),
         pipe_(stages),
+        stages_(stages),
         format_(format),
         expected_(expected) {
     model_->clk_i = 0;
@@ -106,8 +116,9 @@ class FmaBench {
     }
     drain();
   }
+  // (Stages enabled cycles bring the last input out.)
   void drain() {
-    for (int i = 0; i < 8; ++i) cycle(true, std::nullopt);
+    for (int i = 0; i < stages_ + 1; ++i) cycle(true, std::nullopt);
   }
 
   // Outputs compared (a result held by a stall is compared every cycle).
@@ -147,6 +158,7 @@ class FmaBench {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;
   tcu_test::PipeModel<Expect> pipe_;
+  int stages_;
   FpFormat format_;
   uint64_t (*expected_)(const FmaIn&);
   uint16_t tag_ = 0;
@@ -296,7 +308,7 @@ int latency(FmaBench<Model>& bench, const FmaIn& in, int stall) {
   m.b_i = static_cast<std::remove_reference_t<decltype(m.b_i)>>(in.b);
   m.c_i = static_cast<std::remove_reference_t<decltype(m.c_i)>>(in.c);
   m.rnd_i = 0;
-  for (int t = 0; t < 20; ++t) {
+  for (int t = 0; t < 40; ++t) {
     m.eval();
     if (m.valid_o) return t;
     m.clk_i = 1;
@@ -354,6 +366,30 @@ TEST_CASE("tcu_fma FP32 (canonical NaN, Stages=3): random corner-biased", "[rtl]
   require_clean(bench);
 }
 
+TEST_CASE("tcu_fma FP64 (Stages=22, a register after every step): directed, sweep, random", "[rtl][fma]") {
+  FmaBench<Vtcu_fma_f64_s22> bench(kF64DeepStages, kFp64, expected_f64);
+  bench.run(directed(kFp64));
+  FpGen g(0xa3);
+  bench.run(alignment_sweep(kFp64, g));
+  FpGen r(0xf64d);
+  bench.run(random_f64(r, 100000));
+  FpGen stalls(13);
+  bench.run(random_f64(r, 20000), &stalls);
+  require_clean(bench);
+}
+
+TEST_CASE("tcu_fma FP32 (Stages=9): directed, sweep, random", "[rtl][fma]") {
+  FmaBench<Vtcu_fma_f32_s9> bench(kF32DeepStages, kFp32, expected_f32);
+  bench.run(directed(kFp32));
+  FpGen g(0xa4);
+  bench.run(alignment_sweep(kFp32, g));
+  FpGen r(0xf32d);
+  bench.run(random_f32(r, 100000));
+  FpGen stalls(17);
+  bench.run(random_f32(r, 20000), &stalls);
+  require_clean(bench);
+}
+
 TEST_CASE("tcu_fma result leaves exactly Stages enabled cycles after it entered", "[rtl][fma]") {
   const FmaIn in{kFp64.pack(0, 1023, 0), kFp64.pack(0, 1024, 0), 0, Rounding::kRn};
   FmaBench<Vtcu_fma_f64_s0> f64(kF64Stages, kFp64, expected_f64);
@@ -364,4 +400,11 @@ TEST_CASE("tcu_fma result leaves exactly Stages enabled cycles after it entered"
   CHECK(latency(f32, in32, 0) == kF32Stages);
   CHECK(latency(f32, in32, 2) == kF32Stages + 2);
   CHECK(f32.model().result_o == 0x40000000u);
+  FmaBench<Vtcu_fma_f64_s22> f64d(kF64DeepStages, kFp64, expected_f64);
+  CHECK(latency(f64d, in, 0) == kF64DeepStages);
+  CHECK(latency(f64d, in, 3) == kF64DeepStages + 3);
+  CHECK(f64d.model().result_o == kFp64.pack(0, 1024, 0));
+  FmaBench<Vtcu_fma_f32_s9> f32d(kF32DeepStages, kFp32, expected_f32);
+  CHECK(latency(f32d, in32, 0) == kF32DeepStages);
+  CHECK(latency(f32d, in32, 4) == kF32DeepStages + 4);
 }

@@ -20,11 +20,12 @@
 //    ceil(dest_words / DW) beats, the terms of timing.h's
 //    instruction_latency.
 //
-// Four models (router_units.cmake): W = 8 / DW = 8 with the bypass,
-// W = 32 / DW = 64 without, W = 64 / DW = 1 (the ends of the ranges) with,
-// and W = 3 / DW = 5 Verilated with SynthImpl = 1,
-// which simulates the implementations Yosys synthesizes (per-position
-// AND-OR networks, tcu_word_mux trees).
+// Models (router_units.cmake): W = 8 / DW = 8 with the bypass,
+// W = 32 / DW = 64 without, W = 64 / DW = 1 (the ends of the ranges) with;
+// with TCU_ROUTER_SYNTH (test_operand_router_synth, the second tier's)
+// W = 3 / DW = 5 Verilated with SynthImpl = 1, which simulates the
+// implementations Yosys synthesizes (per-position AND-OR networks,
+// tcu_word_mux trees).
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -46,10 +47,14 @@
 #include "Vtcu_operand_router_gls.h"
 constexpr bool kGls = true;
 #else
-#include "Vtcu_operand_router_w32.h"
+#ifdef TCU_ROUTER_SYNTH
+// The synthesis forms only (test_operand_router_synth, the second tier's).
 #include "Vtcu_operand_router_w3_synth.h"
+#else
+#include "Vtcu_operand_router_w32.h"
 #include "Vtcu_operand_router_w64.h"
 #include "Vtcu_operand_router_w8.h"
+#endif
 constexpr bool kGls = false;
 #endif
 #include "datapath_ports.h"
@@ -694,6 +699,13 @@ TEST_CASE("tcu_operand_router netlist (Yosys, 1 word and 1 D word a cycle, bypas
   run_all<Vtcu_operand_router_gls, 1, 1, true>("W1 netlist");
 }
 #else
+// The one-word-per-tag rule (no two valid words of one beat with the same
+// operand, lane and register): two distinct words pass, a word and another
+// with its tag fail, in the simulation and the synthesized description.
+template <class Model, int kWords, int kDWords>
+void check_tag_rule();
+
+#ifndef TCU_ROUTER_SYNTH
 TEST_CASE("tcu_operand_router, 8 words a cycle, bypass", "[rtl][router]") {
   run_all<Vtcu_operand_router_w8, 8, 8, true>("W8");
 }
@@ -706,14 +718,21 @@ TEST_CASE("tcu_operand_router, 64 words a cycle, 1 D word", "[rtl][router]") {
   run_all<Vtcu_operand_router_w64, 64, 1, true>("W64");
 }
 
+TEST_CASE("tcu_operand_router flags two words of one beat with the same tag", "[rtl][router]") {
+  check_tag_rule<Vtcu_operand_router_w8, 8, 8>();
+}
+#else
 TEST_CASE("tcu_operand_router, 3 and 5 words a cycle, the synthesized description",
           "[rtl][router]") {
   run_all<Vtcu_operand_router_w3_synth, 3, 5, true>("W3 synth");
 }
 
-// The one-word-per-tag rule (no two valid words of one beat with the same
-// operand, lane and register): two distinct words pass, a word and another
-// with its tag fail, in the simulation and the synthesized description.
+TEST_CASE("tcu_operand_router flags two words of one beat with the same tag, synthesized",
+          "[rtl][router]") {
+  check_tag_rule<Vtcu_operand_router_w3_synth, 3, 5>();
+}
+#endif
+
 template <class Model, int kWords, int kDWords>
 void check_tag_rule() {
   std::mt19937_64 rng(11);
@@ -728,8 +747,4 @@ void check_tag_rule() {
   REQUIRE(Bench<Model, kWords, kDWords, true>().beat_flags_error(c, {first, twin}));
 }
 
-TEST_CASE("tcu_operand_router flags two words of one beat with the same tag", "[rtl][router]") {
-  check_tag_rule<Vtcu_operand_router_w8, 8, 8>();
-  check_tag_rule<Vtcu_operand_router_w3_synth, 3, 5>();
-}
 #endif

@@ -89,6 +89,9 @@ class FragmentLayout {
   // (or batches() > 1).
   const std::vector<int16_t>& row_run_regs() const { return row_run_regs_; }
   const std::vector<int16_t>& col_run_regs() const { return col_run_regs_; }
+  // Whether matrix element i is register i whole (one element a register,
+  // every register used): Fragment::regs is then the matrix in order.
+  bool in_register_order() const { return in_register_order_; }
 
  private:
   int slot_index(Slot s) const {
@@ -100,6 +103,7 @@ class FragmentLayout {
   std::vector<int32_t> slot_of_elem_;
   std::vector<uint32_t> reg_and_shift_of_elem_;  // register index << 8 | bit offset
   std::vector<int16_t> row_run_regs_, col_run_regs_;
+  bool in_register_order_ = false;
 };
 
 // The layout of one operand of `instr`. Layouts are built once and cached;

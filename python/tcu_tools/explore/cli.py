@@ -82,6 +82,9 @@ def command_sweep(args) -> int:
     sweep = sweep_of(args, rtl)
     points = points_of(sweep, rtl)
     shard_index, shard_count = parse_shard(args.shard)
+    if args.front_sample is not None and (args.front_sample < 2 or args.validate is None
+                                          or args.no_fronts):
+        raise UsageError("--front-sample K: K >= 2, with --validate and without --no-fronts")
     selected = [i for i in range(len(points)) if i % shard_count == shard_index]
     if args.fidelity == "fast":
         from .fast_sweep import command_fast
@@ -211,6 +214,9 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
     add("--no-fronts", action="store_true",
         help="with --validate: the spanning sample and the N random points only, not every "
         "point of the fronts")
+    add("--front-sample", type=int, metavar="K",
+        help="with --validate: K points of each front spread along it (its ends and between) "
+        "instead of every point of the fronts")
     add("--bench", action="store_true",
         help="time the fast evaluation of the sweep alone; print points/minute")
     add("--out", default="explore-out", help="output folder")

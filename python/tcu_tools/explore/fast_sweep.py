@@ -90,13 +90,32 @@ def spanning(rows: list[dict], axes: dict) -> list[int]:
     return sorted(chosen)
 
 
+def front_sample(rows: list[dict], key: str, flag: str, k: int) -> set[int]:
+    """k points of a front (the rows whose `flag` is set), spread along it
+    by `key`: its two ends and the points nearest to k - 2 evenly spaced
+    values between (the lowest point number of equals)."""
+    front = sorted((physical.number(r.get(key)) or 0.0, int(r["point"])) for r in rows
+                   if r.get(flag))
+    if not front or k <= 0:
+        return set()
+    lo, hi = front[0][0], front[-1][0]
+    targets = [lo + (hi - lo) * i / max(k - 1, 1) for i in range(k)]
+    return {min(front, key=lambda f: (abs(f[0] - t), f[1]))[1] for t in targets}
+
+
 def validation_sample(rows: list[dict], axes: dict, n: int, seed: int,
-                      fronts: bool = True) -> list[int]:
+                      fronts: bool = True, front_k: int | None = None) -> list[int]:
     """--validate N's points: every point of the Pareto fronts (unless
-    --no-fronts), a sample spanning every axis (spanning), and N random
-    others (seed)."""
-    picked = {int(r["point"]) for r in rows
-              if fronts and (r.get("pareto") or r.get("pareto_energy"))}
+    --no-fronts; with --front-sample K, K points of each front spread along
+    it: front_sample), a sample spanning every axis (spanning), and N
+    random others (seed)."""
+    if not fronts:
+        picked = set()
+    elif front_k is not None:
+        picked = (front_sample(rows, "area_mm2", "pareto", front_k) |
+                  front_sample(rows, "tops", "pareto_energy", front_k))
+    else:
+        picked = {int(r["point"]) for r in rows if r.get("pareto") or r.get("pareto_energy")}
     picked |= set(spanning(rows, axes))
     others = sorted(int(r["point"]) for r in rows
                     if r.get("status") == "ok" and int(r["point"]) not in picked)
@@ -154,7 +173,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         from .validate import validate
         chosen = validation_sample(rows, sweep.axes, args.validate,
                                    args.seed if args.seed is not None else 1,
-                                   not args.no_fronts)
+                                   not args.no_fronts, args.front_sample)
         status, validation = validate(args, sweep, evaluator, points, rows, chosen, rtl, out)
     from .report_html import write_report
     write_report(rows, meta, out, validation)

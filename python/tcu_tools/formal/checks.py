@@ -32,6 +32,7 @@ class Check:
     miter: Miter
     params: tuple[tuple[str, int], ...]  # (Name, value), in the file's order
     timeout: int
+    number: int = 0  # the check's place in the file (1 for the first)
 
     @property
     def params_text(self) -> str:
@@ -114,5 +115,5 @@ def load(root: Path, path: Path | None = None) -> list[Check]:
             raise ChecksError(f"{where}: kind slots needs the parameter DWordsPerCycle (the slots)")
         for params in _param_sets(where, c.get("params")):
             checks.append(Check(c["tier"], c["pair"], c["kind"], miters[c["miter"]], params,
-                                timeout))
+                                timeout, number))
     return checks

@@ -1,4 +1,4 @@
-"""tcu-formal [--plant] [--tier default|full|all] [--list] [filter]
+"""tcu-formal [--plant] [--first-set] [--tier default|full|all] [--list] [filter]
 
 Formal equivalence of each unit's two implementations (Yosys 0.23 SAT, ABC):
 the synthesis implementation (what scripts/synth.sh maps, SynthImpl=1)
@@ -13,7 +13,9 @@ failed (2 for bad usage or a malformed checks.toml).
 miter's parameter Plant, which flips a bit of the fast implementation's
 result as the miter reads it; the shift rules' define TCU_FORMAL_PLANT; the
 bit-blaster's --plant): every check must then fail, so the line "0 proven, M
-failed" shows each proof can fail. No file is edited. --tier picks the
+failed" shows each proof can fail. No file is edited. --first-set keeps
+the first parameter set of each check of checks.toml (with --plant: one
+failing set shows the check can fail; the test command's plant run). --tier picks the
 checks: default (the test command's), full (the slow ones, CTest label full)
 or all (both; the default). A filter keeps the checks whose line (pair and
 parameters) contains it. --list prints the checks instead.
@@ -53,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog="\n\n".join(__doc__.split("\n\n")[2:]))
     p.add_argument("--plant", action="store_true",
                    help="plant a one-bit fault in each check: every one must fail")
+    p.add_argument("--first-set", action="store_true",
+                   help="only the first parameter set of each check")
     p.add_argument("--tier", default="all", choices=("default", "full", "all"))
     p.add_argument("--list", action="store_true", help="print the checks, run nothing")
     p.add_argument("--checks", type=Path, help="the checks file (default formal/checks.toml)")
@@ -100,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tcu-formal: {error}", file=sys.stderr)
         return 2
     chosen = [c for c in every if args.tier in ("all", c.tier) and args.filter in c.line()]
+    if args.first_set:
+        seen: set[int] = set()
+        chosen = [c for c in chosen if not (c.number in seen or seen.add(c.number))]
     if args.list:
         for c in chosen:
             print(f"{c.tier:8} {c.pair:36} {c.params_text or 'no parameters'}")

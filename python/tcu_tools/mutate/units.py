@@ -18,7 +18,7 @@ UNIT_OF_FILE = {
     "tcu_e2m1_engine.sv": "e2m1",
     "tcu_f16_dot.sv": "f16",
     "tcu_f16_engine.sv": "f16",
-    "tcu_fma.sv": "fma",
+    "tcu_fma_three.sv": "fma",
     "tcu_f64_dot.sv": "f64",
     "tcu_f64_engine.sv": "f64",
     "tcu_operand_router.sv": "router",

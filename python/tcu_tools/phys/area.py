@@ -1,11 +1,12 @@
 """python3 -m tcu_tools.phys.area TOP [--params "NAME=VALUE ..."] [--json FILE] [--workdir DIR]
-                                 [--units-cache DIR]
+                                 [--units-cache DIR | --around]
 
 Maps any RTL top (rtl/TOP.sv, e.g. tcu_datapath at a configuration's
 parameters) to the OSU 0.18 um cells and reports its area and clock, no
 energy: what scripts/synth.sh --liberty runs (flattened); with
 --units-cache DIR bottom-up (tcu_tools.phys.hier), as tcu explore's full
-flow does. The JSON has the keys
+flow does; with --around only the top around its dot units (black boxes),
+each unit at spec/phys_osu018.toml's area, no clock. The JSON has the keys
 area_um2, flip_flop_area_um2, cells, flip_flops, fmax_mhz, critical_path_ns,
 path_start, path_end (and the registers they are, by their RTL names:
 path_start_register, path_end_register), library, seconds. Exit 1 if a step fails, 2 for a bad
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 from . import activity, library, mapping, sta, stamp
-from .units import RTL
+from .units import REPO, RTL
 
 
 def figures(top: str, params: dict, workdir: Path) -> dict:
@@ -58,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--units-cache", metavar="DIR",
                         help="map bottom-up (tcu_tools.phys.hier): the dot units once each, "
                         "cached in DIR, the rest around them")
+    parser.add_argument("--around", action="store_true",
+                        help="map the top around its dot units only (black boxes), the units "
+                        "at spec/phys_osu018.toml's areas; no clock")
     args = parser.parse_args(argv)
     if not re.fullmatch(r"tcu_[a-z0-9_]+", args.top) or not (RTL / f"{args.top}.sv").is_file():
         parser.error(f"no unit {args.top} (rtl/{args.top}.sv)")
@@ -69,7 +73,17 @@ def main(argv: list[str] | None = None) -> int:
         params[m.group(1)] = int(m.group(2)[-1]) if "'" in m.group(2) else int(m.group(2))
     try:
         library.liberty()
-        if args.units_cache:
+        if args.around:
+            from .datafile import load
+            from .hier import around_figures, data_file_unit_area
+            from .datafile import tool_versions
+            points = load(REPO / "spec" / "phys_osu018.toml")["point"]
+            # the RTL it is measured from (the data file's stamp), taken before
+            rtl = stamp.stamp_of("engine", {"top": args.top, "params": params},
+                                 yosys_version=tool_versions()["yosys"])
+            f = {**around_figures(args.top, params, Path(args.workdir),
+                                  data_file_unit_area(points)), **rtl}
+        elif args.units_cache:
             from .datafile import tool_versions
             from .hier import map_hierarchical
             f = map_hierarchical(args.top, params, Path(args.workdir), Path(args.units_cache),

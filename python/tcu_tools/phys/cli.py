@@ -80,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", action="append", default=[], metavar="JSON",
                         help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
                         "tcu_*_engine) to set beside its units (repeatable)")
+    parser.add_argument("--engine-around", action="append", default=[], metavar="JSON",
+                        help="with --write: an engine top mapped around its units "
+                        "(tcu_tools.phys.area --around --json), set on its [[engine]] table "
+                        "(repeatable)")
     parser.add_argument("--plain", action="store_true",
                         help="the plain (unbuffered) mapping, for comparison with the buffered one")
     parser.add_argument("--no-energy", action="store_true",
@@ -177,8 +181,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wholes = [json.loads(Path(w).read_text()) for w in args.whole] or tables[0]
             engines = [json.loads(Path(e).read_text()) for e in args.engine] or tables[1]
-        except (OSError, ValueError) as e:
-            print(f"tcu_phys: --whole/--engine: {e}", file=sys.stderr)
+            for a in args.engine_around:
+                try:
+                    engines = datafile.with_around(engines, [json.loads(Path(a).read_text())])
+                except KeyError as e:
+                    raise ValueError(f"{a}: not a tcu_tools.phys.area --around JSON (no {e})")
+        except (OSError, ValueError, KeyError) as e:
+            print(f"tcu_phys: --whole/--engine/--engine-around: {e}", file=sys.stderr)
             return 1
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,

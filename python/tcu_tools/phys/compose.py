@@ -6,16 +6,17 @@ time, so its area is
   units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
   + the operand router (scaled from its points at 1 and 4 words a cycle,
     router_scaled: its configurations' 64-word widths did not finish mapping)
-  + glue: the output skid and the datapath's control
+  + glue (glue_parts): the output skid at the widest D an enabled engine
+    drives, the datapath's control, and the activity counters (a
+    tcu_activity per enabled engine and the cycle counter)
 
 which leaves out the engines' own registers and selection (operand and D
-registers, operand multiplexers, slice sequencers, int4 accumulators) and
-tcu_datapath's clock gates, activity counters and D multiplexer: a lower
-bound, which the data file's [[whole]] tables measure against whole
-tcu_datapaths mapped by the same flow. (The engines could not be mapped as
-tops of their own: Yosys 0.23 fails an internal assertion re-deriving
-tcu_*_engine at its parameters.) Its clock is the slowest part's; its
-energy per engine the units' (the estimate of model/src/energy.cpp)."""
+registers, operand multiplexers, slice sequencers, int4 accumulators: the
+[[engine]] tables, which explored_point adds) and tcu_datapath's D
+multiplexer between engines: a lower bound, which the data file's [[whole]]
+tables measure against whole tcu_datapaths mapped by the same flow. Its
+clock is the slowest part's; its energy per engine the units' (the estimate
+of model/src/energy.cpp)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -32,11 +33,12 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router (scaled from 1 and 4 words a cycle) + "
-          "tcu_output_skid + tcu_datapath_ctrl; leaves out the engines' operand and D "
-          "registers, operand selection, slice sequencers and int4 accumulators, and "
-          "tcu_datapath's clock gates, activity counters and D multiplexer (a lower bound "
-          "on area: see [[whole]])")
+          "with SparseEnable) + tcu_operand_router (piecewise linear between its measured "
+          "widths) + tcu_output_skid at the widest D of the enabled engines + "
+          "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
+          "out the engines' operand and D registers, operand selection, slice sequencers and "
+          "int4 accumulators, and tcu_datapath's D multiplexer (a lower bound on area: see "
+          "[[whole]])")
 AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 # What an engine's energy figure is per: an operation its units are issued
 # (a dense instruction's MAC is one issued MAC; a 2:4 sparse int4
@@ -56,32 +58,41 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
 
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     """The router's area at `words` gather and `d_words` scatter words a
-    cycle: measured where the data file has the point, else linear in the
-    words from the points at 1 and 4 words a cycle (both directions alike:
-    the gather's AND-OR networks and the scatter's word multiplexers grow
-    with their slots), taking the mean of the two widths when they differ
+    cycle: measured where the data file has the point, else piecewise
+    linear in the words between its points of equal widths (1/1, 2/2, 4/4
+    words a cycle), beyond them the nearest two's slope (both directions
+    alike: the gather's AND-OR networks and the scatter's word multiplexers
+    grow with their slots), at the mean of the two widths when they differ
     (exact only if a gather and a scatter slot cost the same). Its clock is
     the wider point's (an upper bound: the gather's OR grows with log2 of
-    the words); its energy a cycle (busy, idle) scaled as its area; its pJ
-    per word the narrow point's."""
+    the words); its energy a cycle (busy, idle) linear between the points
+    at 1/1 and 4/4 (those measured with energy), its pJ per word the narrow
+    point's."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
-    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
-    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
     if exact:
         return dict(exact, scaled="")
-    if not (lo and hi):
+    square = sorted((p["params"]["WordsPerCycle"], i, p) for i, p in enumerate(points)
+                    if p["unit"] == "tcu_operand_router"
+                    and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle"))
+    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
+    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
+    if len(square) < 2 or not (lo and hi):
         return None
     width = (words + d_words) / 2
-    out = dict(hi)
+    pairs = list(zip(square, square[1:]))
+    a, b = next(((a, b) for a, b in pairs if a[0] <= width <= b[0]),
+                pairs[0] if width < square[0][0] else pairs[-1])
+    (wa, _, pa), (wb, _, pb) = a, b
+    out = dict(pb)
     for k in AREA_KEYS:
-        out[k] = lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
+        out[k] = pa[k] + (width - wa) * (pb[k] - pa[k]) / (wb - wa)
     for k in ENERGY_KEYS:
         out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
                   if lo.get(k) is not None and hi.get(k) is not None else None)
     out["pj_per_issued_op"] = lo.get("pj_per_issued_op")
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
-                     f"1/1 and 4/4 (at {width:g} words); clock of 4/4")
+                     f"{wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of {wb}/{wb}")
     return out
 
 
@@ -95,7 +106,7 @@ def in_place(p: dict) -> tuple[float, str, str]:
 
 
 def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
-                  stages: int) -> dict:
+                  stages: int, sparse: int = 0) -> dict:
     """An engine's clock: the slowest of its units (and sparse muxes) in
     place, and, where an [[engine]] table of its top exists at these
     stages, that top's clock (its operand and D registers, selection,
@@ -105,8 +116,8 @@ def _engine_clock(engine: str, parts: list, tables: list[dict], units: int,
                                                             label == "tcu_sparse_mux")]
     slowest = max(own, key=lambda p: in_place(p)[0])
     fmax, by = 1e3 / in_place(slowest)[0], slowest["unit"]
-    around = engine_around(tables, engine, units, stages) if tables else None
-    if around is not None and around["at_stages"]:
+    around = engine_around(tables, engine, units, stages, sparse) if tables else None
+    if around is not None and around["at_stages"] and around["fmax_mhz"]:
         by = set_by(around["fmax_mhz"], fmax, by, ENGINE_TOPS[engine][0])
         fmax = min(fmax, around["fmax_mhz"])
     return {"fmax_mhz": fmax, "clock_set_by": by}
@@ -125,6 +136,58 @@ def set_by(engine_fmax: float, unit_fmax: float, unit: str, top: str) -> str:
     if engine_fmax >= (1 - MAPPING_SPREAD) * unit_fmax:
         return unit
     return f"{top} around its units"
+
+
+# The D each engine hands the output skid (tcu_datapath: the engines' d_o
+# widths). The skid holds the widest D an enabled engine drives: the bits
+# above it are constant zero, and the mapping removes their flip-flops and
+# multiplexers.
+D_BITS = {"int4": 4096, "e2m1": 4096, "f16": 8192, "f64": 4096}
+SKID_D_BITS = 8192  # tcu_output_skid's DataW, at which the data file measures it
+# tcu_activity holds an engine's five 48-bit counters (busy, idle, stalled,
+# gated, MACs); tcu_datapath counts the cycles with one more such counter.
+ACTIVITY_COUNTERS = 5
+
+
+def enabled_engines(values: dict) -> list[str]:
+    return [e for e, (_, macs, _, _, rate, enable) in ENGINES.items()
+            if values[enable] and values[rate] // macs > 0]
+
+
+def skid_scaled(skid: dict, d_bits: int) -> dict:
+    """tcu_output_skid holding `d_bits` of D: its point (DataW = SKID_D_BITS)
+    scaled with its flip-flops (one a data bit, with its load multiplexer
+    and output multiplexer; the tag and valid bits kept)."""
+    if d_bits == SKID_D_BITS:
+        return skid
+    ratio = (skid["flip_flops"] - SKID_D_BITS + d_bits) / skid["flip_flops"]
+    return dict(skid, **{k: ratio * skid[k] for k in AREA_KEYS})
+
+
+def glue_parts(points: list[dict], values: dict, missing: list) -> list[tuple[str, dict]]:
+    """The datapath's logic outside its engines and router: the output skid
+    at the widest D of the enabled engines (skid_scaled), the control, and
+    the activity counters (a tcu_activity per enabled engine and the cycle
+    counter, a fifth of one); a part without a point is named in `missing`."""
+    out = []
+    engines = enabled_engines(values)
+    skid = _find(points, "tcu_output_skid", {})
+    if skid is None:
+        missing.append("tcu_output_skid")
+    elif engines:
+        out.append(("tcu_output_skid", skid_scaled(skid, max(D_BITS[e] for e in engines))))
+    ctrl = _find(points, "tcu_datapath_ctrl", {})
+    if ctrl is None:
+        missing.append("tcu_datapath_ctrl")
+    else:
+        out.append(("tcu_datapath_ctrl", ctrl))
+    act = _find(points, "tcu_activity", {})
+    if act is None:
+        missing.append("tcu_activity")
+    elif engines:
+        n = len(engines) + 1 / ACTIVITY_COUNTERS
+        out.append(("tcu_activity", dict(act, **{k: n * act[k] for k in AREA_KEYS})))
+    return out
 
 
 def datapath(points: list[dict], name: str, values: dict,
@@ -165,7 +228,8 @@ def datapath(points: list[dict], name: str, values: dict,
                            "units_area_um2": count * p["area_um2"],
                            "area_um2": area["area_um2"]}
         engines[engine].update(_engine_clock(engine, parts, engine_tables, count,
-                                             values[dp_stage]))
+                                             values[dp_stage],
+                                             values["SparseEnable"] if engine == "int4" else 0))
     if not engines:
         return None
     router = router_scaled(points, values["WordsPerCycle"], values["DWordsPerCycle"])
@@ -175,13 +239,9 @@ def datapath(points: list[dict], name: str, values: dict,
     else:
         parts.append(("tcu_operand_router", 1, router))
         areas.append(("router", router))
-    for glue in ("tcu_output_skid", "tcu_datapath_ctrl"):
-        g = _find(points, glue, {})
-        if g is None:
-            missing.append(glue)
-        else:
-            parts.append((glue, 1, g))
-            areas.append((glue, g))
+    for glue, g in glue_parts(points, values, missing):
+        parts.append((glue, 1, g))
+        areas.append((glue, g))
     slowest = max(parts, key=lambda part: in_place(part[2])[0])[2]
     period, start, end = in_place(slowest)
     out = {
@@ -289,28 +349,45 @@ def engine_beside_units(points: list[dict], engine: dict) -> dict:
     """An engine mapped as a top (tcu_tools.phys.area's JSON) beside
     its units' area from the points: what the engine adds around them (its
     operand and D registers, operand selection, slice sequencer,
-    accumulators), which no unit point holds."""
+    accumulators), which no unit point holds. Where the measurement has
+    the engine mapped around its units as black boxes (BOTTOM_UP: the full
+    flow's mapping, tcu_tools.phys.hier.around_figures), that too; a
+    measurement of that alone (no flat mapping, no clock) gives a table of
+    it alone."""
     unit, stage, unit_stage = ENGINE_UNITS[engine["top"]]
     params = {k: v for k, v in engine["params"].items() if k != "SynthImpl"}
     units = params["Units"]
     p = _find(points, unit, {unit_stage: params[stage]})
     if p is None:
         raise ValueError(f"{engine['top']} {params}: no {unit} {unit_stage}={params[stage]} point")
-    return {
-        "top": engine["top"], "params": params, "library": engine["library"],
-        "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
-        "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
-        "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
-        "path_end": engine["path_end"],
-        "path_start_register": engine.get("path_start_register"),
-        "path_end_register": engine.get("path_end_register"),
-        "units_area_um2": units * p["area_um2"],
-        "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
-        # its unit's clock in a register wrapper (in_place), and which sets
-        # the engine's (set_by)
-        "unit_in_place_fmax_mhz": 1e3 / in_place(p)[0],
-        "clock_set_by": set_by(engine["fmax_mhz"], 1e3 / in_place(p)[0], unit, engine["top"]),
-    }
+    out = {"top": engine["top"], "params": params, "library": engine["library"],
+           "units_area_um2": units * p["area_um2"]}
+    if engine.get("area_um2") is not None:
+        out.update({
+            "area_um2": engine["area_um2"], "flip_flop_area_um2": engine["flip_flop_area_um2"],
+            "cells": engine.get("cells"), "fmax_mhz": engine["fmax_mhz"],
+            "critical_path_ns": engine["critical_path_ns"], "path_start": engine["path_start"],
+            "path_end": engine["path_end"],
+            "path_start_register": engine.get("path_start_register"),
+            "path_end_register": engine.get("path_end_register"),
+            "around_units_area_um2": engine["area_um2"] - units * p["area_um2"],
+            # its unit's clock in a register wrapper (in_place), and which sets
+            # the engine's (set_by)
+            "unit_in_place_fmax_mhz": 1e3 / in_place(p)[0],
+            "clock_set_by": set_by(engine["fmax_mhz"], 1e3 / in_place(p)[0], unit,
+                                   engine["top"]),
+        })
+    if engine.get(BOTTOM_UP) is not None:
+        out[BOTTOM_UP] = engine[BOTTOM_UP]
+    return out
+
+
+# An [[engine]] table's area around its units as the full flow maps it
+# (tcu_tools.phys.hier: the units black boxes, no optimization across their
+# boundaries), which composition uses where the tables have it: mapped
+# flat, logic around a unit merges with the unit's (the flat int4 engine
+# grows 49,000 µm² a unit, mapped around its units 184,000).
+BOTTOM_UP = "bottom_up_around_units_area_um2"
 
 
 # engine -> its top (the [[engine]] tables) and the top's stage parameter
@@ -339,25 +416,47 @@ def _linear(xs: list[tuple[int, float]], x: int, grow: bool) -> tuple[float, boo
     return near[1] + (x - near[0]) * slope, False
 
 
-def engine_around(engines: list[dict], engine: str, units: int, stages: int) -> dict | None:
+def engine_around(engines: list[dict], engine: str, units: int, stages: int,
+                  sparse: int = 0) -> dict | None:
     """What an engine adds around its dot units (operand and D registers,
     operand selection, slice sequencer, accumulators), from the [[engine]]
-    tables at the nearest measured stage count: its around_units_area_um2
-    linear in the units (_linear, growing), and the engine top's clock
-    there (_linear, the nearest beyond the measured unit counts). None where no table of the engine exists."""
+    tables at the nearest measured stage count: their area around the
+    units as the full flow maps it (BOTTOM_UP) where every table there has
+    it, else mapped flat (around_units_area_um2), linear in the units
+    (_linear, growing); and the engine top's clock there (_linear, the
+    nearest beyond the measured unit counts), None where no table there has
+    one. None where no table of the engine exists. The int4 engine's tables
+    at the point's SparseEnable (`sparse`: its sparse operand path) where
+    there are any, else the others (not exact: the sparse path's registers
+    and multiplexers are then left out; the dense engine's clock is kept)."""
     top, stage = ENGINE_TOPS[engine]
-    tables = [e for e in engines if e["top"] == top]
-    if not tables:
+    every = [e for e in engines if e["top"] == top]
+    if not every:
         return None
+    same = [e for e in every if e["params"].get("SparseEnable", 0) == sparse]
+    sparse_ok = bool(same) or "SparseEnable" not in every[0]["params"]
+    tables = same or every
     nearest = min({e["params"][stage] for e in tables}, key=lambda s: (abs(s - stages), s))
     at = [e for e in tables if e["params"][stage] == nearest]
-    area, measured = _linear([(e["params"]["Units"], e["around_units_area_um2"]) for e in at],
-                             units, True)
-    fmax, _ = _linear([(e["params"]["Units"], e["fmax_mhz"]) for e in at], units, False)
-    return {"area_um2": area, "fmax_mhz": fmax, "critical_path_ns": 1e3 / fmax,
-            "exact": measured and nearest == stages, "at_stages": nearest == stages,
-            "how": f"{top} around its units: {'measured' if measured else 'linear in Units'} "
-                   f"at {stage}={nearest}"}
+    key = BOTTOM_UP if all(e.get(BOTTOM_UP) is not None for e in at) else "around_units_area_um2"
+    at = [e for e in at if e.get(key) is not None]
+    if not at:
+        return None
+    area, measured = _linear([(e["params"]["Units"], e[key]) for e in at], units, True)
+    # the clock: the tables at these stages with one, those at the point's
+    # SparseEnable first
+    timed = [e for e in every if e["params"][stage] == nearest and e.get("fmax_mhz")]
+    timed = [e for e in timed if e in same] or timed
+    clocked = [(e["params"]["Units"], e["fmax_mhz"]) for e in timed]
+    fmax = _linear(clocked, units, False)[0] if clocked else None
+    return {"area_um2": area, "fmax_mhz": fmax,
+            "critical_path_ns": 1e3 / fmax if fmax else None,
+            "exact": measured and nearest == stages and sparse_ok,
+            "at_stages": nearest == stages,
+            # the int4 engine's tables with its sparse path hold its sparse muxes
+            "holds_sparse_muxes": bool(sparse) and bool(same),
+            "how": f"{top} around its units{' (bottom-up)' if key == BOTTOM_UP else ''}: "
+                   f"{'measured' if measured else 'linear in Units'} at {stage}={nearest}"}
 
 
 @lru_cache(maxsize=64)
@@ -419,14 +518,18 @@ def explored_point(data: dict, values: dict) -> dict | None:
         units = values[rate] // macs if values[enable] else 0
         if units == 0:
             continue
-        around = engine_around(data.get("engine", []), engine, units, values[dp_stage])
+        around = engine_around(data.get("engine", []), engine, units, values[dp_stage],
+                               values["SparseEnable"] if engine == "int4" else 0)
         if around is None:
             missing.append(f"{ENGINE_TOPS[engine][0]} around its units")
             continue
         area += around["area_um2"]
+        mux = _find(data["point"], "tcu_sparse_mux", {})
+        if around["holds_sparse_muxes"] and mux:  # not again beside the units
+            area -= units * mux["area_um2"]
         exact = exact and around["exact"]
         hows.append(around["how"])
-        if around["at_stages"]:
+        if around["at_stages"] and around["fmax_mhz"]:
             clock.append((around["fmax_mhz"], ENGINE_TOPS[engine][0]))
         if _find(data["point"], unit, {stage: values[dp_stage]}) is None:
             exact = False

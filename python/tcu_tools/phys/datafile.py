@@ -12,7 +12,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from . import compose, figures, library, sta, stamp
+from . import compose, figures, library, sta, stamp, units
 
 # What a fresh measurement must agree with the file on, and how closely
 # (relative). Mapping, timing and the gate-level simulation are
@@ -34,8 +34,9 @@ WHOLE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_datapat
                  "F64Enable=0 IntStages=2\" --json W.json; then --whole W.json")
 
 
-# The [[engine]] tables: each an engine mapped as a top first,
-# then given to the command above as --engine FILE.
+# The [[engine]] tables: each an engine mapped as a top first, then given
+# to the command above as --engine FILE; and mapped around its units
+# (tcu_tools.phys.area --around), given as --engine-around FILE.
 ENGINE_COMMAND = ("nice -n 10 .venv/bin/python -m tcu_tools.phys.area tcu_int4_engine "
                   "--params \"Units=1 SparseEnable=0 Stages=2\" --json E.json; then --engine E.json")
 
@@ -151,6 +152,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     ]
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
+    for p in points:
+        if p["unit"].endswith("_dot") and p.get("busy_pj_per_cycle") is None:
+            p.setdefault("no_energy", "mapped and timed only (tcu_tools.phys --no-energy)")
     def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one
         return {**row, **{k: raw[k] for k in stamp.KEYS if k in raw}}
     data = {"point": [dict(p) for p in points],
@@ -225,7 +229,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
     clock), marked `derived`. Four FMAs leave out the registers that carry
     the chain's later operands, so the figures are low. The points to add
     ([] if none); a timed-only point is completed in place."""
-    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1]
+    fmas = [p for p in points if p["unit"] == "tcu_fma" and p["params"].get("Format") == 1
+            and p.get("busy_pj_per_cycle") is not None]
     out = []
     for fma in fmas:
         stages = fma["params"]["Stages"]
@@ -244,7 +249,8 @@ def derived_f64(points: list[dict]) -> list[dict]:
             continue
         d = {k: v for k, v in fma.items() if k not in stamp.KEYS}  # stamped as its own top
         d.update(energy, unit="tcu_f64_dot", family="f64", params={"FmaStages": stages},
-                 configs=["default"] if stages == 2 else ["small"],
+                 configs=[c for c in ("default", "small")
+                          if units.SPEC.config_values(c)["FmaStages"] == stages],
                  derived=(f"4 x tcu_fma Format=FP64 Stages={stages} (measured as such): area, "
                           "cells, energies and FMAs per cycle x 4, its clock; the registers "
                           "that carry the chain's later operands are left out"))
@@ -300,7 +306,7 @@ def merge(base: list[dict], newer: list[dict]) -> list[dict]:
 # keys): what --write needs to write it again beside the points.
 MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
                  "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
-                 "path_end_register", "rtl_files", "rtl_design")
+                 "path_end_register", compose.BOTTOM_UP, "rtl_files", "rtl_design")
 
 
 def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
@@ -309,3 +315,22 @@ def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
     def keep(t):
         return {k: t[k] for k in MEASURED_KEYS if k in t}
     return [keep(w) for w in data.get("whole", [])], [keep(e) for e in data.get("engine", [])]
+
+
+def with_around(engines: list[dict], arounds: list[dict]) -> list[dict]:
+    """The [[engine]] measurements with each engine top's area around its
+    units as the full flow maps it (tcu_tools.phys.area --around JSON:
+    around_units_area_um2) as compose.BOTTOM_UP, on the table of the same
+    top and parameters, or a table of that alone where there is none."""
+    out = [dict(e) for e in engines]
+    for a in arounds:
+        params = {k: v for k, v in a["params"].items() if k != "SynthImpl"}
+        same = [e for e in out if e["top"] == a["top"] and
+                {k: v for k, v in e["params"].items() if k != "SynthImpl"} == params]
+        if same:
+            same[0][compose.BOTTOM_UP] = a["around_units_area_um2"]
+        else:
+            out.append({"top": a["top"], "params": params, "library": a["library"],
+                        compose.BOTTOM_UP: a["around_units_area_um2"],
+                        **{k: a[k] for k in stamp.KEYS if k in a}})
+    return out

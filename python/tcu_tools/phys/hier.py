@@ -108,9 +108,17 @@ def map_hierarchical(top: str, params: dict, workdir: Path, cache: Path, tools: 
     leaves = leaves_of(top, params, workdir)
     mapped = {derived: (clean_name(unit, unit_params), map_leaf(unit, unit_params, cache, tools))
               for derived, (unit, unit_params) in leaves.items()}
+    map_around(top, params, workdir, leaves)
+    return linked_figures(top, params, workdir, mapped, start)
+
+
+def map_around(top: str, params: dict, workdir: Path, leaves: dict) -> None:
+    """`top` at `params` (synthesis parameters) mapped around its dot units
+    (`leaves`: leaves_of's derived names) as black boxes: the netlist
+    {top}.top.v and its stat {top}.top.stat.json in `workdir`."""
     lib = library.liberty()
     sources = " ".join(str(s) for s in sources_of(top))
-    boxes = "".join(f"blackbox {d}\n" for d in mapped)
+    boxes = "".join(f"blackbox {d}\n" for d in leaves)
     netlist = workdir / f"{top}.top.v"
     stat_json = workdir / f"{top}.top.stat.json"
     log = workdir / f"{top}.top.log"
@@ -119,7 +127,40 @@ def map_hierarchical(top: str, params: dict, workdir: Path, cache: Path, tools: 
            f"abc -constr {mapping.ABC_CONSTRAINTS} -liberty {lib}\nopt_clean -purge\n"
            f"setattr -mod -unset keep\nwrite_verilog -noattr -noexpr {netlist}\n"
            f"tee -q -o {stat_json} stat -json\n", workdir / f"{top}.top.ys", log)
-    return linked_figures(top, params, workdir, mapped, start)
+
+
+def around_figures(top: str, params: dict, workdir: Path, unit_areas) -> dict:
+    """The area of `top` at `params` mapped around its dot units, without
+    mapping them: the top's cells, and each unit instance at the area
+    `unit_areas(unit, parameters)` gives for it (um^2: the data file's
+    points, which a unit mapped by this flow equals). No clock (the units'
+    netlists are not there to time)."""
+    start = time.monotonic()
+    params = synthesis_params(top, params)
+    workdir.mkdir(parents=True, exist_ok=True)
+    leaves = leaves_of(top, params, workdir)
+    map_around(top, params, workdir, leaves)
+    stat = json.loads(mapping._json_part((workdir / f"{top}.top.stat.json").read_text()))
+    counts = stat["modules"][f"\\{top}"]["num_cells_by_type"]
+    areas = mapping.cell_areas()
+    around = ff_area = 0.0
+    units = {}
+    for cell, n in counts.items():
+        if cell in leaves:
+            unit, unit_params = leaves[cell]
+            area = unit_areas(unit, unit_params)
+            units[clean_name(unit, unit_params)] = {"count": n, "area_um2": area}
+        elif cell in areas:
+            around += n * areas[cell]
+            ff_area += n * areas[cell] if library.is_flip_flop(cell) else 0
+        else:
+            raise RuntimeError(f"{top}: cell {cell} neither in the library nor a unit")
+    return {"top": top, "params": params, "library": library.LABEL,
+            "area_um2": round(around + sum(u["count"] * u["area_um2"] for u in units.values()), 3),
+            "around_units_area_um2": round(around, 3),
+            "around_flip_flop_area_um2": round(ff_area, 3), "units": units,
+            "mapping": "around the dot units (black boxes), the units at the data file's areas",
+            "seconds": round(time.monotonic() - start, 1)}
 
 
 def linked_figures(top: str, params: dict, workdir: Path, mapped: dict, start: float) -> dict:
@@ -175,3 +216,15 @@ def linked_figures(top: str, params: dict, workdir: Path, mapped: dict, start: f
         "mapping": "bottom-up: dot units mapped once each, the rest around them",
         "seconds": round(time.monotonic() - start, 1),
     }
+
+
+def data_file_unit_area(points: list[dict]):
+    """unit_areas for around_figures: a dot unit's area from the data file's
+    points (its parameters but SynthImpl); RuntimeError where none has it."""
+    def area(unit: str, params: dict) -> float:
+        want = {k: v for k, v in params.items() if k != "SynthImpl"}
+        for p in points:
+            if p["unit"] == unit and all(p["params"].get(k) == v for k, v in want.items()):
+                return p["area_um2"]
+        raise RuntimeError(f"no point of {unit} {want} in the data file")
+    return area

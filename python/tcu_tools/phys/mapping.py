@@ -147,14 +147,16 @@ def split_netlist(netlist: Path, lib: Path, log: Path) -> Path:
     """The mapped netlist with every wire split into bits (Yosys splitnets):
     write_verilog joins aliased vector slices into assigns with a
     concatenation on the left (the FMA units have them), which OpenSTA's
-    Verilog reader refuses; bit by bit they are plain assigns. The same
+    Verilog reader refuses; bit by bit they are plain assigns. Bits that
+    nothing reads are dropped (a wire keeps Yosys's x on the bits of
+    flip-flops it removed as unloaded: tcu_fma's boundary state). The same
     cells, so the same area; the simulation and OpenSTA both read this one."""
     out = netlist.with_suffix(".split.v")
     if out.exists() and out.stat().st_mtime_ns >= netlist.stat().st_mtime_ns:
         return out
     proc = subprocess.run(["yosys", "-q", "-l", str(log.with_suffix(".split.log")), "-p",
                            f"read_liberty -lib {lib}; read_verilog {netlist}; splitnets; "
-                           f"write_verilog -noattr -noexpr {out}"],
+                           f"opt_clean -purge; write_verilog -noattr -noexpr {out}"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"yosys splitnets of {netlist} failed "

@@ -9,7 +9,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from . import area, datafile, figures, stamp
+from . import area, compose, datafile, figures, hier, stamp
 from .units import UNIT_TYPES
 
 def _remeasure_point(point: dict, workdir: Path, cycles: int, seed: int, yosys: str) -> dict:
@@ -20,9 +20,19 @@ def _remeasure_point(point: dict, workdir: Path, cycles: int, seed: int, yosys: 
     return {**figures.measure(unit, workdir, cycles, seed, True, energy).to_json(), **rtl}
 
 
-def _remeasure_top(entry: dict, workdir: Path) -> dict:
+def _remeasure_top(entry: dict, workdir: Path, points: list[dict]) -> dict:
+    """A [[whole]] or [[engine]] table mapped again: flat where it was, and
+    around its units (hier.around_figures) where it has that figure."""
     params = {k: v for k, v in entry["params"].items() if k != "SynthImpl"}
-    return area.figures(entry["top"], params, workdir / entry["top"])
+    out = {}
+    if entry.get("area_um2") is not None:
+        out = area.figures(entry["top"], params, workdir / entry["top"])
+    if entry.get(compose.BOTTOM_UP) is not None:
+        around = hier.around_figures(entry["top"], params, workdir / f"{entry['top']}.around",
+                                     hier.data_file_unit_area(points))
+        out = datafile.with_around([out] if out else [], [{
+            **around, **stamp.stamp_of("engine", entry)}])[0]
+    return out
 
 
 def refresh(path: Path, workdir: Path) -> int:
@@ -51,7 +61,7 @@ def refresh(path: Path, workdir: Path) -> int:
                 points.append(entry)
                 continue
             raw = (datafile.measured_tables({kind: [entry]})[kind == "engine"][0]
-                   if id(entry) not in ids else _remeasure_top(entry, workdir))
+                   if id(entry) not in ids else _remeasure_top(entry, workdir, points))
             if id(entry) in ids:
                 print(f"  {stamp.entry_label(kind, entry)}", flush=True)
             (wholes if kind == "whole" else engines).append(raw)

@@ -141,16 +141,23 @@ def engines_table(data: dict) -> str:
         return ""
     rows = ["| engine (mapped as a top) | parameters | µm² | FF µm² | cells | fmax MHz "
             "| its unit in place MHz | clock set by | its units' µm² (points) "
-            "| around the units µm² | critical path registers |",
-            "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|"]
+            "| around the units µm² (flat − units) | around the units µm² (units as black boxes) "
+            "| critical path registers |",
+            "|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|---|"]
     for e in data["engine"]:
         params = " ".join(f"{k}={v}" for k, v in e["params"].items())
-        rows.append(f"| `{e['top']}` | {params} | {e['area_um2']:,.0f} "
-                    f"| {e['flip_flop_area_um2']:,.0f} | {e.get('cells', 0):,} "
-                    f"| {e['fmax_mhz']:.1f} | {_num(e.get('unit_in_place_fmax_mhz'), '.1f')} "
+        # An engine mapped only around its units (black boxes) has no flat
+        # figures: its flat columns are "–".
+        rows.append(f"| `{e['top']}` | {params} | {_num(e.get('area_um2'), ',.0f')} "
+                    f"| {_num(e.get('flip_flop_area_um2'), ',.0f')} "
+                    f"| {_num(e.get('cells'), ',')} "
+                    f"| {_num(e.get('fmax_mhz'), '.1f')} "
+                    f"| {_num(e.get('unit_in_place_fmax_mhz'), '.1f')} "
                     f"| {'`' + e['clock_set_by'] + '`' if e.get('clock_set_by') else '–'} "
                     f"| {e['units_area_um2']:,.0f} "
-                    f"| {e['around_units_area_um2']:,.0f} | {_registers(e)} |")
+                    f"| {_num(e.get('around_units_area_um2'), ',.0f')} "
+                    f"| {_num(e.get('bottom_up_around_units_area_um2'), ',.0f')} "
+                    f"| {_registers(e)} |")
     return "\n".join(rows)
 
 

@@ -53,6 +53,9 @@ UNIT_TYPES = {
         UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
         # Glue: area and clock only (no operand stream of its own).
         UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
+        # One engine's activity counters (tcu_datapath has one per enabled
+        # engine; area and clock only).
+        UnitType("tcu_activity", "control", {}, 0, "", "", ("default", "small")),
         # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1 and 4
         # words a cycle; per cycle busy and idle (most of it the clock of
         # its flip-flops: see tcu_tools.phys.sta.ideal_clock_slews).
@@ -86,6 +89,7 @@ POINTS = [
     # words a cycle and scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
+    UNIT_TYPES["tcu_activity"],
 ]
 
 

@@ -31,10 +31,13 @@ def cxx_string(text: str) -> str:
 
 def header(data: dict, source: str) -> str:
     period = float(data["reference_period_ns"])
-    rows = []
+    rows, unit_clocks = [], []
     for index, (engine, unit, stage) in enumerate(ENGINES):
         points = [p for p in data.get("point", []) if p.get("unit") == unit]
         for p in points:
+            if stage in p.get("params", {}) and "fmax_mhz" in p:
+                unit_clocks.append(f"    {{{index}, {int(p['params'][stage])}, "
+                              f"{float(p['fmax_mhz'])!r}}},")
             if "busy_pj_per_cycle" not in p and "no_energy" in p:
                 continue  # mapped and timed, no energy: the engine is not priced
             missing = [k for k in POINT_KEYS if k not in p]
@@ -84,6 +87,19 @@ struct DotUnitFigures {{
 inline constexpr DotUnitFigures kDotUnits[] = {{
 {chr(10).join(rows)}
     {{-1, "", 0, 1, 0.0, 0.0, 0.0, 0.0, 0.0}},  // the end (engine -1)
+}};
+
+// Every dot unit point's clock, energy measured or not (tcu timing's
+// table of settings).
+struct DotUnitClock {{
+  int engine;       // tcu::ActivityEngine (-1: the end of the table)
+  int stages;       // Stages or FmaStages
+  double fmax_mhz;
+}};
+
+inline constexpr DotUnitClock kDotUnitClocks[] = {{
+{chr(10).join(unit_clocks)}
+    {{-1, 0, 0.0}},  // the end (engine -1)
 }};
 
 // A named configuration's clock as the data file composes it ([[datapath]]:

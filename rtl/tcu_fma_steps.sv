@@ -1,0 +1,626 @@
+// tcu_fma's step-list form, which rtl/tcu_fma.sv instantiates for
+// Stages >= tcu_pkg::FMA_STEPS_FROM (rtl/tcu_fma_three.sv below).
+//
+// IEEE 754 fused multiply-add: result_o = round(a_i * b_i + c_i), one
+// rounding, in the rounding mode rnd_i (RNE, RTZ, RDN, RUP). Subnormal inputs
+// and outputs are handled in full; overflow gives Inf or the largest finite
+// value as the mode says; an exact zero result is +0, or -0 in RDN, except
+// that a sum of two zeros of the same sign keeps that sign.
+//
+// NaN results (CanonicalNan):
+//   1: every NaN result is the canonical pattern {0, all ones} (0x7fffffff
+//      for FP32, tcu_pkg::F32_CANONICAL_NAN), as the f16 path needs.
+//   0: the DMMA rules of the f64 path: a NaN operand comes out quieted with
+//      its sign and payload, B's NaN first, then C's, then A's; an invalid
+//      operation without a NaN operand (Inf * 0, Inf - Inf) gives the default
+//      NaN (tcu_pkg::F64_DEFAULT_NAN for FP64).
+//
+// Timing: valid_o and result_o appear exactly Stages cycles after valid_i
+// (combinational for Stages = 0), counting only cycles with en_i high; with
+// en_i low every register holds. aux_i travels alongside, unchanged.
+//
+// Datapath (P = precision = ManBits + 1), one fixed-point window of
+// MagW = 2P + 4 bits (52 for FP32, 110 for FP64), bit 0 a sticky bit. The
+// product's field is window bits [2P+2:3] and the addend's [2P+2:P+3]. When
+// the addend's exponent exceeds the product's by d >= 1, the product is
+// shifted down by d - 1; otherwise the addend by 1 - d. Bits shifted below
+// bit 1 are ORed into bit 0 (a sticky bit). The product loses bits only for
+// d >= 4, where it is below half the addend, so the result's guard bit stays
+// above bit 0 (for an addend at the smallest exponent, the rounding point is
+// the addend's last place, above it too) and the sticky bit never reaches
+// the rounding.
+//
+// The work is an ordered list of tcu_pkg::FMA_STEPS steps (tcu_pkg::FS_*):
+//   SUBP    the significands cut into MulW-bit digits, every digit product
+//           (a small multiplier each); unpack, classify, the product's
+//           exponent;
+//   DIGIT   the product as two rows: each product digit position's sum of
+//           the digit products' halves, its low MulW bits in one row, its
+//           carries in the other; exponent difference, shift amounts,
+//           special results;
+//   PCPA    the two rows added, in FMA_CHUNKS chunks, one a step, the carry
+//           handed on (PCPA's first step also shifts the addend);
+//   PALIGN  the product shifted;
+//   SUM     add or subtract, in chunks;
+//   ABS     the absolute value (a conditional negation), in chunks;
+//   LZC     leading-zero count, the result's sign;
+//   NSH     the normalisation shift (capped so subnormal results stay on
+//           the 2^(1-bias) grid) and exponent;
+//   NORM    the normalisation shift;
+//   RND     rounding, its increment in FMA_RND_CHUNKS chunks, overflow,
+//           specials, the packed result.
+// No step holds a carry chain wider than a chunk, so every step's depth is
+// bounded; tcu_pkg lists each step's depth (FO4) for FP32 and FP64.
+//
+// Registers: one rule, tcu_pkg::fma_cut, gives each step boundary zero or
+// one register from the steps' depths (InFo4 and OutFo4: logic of the
+// enclosing unit in the first and last cycle), so the Stages registers cut
+// the depth into near-equal parts; the output has the rest (at least one
+// for Stages >= 1). The state handed across a boundary is every step
+// variable (the w_* list); synthesis keeps only the bits a later step reads.
+//
+// Simulation speed (the RTL describes the same logic and registers as with
+// continuous assignments; synthesis sees no difference):
+//   - Every register loads the steps in front of it inside its own
+//     always_ff, under its load enable (en_i and its valid input). A
+//     register that does not load evaluates nothing, so a cycle-based
+//     simulator skips the datapath of an idle or stalled unit.
+//   - The steps are one task without arguments or locals over the step
+//     variables of that register's generate block; each step is under a
+//     condition on parameters only (folded at elaboration), so the block
+//     runs exactly its own steps. Tasks with arguments or locals get
+//     per-instance temporaries in the Verilated code, and with them
+//     per-instance code. The data inputs are marked public_flat_rd, so the
+//     simulator reads them from the instance instead of substituting the
+//     driving expression into the unit's code. Together these let every
+//     instance of one parameter set share one copy of the code. en_i is
+//     not marked: the units of an engine share one enable, so substituting
+//     it keeps the code shared and saves copying it into every FMA at every
+//     evaluation.
+//   - The digit products and every chunk fit a 64-bit word, and the
+//     leading-zero count is a binary search over 64-bit words (no loops).
+module tcu_fma_steps #(
+  parameter tcu_pkg::fp_format_e Format       = tcu_pkg::FP64,
+  parameter int unsigned         Stages       = 2,
+  parameter bit                  CanonicalNan = 1'b0,
+  parameter int unsigned         AuxWidth     = 1,
+  // Depth (FO4) of the enclosing unit's logic in front of a_i/b_i/c_i and
+  // behind result_o, in the same cycles: counted by the register rule.
+  parameter int unsigned         InFo4        = 0,
+  parameter int unsigned         OutFo4       = 0,
+  localparam int unsigned        Width        = tcu_pkg::fp_width(Format)
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                en_i,
+  input  logic                valid_i  /* verilator public_flat_rd */,
+  input  logic [Width-1:0]    a_i      /* verilator public_flat_rd */,
+  input  logic [Width-1:0]    b_i      /* verilator public_flat_rd */,
+  input  logic [Width-1:0]    c_i      /* verilator public_flat_rd */,
+  input  tcu_pkg::roundmode_e rnd_i    /* verilator public_flat_rd */,
+  input  logic [AuxWidth-1:0] aux_i    /* verilator public_flat_rd */,
+  output logic                valid_o,
+  output logic [Width-1:0]    result_o,
+  output logic [AuxWidth-1:0] aux_o
+);
+
+  // ---------------------------------------------------------------------------
+  // Widths, from the format table
+  // ---------------------------------------------------------------------------
+  localparam int unsigned ExpBits = tcu_pkg::exp_bits(Format);
+  localparam int unsigned ManBits = tcu_pkg::man_bits(Format);
+  localparam int unsigned Bias    = tcu_pkg::bias(Format);
+  localparam int unsigned Prec    = ManBits + 1;
+  // Internal exponents, two's complement (compared with $signed): product
+  // exponents reach about 3 * 2^(ExpBits-1), window exponents 0.
+  localparam int unsigned ExpW    = ExpBits + 3;
+  localparam int unsigned ProdW   = 2 * Prec;
+  // The addend stays unshifted, and the product is shifted down, when the
+  // addend's exponent is Anchor or more above the product's. 1 is the least
+  // for which the window has room for the carry of a sum.
+  localparam int unsigned Anchor  = 1;
+  // Aligned product, window bits [PAlW-1:0] (bit 0 its sticky bit); aligned
+  // addend, window bits [AddW:0] (bit 0 its sticky bit).
+  localparam int unsigned PAlW    = ProdW + 3;
+  localparam int unsigned AddW    = Anchor + 2 * Prec + 1;
+  // Magnitude of the sum (window bits [MagW-1:0]), and the signed sum.
+  localparam int unsigned MagW    = Anchor + 2 * Prec + 3;
+  localparam int unsigned SumW    = MagW + 1;
+  localparam int unsigned ShamtW  = $clog2(AddW + 1);
+  // Product shifts: the whole product is below bit 1 from PshMax on.
+  localparam int unsigned PshMax  = ProdW + 2;
+  localparam int unsigned PshW    = $clog2(PshMax + 1);
+  localparam int unsigned LzcW    = $clog2(MagW + 1);
+  localparam int unsigned RndW    = 2;
+
+  // The multiplier: significands of Nd digits of MulW bits; a digit product
+  // has 2 MulW bits; product digit position d sums the low halves of the
+  // digit products i, j with i + j = d and the high halves of those with
+  // i + j = d - 1 (at most 2 Nd terms: DigW bits).
+  localparam int unsigned MulW    = (Format == tcu_pkg::FP64) ? 11 : 12;
+  localparam int unsigned Nd      = (Prec + MulW - 1) / MulW;
+  localparam int unsigned NumDig  = 2 * Nd;
+  localparam int unsigned RowW    = NumDig * MulW;
+  localparam int unsigned DigW    = MulW + $clog2(NumDig);
+  localparam int unsigned SubpW   = Nd * Nd * 2 * MulW;
+  // Chunks: product rows (PcW bits), sum and absolute value (SmW), the
+  // rounding increment (RcW).
+  localparam int unsigned Chunks  = tcu_pkg::FMA_CHUNKS;
+  localparam int unsigned PcW     = (RowW + Chunks - 1) / Chunks;
+  localparam int unsigned SmW     = (SumW + Chunks - 1) / Chunks;
+  localparam int unsigned RChunks = tcu_pkg::FMA_RND_CHUNKS;
+  localparam int unsigned IncW    = ExpW + ManBits;
+  localparam int unsigned RcW     = (IncW + RChunks - 1) / RChunks;
+
+  // ---------------------------------------------------------------------------
+  // Constants
+  // ---------------------------------------------------------------------------
+  localparam logic [Width-1:0] CANONICAL_NAN =
+      (Format == tcu_pkg::FP32) ? Width'(tcu_pkg::F32_CANONICAL_NAN)
+                                : {1'b0, {(Width - 1){1'b1}}};
+  localparam logic [Width-1:0] DEFAULT_NAN =
+      (Format == tcu_pkg::FP64) ? Width'(tcu_pkg::F64_DEFAULT_NAN)
+                                : {1'b1, {ExpBits{1'b1}}, 1'b1, {(ManBits - 1){1'b0}}};
+  localparam logic [Width-1:0] QUIET_BIT = {{(ExpBits + 1){1'b0}}, 1'b1, {(ManBits - 1){1'b0}}};
+  localparam logic [Width-2:0] INF_MAG = {{ExpBits{1'b1}}, {ManBits{1'b0}}};
+  localparam logic [Width-2:0] MAX_MAG = {{(ExpBits - 1){1'b1}}, 1'b0, {ManBits{1'b1}}};
+  localparam logic [ExpW-1:0] EXP_ALL_ONES = ExpW'((1 << ExpBits) - 1);
+  // Addend exponent minus product exponent at or above which the window is
+  // anchored at the addend.
+  localparam logic [ExpW-1:0] ANCHOR_DIFF   = ExpW'(Anchor);
+  // ... and at or above which the whole product is shifted below bit 1.
+  localparam logic [ExpW-1:0] PSAT_DIFF     = ExpW'(Anchor + PshMax);
+  // Exponent difference at or below which the whole addend is shifted out.
+  localparam logic [ExpW-1:0] SATURATE_DIFF = ExpW'(-(2 * Prec + 1));
+  // Product exponent of a zero product: low enough to anchor at the addend.
+  localparam logic [ExpW-1:0] ZERO_PROD_EXP = ExpW'(1 - Anchor);
+  // Leading-zero count: the window padded below with ones (so that a zero
+  // window counts MagW) to one or two 64-bit words.
+  localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
+
+  // ---------------------------------------------------------------------------
+  // The register rule (tcu_pkg::fma_cut) at this unit's parameters
+  // ---------------------------------------------------------------------------
+  localparam int unsigned NumSteps = tcu_pkg::FMA_STEPS;
+
+  // Bit k: a register after step k (the last step's is the output's).
+  localparam logic [31:0] RegMask =
+      tcu_pkg::fma_cuts(Format == tcu_pkg::FP64, Stages, InFo4, OutFo4) |
+      ((Stages >= 1) ? (32'd1 << (NumSteps - 1)) : 32'd0);
+
+  // Registers at the boundaries between steps, and at the output.
+  localparam int unsigned NumCuts = tcu_pkg::fma_slot(RegMask, NumSteps - 1);
+  localparam int unsigned OutRegs = Stages - NumCuts;
+
+  // The state handed across a boundary: the w_* step variables, packed.
+  localparam int unsigned StW = 3 * Width + RndW + AuxWidth + 11 + Prec + 2 * ExpW + SubpW +
+                                ShamtW + PshW + ExpW + 1 + Width + 2 * RowW + AddW + 1 + 1 +
+                                Chunks * PcW + PAlW + Chunks * SmW + 1 + Chunks * SmW + 1 +
+                                LzcW + LzcW + ExpW + MagW + 2 + 2 * RChunks * RcW + Width;
+
+  // Each registered boundary's state (slot k at [k*StW +: StW]) and valid
+  // bit; slot NumCuts is the output register's valid bit.
+  logic [(NumCuts+1)*StW-1:0] bnd;
+  logic [NumCuts:0]           bnd_v;
+  logic [Width-1:0]           res_q;
+  logic [AuxWidth-1:0]        res_aux_q;
+
+  // The step variables are combinational temporaries: each is written with
+  // blocking assignments by the one block that runs its step (the always_ff
+  // of the register after it, or the always_comb for Stages = 0) and read
+  // only within that block, after it is written.
+  /* verilator lint_off BLKSEQ */
+
+  for (genvar gs = 0; gs < NumSteps; gs++) begin : g_step
+    if (RegMask[gs] || (Stages == 0 && gs == NumSteps - 1)) begin : g_reg
+      // The steps this block runs (First..Last), the slot of its register,
+      // and that of the register it reads (for First > 0).
+      localparam int unsigned First  = tcu_pkg::fma_first(RegMask, gs);
+      localparam int unsigned Last   = gs;
+      localparam int unsigned Slot   = tcu_pkg::fma_slot(RegMask, gs);
+      localparam int unsigned InSlot = (First == 0) ? 0 : Slot - 1;
+      // Bit k: this block runs step k.
+      localparam logic [31:0] Runs = ((32'd1 << (Last + 1)) - 32'd1) & ~((32'd1 << First) - 32'd1);
+
+      // ---- the state (w_*) ----------------------------------------------
+      // A block reads and writes only the variables of its own steps, and
+      // the chunked ones (w_prod, w_sum, w_mag, w_inc) are padded to whole
+      // chunks: not every bit is used in every block.
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [Width-1:0]    w_a, w_b, w_c;
+      logic [RndW-1:0]     w_rnd;
+      logic [AuxWidth-1:0] w_aux;
+      logic                w_sign_p, w_sign_c, w_eff_sub;
+      logic                w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf;
+      logic                w_a_nan, w_b_nan, w_c_nan;
+      logic [Prec-1:0]     w_sig_c;
+      logic [ExpW-1:0]     w_ec, w_ep;
+      logic [SubpW-1:0]    w_subp;
+      logic [ShamtW-1:0]   w_shamt;
+      logic [PshW-1:0]     w_pshamt;
+      logic [ExpW-1:0]     w_frame_exp;
+      logic                w_special;
+      logic [Width-1:0]    w_special_result;
+      logic [RowW-1:0]     w_row_s, w_row_c;
+      logic [AddW:0]       w_add_al;
+      logic                w_cy;
+      logic [Chunks*PcW-1:0] w_prod;
+      logic [PAlW-1:0]     w_prod_al;
+      logic [Chunks*SmW-1:0] w_sum;
+      logic                w_neg;
+      logic [Chunks*SmW-1:0] w_mag;
+      logic                w_res_sign;
+      logic [LzcW-1:0]     w_lz, w_norm_shamt;
+      logic [ExpW-1:0]     w_exp_pre;
+      logic [MagW-1:0]     w_norm;
+      logic                w_round_up, w_to_inf;
+      logic [RChunks*RcW-1:0] w_inc_in, w_inc;
+      logic [Width-1:0]    w_result;
+      /* verilator lint_on UNUSEDSIGNAL */
+
+      // ---- temporaries of single steps (t_*) ----------------------------
+      logic [StW-1:0]     t_state;
+      logic               t_sign_a, t_sign_b;
+      logic [ExpBits-1:0] t_exp_a, t_exp_b, t_exp_c;
+      logic [ManBits-1:0] t_man_a, t_man_b, t_man_c;
+      logic [Nd*MulW-1:0] t_ma, t_mb;
+      logic [ExpW-1:0]    t_ea, t_eb, t_diff;
+      logic               t_any_nan, t_invalid;
+      logic [DigW-1:0]    t_dig;
+      logic [ProdW+1:0]   t_prod_w;
+      logic [AddW-1:0]    t_add_w;
+      logic [Chunks*PcW-1:0] t_rs, t_rc;
+      logic [Chunks*SmW-1:0] t_x, t_y;
+      logic [MagW-1:0]    t_mag;
+      logic [LzcPadW-1:0] t_padded;
+      logic [63:0]        t_top, t_word;
+      logic [5:0]         t_word_lz;
+      logic [ExpW-1:0]    t_sub_shamt;
+      logic               t_guard, t_sticky, t_overflow;
+      logic [ManBits-1:0] t_frac;
+
+      task automatic load_state();
+        if (First == 0) begin
+          // (Each variable on its own: a concatenation on the left of one
+          // wide shifted value is re-evaluated per variable by Verilator.)
+          w_a   = a_i;
+          w_b   = b_i;
+          w_c   = c_i;
+          w_rnd = rnd_i;
+          w_aux = aux_i;
+          {w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan,
+           w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp, w_shamt, w_pshamt, w_frame_exp,
+           w_special, w_special_result, w_row_s, w_row_c, w_add_al, w_cy, w_prod, w_prod_al, w_sum,
+           w_neg, w_mag, w_res_sign, w_lz, w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf,
+           w_inc_in, w_inc, w_result} = '0;
+        end else begin
+          // (Through t_state: a part-select on the right of a concatenation
+          // is widened once per variable by Verilator.)
+          t_state = bnd[InSlot*StW +: StW];
+          {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero,
+           w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp,
+           w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result, w_row_s, w_row_c,
+           w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag, w_res_sign, w_lz,
+           w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf, w_inc_in, w_inc,
+           w_result} = t_state;
+        end
+      endtask
+
+      // The steps First..Last, each under a condition on parameters only.
+      task automatic run_steps();
+        // ---- SUBP: unpack, classify, exponents; digit products ----------
+        if (Runs[tcu_pkg::FS_SUBP]) begin
+          {t_sign_a, t_exp_a, t_man_a} = w_a;
+          {t_sign_b, t_exp_b, t_man_b} = w_b;
+          {w_sign_c, t_exp_c, t_man_c} = w_c;
+          w_a_zero = (t_exp_a == '0) && (t_man_a == '0);
+          w_b_zero = (t_exp_b == '0) && (t_man_b == '0);
+          w_a_inf  = (&t_exp_a) && (t_man_a == '0);
+          w_b_inf  = (&t_exp_b) && (t_man_b == '0);
+          w_c_inf  = (&t_exp_c) && (t_man_c == '0);
+          w_a_nan  = (&t_exp_a) && (t_man_a != '0);
+          w_b_nan  = (&t_exp_b) && (t_man_b != '0);
+          w_c_nan  = (&t_exp_c) && (t_man_c != '0);
+          // Significands with the hidden bit; subnormals sit at exponent 1.
+          t_ma    = (Nd * MulW)'({t_exp_a != '0, t_man_a});
+          t_mb    = (Nd * MulW)'({t_exp_b != '0, t_man_b});
+          w_sig_c = {t_exp_c != '0, t_man_c};
+          t_ea    = (t_exp_a == '0) ? ExpW'(1) : ExpW'(t_exp_a);
+          t_eb    = (t_exp_b == '0) ? ExpW'(1) : ExpW'(t_exp_b);
+          w_ec    = (t_exp_c == '0) ? ExpW'(1) : ExpW'(t_exp_c);
+          w_sign_p  = t_sign_a ^ t_sign_b;
+          w_eff_sub = w_sign_p ^ w_sign_c;
+          // Biased product exponent ep: the product is
+          // prod * 2^(ep - Bias - 2*ManBits).
+          w_ep = (w_a_zero || w_b_zero) ? ZERO_PROD_EXP : t_ea + t_eb - ExpW'(Bias);
+          for (int i = 0; i < Nd; i++) begin
+            for (int j = 0; j < Nd; j++) begin
+              w_subp[(i*Nd+j)*2*MulW +: 2*MulW] =
+                  (2 * MulW)'(t_ma[i*MulW +: MulW]) * (2 * MulW)'(t_mb[j*MulW +: MulW]);
+            end
+          end
+        end
+
+        // ---- DIGIT: the product's two rows; shifts, specials ---------------
+        if (Runs[tcu_pkg::FS_DIGIT]) begin
+          w_row_c[0 +: MulW] = '0;
+          for (int d = 0; d < NumDig; d++) begin
+            t_dig = '0;
+            for (int i = 0; i < Nd; i++) begin
+              for (int j = 0; j < Nd; j++) begin
+                if (i + j == d) t_dig = t_dig + DigW'(w_subp[(i*Nd+j)*2*MulW +: MulW]);
+                if (i + j + 1 == d) t_dig = t_dig + DigW'(w_subp[(i*Nd+j)*2*MulW+MulW +: MulW]);
+              end
+            end
+            w_row_s[d*MulW +: MulW] = t_dig[MulW-1:0];
+            // The top position's carry is zero: the product has 2 Prec <= RowW bits.
+            if (d + 1 < NumDig) w_row_c[(d+1)*MulW +: MulW] = MulW'(t_dig[DigW-1:MulW]);
+          end
+          // Shifts and the window's exponent: window bit i weighs
+          // 2^(i - 3 + frame_exp - Bias - 2*ManBits).
+          t_diff = w_ec - w_ep;
+          if ($signed(t_diff) >= $signed(ANCHOR_DIFF)) begin
+            w_shamt     = '0;
+            w_pshamt    = ($signed(t_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
+                                                                  : PshW'(t_diff - ANCHOR_DIFF);
+            w_frame_exp = w_ec - ANCHOR_DIFF;
+          end else if ($signed(t_diff) <= $signed(SATURATE_DIFF)) begin
+            w_shamt     = ShamtW'(AddW);
+            w_pshamt    = '0;
+            w_frame_exp = w_ep;
+          end else begin
+            w_shamt     = ShamtW'(ANCHOR_DIFF - t_diff);
+            w_pshamt    = '0;
+            w_frame_exp = w_ep;
+          end
+          // Special operands decide the result on their own.
+          t_any_nan = w_a_nan || w_b_nan || w_c_nan;
+          t_invalid = (w_a_inf && w_b_zero) || (w_b_inf && w_a_zero) ||
+                      ((w_a_inf || w_b_inf) && w_c_inf && w_eff_sub);
+          w_special = t_any_nan || w_a_inf || w_b_inf || w_c_inf;
+          if (t_any_nan) begin
+            if (CanonicalNan) w_special_result = CANONICAL_NAN;
+            else if (w_b_nan) w_special_result = w_b | QUIET_BIT;
+            else if (w_c_nan) w_special_result = w_c | QUIET_BIT;
+            else              w_special_result = w_a | QUIET_BIT;
+          end else if (t_invalid) begin
+            w_special_result = CanonicalNan ? CANONICAL_NAN : DEFAULT_NAN;
+          end else if (w_a_inf || w_b_inf) begin
+            w_special_result = {w_sign_p, INF_MAG};
+          end else begin
+            w_special_result = {w_sign_c, INF_MAG};
+          end
+        end
+
+        // ---- PCPA: the rows added, chunk by chunk; the addend's shift -------
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_PCPA + r]) begin
+            if (r == 0) begin
+              w_cy = 1'b0;
+              // The addend shifted down, the bits below window bit 1 ORed
+              // into bit 0.
+              t_add_w  = {w_sig_c, {(AddW - Prec){1'b0}}};
+              w_add_al = {t_add_w >> w_shamt, |(t_add_w & ~({AddW{1'b1}} << w_shamt))};
+            end
+            t_rs = (Chunks * PcW)'(w_row_s);
+            t_rc = (Chunks * PcW)'(w_row_c);
+            {w_cy, w_prod[r*PcW +: PcW]} = (PcW + 1)'(t_rs[r*PcW +: PcW]) +
+                                           (PcW + 1)'(t_rc[r*PcW +: PcW]) + (PcW + 1)'(w_cy);
+          end
+        end
+
+        // ---- PALIGN: the product shifted -----------------------------------
+        if (Runs[tcu_pkg::FS_PALIGN]) begin
+          t_prod_w  = {w_prod[ProdW-1:0], 2'b00};
+          w_prod_al = {t_prod_w >> w_pshamt, |(t_prod_w & ~({(ProdW + 2){1'b1}} << w_pshamt))};
+        end
+
+        // ---- SUM: add or subtract (sum = prod + add, or prod + ~add + 1) ----
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_SUM + r]) begin
+            if (r == 0) w_cy = w_eff_sub;
+            t_x = (Chunks * SmW)'(w_prod_al);
+            t_y = (Chunks * SmW)'(w_add_al) ^ {(Chunks * SmW){w_eff_sub}};
+            {w_cy, w_sum[r*SmW +: SmW]} = (SmW + 1)'(t_x[r*SmW +: SmW]) +
+                                          (SmW + 1)'(t_y[r*SmW +: SmW]) + (SmW + 1)'(w_cy);
+          end
+        end
+
+        // ---- ABS: the magnitude (~sum + 1 when negative) -------------------
+        for (int r = 0; r < Chunks; r++) begin
+          if (Runs[tcu_pkg::FS_ABS + r]) begin
+            if (r == 0) begin
+              w_neg = w_sum[SumW-1];
+              w_cy  = w_neg;
+            end
+            {w_cy, w_mag[r*SmW +: SmW]} = {1'b0, w_sum[r*SmW +: SmW] ^ {SmW{w_neg}}} +
+                                          (SmW + 1)'(w_cy);
+          end
+        end
+
+        // ---- LZC: leading zeros, the result's sign -------------------------
+        if (Runs[tcu_pkg::FS_LZC]) begin
+          t_mag = w_mag[MagW-1:0];
+          // An exact zero: x + (-x) is +0 (-0 when rounding down); zeros of
+          // one sign keep it. Otherwise the sign of the larger magnitude.
+          w_res_sign = (t_mag == '0) ? (w_eff_sub ? (w_rnd == tcu_pkg::RDN) : w_sign_p)
+                                     : (w_sign_p ^ w_neg);
+          // Leading zeros of the window (MagW when zero): pick the 64-bit
+          // word with the leading one, then halve the search six times.
+          t_padded  = {t_mag, {(LzcPadW - MagW){1'b1}}};
+          t_top     = 64'(t_padded >> (LzcPadW - 64));
+          t_word    = (t_top != '0) ? t_top : 64'(t_padded);
+          t_word_lz[5] = t_word[63:32] == '0;
+          t_word       = t_word_lz[5] ? t_word << 32 : t_word;
+          t_word_lz[4] = t_word[63:48] == '0;
+          t_word       = t_word_lz[4] ? t_word << 16 : t_word;
+          t_word_lz[3] = t_word[63:56] == '0;
+          t_word       = t_word_lz[3] ? t_word << 8 : t_word;
+          t_word_lz[2] = t_word[63:60] == '0;
+          t_word       = t_word_lz[2] ? t_word << 4 : t_word;
+          t_word_lz[1] = t_word[63:62] == '0;
+          t_word       = t_word_lz[1] ? t_word << 2 : t_word;
+          t_word_lz[0] = !t_word[63];
+          w_lz = ((t_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(t_word_lz);
+        end
+
+        // ---- NSH: the normalisation shift and exponent ---------------------
+        if (Runs[tcu_pkg::FS_NSH]) begin
+          // Normal result: shift the leading one to the top, exponent
+          // Anchor + 1 + frame_exp - lz. When that would be below 1, shift
+          // only as far as the 2^(1-Bias) grid allows (sub_shamt >= 1:
+          // frame_exp >= 1 - Anchor).
+          t_sub_shamt  = ANCHOR_DIFF + w_frame_exp;
+          w_norm_shamt = ($signed(ExpW'(w_lz)) <= $signed(t_sub_shamt)) ? w_lz
+                                                                       : LzcW'(t_sub_shamt);
+          w_exp_pre    = ANCHOR_DIFF + ExpW'(1) + w_frame_exp - ExpW'(w_norm_shamt);
+        end
+
+        // ---- NORM: the normalisation shift ---------------------------------
+        if (Runs[tcu_pkg::FS_NORM]) begin
+          w_norm = w_mag[MagW-1:0] << w_norm_shamt;
+        end
+
+        // ---- RND: round (the increment in chunks), overflow, pack ----------
+        for (int r = 0; r < RChunks; r++) begin
+          if (Runs[tcu_pkg::FS_RND + r]) begin
+            if (r == 0) begin
+              t_frac   = w_norm[MagW-2 -: ManBits];
+              t_guard  = w_norm[MagW-1-Prec];
+              t_sticky = |w_norm[MagW-2-Prec:0];
+              unique case (w_rnd)
+                tcu_pkg::RNE: begin
+                  w_round_up = t_guard && (t_sticky || t_frac[0]);
+                  w_to_inf   = 1'b1;
+                end
+                tcu_pkg::RTZ: begin
+                  w_round_up = 1'b0;
+                  w_to_inf   = 1'b0;
+                end
+                tcu_pkg::RDN: begin
+                  w_round_up = w_res_sign && (t_guard || t_sticky);
+                  w_to_inf   = w_res_sign;
+                end
+                tcu_pkg::RUP: begin
+                  w_round_up = !w_res_sign && (t_guard || t_sticky);
+                  w_to_inf   = !w_res_sign;
+                end
+                default: begin
+                  w_round_up = 1'b0;
+                  w_to_inf   = 1'b0;
+                end
+              endcase
+              // Rounding adds one at the last fraction bit; a carry
+              // renormalises into the exponent (subnormal to the smallest
+              // normal included).
+              w_inc_in = (RChunks * RcW)'({w_norm[MagW-1] ? w_exp_pre : ExpW'(0), t_frac});
+              w_cy     = w_round_up;
+            end
+            {w_cy, w_inc[r*RcW +: RcW]} = (RcW + 1)'(w_inc_in[r*RcW +: RcW]) + (RcW + 1)'(w_cy);
+            if (r == RChunks - 1) begin
+              t_overflow = w_inc[IncW-1:ManBits] >= EXP_ALL_ONES;
+              if (w_special) begin
+                w_result = w_special_result;
+              end else if (t_overflow) begin
+                w_result = {w_res_sign, w_to_inf ? INF_MAG : MAX_MAG};
+              end else begin
+                w_result = {w_res_sign, w_inc[ExpBits+ManBits-1:0]};
+              end
+            end
+          end
+        end
+      endtask
+
+      if (Stages == 0) begin : g_comb
+        always_comb begin
+          load_state();
+          run_steps();
+        end
+        assign result_o = w_result;
+        assign aux_o    = w_aux;
+        assign valid_o  = valid_i;
+
+        // No registers: the clock, reset and enable go unused.
+        logic unused_ctrl;
+        assign unused_ctrl = ^{clk_i, rst_ni, en_i, bnd, bnd_v, res_q, res_aux_q};
+        assign bnd       = '0;
+        assign bnd_v     = '0;
+        assign res_q     = '0;
+        assign res_aux_q = '0;
+      end else begin : g_ff
+        // The register loads when en_i and its input's valid bit are high.
+        logic in_valid, v_q;
+        assign in_valid = (First == 0) ? valid_i : bnd_v[InSlot];
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) v_q <= 1'b0;
+          else if (en_i) v_q <= in_valid;
+        end
+        assign bnd_v[Slot] = v_q;
+
+        if (Last == NumSteps - 1) begin : g_out
+          always_ff @(posedge clk_i) begin
+            if (en_i && in_valid) begin
+              load_state();
+              run_steps();
+              res_q     <= w_result;
+              res_aux_q <= w_aux;
+            end
+          end
+        end else begin : g_cut
+          logic [StW-1:0] q;
+          always_ff @(posedge clk_i) begin
+            if (en_i && in_valid) begin
+              load_state();
+              run_steps();
+              q <= {w_a, w_b, w_c, w_rnd, w_aux, w_sign_p, w_sign_c, w_eff_sub, w_a_zero,
+                    w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan, w_b_nan, w_c_nan, w_sig_c, w_ec,
+                    w_ep, w_subp, w_shamt, w_pshamt, w_frame_exp, w_special, w_special_result,
+                    w_row_s, w_row_c, w_add_al, w_cy, w_prod, w_prod_al, w_sum, w_neg, w_mag,
+                    w_res_sign, w_lz, w_norm_shamt, w_exp_pre, w_norm, w_round_up, w_to_inf,
+                    w_inc_in, w_inc, w_result};
+            end
+          end
+          assign bnd[Slot*StW +: StW] = q;
+        end
+      end
+    end
+  end
+
+  // ---- further output registers (for retiming) ------------------------------
+  if (Stages >= 1) begin : g_more
+    // The output slot has no state word.
+    assign bnd[NumCuts*StW +: StW] = '0;
+    logic unused_out_slot;
+    assign unused_out_slot = ^bnd[NumCuts*StW +: StW];
+
+    if (OutRegs == 1) begin : g_out1
+      assign valid_o  = bnd_v[NumCuts];
+      assign result_o = res_q;
+      assign aux_o    = res_aux_q;
+    end else begin : g_outn
+      // Register k of the chain holds entry k of more_v/more_q.
+      localparam int unsigned OutW = Width + AuxWidth;
+      logic [OutRegs-2:0]          more_v;
+      logic [(OutRegs-1)*OutW-1:0] more_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          more_v <= '0;
+        end else if (en_i) begin
+          more_v <= (OutRegs - 1)'({more_v, bnd_v[NumCuts]});
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        if (en_i) begin
+          if (bnd_v[NumCuts]) more_q[0 +: OutW] <= {res_q, res_aux_q};
+          for (int k = 1; k < OutRegs - 1; k++) begin
+            if (more_v[k-1]) more_q[k*OutW +: OutW] <= more_q[(k-1)*OutW +: OutW];
+          end
+        end
+      end
+      assign valid_o             = more_v[OutRegs-2];
+      assign {result_o, aux_o} = more_q[(OutRegs-2)*OutW +: OutW];
+    end
+  end
+  /* verilator lint_on BLKSEQ */
+
+endmodule
