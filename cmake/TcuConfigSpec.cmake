@@ -59,7 +59,7 @@ endforeach()
 # 3.11 runs them, the .venv's or pip's build environment of the module tcu.
 execute_process(
   COMMAND ${Python3_EXECUTABLE} -m tcu_tools.spec.gen_config
-          ${PROJECT_BINARY_DIR}/generated ${tcu_config_requests}
+          ${PROJECT_BINARY_DIR}/generated ${tcu_config_requests} --root ${PROJECT_SOURCE_DIR}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/python
   RESULT_VARIABLE tcu_config_result ERROR_VARIABLE tcu_config_error)
 if(NOT tcu_config_result EQUAL 0)

@@ -18,6 +18,9 @@ so that no figure or option is copied by hand:
                                       pair and kind with its parameter sets
     <!-- generated: bench-table -->   the speed table of docs/data/bench.json
                                       (tcu_tools.bench_table)
+    <!-- generated: explore-validation --> the fast evaluator's errors against
+                                      the full flow, docs/data/explore_validation.toml
+                                      (tcu_tools.explore.record)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -228,10 +231,15 @@ def _bench_table() -> str:
         raise PluginError(f"docs: {e}") from e
 
 
+def _explore_validation() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.explore.record", "--table"],
+                "python -m tcu_tools.explore.record --table")
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
              "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
              "config-spec": _config_spec, "formal-checks": _formal_checks,
-             "bench-table": _bench_table}
+             "bench-table": _bench_table, "explore-validation": _explore_validation}
 
 
 # ---- hooks -----------------------------------------------------------------------------

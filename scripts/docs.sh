@@ -18,4 +18,6 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$tcu" ] || { echo "docs: no tcu at $tcu (build it first: cmake --build build --target tcu)" >&2; exit 2; }
 python=${TCU_DOCS_PYTHON:-.venv/bin/python}
-TCU_BIN=$(realpath "$tcu") exec "$python" -m mkdocs build --strict -f mkdocs.yml -d "$out"
+# `tcu explore --help` runs the package's tcu-explore from PATH: this venv's.
+PATH="$(dirname "$python"):$PATH" TCU_BIN=$(realpath "$tcu") \
+  exec "$python" -m mkdocs build --strict -f mkdocs.yml -d "$out"

@@ -72,11 +72,12 @@ PYEOF
   echo "setup: pip-installing python/requirements-dev.txt into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r python/requirements-dev.txt
 fi
-# The Python tools (python/tcu_tools), editable: imported from this checkout.
-# Built with the pinned setuptools of requirements-dev.txt.
-if ! env -u TCU_SOURCE_DIR .venv/bin/python -c \
-  'import sys, tcu_tools; sys.exit(str(tcu_tools.source_dir()) != sys.argv[1])' "$PWD" \
-  2>/dev/null; then
+# The Python tools (python/tcu_tools), editable: imported from this checkout
+# (a regular `pip install python/` works the same: the data they need is
+# package data). Built with the pinned setuptools of requirements-dev.txt.
+if ! .venv/bin/python -c 'import sys, pathlib, tcu_tools
+sys.exit(pathlib.Path(tcu_tools.__file__).resolve().parent != pathlib.Path(sys.argv[1]))' \
+  "$PWD/python/tcu_tools" 2>/dev/null; then
   echo "setup: installing python/ (the package tcu_tools) editable into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps \
     --no-build-isolation -e python/

@@ -8,11 +8,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <random>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "tcu/encodings.h"
 #include "tcu/golden.h"
@@ -26,8 +28,13 @@ const std::string& klass(ElemType type, uint64_t raw) {
   return tcu::encoding_class_name(type, raw);
 }
 
+// rtl/tcu_pkg.sv: $TCU_PKG_SV (CTest names the checkout's), else the
+// working directory's rtl/tcu_pkg.sv (run from the checkout).
 std::string read_package() {
-  std::ifstream in(std::string(TCU_SOURCE_DIR) + "/rtl/tcu_pkg.sv");
+  const char* given = std::getenv("TCU_PKG_SV");
+  const std::string path = given && *given ? given : "rtl/tcu_pkg.sv";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read (set TCU_PKG_SV, or run from the checkout)");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

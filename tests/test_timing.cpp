@@ -52,6 +52,15 @@ TEST_CASE("front-end register traffic") {
   // Without the router's bypass, operands reach the datapath a cycle later.
   dp.gather_bypass = false;
   CHECK(tcu::instruction_latency(dp, fe, int4) == 6 + (1 + 8 + 2) + 2);
+  // ... which is latency, not interval: the router takes the next
+  // instruction's first beat in the cycle it hands these operands over, so
+  // back-to-back collections of 320 words at 8 a cycle start 40 apart.
+  fe.rf_regs_per_cycle = 8;
+  CHECK(tcu::collection_cycles(dp, fe, int4) == 41);
+  CHECK(tcu::collection_interval(dp, fe, int4) == 40);
+  CHECK(tcu::issue_interval(dp, fe, int4) == 40);
+  dp.gather_bypass = true;
+  CHECK(tcu::collection_interval(dp, fe, int4) == 40);
 }
 
 TEST_CASE("collection and write-back through the operand router") {

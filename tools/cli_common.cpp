@@ -351,8 +351,8 @@ void add_coverage_options(CLI::App* cmd, CoverageOptions* opt, const std::string
                       "the RTL's code coverage) to DIR: functional.json, rtl.info, "
                       "html/index.html");
   cmd->add_option("--coverage-waivers", opt->waivers,
-                  "the waived bins, 'GROUP | BIN | REASON' a line (default: the source tree's "
-                  "spec/coverage_waivers.txt)");
+                  "the waived bins, 'GROUP | BIN | REASON' a line (default: spec/coverage_waivers.txt "
+                  "as this tool was built with it)");
 }
 
 // Makes `dir` a writable directory (with `clear_parts`, empty of an earlier

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -95,10 +96,28 @@ bool is_line_waiver(const std::string& text) {
 
 }  // namespace
 
-std::vector<LineWaiver> read_line_waivers(const std::string& path) {
+namespace {
+
+// The waiver file `path`, or the built-in waivers where it is empty; `name`:
+// what messages call it.
+std::unique_ptr<std::istream> open_waivers(const std::string& path, std::string* name) {
+  if (path.empty()) {
+    *name = std::string(kBuiltInWaiversName);
+    return std::make_unique<std::istringstream>(std::string(kBuiltInWaivers));
+  }
+  *name = path;
+  auto in = std::make_unique<std::ifstream>(path);
+  if (!*in) throw std::runtime_error(path + ": cannot read the waiver file");
+  return in;
+}
+
+}  // namespace
+
+std::vector<LineWaiver> read_line_waivers(const std::string& file) {
   std::vector<LineWaiver> waivers;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read the waiver file");
+  std::string path;
+  const std::unique_ptr<std::istream> stream = open_waivers(file, &path);
+  std::istream& in = *stream;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string text = trim(line.substr(0, line.find('#')));
@@ -133,9 +152,10 @@ std::vector<LineWaiver> read_line_waivers(const std::string& path) {
   return waivers;
 }
 
-void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read the waiver file");
+void apply_waivers(const std::string& file, FunctionalCoverage* coverage, bool rtl_bins) {
+  std::string path;
+  const std::unique_ptr<std::istream> stream = open_waivers(file, &path);
+  std::istream& in = *stream;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string text = trim(line.substr(0, line.find('#')));
@@ -394,7 +414,7 @@ bool merge_code_coverage(const std::string& dir, const std::vector<std::string>&
   read_lines(info, code);
   read_points(dat, code);
   try {
-    if (!waivers.empty()) apply_line_waivers(read_line_waivers(waivers), code);
+    apply_line_waivers(read_line_waivers(waivers), code);
   } catch (const std::exception& e) {
     err << "error: --coverage: " << e.what() << "\n";
     return false;
@@ -453,7 +473,7 @@ int finish_coverage(const std::string& dir, const std::vector<std::string>& part
     for (const auto& [name, hits] : code->cover_points) coverage.add_bin("rtl", name, "uarch", hits);
   }
   try {
-    if (!waivers.empty()) apply_waivers(waivers, &coverage, code.has_value());
+    apply_waivers(waivers, &coverage, code.has_value());
     write_functional_json((fs::path(dir) / "functional.json").string(), coverage);
   } catch (const std::exception& e) {
     err << "error: --coverage: " << e.what() << "\n";

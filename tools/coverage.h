@@ -36,14 +36,19 @@ void write_functional_json(const std::string& path, const FunctionalCoverage& co
 // Adds a functional.json's hits to `coverage`; throws std::runtime_error
 // naming the file and what is wrong.
 void add_functional_json(const std::string& path, FunctionalCoverage* coverage);
-// Applies a waiver file: lines "GROUP | BIN | REASON" ('#' comments, blank
+// The waivers this tool was built with: spec/coverage_waivers.txt's text,
+// compiled in (generated/coverage_waivers.cpp), for the RTL compiled in.
+extern const char* const kBuiltInWaiversName;
+extern const char* const kBuiltInWaivers;
+
+// Applies a waiver file (an empty path: the built-in waivers): lines "GROUP | BIN | REASON" ('#' comments, blank
 // lines; the RTL's line waivers are read by read_line_waivers); GROUP "*" is every group that has the bin, GROUP "rtl" the RTL's
 // cover points (checked only when `rtl_bins`: a coverage build's data is
 // there). Throws std::runtime_error naming the file, the line and the reason.
 void apply_waivers(const std::string& path, FunctionalCoverage* coverage, bool rtl_bins = true);
 
 // The RTL's line waivers, lines "rtl/FILE.sv:FIRST[-LAST] | REASON" of the
-// same file: uncovered lines of those ranges count as waived in the report.
+// same file (an empty path: the built-in waivers): uncovered lines of those ranges count as waived in the report.
 // Throws std::runtime_error naming the file and line of a malformed one.
 struct LineWaiver {
   std::string file;  // "rtl/tcu_fma.sv"

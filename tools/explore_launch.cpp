@@ -5,40 +5,51 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "exit_codes.h"
 
 namespace tcu {
 
+namespace {
+
+// The directory the running tcu lies in (a build of this project holds it at
+// its top), or "" where /proc/self/exe cannot be read.
+std::filesystem::path own_directory() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::filesystem::path() : exe.parent_path();
+}
+
+}  // namespace
+
 int launch_explore(const std::string& program_name, const std::vector<std::string>& args) {
-  // The package tcu_tools (installed into .venv by scripts/setup.sh), run as
-  // `python -m tcu_tools.explore` by $TCU_PYTHON, else by the interpreter
-  // this build was configured with (TCU_PYTHON, CMake).
-  const char* python_env = std::getenv("TCU_PYTHON");
-  const std::string python = python_env && *python_env ? python_env : TCU_PYTHON;
-  if (access(python.c_str(), X_OK) != 0) {
-    std::cerr << "error: tcu explore: no Python interpreter at " << python
-              << "; run scripts/setup.sh (it installs the package tcu_tools into .venv), or set "
-                 "TCU_PYTHON\n";
-    return kExitUsage;
-  }
+  // The package tcu_tools' command tcu-explore, found on PATH as any installed
+  // command is (scripts/setup.sh installs the package into .venv: .venv/bin on
+  // PATH, or the venv activated).
+  const std::string command = "tcu-explore";
   setenv("TCU_EXPLORE_PROG", (program_name + " explore").c_str(), 1);
-  // The fast evaluator's timing model: this build's Python module `tcu`
-  // (bindings/python/CMakeLists.txt puts it in build/python).
-  setenv("TCU_MODULE_DIR", (std::string(TCU_BINARY_DIR) + "/python").c_str(), 0);
+  const std::filesystem::path build = own_directory();
+  std::error_code error;
+  // The fast evaluator's timing model: the Python module `tcu` of the build
+  // this tcu lies in (bindings/python/CMakeLists.txt puts it in python/).
+  if (!build.empty() && std::filesystem::is_directory(build / "python", error))
+    setenv("TCU_MODULE_DIR", (build / "python").c_str(), 0);
 #ifdef TCU_HAVE_RTL
   // The build whose libraries each point's tool links (tcu_tools.explore).
-  setenv("TCU_EXPLORE_BASE", TCU_BINARY_DIR, 0);
+  if (!build.empty() && std::filesystem::exists(build / "tcu-explore-base.cmake", error))
+    setenv("TCU_EXPLORE_BASE", build.c_str(), 0);
 #endif
   std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(python.c_str()));
-  argv.push_back(const_cast<char*>("-m"));
-  argv.push_back(const_cast<char*>("tcu_tools.explore"));
+  argv.push_back(const_cast<char*>(command.c_str()));
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  execv(python.c_str(), argv.data());
-  std::cerr << "error: tcu explore: cannot run " << python << ": " << std::strerror(errno) << "\n";
+  execvp(command.c_str(), argv.data());
+  std::cerr << "error: tcu explore: cannot run " << command << " (" << std::strerror(errno)
+            << "): the package tcu_tools is not installed in this environment; run "
+               "scripts/setup.sh (it installs it into .venv) and put .venv/bin on PATH "
+               "(source .venv/bin/activate)\n";
   return kExitUsage;
 }
 

@@ -1,5 +1,7 @@
 #include "tcu/instr.h"
 
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace tcu {
@@ -47,6 +49,9 @@ class Cursor {
   }
   // Consumes the next token, which must be one of `choices`; returns its index.
   size_t expect_one_of(std::initializer_list<std::string_view> choices, std::string_view what) {
+    return expect_one_of(std::vector<std::string_view>(choices), what);
+  }
+  size_t expect_one_of(const std::vector<std::string_view>& choices, std::string_view what) {
     size_t index = 0;
     for (auto choice : choices) {
       if (accept(choice)) return index;
@@ -135,11 +140,14 @@ void parse_e2m1(Cursor& cur, Instr& in) {
 
 void parse_m8n8k4(Cursor& cur, Instr& in) {
   const std::string& next = cur.peek();
-  bool is_rounding = next == "rn" || next == "rz" || next == "rm" || next == "rp";
+  // The rounding modes' PTX names: the spec's (tcu::kRoundingNames).
+  const std::vector<std::string_view> roundings(std::begin(kRoundingNames),
+                                                std::end(kRoundingNames));
+  bool is_rounding = std::find(roundings.begin(), roundings.end(), next) != roundings.end();
   if (is_rounding || next == "f64") {
     in.family = Family::kF64;
     if (is_rounding) {
-      in.rounding = static_cast<Rounding>(cur.expect_one_of({"rn", "rz", "rm", "rp"}, "rnd"));
+      in.rounding = static_cast<Rounding>(cur.expect_one_of(roundings, "rnd"));
       in.explicit_rounding = true;
     }
     for (int i = 0; i < 4; ++i) cur.expect("f64", "m8n8k4 .f64 is all-.f64");

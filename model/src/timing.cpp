@@ -90,8 +90,12 @@ int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, cons
          write_back_cycles(dp, fe, instr);
 }
 
+int collection_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
+  return collection_cycles(dp, fe, instr) - (dp.gather_bypass ? 0 : 1);
+}
+
 int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr) {
-  return std::max({collection_cycles(dp, fe, instr), datapath_occupancy(dp, instr),
+  return std::max({collection_interval(dp, fe, instr), datapath_occupancy(dp, instr),
                    write_back_cycles(dp, fe, instr)});
 }
 

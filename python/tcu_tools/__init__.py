@@ -8,33 +8,39 @@
   tcu_tools.formal   formal equivalence of the units' two implementations
                      (tcu-formal; formal/checks.toml)
 
-scripts/setup.sh installs it editable into .venv. The tools read the
-repository's files (spec/, rtl/, tb/, formal/, tests/data): source_dir() says where
-they are.
+scripts/setup.sh installs it into .venv (editable; a regular `pip install
+python/` works the same). The data it reads wherever it runs, the spec
+(spec/config.toml) and the physical figures (spec/phys_osu018.toml), are
+package data: data_file(). The tools that work on the sources (synthesis,
+mutation, formal, the RTL builds of tcu explore) work on the checkout that
+holds the working directory: source_dir().
 """
 from __future__ import annotations
 
-import os
+from importlib import metadata, resources
 from pathlib import Path
 
 
-def source_dir() -> Path:
-    """The repository the tools read: $TCU_SOURCE_DIR when set, else the
-    checkout this package lies in (an editable install)."""
-    given = os.environ.get("TCU_SOURCE_DIR")
-    root = Path(given).resolve() if given else Path(__file__).resolve().parents[2]
-    if not (root / "spec" / "config.toml").is_file():
-        where = "TCU_SOURCE_DIR" if given else "the checkout of this package"
-        raise RuntimeError(f"tcu_tools: {root} ({where}) holds no spec/config.toml; "
-                           "set TCU_SOURCE_DIR to the repository's root")
-    return root
+def data_file(name: str) -> Path:
+    """A data file of the package (tcu_tools/data/NAME: in a checkout, a
+    link to spec/NAME; in a wheel, its copy)."""
+    return Path(str(resources.files(__name__) / "data" / name)).resolve()
 
 
-def _version() -> str:
-    try:
-        return (source_dir() / "VERSION").read_text().split()[0]
-    except (OSError, RuntimeError, IndexError):
-        return "0+unknown"
+def source_dir(start: Path | str | None = None) -> Path:
+    """The checkout the tools work on: `start` (default: the working
+    directory) or the nearest directory above it that holds spec/config.toml
+    and rtl/, as git finds its repository."""
+    here = Path(start if start is not None else Path.cwd()).resolve()
+    for root in (here, *here.parents):
+        if (root / "spec" / "config.toml").is_file() and (root / "rtl").is_dir():
+            return root
+    raise RuntimeError(f"tcu_tools: {here} is not inside a checkout of the project (no directory "
+                       "at or above it holds spec/config.toml and rtl/); run this from the "
+                       "checkout")
 
 
-__version__ = _version()
+try:
+    __version__ = metadata.version("tcu_tools")
+except metadata.PackageNotFoundError:
+    __version__ = "0+unknown"

@@ -22,8 +22,9 @@ import re
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-DATA = REPO / "docs" / "data" / "bench.json"
+from tcu_tools import source_dir
+
+DATA = Path("docs") / "data" / "bench.json"  # in the checkout (source_dir())
 BEGIN, END = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
 SECTION = re.compile(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), re.S)
 
@@ -86,12 +87,15 @@ def section(page: str, path: Path) -> re.Match:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tcu_tools.bench_table")
-    parser.add_argument("--data", type=Path, default=DATA, help="tcu bench --json output")
+    parser.add_argument("--data", type=Path,
+                        help="tcu bench --json output (default: the checkout's " + str(DATA) + ")")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", type=Path, help="exit 1 if FILE's section is stale")
     mode.add_argument("--write", type=Path, help="rewrite FILE's section")
     args = parser.parse_args(argv)
     try:
+        if args.data is None:
+            args.data = source_dir() / DATA
         doc = load(args.data)
         if not args.check and not args.write:
             sys.stdout.write(render(doc, "/src/docs/data/bench.json"))
@@ -111,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         path.write_text(page[:match.start(1)] + table + page[match.end(1):])
         return 0
-    except BenchTableError as e:
+    except (BenchTableError, RuntimeError) as e:
         print(f"bench_table: {e}", file=sys.stderr)
         return 2
 

@@ -6,9 +6,12 @@ test_planted_fault         the testbench on a copy with one operator changed
                            (PLANTED_FAULT), Verilated into a directory of its
                            own: must fail, naming a D mismatch
 
+Run from the checkout (the RTL is its rtl/: tcu_tools.source_dir()).
 Environment: TCU_COCOTB_BUILD (where the models are built; default
-tb/cocotb/sim_build), PYTHONPATH with the `tcu` module (build/python), and
-the testbench's TCU_COCOTB_* settings (tcu_core_tb.py).
+tb/cocotb/sim_build), PYTHONPATH with the `tcu` module (build/python: the
+build under test, the harness's choice), and the testbench's TCU_COCOTB_*
+settings (tcu_core_tb.py). The simulator's Python gets this process's
+module path (cocotb's runner), with this folder on it (pytest's).
 """
 
 from __future__ import annotations
@@ -18,16 +21,15 @@ import shutil
 from pathlib import Path
 
 import subprocess
-import sys
 
 import pytest
 from cocotb.runner import Verilator
 
+from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-RTL = ROOT / "rtl"
+RTL = source_dir() / "rtl"
 BUILD = Path(os.environ.get("TCU_COCOTB_BUILD", HERE / "sim_build"))
 
 # A small tcu_core: the spec's configuration cocotb (spec/config.toml), the
@@ -85,7 +87,6 @@ def run_testbench(build_dir: Path, sources: list[Path]) -> str:
     env = {"TCU_COCOTB_WORDS": str(PARAMETERS["WordsPerCycle"]),
            "TCU_COCOTB_DWORDS": str(PARAMETERS["DWordsPerCycle"])}
     env.update({k: v for k, v in os.environ.items() if k.startswith("TCU_COCOTB_")})
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])
     log = build_dir / "sim.log"
     try:
         runner.test(hdl_toplevel="tcu_core", test_module="tcu_core_tb", build_dir=build_dir,
@@ -118,8 +119,7 @@ def test_spellings_are_tcu_list():
         pytest.skip("TCU_BINARY not set")
     listed = subprocess.run([binary, "list", "--plain"], check=True, capture_output=True,
                             text=True).stdout.split()
-    sys.path.insert(0, str(HERE))
-    import stimulus  # noqa: E402 (needs the tcu module, found through PYTHONPATH)
+    import stimulus  # beside this file (needs the tcu module, found through PYTHONPATH)
 
     assert stimulus.spellings() == listed
 

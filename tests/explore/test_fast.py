@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from tcu_tools import source_dir
 from tcu_tools.explore import cli, constraints, fast, pareto, params, workload_file
 from tcu_tools.explore.fast_sweep import phys_data
 from tcu_tools.explore.onnx_workload import read_onnx
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = source_dir()  # the checkout holding the working directory
 
 INT4 = workload_file.FAMILY_PTX["int4"]
 F16 = workload_file.FAMILY_PTX["f16"]

@@ -280,7 +280,7 @@ open(argv[argv.index("--csv") + 1], "w").write(
 sys.exit({status})
 """)
     script.chmod(0o755)
-    monkeypatch.setattr(synthesis, "SYNTH_SCRIPT", script)
+    monkeypatch.setattr(synthesis, "synth_script", lambda: script)
     monkeypatch.setattr(synthesis, "library_missing", lambda: "no library here (test)")
     synth = synthesis.Synthesis("k", tmp_path / "entry", {"IntStages": 1})
     synthesis.synthesize(synth, None)

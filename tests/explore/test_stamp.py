@@ -3,7 +3,6 @@ temporary copy of the tree makes the data file stale and tcu explore
 refuses it, naming what changed and the refresh command; a change that
 leaves the design as it is (a comment) does not; a tool change stales
 every entry; the repository's own data file is fresh."""
-import os
 import shutil
 import subprocess
 import sys
@@ -11,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tcu_tools import source_dir
 from tcu_tools.phys import datafile, stamp
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = source_dir()  # the checkout holding the working directory
 MUX = "tcu_sparse_mux.sv"
 
 
@@ -33,8 +33,8 @@ def entries_of(rtl: Path) -> dict:
 
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
-    """A copy of spec/ and rtl/ (TCU_SOURCE_DIR for a subprocess), its own
-    design-hash cache."""
+    """A copy of spec/ and rtl/ (a checkout: a subprocess run in it works on
+    it), its own design-hash cache."""
     for d in ("spec", "rtl"):
         shutil.copytree(REPO / d, tmp_path / d)
     shutil.copy(REPO / "VERSION", tmp_path / "VERSION")
@@ -105,7 +105,6 @@ def test_tcu_explore_refuses_a_stale_characterization(tree):
     text = "".join(datafile._table("", {k: v for k, v in data.items()}))
     text += "".join("\n" + datafile._table("[[point]]", p) for p in points)
     (tree / "spec" / "phys_osu018.toml").write_text(text)
-    env = dict(os.environ, TCU_SOURCE_DIR=str(tree))
     command = [sys.executable, "-m", "tcu_tools.explore", "--axis", "IntStages=1,2",
                "--workload", "resnet50_224", "--out", str(tree / "out")]
     try:
@@ -113,10 +112,10 @@ def test_tcu_explore_refuses_a_stale_characterization(tree):
         fast.tcu_module()
     except fast.UsageError as error:  # a build without the Python module (the ASan build)
         pytest.skip(str(error))
-    fresh = subprocess.run(command + ["--bench"], env=env, capture_output=True, text=True)
+    fresh = subprocess.run(command + ["--bench"], cwd=tree, capture_output=True, text=True)
     assert "stale" not in fresh.stderr, fresh.stderr
     plant_logic_change(tree / "rtl")
-    proc = subprocess.run(command, env=env, capture_output=True, text=True)
+    proc = subprocess.run(command, cwd=tree, capture_output=True, text=True)
     assert proc.returncode == 2, proc.stderr
     assert "the characterization is stale" in proc.stderr
     assert "[[point]] tcu_sparse_mux" in proc.stderr and "rtl/tcu_sparse_mux.sv changed" in \

@@ -39,10 +39,11 @@ from pathlib import Path
 
 import pyslang
 
+from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
 from tcu_tools.spec import gen_config
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = source_dir()  # the checkout holding the working directory
 
 TOP = "tcu_sim_top"
 CARRIERS = ("tcu_core", "tcu_sim_top")  # declare every parameter

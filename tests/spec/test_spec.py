@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 import rtl_check  # beside this file (pytest puts its folder on the path)
+from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
 from tcu_tools.spec import gen_config
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = source_dir()  # the checkout holding the working directory
 
 SPEC = tcu_spec.load()
 
@@ -209,6 +210,7 @@ def test_generator_reports_a_bad_configuration(tmp_path):
 def copy_tree(tmp_path):
     for folder in ("rtl", "tb"):  # tb/ holds the DPI-C package too
         shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copytree(ROOT / "bindings" / "c" / "include", tmp_path / "bindings" / "c" / "include")
     return tmp_path
 
 
@@ -251,6 +253,8 @@ def test_planted_literal_default_equal_to_the_spec_is_caught(tmp_path):
     ("rtl/tcu_pkg.sv", "localparam int unsigned FmaStages        = 2;",
      "localparam int unsigned FmaStages        = 3;"),
     (str(gen_config.DPI_PACKAGE), "TCU_OPERAND_META    = 4", "TCU_OPERAND_META    = 3"),
+    (str(gen_config.C_HEADER), "TCU_ROUND_RP = 3", "TCU_ROUND_RP = 4"),
+    (str(gen_config.C_HEADER), "} tcu_rounding;", "  , TCU_ROUND_RNA = 4\n} tcu_rounding;"),
 ])
 def test_stale_generated_section_is_caught(tmp_path, path, old, new):
     root = copy_tree(tmp_path)
@@ -373,6 +377,7 @@ def test_to_string_follows_the_spec(tmp_path):
     for source in ("model/src/instr.cpp", "model/src/layout.cpp", "model/src/encodings.cpp"):
         assert '"int4_sparse"' not in (ROOT / source).read_text()
         assert '"ue4m3", 7' not in (ROOT / source).read_text()
+        assert not re.search(r'"r[nzmp]"', (ROOT / source).read_text()), source  # kRoundingNames
 
 
 def test_the_format_table_is_the_spec_s():

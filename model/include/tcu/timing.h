@@ -93,10 +93,15 @@ FrontEndConfig write_back_front_end(const DatapathConfig& dp, const FrontEndConf
 // instruction issued this many cycles after `instr` reads D in its first
 // collection cycle.
 int instruction_latency(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
+// Cycles between the starts of back-to-back collections: collection_cycles
+// less the cycle a router without the bypass adds, which is latency, not
+// interval (rtl/tcu_operand_router.sv takes the next start in the cycle it
+// hands the operands over).
+int collection_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 // Cycles between the issues of back-to-back independent instructions of one
 // variant: the front-end collects an instruction's operands and writes the
 // previous D back while the datapath works, so the longest of
-// collection_cycles, datapath_occupancy and write_back_cycles.
+// collection_interval, datapath_occupancy and write_back_cycles.
 int issue_interval(const DatapathConfig& dp, const FrontEndConfig& fe, const Instr& instr);
 
 }  // namespace tcu

@@ -49,7 +49,9 @@ Modules, one job each:
   cli        the command line and the sweep command
   merge      `tcu explore merge`
 
-`tcu explore` runs this package with the interpreter of the project's .venv
-(matplotlib, onnx, plotly): `.venv/bin/python -m tcu_tools.explore ...`,
-with TCU_MODULE_DIR the build's python/ folder (the tcu module).
+`tcu explore` runs this package's command tcu-explore from PATH (the .venv
+scripts/setup.sh installs it into, with matplotlib, onnx, plotly), with
+TCU_MODULE_DIR its own build's python/ folder (the tcu module) and, with
+the RTL, TCU_EXPLORE_BASE that build (whose tcu-explore-base.cmake names
+the checkout the full flow builds from: params.checkout()).
 """

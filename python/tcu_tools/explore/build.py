@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import Locked, run_logged
-from .params import SOURCE_DIR, UsageError
+from .params import UsageError, checkout, use_base_source
 
 CONFIG_NAME = "explore"  # the one configuration a point's build Verilates
 
@@ -33,6 +33,8 @@ class Base:
                              "this project with the RTL; or leave --base out to build each point "
                              "in full)")
         settings = dict(re.findall(r'^set\((\w+) "([^"]*)"\)', text_file.read_text(), re.M))
+        if settings.get("TCU_BASE_SOURCE_DIR"):
+            use_base_source(Path(settings["TCU_BASE_SOURCE_DIR"]))
         return Base(path, settings)
 
     def configs(self) -> dict[str, dict[str, int]]:
@@ -85,13 +87,14 @@ def build_model(build: Build, jobs: int) -> None:
         return
     log = build.directory / "build.log"
     start = time.monotonic()
+    source = checkout()
     with Locked(build.directory):
         stamp = build.directory / "built.json"
-        if stamp.exists() and json.loads(stamp.read_text()).get("source") == str(SOURCE_DIR):
+        if stamp.exists() and json.loads(stamp.read_text()).get("source") == str(source):
             build.cached = True
         if not (build.directory / "build.ninja").exists():
             assignments = ";".join(f"{k}={v}" for k, v in build.params.items())
-            command = ["cmake", "-S", str(SOURCE_DIR), "-B", str(build.directory), "-G", "Ninja",
+            command = ["cmake", "-S", str(source), "-B", str(build.directory), "-G", "Ninja",
                        f"-DTCU_CONFIGS={CONFIG_NAME}",
                        f"-DTCU_CONFIG_{CONFIG_NAME}={assignments}"]
             if build.base:
@@ -109,5 +112,5 @@ def build_model(build: Build, jobs: int) -> None:
             build.error = f"build failed (see {log})"
         elif build.tcu.stat().st_mtime_ns != before:
             build.cached = False
-        stamp.write_text(json.dumps({"source": str(SOURCE_DIR), "params": build.params}))
+        stamp.write_text(json.dumps({"source": str(source), "params": build.params}))
     build.seconds = time.monotonic() - start

@@ -12,14 +12,15 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from .params import SOURCE_DIR, tcu_spec
+from .params import checkout
 
 
 def rtl_fingerprint() -> dict[str, str]:
     # The spec too: a point's tool compiles DatapathConfig from it.
-    files = sorted(list((SOURCE_DIR / "rtl").glob("*.sv")) + list((SOURCE_DIR / "rtl").glob("*.vlt"))
-                   + list((SOURCE_DIR / "tb").glob("*.sv")) + [tcu_spec.SPEC_FILE])
-    return {str(f.relative_to(SOURCE_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()
+    root = checkout()
+    files = sorted(list((root / "rtl").glob("*.sv")) + list((root / "rtl").glob("*.vlt"))
+                   + list((root / "tb").glob("*.sv")) + [root / "spec" / "config.toml"])
+    return {str(f.relative_to(root)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in files}
 
 
@@ -40,7 +41,7 @@ def content_key(kind: str, rtl_params: dict[str, int], fingerprint: dict[str, st
 def default_cache(base) -> Path:
     if os.environ.get("TCU_EXPLORE_CACHE"):
         return Path(os.environ["TCU_EXPLORE_CACHE"])
-    return (base.directory if base else SOURCE_DIR / "build") / "explore-cache"
+    return (base.directory if base else checkout() / "build") / "explore-cache"
 
 
 class Locked:

@@ -236,7 +236,8 @@ def sweep_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     prog = os.environ.get("TCU_EXPLORE_PROG", "tcu explore")
     if argv[:1] == ["merge"]:
         args = merge_parser(prog).parse_args(argv[1:])

@@ -10,7 +10,9 @@ Verilator or Yosys.
                          tcu_tools.phys.compose.explored_point (the rule the full
                          flow's router estimate shares), `source` saying
                          composed or interpolated and `missing` the parts
-                         without figures
+                         without figures; a core none of whose dot units
+                         has figures at its stage counts (FmaStages 19, say)
+                         keeps its cycles and energy, `source` none
   tops, tops_per_mm2...  physical.derive, as for the full flow
 
 The run parameters: the register file's (rf_bandwidth, rf_banks,
@@ -25,6 +27,8 @@ run, as `tcu gemm` refuses it; back-pressure is not modeled and refused.
 through TCU_MODULE_DIR, which the tcu binary sets to its build's."""
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
 import sys
 import time
@@ -34,15 +38,21 @@ from . import physical
 from .params import UsageError
 from .workload_file import Workload
 
-# Where the fast evaluator's figures come from (the `source` column).
-SOURCES = ("measured", "composed", "interpolated")
+# Where the fast evaluator's area and clock come from (the `source` column;
+# "none": no dot unit of the core has figures, its cycles and energy alone).
+SOURCES = ("measured", "composed", "interpolated", "none")
 
 
 def tcu_module():
+    """The Python module `tcu` of TCU_MODULE_DIR (a build's python/, which
+    tcu explore names: its own build's), else the one installed."""
     directory = os.environ.get("TCU_MODULE_DIR")
-    if directory and directory not in sys.path:
-        sys.path.insert(0, directory)
     try:
+        spec = importlib.machinery.PathFinder.find_spec("tcu", [directory]) if directory else None
+        if spec is not None and "tcu" not in sys.modules:
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["tcu"] = module
+            spec.loader.exec_module(module)
         import tcu
     except ImportError as error:
         raise UsageError(f"the fast evaluator needs the tcu Python module ({error}); build it "
@@ -116,8 +126,10 @@ class Evaluator:
                    energy_pj=physical.significant(energy, 6),
                    energy_pj_per_mac=physical.significant(energy / macs, 6))
         c = self.compose(rtl)
-        if c is None:
-            row["status"] = "no unit figures for this core"
+        if c is None:  # cycles and energy stand; area and clock are not known
+            row.update(source="none", status="ok",
+                       missing="every dot unit of the core at its stage count (the data file "
+                               "has none of them): no area, clock or throughput")
             return row
         row.update(library=self.data["library"], energy_library=self.data["library"],
                    area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),

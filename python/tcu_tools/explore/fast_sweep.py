@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import sys
 import time
@@ -13,10 +14,11 @@ from pathlib import Path
 
 from . import constraints as constraint_rules
 from . import physical
+from .build import Base
 from .cache import rtl_fingerprint
 from .fast import Evaluator, evaluate
 from .output import FIGURE_COLUMNS, finish
-from .params import EXIT_FAIL, EXIT_OK, RUN_PARAMETERS, UsageError
+from .params import EXIT_FAIL, EXIT_OK, RUN_PARAMETERS, UsageError, characterization, checkout
 from .sweep import Sweep
 from .workload_file import Gemm, Workload, load
 
@@ -56,16 +58,32 @@ def workload_of(sweep: Sweep) -> Workload:
                             [Gemm("gemm", w.ptx, w.m, w.n, w.k, 1, "the gemm workload")]))
 
 
+def checkout_or_none() -> Path | None:
+    """The checkout (params.checkout()), or None outside one."""
+    try:
+        return checkout()
+    except RuntimeError:
+        return None
+
+
 def phys_data() -> dict:
-    """The characterization (spec/phys_osu018.toml), refused where it is
-    stale (tcu_tools.phys.stamp: an entry's RTL elaborates to another
-    design, a tool or the flow changed, or it carries no stamp)."""
+    """The characterization (params.characterization()), refused where it
+    is stale against the checkout's RTL (an entry's RTL elaborates to
+    another design, a tool or the flow changed, or it carries no stamp).
+    Outside a checkout and without a base build: the package's copy, with no
+    RTL to check it against, as said on stderr."""
     from tcu_tools.phys import datafile
-    from tcu_tools.phys.units import REPO
-    path = REPO / "spec" / "phys_osu018.toml"
+    path, root = characterization()
     try:
         data = datafile.load(path)
-        reasons = datafile.stale(data)
+    except datafile.DataFileError as error:
+        raise UsageError(str(error)) from None
+    if root is None:
+        print(f"explore: no checkout of the RTL here (nor a base build): {path}'s stamps are not "
+              "checked", file=sys.stderr)
+        return data
+    try:
+        reasons = datafile.stale(data, rtl=root / "rtl")
     except (datafile.DataFileError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     if reasons:
@@ -127,6 +145,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
                  rtl: dict[str, int], shard: tuple[int, int]) -> int:
     workload = workload_of(sweep)
     notes: list[str] = []
+    Base.find(args.base if args.base is not None else os.environ.get("TCU_EXPLORE_BASE"))
     evaluator = Evaluator(workload, list(rtl), phys_data())
     columns_known = set(FIGURE_COLUMNS) | set(rtl) | set(RUN_PARAMETERS) | {"area_mm2",
                                                                              "runtime_ms"}
@@ -160,7 +179,7 @@ def command_fast(args, sweep: Sweep, points: list[dict], selected: list[int],
         "shard": list(shard),
         "workload": workload.to_json(),
         "workload_text": workload.describe(),
-        "rtl": rtl_fingerprint(),
+        "rtl": rtl_fingerprint() if checkout_or_none() else {},
         "columns": columns,
         "definitions": physical.__doc__,
         "notes": notes,

@@ -4,11 +4,37 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
-from tcu_tools import source_dir
+from tcu_tools import data_file, source_dir
 from tcu_tools import spec as tcu_spec
 
-SOURCE_DIR = source_dir()
+# The source of the base build (Base.find sets it), if there is one.
+_BASE_SOURCE: list[Path] = []
+
+
+def checkout() -> Path:
+    """The checkout whose RTL the full flow builds and synthesizes, and that
+    the characterization's stamps are checked against: the base build's
+    source (its tcu-explore-base.cmake names it), else the checkout holding
+    the working directory (tcu_tools.source_dir(); RuntimeError outside
+    one)."""
+    return _BASE_SOURCE[0] if _BASE_SOURCE else source_dir()
+
+
+def use_base_source(path: Path) -> None:
+    _BASE_SOURCE[:] = [path]
+
+
+def characterization() -> tuple[Path, Path | None]:
+    """The characterization (spec/phys_osu018.toml) and the checkout whose
+    RTL it is checked against: the checkout's own; outside a checkout (and
+    without a base build) the package's copy, and None."""
+    try:
+        root = checkout()
+    except RuntimeError:
+        return data_file("phys_osu018.toml"), None
+    return root / "spec" / "phys_osu018.toml", root
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 

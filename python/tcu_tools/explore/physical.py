@@ -13,6 +13,8 @@ synthesized figures:
 Each is empty (NaN in arithmetic) where a figure it needs is missing."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import math
 
 COLUMNS = ["area_um2", "area_mm2", "fmax_mhz", "tops", "tops_per_mm2", "energy_pj_per_mac", "tops_per_w"]
@@ -34,6 +36,18 @@ def significant(value: float, digits: int = 4) -> float:
     return float(f"{value:.{digits}g}")
 
 
+@lru_cache(maxsize=1)
+def _data_points() -> list[dict] | None:
+    """spec/phys_osu018.toml's points, read once (None: not readable)."""
+    try:
+        from tcu_tools.phys import datafile
+
+        from .params import characterization
+        return datafile.load(characterization()[0])["point"]
+    except (ImportError, OSError, datafile.DataFileError):
+        return None
+
+
 def router_estimate(row: dict) -> dict:
     """Where the router was not synthesized (no router axis): its area at
     the point's WordsPerCycle / DWordsPerCycle from spec/phys_osu018.toml
@@ -45,12 +59,10 @@ def router_estimate(row: dict) -> dict:
     words, d_words = number(row.get("WordsPerCycle")), number(row.get("DWordsPerCycle"))
     if words is None or d_words is None:
         return {}
-    try:
-        from tcu_tools.phys import compose, datafile
-        from tcu_tools.phys.units import REPO
-        points = datafile.load(REPO / "spec" / "phys_osu018.toml")["point"]
-    except (ImportError, OSError, datafile.DataFileError):
+    points = _data_points()
+    if points is None:
         return {}
+    from tcu_tools.phys import compose
     router = compose.router_scaled(points, int(words), int(d_words))
     if router is None:
         return {}

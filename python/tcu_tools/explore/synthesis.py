@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cache import Locked, run_logged
-from .params import SOURCE_DIR
+from tcu_tools.phys import mapping
 
-SYNTH_SCRIPT = SOURCE_DIR / "scripts" / "synth.sh"
+from .params import checkout
+
 GENERIC_KEYS = ("cells", "flip_flops", "transistors", "logic_depth")
 # The cell-library figures synth.sh's --json gives (the contract with it).
 PHYSICAL_KEYS = ("area_um2", "flip_flop_area_um2", "fmax_mhz", "critical_path_ns", "path_start",
@@ -47,17 +48,21 @@ class Synthesis:
     units: Path | None = None  # the dot units' mapping cache (bottom-up), if any
 
 
-# The flow's own files (part of the cache key with synth.sh).
-FLOW_FILES = [SOURCE_DIR / "python" / "tcu_tools" / "phys" / f
+# The flow's own files (part of the cache key with synth.sh): the package's.
+FLOW_FILES = [Path(mapping.__file__).with_name(f)
               for f in ("hier.py", "mapping.py", "area.py", "sta.py", "osu018_abc.constr",
                         "osu018_latch_map.v")]
+
+
+def synth_script() -> Path:
+    return checkout() / "scripts" / "synth.sh"
 
 
 def script_version() -> str:
     """synth.sh's and the mapping flow's content hash and whether it maps to
     the cell library here (part of the cache key: a changed flow
     re-synthesizes)."""
-    digest = hashlib.sha256(SYNTH_SCRIPT.read_bytes())
+    digest = hashlib.sha256(synth_script().read_bytes())
     for f in FLOW_FILES:
         digest.update(f.read_bytes() if f.exists() else b"")
     return f"synth.sh {digest.hexdigest()[:16]}" + (
@@ -67,11 +72,11 @@ def script_version() -> str:
 def library_missing() -> str:
     """Why synth.sh cannot give the cell-library figures here, or ''."""
     try:
-        header = SYNTH_SCRIPT.read_text().split("\nset -", 1)[0]
+        header = synth_script().read_text().split("\nset -", 1)[0]
     except OSError as error:
-        return f"{SYNTH_SCRIPT}: {error.strerror}"
+        return f"{synth_script()}: {error.strerror}"
     if "--liberty" not in header or "--json" not in header:
-        return (f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} has no cell-library mapping "
+        return ("scripts/synth.sh has no cell-library mapping "
                 "(--liberty --json)")
     if not LIBERTY_FILE.exists():
         return f"no OSU 0.18 um library ({LIBERTY_FILE}; Debian package qflow-tech-osu018)"
@@ -99,7 +104,7 @@ def read_physical(path: Path, synth: Synthesis) -> None:
     """The cell-library figures of synth.sh's JSON into synth.figures, or
     synth.note saying what is missing."""
     if not path.exists():
-        why = library_missing() or f"{SYNTH_SCRIPT.relative_to(SOURCE_DIR)} wrote no {path.name}"
+        why = library_missing() or f"scripts/synth.sh wrote no {path.name}"
         synth.note = (f"no cell-library figures ({why}): area_um2, fmax_mhz and the columns "
                       "from them are empty")
         return
@@ -180,7 +185,7 @@ def synthesize(synth: Synthesis, timeout: float | None) -> None:
             params = " ".join(f"{k}={v}" for k, v in synth.params.items())
             partial = synth.directory / "synth.partial.csv"
             env = dict(os.environ, SYNTH_DIR=str(synth.directory))
-            command = [str(SYNTH_SCRIPT), "--params", params, "--csv", str(partial)]
+            command = [str(synth_script()), "--params", params, "--csv", str(partial)]
             status = run_logged(command + [synth.top], log, env, timeout)
             if status != 0 or generic_row(partial) is None:
                 synth.error = ("synthesis timed out" if status == -1

@@ -97,7 +97,11 @@ def _stop(*_) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    root = source_dir()
+    try:
+        root = source_dir()  # the checkout holding the working directory
+    except RuntimeError as error:
+        print(f"tcu-formal: {error}", file=sys.stderr)
+        return 2
     try:
         every = checks_mod.load(root, args.checks)
     except checks_mod.ChecksError as error:

@@ -23,8 +23,6 @@ from tcu_tools import source_dir
 
 from . import campaign, equivalent, instrument
 
-ROOT = source_dir()
-
 
 def _load(path: Path) -> list[dict]:
     return _load_all(path)["mutants"]
@@ -158,37 +156,42 @@ def _run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        root = source_dir()  # the checkout holding the working directory
+    except RuntimeError as error:
+        print(f"tcu-mutate: {error}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="tcu_mutate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("instrument")
-    p.add_argument("--rtl", type=Path, default=ROOT / "rtl")
-    p.add_argument("--top", type=Path, default=ROOT / "tb/tcu_sim_top.sv")
+    p.add_argument("--rtl", type=Path, default=root / "rtl")
+    p.add_argument("--top", type=Path, default=root / "tb/tcu_sim_top.sv")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--seed", type=int, default=0, help="order in which overlapping sites are taken")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="the campaign configuration's RTL parameters (sites it elaborates)")
     p.set_defaults(func=_instrument)
-    default_list = ROOT / "build/rtl/mutant/mutants.json"
+    default_list = root / "build/rtl/mutant/mutants.json"
     p = sub.add_parser("list")
     p.add_argument("--mutants", type=Path, default=default_list)
     p.set_defaults(func=_list)
     p = sub.add_parser("show")
     p.add_argument("number", type=int)
     p.add_argument("--mutants", type=Path, default=default_list)
-    p.add_argument("--rtl", type=Path, default=ROOT / "rtl")
+    p.add_argument("--rtl", type=Path, default=root / "rtl")
     p.set_defaults(func=_show)
     p = sub.add_parser("run")
     p.add_argument("--tcu", type=Path, required=True)
     p.add_argument("--config", default="mutant")
     p.add_argument("--mutants", type=Path, default=default_list)
-    p.add_argument("--vectors", type=Path, default=ROOT / "tests/data")
+    p.add_argument("--vectors", type=Path, default=root / "tests/data")
     p.add_argument("--sample", type=int)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", help="comma-separated mutant numbers (0: the design itself)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take")
-    p.add_argument("--equivalent", type=Path, default=ROOT / "spec/mutation_equivalent.txt")
+    p.add_argument("--equivalent", type=Path, default=root / "spec/mutation_equivalent.txt")
     p.add_argument("--min-score", type=float, default=0.95)
     p.add_argument("--quick", action="store_true", help="the quick runs only")
     p.add_argument("--report", type=Path)

@@ -96,10 +96,10 @@ def tool_versions() -> dict:
             "flow": stamp.flow_hash()}
 
 
-def stale(data: dict, tools: dict | None = None) -> list[str]:
-    """Why the data file's figures are not those of this RTL and these
-    tools (stamp.staleness); [] if they are."""
-    return stamp.staleness(data, tool_versions() if tools is None else tools)
+def stale(data: dict, tools: dict | None = None, rtl: Path | None = None) -> list[str]:
+    """Why the data file's figures are not those of this RTL (`rtl`, default
+    the checkout's rtl/) and these tools (stamp.staleness); [] if they are."""
+    return stamp.staleness(data, tool_versions() if tools is None else tools, rtl)
 
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,

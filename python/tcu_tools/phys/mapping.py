@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import library
-from .units import RTL as RTL_DIR
+from . import units
 from .units import sources_of, synthesis_params
 
 
@@ -72,7 +72,7 @@ def map_unit(top: str, params: dict, workdir: Path, buffered: bool = True,
     from stat -liberty. `sources`: the SystemVerilog files of a design
     outside rtl/ (default: rtl/'s files the top names)."""
     sources = sources if sources is not None else sources_of(top)
-    params = synthesis_params(top, params) if (RTL_DIR / f"{top}.sv").exists() else dict(params)
+    params = synthesis_params(top, params) if (units.RTL / f"{top}.sv").exists() else dict(params)
     workdir.mkdir(parents=True, exist_ok=True)
     name = tag(top, params) + ("" if buffered else ".plain")
     netlist = workdir / f"{name}.mapped.v"

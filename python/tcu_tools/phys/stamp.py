@@ -35,7 +35,8 @@ import tempfile
 from pathlib import Path
 
 from . import mapping
-from .units import REPO, RTL, sources_of, synthesis_params
+from . import units
+from .units import sources_of, synthesis_params
 
 # An entry's stamp: the keys, and the one of figures taken from a run that
 # recorded no stamp (stale: its RTL is not known).
@@ -49,10 +50,11 @@ NORMALIZE = "proc; flatten; opt_clean -purge; write_json; Weisfeiler-Lehman, 4 r
 ROUNDS = 4
 
 
-def entry_top(kind: str, entry: dict) -> tuple[str, dict]:
-    """The RTL top and parameters an entry's figures were mapped at."""
+def entry_top(kind: str, entry: dict, rtl: Path | None = None) -> tuple[str, dict]:
+    """The RTL top and parameters an entry's figures were mapped at (the
+    top read from `rtl`, default the checkout's rtl/)."""
     top = entry["unit"] if kind == "point" else entry["top"]
-    return top, synthesis_params(top, dict(entry["params"]))
+    return top, synthesis_params(top, dict(entry["params"]), rtl)
 
 
 def entry_label(kind: str, entry: dict) -> str:
@@ -66,8 +68,9 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def files_hash(top: str, rtl: Path = RTL) -> str:
+def files_hash(top: str, rtl: Path | None = None) -> str:
     """The hash of the top's sources (names relative to rtl/ and contents)."""
+    rtl = units.RTL if rtl is None else rtl
     digest = hashlib.sha256()
     for f in sources_of(top, rtl):
         digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
@@ -82,18 +85,22 @@ def flow_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("TCU_PHYS_STAMP_CACHE", REPO / "build" / "phys-stamp-cache"))
+def _cache_dir(rtl: Path) -> Path:
+    """$TCU_PHYS_STAMP_CACHE, else build/phys-stamp-cache of the checkout
+    whose rtl/ is hashed."""
+    given = os.environ.get("TCU_PHYS_STAMP_CACHE")
+    return Path(given) if given else rtl.resolve().parent / "build" / "phys-stamp-cache"
 
 
-def design_hash(top: str, params: dict, rtl: Path = RTL, yosys_version: str = "") -> str:
+def design_hash(top: str, params: dict, rtl: Path | None = None, yosys_version: str = "") -> str:
     """The SHA-256 (16 hex digits) of the design Yosys elaborates from the
     top's sources under `rtl` at `params`, normalized so that it depends on
     the logic only (see the module's doc). Cached by the sources' contents,
     the parameters and the Yosys version."""
+    rtl = units.RTL if rtl is None else rtl
     key = hashlib.sha256(json.dumps([files_hash(top, rtl), top, sorted(params.items()),
                                      yosys_version, NORMALIZE]).encode()).hexdigest()[:24]
-    cached = _cache_dir() / f"{key}.txt"
+    cached = _cache_dir(rtl) / f"{key}.txt"
     if cached.exists():
         return cached.read_text().strip()
     sources = " ".join(str(s) for s in sources_of(top, rtl))
@@ -157,22 +164,25 @@ def entries(data: dict) -> list[tuple[str, dict]]:
             [("whole", w) for w in data.get("whole", [])])
 
 
-def stamp_of(kind: str, entry: dict, rtl: Path = RTL, yosys_version: str = "") -> dict:
-    top, params = entry_top(kind, entry)
+def stamp_of(kind: str, entry: dict, rtl: Path | None = None, yosys_version: str = "") -> dict:
+    rtl = units.RTL if rtl is None else rtl
+    top, params = entry_top(kind, entry, rtl)
     return {"rtl_files": files_hash(top, rtl),
             "rtl_design": design_hash(top, params, rtl, yosys_version)}
 
 
-def file_hashes(data: dict, rtl: Path = RTL) -> dict:
+def file_hashes(data: dict, rtl: Path | None = None) -> dict:
     """Each source file of the data file's entries: its hash."""
+    rtl = units.RTL if rtl is None else rtl
     files = sorted({f for kind, e in entries(data) for f in sources_of(entry_top(kind, e)[0], rtl)})
     return {str(f.relative_to(rtl.parent)): file_hash(f) for f in files}
 
 
-def head_hashes(data: dict, then: dict, rtl: Path = RTL) -> dict:
+def head_hashes(data: dict, then: dict, rtl: Path | None = None) -> dict:
     """The head's rtl_sha256: each source file of the entries, with its hash
     now where every entry built from it has its stamp's files now, else its
     hash in `then` (an earlier head) if that has it (else left out)."""
+    rtl = units.RTL if rtl is None else rtl
     now = file_hashes(data, rtl)
     behind = {str(f.relative_to(rtl.parent))
               for kind, e in entries(data)
@@ -182,24 +192,27 @@ def head_hashes(data: dict, then: dict, rtl: Path = RTL) -> dict:
             if f not in behind or f in then}
 
 
-def files_unchanged(top: str, data: dict, rtl: Path = RTL) -> bool:
+def files_unchanged(top: str, data: dict, rtl: Path | None = None) -> bool:
     """Every source of `top` is in the head's rtl_sha256 with its hash now."""
+    rtl = units.RTL if rtl is None else rtl
     then = data.get("rtl_sha256", {})
     return all(then.get(str(f.relative_to(rtl.parent))) == file_hash(f)
                for f in sources_of(top, rtl))
 
 
-def stale_entries(data: dict, rtl: Path = RTL, yosys_version: str = "") -> list[tuple[str, dict]]:
+def stale_entries(data: dict, rtl: Path | None = None,
+                  yosys_version: str = "") -> list[tuple[str, dict]]:
     """The entries whose design is not the one their figures are of. An
     entry without a stamp of its own (written by a writer that stamped the
     head only) is fresh if each of its files has the head's hash."""
+    rtl = units.RTL if rtl is None else rtl
     out = []
     for kind, e in entries(data):
         if "rtl_files" not in e or "rtl_design" not in e:
             if not files_unchanged(entry_top(kind, e)[0], data, rtl):
                 out.append((kind, e))
             continue
-        top, params = entry_top(kind, e)
+        top, params = entry_top(kind, e, rtl)
         if files_hash(top, rtl) == e["rtl_files"]:
             continue
         if e["rtl_design"] == UNRECORDED or design_hash(top, params, rtl, yosys_version) != e["rtl_design"]:
@@ -207,9 +220,10 @@ def stale_entries(data: dict, rtl: Path = RTL, yosys_version: str = "") -> list[
     return out
 
 
-def changed_files(data: dict, rtl: Path = RTL, of: list | None = None) -> list[str]:
+def changed_files(data: dict, rtl: Path | None = None, of: list | None = None) -> list[str]:
     """The source files whose hash is not the head's: of the entries `of`
     (kind, entry) if given, else of every entry."""
+    rtl = units.RTL if rtl is None else rtl
     now = file_hashes(data if of is None else
                       {k: [e for kind, e in of if kind == k] for k in ("point", "engine", "whole")},
                       rtl)
@@ -219,9 +233,10 @@ def changed_files(data: dict, rtl: Path = RTL, of: list | None = None) -> list[s
             [f"{f} is gone" for f in sorted(set(then) - set(now)) if of is None])
 
 
-def staleness(data: dict, tools: dict, rtl: Path = RTL) -> list[str]:
+def staleness(data: dict, tools: dict, rtl: Path | None = None) -> list[str]:
     """Why the data file's figures are not those of this RTL and these
     tools, as messages; [] if they are."""
+    rtl = units.RTL if rtl is None else rtl
     if "tools" not in data or "rtl_sha256" not in data:
         return ["it carries no stamp (rtl_sha256, tools)"]
     reasons = [f"{name} is '{tools.get(name)}', the figures' '{version}'"

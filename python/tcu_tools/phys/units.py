@@ -8,8 +8,18 @@ from pathlib import Path
 from tcu_tools import source_dir
 from tcu_tools import spec as tcu_spec
 
-REPO = source_dir()
-RTL = REPO / "rtl"
+
+
+def __getattr__(name: str) -> Path:
+    """REPO, the checkout the figures are measured from (the working
+    directory's: tcu_tools.source_dir()), and RTL, its rtl/: looked up when
+    first used, so that reading the data file needs no checkout."""
+    if name == "REPO":
+        return source_dir()
+    if name == "RTL":
+        return source_dir() / "rtl"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 SPEC = tcu_spec.load()
 
@@ -93,9 +103,10 @@ POINTS = [
 ]
 
 
-def sources_of(top: str, rtl: Path = RTL) -> list[Path]:
+def sources_of(top: str, rtl: Path | None = None) -> list[Path]:
     """rtl/tcu_pkg.sv, the top and every rtl/tcu_*.sv it names, transitively
     (as scripts/synth.sh resolves them); `rtl`: another copy of rtl/."""
+    rtl = source_dir() / "rtl" if rtl is None else rtl
     seen: list[str] = []
     todo = [top]
     while todo:
@@ -111,10 +122,12 @@ def sources_of(top: str, rtl: Path = RTL) -> list[Path]:
     return [rtl / "tcu_pkg.sv"] + [rtl / f"{n}.sv" for n in seen]
 
 
-def synthesis_params(top: str, params: dict) -> dict:
+def synthesis_params(top: str, params: dict, rtl: Path | None = None) -> dict:
     """The parameters to map a unit at: the synthesis implementations
-    (SynthImpl = 1) wherever the unit or one below it chooses by SynthImpl."""
+    (SynthImpl = 1) wherever the unit or one below it chooses by SynthImpl
+    (`rtl`: the rtl/ it is read from, default the checkout's)."""
+    rtl = source_dir() / "rtl" if rtl is None else rtl
     out = dict(params)
-    if "SynthImpl" not in out and "SynthImpl" in (RTL / f"{top}.sv").read_text():
+    if "SynthImpl" not in out and "SynthImpl" in (rtl / f"{top}.sv").read_text():
         out["SynthImpl"] = 1
     return out

@@ -13,9 +13,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcu_tools import source_dir
+from tcu_tools import data_file
 
-SPEC_FILE = source_dir() / "spec" / "config.toml"
+SPEC_FILE = data_file("config.toml")  # spec/config.toml, package data
 
 PARAMETER_KEYS = {"name", "type", "default", "min", "max", "range_why", "meaning", "modules",
                   "axis"}

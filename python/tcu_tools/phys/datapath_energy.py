@@ -1,0 +1,262 @@
+"""A whole datapath's energy over an RTL run, at gate level
+(python -m tcu_tools.phys.datapath_energy): the input ports of the RTL's
+tcu_datapath instance, read from a waveform of the run (`tcu gemm --engine
+rtl --trace RUN.fst`) at every rising edge of its clock, replayed cycle by
+cycle into the datapath's mapped flat netlist (Icarus), and every
+transition charged by the energy method (tcu_tools.phys.energy): the
+run's energy with every part of the datapath in it (units, the engines'
+registers and selection, the sparse mux, the output skid, the control,
+clock gates and activity counters), against which the energy estimate of
+`tcu run`/`tcu gemm` and `tcu explore` (the dot units priced from the data
+file: model/src/energy.cpp) is checked.
+
+    python -m tcu_tools.phys.datapath_energy --netlist FLAT.v --trace RUN.fst \\
+        [--report RUN.json] [--params "NAME=VALUE ..."] [--json OUT.json] [--workdir DIR]
+
+The netlist must be the datapath at the run's parameters: its activity
+counter outputs at the end of the replay must equal the run's (the
+report's `activity`, with --report), else exit 1. Energies are per cycle at
+the data file's 10 ns reference period, summed over the run's cycles after
+reset."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import defaultdict
+import sys
+from pathlib import Path
+
+from . import activity, energy, sta
+from .workload import WorkloadError, _vcd_lines
+
+INSTANCE = r"\.u_datapath$"
+RESET_ROWS = 2  # activity.simulate_rows counts from the third row
+
+
+def read_cycles(trace: Path, instance: str, ports: list[str]) -> tuple[str, list[dict]]:
+    """(the instance's scope, per rising edge of its clk_i with the reset
+    released: the values of `ports` just before the edge, rst_ni as the edge
+    sees it)."""
+    pattern = re.compile(instance)
+    stack: list[str] = []
+    scopes: list[str] = []
+    codes: dict[str, str] = {}
+    lines = _vcd_lines(trace)
+    for line in lines:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "$scope":
+            stack.append(words[2])
+            if pattern.search("." + ".".join(stack)):
+                scopes.append(".".join(stack))
+        elif words[0] == "$upscope":
+            stack.pop()
+        elif words[0] == "$var" and scopes and ".".join(stack) == scopes[0]:
+            if words[4] in ports or words[4] == "clk_i":
+                codes[words[3]] = words[4]
+        elif words[0] == "$enddefinitions":
+            break
+    if len(scopes) != 1:
+        raise WorkloadError(f"{trace}: {len(scopes)} scopes match '{instance}'")
+    missing = [p for p in ["clk_i", *ports] if p not in codes.values()]
+    if missing:
+        raise WorkloadError(f"{trace}: {scopes[0]} has no {', '.join(missing[:5])}")
+    current = {n: 0 for n in codes.values()}
+    before = dict(current)
+    cycles = []
+
+    def edge() -> None:
+        # The inputs as they were before the edge; the reset as the edge
+        # sees it (the testbench releases it in the edge's own time step).
+        if before["clk_i"] == 0 and current["clk_i"] == 1 and current.get("rst_ni", 1):
+            cycles.append({p: current[p] if p == "rst_ni" else before[p] for p in ports})
+
+    for line in lines:
+        if line.startswith("#"):
+            edge()
+            before = dict(current)
+            continue
+        if line[0] in "01xzXZ":
+            code, value = line[1:].strip(), line[0]
+        elif line[0] == "b":
+            value, code = line[1:].split()
+        else:
+            continue
+        if code in codes:
+            current[codes[code]] = int(re.sub("[xzXZ]", "0", value), 2)
+    edge()
+    after_reset = cycles
+    return scopes[0], after_reset
+
+
+def final_outputs(vcd: Path, top: str, names: list[str]) -> dict[str, int]:
+    """The last value of each named output of the gate-level run."""
+    codes, values, depth = {}, {}, 0
+    with open(vcd) as f:
+        for line in f:
+            if line.startswith("$scope"):
+                depth += 1
+            elif line.startswith("$upscope"):
+                depth -= 1
+            elif line.startswith("$var") and depth == 2:
+                parts = line.split()
+                if parts[4] in names:
+                    codes[parts[3]] = parts[4]
+            elif line.startswith("b"):
+                value, code = line[1:].split()
+                if code in codes:
+                    values[codes[code]] = int(re.sub("[xz]", "0", value), 2)
+            elif line[:1] in ("0", "1") and line[1:].strip() in codes:
+                values[codes[line[1:].strip()]] = int(line[0])
+    return values
+
+
+ENGINES = ("int4", "e2m1", "f16", "f64")
+STATES = ("busy", "idle", "stalled", "gated")
+
+
+def by_state(netlist: Path, top: str, vcd: Path, workdir: Path, start: int, end: int) -> dict:
+    """Energy per cycle of the replay in (start, end] by what each engine
+    did in the cycle, read from the netlist's own activity counters (the
+    counter act_<engine>_<state>_o that moves at the cycle's closing edge):
+    {"<engine> <state>" per built engine, joined by "+": [cycles, pJ]}.
+    Cycle c of the testbench is times 2c+1 (inputs) and 2c+2 (its rising
+    edge)."""
+    model = energy._model(netlist, top, workdir)
+    counters = {f"act_{e}_{s}_o": f"{e} {s}" for e in ENGINES for s in STATES}
+    per_cycle: dict[int, dict] = {}
+    label: dict[int, set] = {}
+    for time, step in energy.vcd_steps(vcd, top):
+        if not start < time <= end:
+            continue
+        cycle = (time - 1) // 2
+        acc = per_cycle.setdefault(cycle, defaultdict(float))
+        energy._charge(model, {model.canon(n): v for n, v in step.items()}, acc)
+        if time % 2 == 0:
+            for name in step:
+                base = name.split("[")[0]
+                if base in counters:
+                    label.setdefault(cycle, set()).add(counters[base])
+    out: dict[str, list] = {}
+    for cycle in range((start + 1) // 2, end // 2):
+        what = "+".join(sorted(label.get(cycle, ()))) or "none"
+        acc = per_cycle.get(cycle, {})
+        pj = acc.get("internal_pj", 0.0) + acc.get("switching_pj", 0.0) + acc.get("ports_pj", 0.0)
+        entry = out.setdefault(what, [0, 0.0])
+        entry[0] += 1
+        entry[1] += pj
+    return out
+
+
+def per_state_estimate(report: dict) -> dict[str, float]:
+    """The run report's energy estimate a cycle in each state of each built
+    engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
+    over the busy cycles plus the units' idle figure; idle, the units' idle
+    figure; gated, their leakage."""
+    energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
+    engines = report.get("activity", {}).get("engines", {})
+    out = {}
+    for name, e in energy_block.get("per_engine", {}).items():
+        units, a = e.get("units", 0), engines.get(name, {})
+        if not units or not a:
+            continue
+        idle = units * e["idle_pj_per_unit_cycle"]
+        if a.get("busy"):
+            out[f"{name} busy"] = a["macs"] * e["dynamic_pj_per_issued_mac"] / a["busy"] + idle
+        out[f"{name} idle"] = idle
+        out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"]
+    return out
+
+
+def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
+            report: dict | None = None) -> dict:
+    top = "tcu_datapath"
+    ins, outs = activity.ports(netlist)
+    data = [(n, w) for n, w in ins if n != "clk_i"]
+    scope, cycles = read_cycles(trace, instance, [n for n, _ in data])
+    if not cycles:
+        raise WorkloadError(f"{trace}: {scope} has no cycle after reset")
+    rows = [[0 if n == "rst_ni" else 0 for n, _ in data] for _ in range(RESET_ROWS)]
+    rows += [[c[n] & ((1 << w) - 1) for n, w in data] for c in cycles]
+    workdir.mkdir(parents=True, exist_ok=True)
+    activity.simulate_rows(netlist, top, workdir, rows, "datapath_run")
+    vcd = workdir / f"{top}.datapath_run.vcd"
+    states = by_state(netlist, top, vcd, workdir, 4, 2 * len(rows))
+    model = energy._model(netlist, top, workdir)
+    leakage = model.leakage_nw * 1e-9 * sta.REFERENCE_PERIOD_NS * 1e-9 * 1e12
+    counters = [n for n, _ in outs if n.startswith("act_")]
+    got = final_outputs(vcd, top, counters)
+    mismatches = []
+    if report is not None:
+        act = report.get("activity", {})
+        want = {"act_cycles_o": act.get("cycles")}
+        for eng, figures in act.get("engines", {}).items():
+            for k in STATES + ("macs",):
+                want[f"act_{eng}_{k}_o"] = figures.get(k)
+        mismatches = [f"{k}: netlist {got.get(k)}, RTL {v}" for k, v in sorted(want.items())
+                      if k in got and got[k] != v]
+    n = len(cycles)
+    dynamic = sum(pj for _, pj in states.values())
+    estimate = per_state_estimate(report) if report else {}
+    if estimate:  # the states of the built engines alone
+        built = {k.split()[0] for k in estimate}
+        merged: dict[str, list] = {}
+        for label, (c, pj) in states.items():
+            key = "+".join(w for w in label.split("+") if w.split()[0] in built) or label
+            entry = merged.setdefault(key, [0, 0.0])
+            entry[0] += c
+            entry[1] += pj
+        states = merged
+    return {"netlist": str(netlist), "trace": str(trace), "instance": scope, "cycles": n,
+            "dynamic_pj": dynamic, "leakage_pj_per_cycle": leakage, "pj": dynamic + leakage * n,
+            "by_state": {k: {"cycles": c, "pj_per_cycle": pj / c if c else 0.0,
+                             "estimate_pj_per_cycle": estimate.get(k)}
+                         for k, (c, pj) in sorted(states.items())},
+            "counters": got, "counter_mismatches": mismatches,
+            # the energy estimate of the run's report (model/src/energy.cpp on
+            # the RTL's counters), where a report was given
+            "estimate_pj": (report.get("energy") or report.get("gemm", {}).get("energy", {})
+                            ).get("pj") if report else None}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tcu_tools.phys.datapath_energy",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--netlist", required=True, help="the datapath's flat mapped netlist")
+    parser.add_argument("--trace", required=True, help="a waveform of the RTL run (.fst, .vcd)")
+    parser.add_argument("--report", help="the run's --report JSON: its activity checked")
+    parser.add_argument("--instance", default=INSTANCE,
+                        help="regular expression of the datapath's scope (default %(default)s)")
+    parser.add_argument("--params", default="", metavar="NAME=VALUE ...",
+                        help="the datapath's parameters the netlist was mapped at (recorded)")
+    parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--workdir", default="build/phys-datapath")
+    args = parser.parse_args(argv)
+    try:
+        report = json.loads(Path(args.report).read_text()) if args.report else None
+        got = measure(Path(args.netlist), Path(args.trace), Path(args.workdir), args.instance,
+                      report)
+    except (WorkloadError, RuntimeError, OSError, json.JSONDecodeError) as error:
+        print(f"datapath_energy: {error}", file=sys.stderr)
+        return 1
+    got["params"] = {}
+    for word in args.params.split():
+        name, _, value = word.partition("=")
+        if not name.isidentifier() or not value.isdigit():
+            parser.error(f"--params: expected NAME=VALUE words, found '{word}'")
+        got["params"][name] = int(value)
+    text = json.dumps(got, indent=2)
+    if args.json:
+        Path(args.json).write_text(text)
+    print(text)
+    if got["counter_mismatches"]:
+        print(f"datapath_energy: the netlist is not the run's datapath: "
+              f"{'; '.join(got['counter_mismatches'][:4])}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The validation record (tcu_tools.explore.record): written from tcu
+explore --validate output folders, refused where an output folder holds a
+failed point, found stale when a file it depends on or a tool changed (the
+change named), and its docs table (the error range per figure)."""
+import csv
+import json
+
+import pytest
+
+from tcu_tools.explore import record
+
+AXES = {"FmaStages": [0, 19], "warps": [1, 2]}
+
+
+def output_folder(tmp_path, name, rows):
+    out = tmp_path / name
+    out.mkdir()
+    (out / "explore.json").write_text(json.dumps({
+        "sweep": {"axes": AXES}, "workload": {"name": "every variant kind"}, "points": 4,
+        "argv": ["sweep.toml", "--out", "/tmp/x", "--validate", "0", "--jobs=2"]}))
+    with open(out / "explore.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["point", "FmaStages", "warps"])
+        w.writeheader()
+        w.writerows([{"point": 0, "FmaStages": 0, "warps": 1},
+                     {"point": 3, "FmaStages": 19, "warps": 2}])
+    with open(out / "validation.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["point", "figure", "fast", "full", "error",
+                                          "tolerance", "status"])
+        w.writeheader()
+        w.writerows(rows)
+    return out
+
+
+ROWS = [{"point": 0, "figure": "cycles", "fast": 356, "full": 356, "error": "+0.000%",
+         "tolerance": "0%", "status": "ok"},
+        {"point": 0, "figure": "energy_pj", "fast": 1040.5, "full": 1000.0, "error": "+4.050%",
+         "tolerance": "10%", "status": "ok"},
+        {"point": 3, "figure": "cycles", "fast": 1200, "full": 1200, "error": "+0.000%",
+         "tolerance": "0%", "status": "ok"},
+        {"point": 3, "figure": "energy_pj", "fast": 970.0, "full": 1000.0, "error": "-3.000%",
+         "tolerance": "10%", "status": "ok"}]
+
+
+@pytest.fixture
+def stamped(monkeypatch):
+    files = {"rtl/tcu_datapath.sv": "aaaa", "model/src/timing.cpp": "bbbb"}
+    tools = {"verilator": "Verilator 5.006", "yosys": "Yosys 0.23"}
+    monkeypatch.setattr(record, "file_hashes", lambda: dict(files))
+    monkeypatch.setattr(record, "tool_versions", lambda: dict(tools))
+    return files, tools
+
+
+def test_written_fresh_and_tabled(tmp_path, stamped):
+    files, tools = stamped
+    out = output_folder(tmp_path, "a", ROWS)
+    data = record.write(tmp_path / "record.toml", [("span", out)])
+    assert record.stale(data, files, tools) == []
+    assert [r["params"] for r in data["result"][:2]] == [{"FmaStages": 0, "warps": 1}] * 2
+    assert data["result"][1]["error"] == pytest.approx(0.0405)
+    assert data["run"][0]["argv"] == "sweep.toml --validate 0"
+    text = record.table(data)
+    assert "| energy (pJ) | 10% | 2 | -3.000% .. +4.050% | 0 |" in text
+    assert "| cycles | 0% | 2 | +0.000% .. +0.000% | 0 |" in text
+    assert "| 3 | 19 | 2 | 1,200 / 1,200 (+0.000%) | 970 / 1,000 (-3.000%) |" in text
+
+
+def test_a_run_replaced_the_others_kept(tmp_path, stamped):
+    path = tmp_path / "record.toml"
+    record.write(path, [("one", output_folder(tmp_path, "a", ROWS)),
+                        ("two", output_folder(tmp_path, "b", ROWS[:2]))])
+    data = record.write(path, [("two", output_folder(tmp_path, "c", ROWS))])
+    assert [r["name"] for r in data["run"]] == ["one", "two"]
+    assert sum(r["run"] == "two" for r in data["result"]) == 4
+
+
+def test_stale_names_the_change(tmp_path, stamped):
+    files, tools = stamped
+    data = record.write(tmp_path / "record.toml", [("span", output_folder(tmp_path, "a", ROWS))])
+    files["model/src/timing.cpp"] = "cccc"
+    tools["verilator"] = "Verilator 5.020"
+    reasons = record.stale(data, files, tools)
+    assert any("model/src/timing.cpp" in r for r in reasons), reasons
+    assert any("verilator is 'Verilator 5.020'" in r for r in reasons), reasons
+    assert record.table(data, reasons).startswith("**Stale**")
+
+
+def test_failed_point_refused(tmp_path, stamped):
+    out = output_folder(tmp_path, "a", [{"point": 0, "figure": "all",
+                                         "status": "failed: full flow: run failed"}])
+    with pytest.raises(record.RecordError, match="point 0 failed: full flow"):
+        record.write(tmp_path / "record.toml", [("span", out)])
+
+
+def test_the_record_in_the_tree_reads(monkeypatch):
+    """docs/data/explore_validation.toml parses and tables (its staleness is
+    reported, not failed: a changed file stales it until the full tier's
+    tests/explore_cycles.sh --record runs again)."""
+    if not record.record_path().exists():
+        pytest.skip("no record in the tree")
+    data = record.load()
+    assert data["result"] and record.table(data).count("|") > 10
+
+
+def test_gate_level(tmp_path, stamped):
+    files, tools = stamped
+    path = tmp_path / "gls.json"
+    path.write_text(json.dumps({"estimate_pj": 275646.0, "pj": 1000000.0, "cycles": 740,
+                                "trace": "/x/run1.fst", "counter_mismatches": [],
+                                "params": {"Int4MacsPerCycle": 64},
+                                "by_state": {"int4 busy": {"cycles": 518, "pj_per_cycle": 5000.0,
+                                                           "estimate_pj_per_cycle": 500.0}}}))
+    data = record.write(tmp_path / "record.toml", [], [("gls", path)])
+    r = data["result"][0]
+    assert r["error"] == pytest.approx(-0.724354) and r["status"] == "over tolerance"
+    assert "| energy against the gate-level datapath (pJ) | 10% | 1 | -72.435% .. -72.435% | 1 |" \
+        in record.table(data)
+    assert "| int4 busy | 518 | 500.00 | 5,000 | 0.1000 |" in record.table(data)
+    path.write_text(json.dumps({"estimate_pj": 1.0, "pj": 2.0, "cycles": 7, "trace": "t",
+                                "counter_mismatches": ["act_int4_busy_o: netlist 3, RTL 4"]}))
+    with pytest.raises(record.RecordError, match="not the run's datapath"):
+        record.write(tmp_path / "record.toml", [], [("gls", path)])

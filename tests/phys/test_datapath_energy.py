@@ -1,0 +1,68 @@
+"""The gate-level datapath energy's reading of an RTL run
+(python/tcu_tools/phys/datapath_energy.py): a waveform written here in the
+shape of `tcu gemm --trace`'s (the datapath's scope under the core, a decoy
+scope of the same name elsewhere) gives back, per rising edge of the
+datapath's clock out of reset, the input values just before the edge; the
+netlist simulation's last counter values are read from its VCD."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tcu_tools.phys import datapath_energy
+from tcu_tools.phys.workload import WorkloadError
+
+SCOPE = "TOP.tcu_sim_top.u_core.u_datapath"
+
+
+def write_vcd(path: Path, cycles: list[dict], scope: str = SCOPE) -> None:
+    names = ["clk_i", "rst_ni", "in_valid_i", "in_a_i"]
+    widths = {"clk_i": 1, "rst_ni": 1, "in_valid_i": 1, "in_a_i": 8}
+    codes = {n: f"!{i}" for i, n in enumerate(names)}
+    out = ["$timescale 1ps $end"]
+    for word in scope.split("."):
+        out.append(f"$scope module {word} $end")
+    out += [f"$var wire {widths[n]} {codes[n]} {n} $end" for n in names]
+    out += ["$upscope $end"] * len(scope.split("."))
+    out += ["$scope module decoy $end", "$scope module u_dp $end", "$var wire 1 ~ clk_i $end",
+            "$upscope $end", "$upscope $end", "$enddefinitions $end"]
+    # As a Verilated run writes it: registered inputs change in the time
+    # step of the rising edge that ends the cycle before.
+    out += ["#0", f"0{codes['clk_i']}"] + [f"b{cycles[0][n]:b} {codes[n]}" for n in names[1:]]
+    for c in range(len(cycles)):
+        out += [f"#{10 * c + 5}", f"1{codes['clk_i']}"]
+        if c + 1 < len(cycles):
+            out += [f"b{cycles[c + 1][n]:b} {codes[n]}" for n in names[1:]]
+        out += [f"#{10 * c + 10}", f"0{codes['clk_i']}"]
+    path.write_text("\n".join(out) + "\n")
+
+
+def test_cycles_after_reset(tmp_path):
+    cycles = [{"rst_ni": 0, "in_valid_i": 0, "in_a_i": 0}] * 2 + [
+        {"rst_ni": 1, "in_valid_i": c % 2, "in_a_i": (37 * c) % 256} for c in range(2, 12)]
+    write_vcd(tmp_path / "run.vcd", cycles)
+    scope, got = datapath_energy.read_cycles(tmp_path / "run.vcd", datapath_energy.INSTANCE,
+                                             ["rst_ni", "in_valid_i", "in_a_i"])
+    assert scope == SCOPE
+    # The reset is released in the time step of the edge that ends cycle 1:
+    # that edge is the first the datapath's registers see out of reset, with
+    # cycle 1's inputs (as the RTL's cycle counter counts it).
+    assert got == [dict(cycles[1], rst_ni=1)] + cycles[2:]
+
+
+def test_no_datapath_scope(tmp_path):
+    write_vcd(tmp_path / "run.vcd", [{"rst_ni": 1, "in_valid_i": 0, "in_a_i": 0}],
+              "TOP.tcu_sim_top.u_core.u_other")
+    with pytest.raises(WorkloadError, match="0 scopes match"):
+        datapath_energy.read_cycles(tmp_path / "run.vcd", datapath_energy.INSTANCE, ["in_a_i"])
+
+
+def test_final_outputs(tmp_path):
+    (tmp_path / "gls.vcd").write_text(
+        "$scope module tcu_phys_tb $end\n$scope module tcu_datapath $end\n"
+        "$var wire 4 ! act_int4_busy_o [3:0] $end\n$var wire 1 \" in_ready_o $end\n"
+        "$upscope $end\n$upscope $end\n$enddefinitions $end\n"
+        "#0\nb0 !\n0\"\n#2\nb1 !\n1\"\n#4\nb1x1 !\n")
+    assert datapath_energy.final_outputs(tmp_path / "gls.vcd", "tcu_datapath",
+                                         ["act_int4_busy_o"]) == {"act_int4_busy_o": 5}
