@@ -34,6 +34,7 @@ class FaultInjector : public FrontEndFaults {
   // A write-back beat's `n` words as the lanes receive them
   // (Fault::kDBit, Fault::kLaneSwap).
   void on_write_back(WbWord* words, int n) override;
+  bool alters_write_back() const override { return due(Fault::kDBit) || due(Fault::kLaneSwap); }
   // A write-back beat is due: whether it is held a cycle that no
   // back-pressure explains (Fault::kLate).
   bool hold_beat() override {

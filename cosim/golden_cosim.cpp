@@ -33,18 +33,18 @@ void GoldenCosim::error(uint64_t tag, uint64_t cycle, const std::string& what) {
   if (what.empty()) return;
   ++error_count_;
   if (errors_.size() >= 100) return;
-  auto it = in_flight_.find(tag);
-  if (it == in_flight_.end())
+  const InFlight* f = in_flight_.find(tag);
+  if (!f)
     errors_.push_back("cosim: cycle " + std::to_string(cycle) + ": " + what);
   else
-    errors_.push_back("cosim: " + it->second.instr.ptx() + " case " + it->second.case_name +
-                      " cycle " + std::to_string(cycle) + ": " + what);
+    errors_.push_back("cosim: " + f->instr.ptx() + " case " + f->case_name + " cycle " +
+                      std::to_string(cycle) + ": " + what);
 }
 
 void GoldenCosim::issue(uint64_t tag, const Instr& instr, const WarpOperands& operands,
                         const std::string& case_name, uint64_t cycle,
                         const Fragment* expected) {
-  InFlight& f = in_flight_[tag];
+  InFlight& f = in_flight_.insert(tag);
   f.instr = instr;
   f.case_name = case_name;
   f.given = expected;
@@ -52,7 +52,11 @@ void GoldenCosim::issue(uint64_t tag, const Instr& instr, const WarpOperands& op
   if (timing_) timing_->issue(tag, instr, cycle);
 }
 
-const Fragment& GoldenCosim::expected_d(uint64_t tag) const { return in_flight_.at(tag).expected(); }
+const Fragment& GoldenCosim::expected_d(uint64_t tag) const {
+  const InFlight* f = in_flight_.find(tag);
+  if (!f) throw std::out_of_range("Cosim::expected_d: tag " + std::to_string(tag) + " is not in flight");
+  return f->expected();
+}
 
 void GoldenCosim::datapath_accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
   if (timing_) error(tag, cycle, timing_->accept(tag, cycle, offered));
@@ -68,13 +72,12 @@ void GoldenCosim::datapath_result(uint64_t tag, uint64_t cycle) {
 
 void GoldenCosim::retire(uint64_t tag, const Fragment& d, uint64_t cycle, bool isolated,
                          uint64_t write_back_stalls) {
-  auto it = in_flight_.find(tag);
-  if (it == in_flight_.end())
-    throw std::logic_error("Cosim::retire: tag " + std::to_string(tag) + " was not issued");
+  const InFlight* f = in_flight_.find(tag);
+  if (!f) throw std::logic_error("Cosim::retire: tag " + std::to_string(tag) + " was not issued");
   ++checked_;
-  error(tag, cycle, d_mismatch(it->second.instr, it->second.expected(), d));
+  error(tag, cycle, d_mismatch(f->instr, f->expected(), d));
   if (timing_) error(tag, cycle, timing_->retire(tag, cycle, isolated, write_back_stalls));
-  in_flight_.erase(it);
+  in_flight_.erase(tag);
 }
 
 void GoldenCosim::violation(uint64_t tag, uint64_t cycle, const std::string& what) {
@@ -82,8 +85,8 @@ void GoldenCosim::violation(uint64_t tag, uint64_t cycle, const std::string& wha
 }
 
 std::string GoldenCosim::case_name(uint64_t tag) const {
-  auto it = in_flight_.find(tag);
-  return it == in_flight_.end() ? std::string() : it->second.case_name;
+  const InFlight* f = in_flight_.find(tag);
+  return f ? f->case_name : std::string();
 }
 
 std::vector<std::string> GoldenCosim::take_errors() {

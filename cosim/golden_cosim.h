@@ -4,10 +4,10 @@
 #pragma once
 
 #include <optional>
-#include <unordered_map>
 
 #include "cosim.h"
 #include "d_check.h"
+#include "tag_table.h"
 #include "timing_model.h"
 
 namespace tcu {
@@ -51,7 +51,7 @@ class GoldenCosim : public Cosim {
   void error(uint64_t tag, uint64_t cycle, const std::string& what);
 
   std::optional<TimingModel> timing_;  // none in CheckMode::kResults
-  std::unordered_map<uint64_t, InFlight> in_flight_;
+  TagTable<InFlight> in_flight_;
   std::vector<std::string> errors_;
   uint64_t checked_ = 0, error_count_ = 0;
 };

@@ -19,6 +19,7 @@ class RtlEngine : public Engine {
  public:
   RtlEngine(const RtlOptions& options, const FrontEndConfig& front_end)
       : config_name_(options.config),
+        datapath_(datapath_config(options.config)),
         model_(make_datapath_model(options.config)),
         cosim_(make_golden_cosim(datapath_config(options.config), front_end,
                                  options.stimulus.check)),
@@ -59,8 +60,10 @@ class RtlEngine : public Engine {
 
   std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
     for (const StreamItem& item : items) refuse_disabled(item.instr);
-    // What the golden model rejects is never issued, nor anything beside it.
-    for (const StreamItem& item : items) validate_operands(item.instr, item.operands);
+    // What the golden model rejects is never issued, nor anything beside it
+    // (an item's expected D is the golden model's: it accepted them).
+    for (const StreamItem& item : items)
+      if (!item.expected) validate_operands(item.instr, item.operands);
     for (const StreamItem& item : items) issue(item.instr, item.operands, &item);
     return run_issued();
   }
@@ -68,8 +71,8 @@ class RtlEngine : public Engine {
   // An instruction for an engine this configuration leaves out never
   // reaches the datapath (its assertion would flag it): nothing is issued.
   void refuse_disabled(const Instr& instr) const {
-    const std::string why = disabled_error(config_name_, datapath_config(config_name_), instr);
-    if (!why.empty()) throw UnsupportedInstruction(why);
+    if (!disabled_by(datapath_, instr.family)) return;
+    throw UnsupportedInstruction(disabled_error(config_name_, datapath_, instr));
   }
   // Queues one instruction (validated); the front-end reads `operands` (and
   // the item's expected D) in place, until run_issued() returns.
@@ -129,6 +132,7 @@ class RtlEngine : public Engine {
 
  private:
   std::string config_name_;
+  const DatapathConfig& datapath_;  // datapath_config(config_name_)
   std::unique_ptr<DatapathModel> model_;
   std::unique_ptr<Cosim> cosim_;
   FaultInjector faults_;

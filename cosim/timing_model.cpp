@@ -18,7 +18,7 @@ std::string plus(uint64_t n, const char* what) {
 }  // namespace
 
 void TimingModel::issue(uint64_t tag, const Instr& instr, uint64_t cycle) {
-  Times& t = times_[tag];
+  Times& t = times_.insert(tag);
   t = Times{};
   t.instr = instr;
   t.issue = cycle;
@@ -42,14 +42,12 @@ void TimingModel::edge(uint64_t cycle, bool out_ready) {
   }
   if (!out_ready) ++activity_.out_ready_low_edges;
   if (shown && out_ready) {
-    auto it = times_.find(shown_tag);
-    if (it != times_.end()) it->second.deliver = cycle;
+    if (Times* t = times_.find(shown_tag)) t->deliver = cycle;
   }
   if (pipe_valid && !skid_full_) {
-    auto it = times_.find(pipe_.front().tag);
-    if (it != times_.end()) {
-      it->second.take = cycle;
-      count_busy(it->second);
+    if (Times* t = times_.find(pipe_.front().tag)) {
+      t->take = cycle;
+      count_busy(*t);
     }
     pipe_.pop_front();
   }
@@ -90,7 +88,10 @@ void TimingModel::backpressure(uint64_t cycle) {
 
 std::string TimingModel::accept(uint64_t tag, uint64_t cycle, uint64_t offered) {
   advance(cycle);
-  Times& t = times_.at(tag);
+  Times* found = times_.find(tag);
+  if (!found)
+    throw std::out_of_range("TimingModel::accept: tag " + std::to_string(tag) + " was not issued");
+  Times& t = *found;
   t.accept = cycle;
   t.stalls_at_accept = stalls_;
   pipe_.push_back({tag, cycle + uint64_t(datapath_latency(datapath_, t.instr)), stalls_});
@@ -131,27 +132,26 @@ std::string TimingModel::formula_text(const Times& t) const {
 
 std::string TimingModel::result(uint64_t tag, uint64_t cycle) {
   advance(cycle);
-  auto it = times_.find(tag);
-  if (it == times_.end()) return {};  // the front-end reports an unknown tag
-  Times& t = it->second;
+  Times* found = times_.find(tag);
+  if (!found) return {};  // the front-end reports an unknown tag
+  Times& t = *found;
   t.result = cycle;
   if (t.deliver == cycle) return {};
   return "datapath latency " + std::to_string(cycle - t.accept) + " cycles; " + formula_text(t);
 }
 
 uint64_t TimingModel::delivered(uint64_t tag) const {
-  auto it = times_.find(tag);
-  return it == times_.end() ? 0 : it->second.deliver;
+  const Times* t = times_.find(tag);
+  return t ? t->deliver : 0;
 }
 
 std::string TimingModel::retire(uint64_t tag, uint64_t cycle, bool isolated,
                                 uint64_t write_back_stalls) {
-  auto it = times_.find(tag);
-  if (it == times_.end()) return {};
-  const Times& t = it->second;
+  const Times* t = times_.find(tag);
+  if (!t) return {};
   std::string error;
-  if (isolated) error = latency_error(t, cycle, write_back_stalls);
-  times_.erase(it);
+  if (isolated) error = latency_error(*t, cycle, write_back_stalls);
+  times_.erase(tag);
   return error;
 }
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <deque>
 #include <string>
-#include <unordered_map>
 
+#include "tag_table.h"
 #include "tcu/activity.h"
 #include "tcu/instr.h"
 #include "tcu/timing.h"
@@ -68,7 +68,7 @@ class TimingModel {
 
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
-  std::unordered_map<uint64_t, Times> times_;
+  TagTable<Times> times_;
   // Accepted instructions whose D has not left the pipeline, in accept
   // order, each with the cycle its D reaches the pipeline's output without
   // holds; the tag in the skid register, if any.

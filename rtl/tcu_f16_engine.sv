@@ -130,7 +130,8 @@ module tcu_f16_engine #(
       assign c = c_f16_q ? {{(F32_BITS - F16_BITS){1'b0}}, c16} : c32;
 
       tcu_f16_dot #(
-        .FmaStages(FmaStages)
+        .FmaStages(FmaStages),
+        .SynthImpl(SynthImpl)
       ) u_dot (
         .clk_i  (clk_engine),
         .rst_ni (rst_ni),

@@ -41,6 +41,20 @@ uint32_t read_word(const Fragment* f, bool wide, const RegWord& word) {
 
 }  // namespace
 
+// Instr's fields as same_variant compares them: a new field changes the
+// size (most likely) and is to be compared there too.
+static_assert(sizeof(Instr) == 64, "same_variant compares every field of Instr");
+
+bool same_variant(const Instr& a, const Instr& b) {
+  return a.family == b.family && a.shape == b.shape && a.a_layout == b.a_layout &&
+         a.b_layout == b.b_layout && a.a_type == b.a_type && a.b_type == b.b_type &&
+         a.c_type == b.c_type && a.d_type == b.d_type && a.satfinite == b.satfinite &&
+         a.rounding == b.rounding && a.explicit_rounding == b.explicit_rounding &&
+         a.ordered_metadata == b.ordered_metadata && a.scale_vec == b.scale_vec &&
+         a.explicit_scale_vec == b.explicit_scale_vec && a.mxf4nvf4 == b.mxf4nvf4 &&
+         a.scale_type == b.scale_type;
+}
+
 CoreDescriptor core_descriptor(const Instr& in, const Selectors& sel, uint32_t tag) {
   CoreDescriptor d;
   d.family = uint32_t(in.family);
@@ -74,6 +88,14 @@ OperandSources operand_sources(const Instr& instr, const WarpOperands& warp) {
     sources.fragments[int(op)] = fragment_of(warp, op);
     sources.wide[int(op)] = wide_registers(instr, op);
   }
+  return sources;
+}
+
+OperandSources with_fragments(const OperandSources& widths, const WarpOperands& warp) {
+  OperandSources sources = widths;
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC, Operand::kMeta, Operand::kScaleA,
+                     Operand::kScaleB})
+    sources.fragments[int(op)] = fragment_of(warp, op);
   return sources;
 }
 
@@ -133,11 +155,64 @@ void read_beat_data(const OperandSources& sources, const std::vector<RegWord>& b
   }
 }
 
+void add_half(std::vector<HalfRun>* runs, int to, int op, int half, bool zero) {
+  if (!runs->empty()) {
+    HalfRun& last = runs->back();
+    if (last.to + last.count == to && last.op == op && last.zero == zero) {
+      // A run of one word takes the step to its second.
+      const int step = last.count == 1 ? half - last.half : last.stride;
+      if (zero || (step != 0 && step >= INT16_MIN && step <= INT16_MAX &&
+                   half == last.half + last.count * step)) {
+        last.stride = int16_t(zero ? 0 : step);
+        ++last.count;
+        return;
+      }
+    }
+  }
+  runs->push_back({uint16_t(to), uint16_t(zero ? 0 : half), 1, 1, 0, uint8_t(op), zero});
+}
+
+std::vector<HalfRun> cover_halves(const std::vector<int>& half_of) {
+  // From each word not yet covered, in order, the longest progression of
+  // uncovered words (to + k * dt, half + k * dh) among the steps to the next
+  // few uncovered words.
+  std::vector<int> left = half_of;
+  std::vector<HalfRun> runs;
+  const int n = int(left.size());
+  auto length = [&](int to, int dt, int dh) {
+    int k = 1;
+    while (to + k * dt < n && left[size_t(to + k * dt)] >= 0 &&
+           left[size_t(to + k * dt)] == left[size_t(to)] + k * dh && k < 0xffff)
+      ++k;
+    return k;
+  };
+  for (int to = 0; to < n; ++to) {
+    if (left[size_t(to)] < 0) continue;
+    HalfRun best{uint16_t(to), uint16_t(left[size_t(to)]), 1, 1, 0, 0, false};
+    for (int next = to + 1, tried = 0; next < n && tried < 64; ++next) {
+      if (left[size_t(next)] < 0) continue;
+      ++tried;
+      const int dt = next - to, dh = left[size_t(next)] - left[size_t(to)];
+      if (dh == 0 || dh < INT16_MIN || dh > INT16_MAX || dt > INT16_MAX) continue;
+      const int k = length(to, dt, dh);
+      if (k > best.count) {
+        best.count = uint16_t(k);
+        best.to_stride = int16_t(dt);
+        best.stride = int16_t(dh);
+      }
+    }
+    for (int k = 0; k < best.count; ++k) left[size_t(to + k * best.to_stride)] = -1;
+    runs.push_back(best);
+  }
+  return runs;
+}
+
 PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
   PlacedSchedule placed;
   for (const std::vector<RegWord>& beat : schedule) {
-    std::vector<WordPlace>& words = placed.beats.emplace_back();
-    for (const RegWord& w : beat) {
+    std::vector<HalfRun>& runs = placed.beats.emplace_back();
+    for (size_t i = 0; i < beat.size(); ++i) {
+      const RegWord& w = beat[i];
       const int op = int(w.operand);
       // Metadata and scales: one register a lane (WarpOperands).
       const bool matrix =
@@ -147,11 +222,11 @@ PlacedSchedule place_schedule(const Instr& instr, const RegSchedule& schedule) {
       const int reg = wide ? w.reg / 2 : w.reg;
       placed.regs_per_lane[op] = rpl;
       if (reg >= rpl || w.lane < 0 || w.lane >= kLanes) {
-        words.push_back({uint8_t(kZeroSource), 0, 0});
+        add_half(&runs, int(i), op, 0, true);
         continue;
       }
-      words.push_back(
-          {uint8_t(op), uint8_t(wide && w.reg % 2 ? 32 : 0), uint16_t(w.lane * rpl + reg)});
+      // A 32-bit register's value is its low word; a 64-bit one's words in order.
+      add_half(&runs, int(i), op, 2 * (w.lane * rpl + reg) + (wide && w.reg % 2 ? 1 : 0));
     }
   }
   return placed;
@@ -168,11 +243,9 @@ bool fits(const PlacedSchedule& placed, const OperandSources& sources) {
 }
 
 PlacedSources placed_sources(const OperandSources& sources) {
-  static const uint64_t kZero = 0;
   PlacedSources placed;
   for (int op = 0; op < 8; ++op)
-    placed.regs[op] = sources.fragments[op] ? sources.fragments[op]->regs.data() : &kZero;
-  placed.regs[kZeroSource] = &kZero;
+    placed.regs[op] = sources.fragments[op] ? sources.fragments[op]->regs.data() : nullptr;
   return placed;
 }
 

@@ -5,6 +5,7 @@
 // and the RTL tests drive it directly (core_driver.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,22 @@ struct WbWord {
   int lane = 0, reg = 0;
   uint32_t data = 0;
 };
+
+// A write-back beat as the wb_word_* ports carry it, as 32-bit words: slot
+// s's valid bit at bit s of `valid`, its lane and word index at bits 5s and
+// 3s of `lane` and `reg`, its data in data[s] (slots beyond the core's
+// DWordsPerCycle zero).
+constexpr int kMaxWbWords = 64;
+struct WbPorts {
+  std::array<uint32_t, kMaxWbWords / 32> valid{};
+  std::array<uint32_t, 5 * kMaxWbWords / 32> lane{};
+  std::array<uint32_t, 3 * kMaxWbWords / 32> reg{};
+  std::array<uint32_t, kMaxWbWords> data{};
+};
+// The valid words of the first `d_words` slots of a beat, in slot order,
+// into `out` (and their slots into `slots`, where given); returns their
+// number.
+int wb_words(const WbPorts& ports, int d_words, WbWord* out, int* slots = nullptr);
 
 class DatapathModel {
  public:
@@ -51,8 +68,14 @@ class DatapathModel {
   virtual bool wb_valid() const = 0;
   virtual bool wb_last() const = 0;
   virtual uint32_t wb_tag() const = 0;
+  // The beat's ports (wb_word_*).
+  virtual void wb_ports(WbPorts* out) const = 0;
   // The beat's valid words; returns their number.
-  virtual int wb_words(WbWord* out) const = 0;
+  int wb_words(WbWord* out) const {
+    WbPorts ports;
+    wb_ports(&ports);
+    return tcu::wb_words(ports, d_words_per_cycle(), out);
+  }
   // Observation of the router-datapath handshakes (tcu_sim_top's obs_*).
   virtual bool dp_valid() const = 0;
   virtual bool dp_ready() const = 0;
@@ -66,6 +89,10 @@ class DatapathModel {
   // dp_valid() and dp_ready() high before it), and out_d_o
   // (kDatapathDWords words) at the last edge ending a cycle with d_valid().
   virtual void dp_inputs(DatapathInputs* inputs) const = 0;
+  // Of those, the descriptor only (the ports left as they are), and the
+  // ports' words in place (valid until the next edge).
+  virtual void dp_descriptor(DatapathInputs* inputs) const = 0;
+  virtual DatapathPortWords dp_port_words() const = 0;
   // Whether dp_inputs() equals `expected`, descriptor and ports (a model
   // may compare its ports in place, without dp_inputs' copy).
   virtual bool dp_inputs_equal(const DatapathInputs& expected) const {

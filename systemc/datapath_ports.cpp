@@ -54,19 +54,22 @@ const std::vector<int>& cached_positions(const Instr& instr, Operand operand, co
   return it->second;
 }
 
-// Where one operand's register bits land on its port: whole words where a
-// port word holds one register's 32 bits in order, element moves elsewhere.
-struct PortMap {
-  struct Word {
-    int port_word, reg, shift;
-  };
-  struct Elem {
-    int reg, shift, bit;
-  };
-  std::vector<Word> words;
-  std::vector<Elem> elems;
-  uint64_t mask = 0;
-};
+void pack_descriptor(const Instr& in, uint32_t tag, DatapathInputs* out) {
+  out->family = uint32_t(in.family);
+  out->a_signed = in.a_type == ElemType::kS4;
+  out->b_signed = in.b_type == ElemType::kS4;
+  out->satfinite = in.satfinite;
+  out->k32 = in.shape.k == 32;
+  out->rounding = uint32_t(in.rounding);
+  out->c_f16 = in.c_type == ElemType::kF16;
+  out->d_f16 = in.d_type == ElemType::kF16;
+  out->scale_4x = in.scale_vec == ScaleVec::k4X;
+  out->tag = tag & 0xffff;
+}
+
+}  // namespace
+
+namespace port_detail {
 
 PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
                        int width) {
@@ -85,7 +88,10 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
       by_word[bit / 32].push_back({layout.reg_of_elem(i), layout.shift_of_elem(i), bit % 32});
     }
   }
+  // Per port word read whole, the register word it is.
+  std::vector<int> half_of(by_word.empty() ? 0 : size_t(by_word.rbegin()->first + 1), -1);
   for (const auto& [port_word, elems] : by_word) {
+    map.extent = std::max(map.extent, port_word + 1);
     // One register, each element at its bit offset plus one shift: a word.
     const int part = width == 64 ? 32 : width;
     const int shift = elems[0].shift - elems[0].bit;
@@ -93,12 +99,15 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
     for (const PortMap::Elem& e : elems)
       whole = whole && e.reg == elems[0].reg && e.shift - e.bit == shift;
     if (whole) {
-      map.words.push_back({port_word, elems[0].reg, shift});
+      half_of[size_t(port_word)] = 2 * elems[0].reg + shift / 32;
     } else {
-      for (const PortMap::Elem& e : elems)
+      for (const PortMap::Elem& e : elems) {
         map.elems.push_back({e.reg, e.shift, port_word * 32 + e.bit});
+        map.straddles = map.straddles || e.bit % 32 + width > 32;
+      }
     }
   }
+  map.runs = cover_halves(half_of);
   return map;
 }
 
@@ -125,59 +134,136 @@ const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayou
   return it->second;
 }
 
-template <size_t Words>
-void pack_fragment(const Instr& instr, Operand operand, const FragmentLayout& layout, int width,
-                   const Fragment& fragment, std::array<uint32_t, Words>* out) {
-  out->fill(0);
-  if (fragment.regs.empty()) return;
-  const PortMap& map = port_map(instr, operand, layout, width);
+}  // namespace port_detail
+
+namespace {
+
+// The fragment's bits onto `port` by `map`, whose words below `*extent`
+// (and no others) may be nonzero; leaves `*extent` so for the next call.
+void pack_fragment(const port_detail::PortMap* map, const Fragment& fragment, int width,
+                   uint32_t* port, int* extent) {
+  const bool written = map && !fragment.regs.empty();
+  std::fill(port, port + std::max(*extent, written ? map->extent : 0), 0u);
+  *extent = written ? map->extent : 0;
+  if (!written) return;
   const uint64_t* regs = fragment.regs.data();
-  for (const PortMap::Word& w : map.words)
-    (*out)[size_t(w.port_word)] = uint32_t(regs[w.reg] >> w.shift);
-  for (const PortMap::Elem& e : map.elems) {
-    const uint64_t v = (regs[e.reg] >> e.shift) & map.mask;
-    (*out)[size_t(e.bit / 32)] |= uint32_t(v << (e.bit % 32));
-    if (e.bit % 32 + width > 32) (*out)[size_t(e.bit / 32 + 1)] |= uint32_t(v >> (32 - e.bit % 32));
+  for (const HalfRun& r : map->runs) copy_halves(regs, r, port);
+  for (const port_detail::PortMap::Elem& e : map->elems) {
+    const uint64_t v = (regs[e.reg] >> e.shift) & map->mask;
+    port[e.bit / 32] |= uint32_t(v << (e.bit % 32));
+    if (e.bit % 32 + width > 32) port[e.bit / 32 + 1] |= uint32_t(v >> (32 - e.bit % 32));
   }
 }
 
-void pack_descriptor(const Instr& in, uint32_t tag, DatapathInputs* out) {
-  out->family = uint32_t(in.family);
-  out->a_signed = in.a_type == ElemType::kS4;
-  out->b_signed = in.b_type == ElemType::kS4;
-  out->satfinite = in.satfinite;
-  out->k32 = in.shape.k == 32;
-  out->rounding = uint32_t(in.rounding);
-  out->c_f16 = in.c_type == ElemType::kF16;
-  out->d_f16 = in.d_type == ElemType::kF16;
-  out->scale_4x = in.scale_vec == ScaleVec::k4X;
-  out->tag = tag & 0xffff;
+bool same_selectors(const Selectors& a, const Selectors& b) {
+  return a.sparsity == b.sparsity && a.byte_id_a == b.byte_id_a &&
+         a.thread_id_a == b.thread_id_a && a.byte_id_b == b.byte_id_b &&
+         a.thread_id_b == b.thread_id_b;
 }
 
 }  // namespace
 
+DatapathInputsPacker::DatapathInputsPacker() {
+  // The buffer starts zero: no word of any port is written yet.
+  for (int& e : extent_) e = 0;
+}
+
+void DatapathInputsPacker::plan(const Instr& in, const Selectors& sel) {
+  validate_selectors(in, sel);
+  using port_detail::port_map;
+  plan_.maps = {};
+  plan_.widths = {elem_bits(in.a_type), elem_bits(in.b_type), elem_bits(in.c_type), 4, 8, 8};
+  plan_.maps[0] = &port_map(in, Operand::kA, fragment_layout(in, Operand::kA), plan_.widths[0]);
+  plan_.maps[1] = &port_map(in, Operand::kB, fragment_layout(in, Operand::kB), plan_.widths[1]);
+  plan_.maps[2] = &port_map(in, Operand::kC, fragment_layout(in, Operand::kC), plan_.widths[2]);
+  if (in.sparse())
+    plan_.maps[3] = &port_map(in, Operand::kMeta, fragment_layout(in, Operand::kMeta, sel), 4);
+  if (in.block_scaled()) {
+    plan_.maps[4] =
+        &port_map(in, Operand::kScaleA, fragment_layout(in, Operand::kScaleA, sel), 8);
+    plan_.maps[5] =
+        &port_map(in, Operand::kScaleB, fragment_layout(in, Operand::kScaleB, sel), 8);
+  }
+  for (size_t p = 0; p < 6; ++p) {
+    // The words the map writes, and the ranges between them.
+    std::vector<bool> covered(kDatapathPortWords[p], false);
+    if (const port_detail::PortMap* map = plan_.maps[p]) {
+      for (const HalfRun& r : map->runs)
+        for (int i = 0; i < r.count; ++i) covered[size_t(r.to + i * r.to_stride)] = true;
+      for (const port_detail::PortMap::Elem& e : map->elems) covered[size_t(e.bit / 32)] = true;
+    }
+    plan_.zeros[p].clear();
+    for (size_t w = 0; w < covered.size();) {
+      if (covered[w]) {
+        ++w;
+        continue;
+      }
+      const size_t first = w;
+      while (w < covered.size() && !covered[w]) ++w;
+      plan_.zeros[p].push_back({int(first), int(w)});
+    }
+  }
+  planned_ = true;
+  instr_ = in;
+  selectors_ = sel;
+}
+
+const DatapathInputs& DatapathInputsPacker::pack(const Instr& in, const WarpOperands& warp,
+                                                 uint32_t tag) {
+  if (!planned_ || !same_variant(in, instr_) || !same_selectors(warp.selectors, selectors_))
+    plan(in, warp.selectors);
+  pack_descriptor(in, tag, &inputs_);
+  const Fragment* fragments[6] = {&warp.a, &warp.b, &warp.c, &warp.e, &warp.scale_a, &warp.scale_b};
+  uint32_t* ports[6] = {inputs_.a.data(),    inputs_.b.data(),       inputs_.c.data(),
+                        inputs_.meta.data(), inputs_.scale_a.data(), inputs_.scale_b.data()};
+  for (size_t p = 0; p < 6; ++p)
+    pack_fragment(plan_.maps[p], *fragments[p], plan_.widths[p], ports[p], &extent_[p]);
+  return inputs_;
+}
+
+bool DatapathInputsPacker::matches(const Instr& in, const WarpOperands& warp,
+                                   const DatapathInputs& descriptor, const DatapathPortWords& got) {
+  if (!planned_ || !same_variant(in, instr_) || !same_selectors(warp.selectors, selectors_))
+    plan(in, warp.selectors);
+  pack_descriptor(in, 0, &inputs_);  // its descriptor fields only; the ports stay
+  if (!same_datapath_descriptor(inputs_, descriptor)) return false;
+  const Fragment* fragments[6] = {&warp.a, &warp.b, &warp.c, &warp.e, &warp.scale_a, &warp.scale_b};
+  for (size_t p = 0; p < 6; ++p) {
+    const port_detail::PortMap* map = plan_.maps[p];
+    const uint32_t* port = got[p];
+    if (!map || fragments[p]->regs.empty()) {
+      // Nothing lands on this port: every word zero.
+      uint32_t any = 0;
+      for (size_t w = 0; w < kDatapathPortWords[p]; ++w) any |= port[w];
+      if (any) return false;
+      continue;
+    }
+    if (map->straddles) return false;  // left to the full comparison
+    const uint64_t* regs = fragments[p]->regs.data();
+    for (const HalfRun& r : map->runs)
+      if (!equal_halves(regs, r, port)) return false;
+    // The elements, a port word at a time (in word order).
+    for (size_t i = 0; i < map->elems.size();) {
+      const int word = map->elems[i].bit / 32;
+      uint32_t want = 0;
+      for (; i < map->elems.size() && map->elems[i].bit / 32 == word; ++i) {
+        const port_detail::PortMap::Elem& e = map->elems[i];
+        want |= uint32_t(((regs[e.reg] >> e.shift) & map->mask) << (e.bit % 32));
+      }
+      if (port[word] != want) return false;
+    }
+    uint32_t any = 0;
+    for (const auto& [first, last] : plan_.zeros[p])
+      for (int w = first; w < last; ++w) any |= port[w];
+    if (any) return false;
+  }
+  return true;
+}
+
 void pack_datapath_inputs(const Instr& in, const WarpOperands& warp, uint32_t tag,
                           DatapathInputs* out) {
-  validate_selectors(in, warp.selectors);
-  pack_descriptor(in, tag, out);
-  pack_fragment(in, Operand::kA, fragment_layout(in, Operand::kA), elem_bits(in.a_type), warp.a,
-                &out->a);
-  pack_fragment(in, Operand::kB, fragment_layout(in, Operand::kB), elem_bits(in.b_type), warp.b,
-                &out->b);
-  pack_fragment(in, Operand::kC, fragment_layout(in, Operand::kC), elem_bits(in.c_type), warp.c,
-                &out->c);
-  out->meta.fill(0);
-  if (in.sparse())
-    pack_fragment(in, Operand::kMeta, fragment_layout(in, Operand::kMeta, warp.selectors), 4,
-                  warp.e, &out->meta);
-  out->scale_a.fill(0);
-  out->scale_b.fill(0);
-  if (in.block_scaled()) {
-    pack_fragment(in, Operand::kScaleA, fragment_layout(in, Operand::kScaleA, warp.selectors), 8,
-                  warp.scale_a, &out->scale_a);
-    pack_fragment(in, Operand::kScaleB, fragment_layout(in, Operand::kScaleB, warp.selectors), 8,
-                  warp.scale_b, &out->scale_b);
-  }
+  thread_local DatapathInputsPacker packer;
+  *out = packer.pack(in, warp, tag);
 }
 
 bool same_datapath_descriptor(const DatapathInputs& e, const DatapathInputs& g) {

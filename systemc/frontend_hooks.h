@@ -65,6 +65,8 @@ class FrontEndFaults {
   virtual void corrupt_meta(const std::vector<RegWord>&, PackedBeat*) {}
   // A write-back beat's `n` words as the lanes receive them.
   virtual void on_write_back(WbWord*, int) {}
+  // Whether on_write_back may change the coming beat's words.
+  virtual bool alters_write_back() const { return false; }
   // A write-back beat is due: whether it is held a cycle that no
   // back-pressure explains.
   virtual bool hold_beat() { return false; }

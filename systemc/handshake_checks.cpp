@@ -41,11 +41,15 @@ void HandshakeChecks::handover_after(const Instr* instr, const WarpOperands* ope
   handover_pending_ = false;
   if (!instr || !operands) return;
   const uint64_t tag = handover_tag_;
-  pack_datapath_inputs(*instr, *operands, uint32_t(tag), &expected_);
-  // The model compares in place; only a difference is copied out and named.
-  if (model_.dp_inputs_equal(expected_)) return;
+  // The ports compared in place with the registers; where that finds a
+  // difference, the expected ports packed and compared again, and the
+  // difference copied out and named.
+  model_.dp_descriptor(&got_);
+  if (packer_.matches(*instr, *operands, got_, model_.dp_port_words())) return;
+  const DatapathInputs& e = packer_.pack(*instr, *operands, uint32_t(tag));
+  if (model_.dp_inputs_equal(e)) return;
   model_.dp_inputs(&got_);
-  const DatapathInputs &e = expected_, &g = got_;
+  const DatapathInputs& g = got_;
   if (!same_datapath_descriptor(e, g)) {
     cosim_.violation(tag, cycle, "the router handed the datapath a wrong descriptor");
     return;
@@ -99,8 +103,7 @@ void HandshakeChecks::output_before(bool taken, const InDatapath* oldest, uint64
     return;
   }
   output_.taken_tag = oldest->tag;
-  output_.taken_words = int(fragment_layout(*oldest->instr, Operand::kD).elem_count()) *
-                        elem_bits(oldest->instr->d_type) / 32;
+  output_.taken_words = oldest->d_words;
 }
 
 void HandshakeChecks::output_after(uint64_t cycle) {
@@ -109,13 +112,18 @@ void HandshakeChecks::output_after(uint64_t cycle) {
   if (output_.held && !std::equal(held_d_.begin(), held_d_.end(), d))
     cosim_.violation(output_.held_tag, cycle,
                      "out_valid, out_tag or out_d changed while out_ready was low");
-  for (int w = output_.taken_words; output_.taken_words && w < kDatapathDWords; ++w)
-    if (d[w] != 0) {
-      cosim_.violation(output_.taken_tag, cycle,
-                       "out_d bits " + std::to_string(32 * w) + ".." + std::to_string(32 * w + 31) +
-                           " are set, above the instruction's D");
-      break;
-    }
+  if (output_.taken_words) {
+    // The words above D, or-ed (no branch a word), then the first named.
+    uint32_t above = 0;
+    for (int w = output_.taken_words; w < kDatapathDWords; ++w) above |= d[w];
+    for (int w = output_.taken_words; above && w < kDatapathDWords; ++w)
+      if (d[w] != 0) {
+        cosim_.violation(output_.taken_tag, cycle,
+                         "out_d bits " + std::to_string(32 * w) + ".." +
+                             std::to_string(32 * w + 31) + " are set, above the instruction's D");
+        break;
+      }
+  }
   if (held_) std::copy(d, d + kDatapathDWords, held_d_.begin());
 }
 

@@ -39,7 +39,7 @@ class HandshakeChecks {
   // (`oldest`, nullptr if none).
   struct InDatapath {
     uint64_t tag;
-    const Instr* instr;
+    int d_words;  // its D's 32-bit words
   };
   void output_before(bool taken, const InDatapath* oldest, uint64_t cycle);
   void output_after(uint64_t cycle);
@@ -50,7 +50,8 @@ class HandshakeChecks {
   FrontEndChecker& cosim_;
   bool handover_pending_ = false;
   uint64_t handover_tag_ = 0;
-  DatapathInputs expected_, got_;
+  DatapathInputsPacker packer_;  // the expected ports
+  DatapathInputs got_;
   // The datapath's output held at the last edge with out_ready low, to
   // check it holds.
   bool held_ = false;

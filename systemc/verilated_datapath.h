@@ -109,29 +109,33 @@ class VerilatedDatapath : public DatapathModel {
   bool wb_valid() const override { return top_->wb_valid_o; }
   bool wb_last() const override { return top_->wb_last_o; }
   uint32_t wb_tag() const override { return top_->wb_tag_o; }
-  int wb_words(WbWord* out) const override {
-    Bits<2> valid;
-    Bits<6> reg;
-    Bits<10> lane;
-    std::array<uint32_t, 64> data;
-    load(top_->wb_word_valid_o, valid.w.data());
-    load(top_->wb_word_lane_o, lane.w.data());
-    load(top_->wb_word_reg_o, reg.w.data());
-    load(top_->wb_word_data_o, data.data());
-    // The valid slots only (a beat of a short write-back holds few).
-    int n = 0;
-    for (int w = 0; w < 2; ++w)
-      for (uint32_t bits = valid.w[size_t(w)]; bits; bits &= bits - 1) {
-        const int s = 32 * w + __builtin_ctz(bits);
-        if (s >= d_words_) break;
-        out[n++] = {int(lane.get(5 * s, 5)), int(reg.get(3 * s, 3)), data[size_t(s)]};
-      }
-    return n;
+  void wb_ports(WbPorts* out) const override {
+    load(top_->wb_word_valid_o, out->valid.data());
+    load(top_->wb_word_lane_o, out->lane.data());
+    load(top_->wb_word_reg_o, out->reg.data());
+    load(top_->wb_word_data_o, out->data.data());
   }
   bool dp_valid() const override { return top_->obs_dp_valid_o; }
   bool dp_ready() const override { return top_->obs_dp_ready_o; }
   uint32_t dp_tag() const override { return top_->obs_dp_tag_o; }
   void dp_inputs(DatapathInputs* in) const override {
+    dp_descriptor(in);
+    copy(top_->obs_hand_a_o, &in->a);
+    copy(top_->obs_hand_b_o, &in->b);
+    copy(top_->obs_hand_c_o, &in->c);
+    copy(top_->obs_hand_meta_o, &in->meta);
+    copy(top_->obs_hand_scale_a_o, &in->scale_a);
+    copy(top_->obs_hand_scale_b_o, &in->scale_b);
+  }
+  DatapathPortWords dp_port_words() const override {
+    return {words<kDatapathPortWords[0]>(top_->obs_hand_a_o),
+            words<kDatapathPortWords[1]>(top_->obs_hand_b_o),
+            words<kDatapathPortWords[2]>(top_->obs_hand_c_o),
+            words<kDatapathPortWords[3]>(top_->obs_hand_meta_o),
+            words<kDatapathPortWords[4]>(top_->obs_hand_scale_a_o),
+            words<kDatapathPortWords[5]>(top_->obs_hand_scale_b_o)};
+  }
+  void dp_descriptor(DatapathInputs* in) const override {
     const uint32_t flags = top_->obs_hand_flags_o;
     in->family = top_->obs_hand_family_o;
     in->a_signed = flags >> 8 & 1;
@@ -143,12 +147,6 @@ class VerilatedDatapath : public DatapathModel {
     in->d_f16 = flags >> 1 & 1;
     in->scale_4x = flags & 1;
     in->tag = top_->obs_hand_tag_o;
-    copy(top_->obs_hand_a_o, &in->a);
-    copy(top_->obs_hand_b_o, &in->b);
-    copy(top_->obs_hand_c_o, &in->c);
-    copy(top_->obs_hand_meta_o, &in->meta);
-    copy(top_->obs_hand_scale_a_o, &in->scale_a);
-    copy(top_->obs_hand_scale_b_o, &in->scale_b);
   }
   bool dp_inputs_equal(const DatapathInputs& e) const override {
     const uint32_t flags = top_->obs_hand_flags_o;
@@ -226,15 +224,6 @@ class VerilatedDatapath : public DatapathModel {
 
   // A port's bits as 32-bit words, whatever C++ type Verilator gave it (its
   // width depends on WordsPerCycle).
-  template <size_t N>
-  struct Bits {
-    std::array<uint32_t, N> w{};
-    uint32_t get(int lsb, int width) const {
-      uint64_t v = w[size_t(lsb / 32)] >> (lsb % 32);
-      if (lsb % 32 + width > 32) v |= uint64_t(w[size_t(lsb / 32) + 1]) << (32 - lsb % 32);
-      return uint32_t(v) & ((1u << width) - 1);
-    }
-  };
   template <class Port>
   static void store(Port& port, const uint32_t* words) {
     if constexpr (std::is_integral_v<Port>) {
@@ -256,6 +245,11 @@ class VerilatedDatapath : public DatapathModel {
   static bool same(const Wide& port, const std::array<uint32_t, N>& words) {
     static_assert(sizeof(port) == N * sizeof(uint32_t), "port width");
     return std::memcmp(port.data(), words.data(), sizeof(port)) == 0;
+  }
+  template <size_t N, class Wide>
+  static const uint32_t* words(const Wide& port) {
+    static_assert(sizeof(port) == N * sizeof(uint32_t), "port width");
+    return port.data();
   }
   template <size_t N, class Wide>
   static void copy(const Wide& from, std::array<uint32_t, N>* to) {

@@ -31,16 +31,19 @@ void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {
     throw std::invalid_argument(why);
   front_end_ = config;
   schedules_.clear();
+  last_plan_ = nullptr;
   cosim_->set_front_end(config);
   write_back_.set_front_end(config);
 }
 
 const WarpFrontEnd::CollectPlan& WarpFrontEnd::plan_of(const Instr& instr) {
+  if (last_plan_ && same_variant(instr, last_instr_)) return *last_plan_;
   // The schedule follows from the source registers: A's, B's and C's
   // layouts (fragment_layout's cache gives each one address) and whether
-  // metadata or scales are sent (the family).
+  // metadata or scales are sent (the family); D's layout gives its size.
+  const FragmentLayout& d = fragment_layout(instr, Operand::kD);
   const ScheduleKey key{&fragment_layout(instr, Operand::kA), &fragment_layout(instr, Operand::kB),
-                        &fragment_layout(instr, Operand::kC), instr.family};
+                        &fragment_layout(instr, Operand::kC), &d, instr.family};
   auto found = schedules_.find(key);
   if (found == schedules_.end()) {
     CollectPlan plan;
@@ -48,8 +51,12 @@ const WarpFrontEnd::CollectPlan& WarpFrontEnd::plan_of(const Instr& instr) {
     for (const std::vector<RegWord>& beat : plan.schedule)
       plan.tags.push_back(pack_tags(beat.data(), int(beat.size())));
     plan.places = place_schedule(instr, plan.schedule);
+    plan.widths = operand_sources(instr, WarpOperands{});
+    plan.d_words = d.elem_count() * elem_bits(instr.d_type) / 32;
     found = schedules_.emplace(key, std::move(plan)).first;
   }
+  last_instr_ = instr;
+  last_plan_ = &found->second;
   return found->second;
 }
 
@@ -58,6 +65,12 @@ void WarpFrontEnd::issue(IssueRequest request) {
   if (const char* param = disabled_by(datapath_, request.instr.family))
     throw UnsupportedInstruction("the datapath has no engine for " + request.instr.ptx() + " (" +
                                  param + "=0)");
+  // The requests of the last run are all retired when the front-end is
+  // idle: their store starts again.
+  if (in_flight_ == 0) {
+    pending_.clear();
+    next_pending_ = 0;
+  }
   pending_.push_back(std::move(request));
   ++in_flight_;
   // Into an idle collector, the first beat goes in the cycle the request
@@ -75,30 +88,28 @@ std::vector<std::string> WarpFrontEnd::unfinished() const {
   std::vector<std::string> names;
   for (uint64_t tag : write_back_.tags()) names.push_back(cosim_->case_name(tag));
   for (const auto* queue : {&in_datapath_, &collected_})
-    for (const Flight& f : *queue) names.push_back(f.request.name);
-  if (collecting_) names.push_back(collecting_->request.name);
-  for (const IssueRequest& r : pending_) names.push_back(r.name);
+    for (const Flight& f : *queue) names.push_back(f.request->name);
+  if (collecting_) names.push_back(collecting_->request->name);
+  for (size_t r = next_pending_; r < pending_.size(); ++r) names.push_back(pending_[r].name);
   return names;
 }
 
 void WarpFrontEnd::start_collection() {
   Flight f;
   f.tag = next_tag_++;
-  f.request = std::move(pending_.front());
-  pending_.pop_front();
-  f.isolated = in_flight_ == pending_.size() + 1;
-  const Instr& instr = f.request.instr;
+  f.request = &pending_[next_pending_++];
+  f.isolated = in_flight_ == pending_.size() - next_pending_ + 1;
+  const Instr& instr = f.request->instr;
   const CollectPlan& plan = plan_of(instr);
-  f.schedule = &plan.schedule;
-  f.tags = &plan.tags;
+  f.plan = &plan;
   f.corrupt_meta = faults_.take_meta(instr);
-  cosim_->issue(f.tag, instr, *f.request.operands, f.request.name, cycle_, f.request.expected);
+  cosim_->issue(f.tag, instr, *f.request->operands, f.request->name, cycle_, f.request->expected);
   collecting_ = std::move(f);
-  sources_ = operand_sources(collecting_->request.instr, *collecting_->request.operands);
+  sources_ = with_fragments(plan.widths, *collecting_->request->operands);
   // The words' places where the fragments are the layouts' shape (every
   // validated case's), else the word-by-word reads.
   if (fits(plan.places, sources_)) {
-    collecting_->places = &plan.places;
+    collecting_->placed = true;
     placed_sources_ = placed_sources(sources_);
   }
   driver_.begin(plan.schedule.size());
@@ -108,21 +119,21 @@ void WarpFrontEnd::drive_collection() {
   if (!collecting_) return driver_.offer_nothing();
   const Flight& f = *collecting_;
   const size_t beat_index = driver_.beat();
-  const std::vector<RegWord>& beat = (*f.schedule)[beat_index];
-  const PackedBeat& tags = (*f.tags)[beat_index];
+  const std::vector<RegWord>& beat = f.plan->schedule[beat_index];
+  const PackedBeat& tags = f.plan->tags[beat_index];
   beat_words_.count = tags.count;
   beat_words_.valid = tags.valid;
   beat_words_.op = tags.op;
   beat_words_.lane = tags.lane;
   beat_words_.reg = tags.reg;
-  if (f.places)
-    read_placed_beat(placed_sources_, f.places->beats[beat_index], &beat_words_);
+  if (f.placed)
+    read_placed_beat(placed_sources_, f.plan->places.beats[beat_index], &beat_words_);
   else
     read_beat_data(sources_, beat, &beat_words_);
   if (f.corrupt_meta) faults_.corrupt_meta(beat, &beat_words_);
   // The descriptor is read with the first beat only.
   static const CoreDescriptor kNoDescriptor{};
-  driver_.offer(beat_index == 0 ? core_descriptor(f.request.instr, f.request.operands->selectors,
+  driver_.offer(beat_index == 0 ? core_descriptor(f.request->instr, f.request->operands->selectors,
                                                   uint32_t(f.tag))
                                 : kNoDescriptor,
                 beat_words_);
@@ -152,7 +163,7 @@ void WarpFrontEnd::datapath_output() {
   const bool d_taken = model_.d_valid() && model_.d_ready();
   const Flight* leaving = in_datapath_.empty() ? nullptr : &in_datapath_.front();
   const HandshakeChecks::InDatapath oldest{leaving ? leaving->tag : 0,
-                                           leaving ? &leaving->request.instr : nullptr};
+                                           leaving ? leaving->plan->d_words : 0};
   handshakes_.output_before(d_taken, leaving ? &oldest : nullptr, cycle_);
   // Router -> lanes: a beat of D words (a D taken before now).
   if (model_.wb_valid() && wb_ready_) write_back_.take_beat(cycle_);
@@ -161,7 +172,7 @@ void WarpFrontEnd::datapath_output() {
     --in_flight_;
   if (d_taken && leaving) {
     cosim_->datapath_result(leaving->tag, cycle_);
-    write_back_.start(leaving->tag, leaving->request.instr, leaving->isolated);
+    write_back_.start(leaving->tag, leaving->request->instr, leaving->isolated);
     in_datapath_.pop_front();
   }
 }
@@ -203,13 +214,13 @@ void WarpFrontEnd::tick() {
     const Flight* taken = nullptr;
     for (auto f = in_datapath_.rbegin(); f != in_datapath_.rend() && !taken; ++f)
       if (f->tag == handshakes_.handover_tag()) taken = &*f;
-    handshakes_.handover_after(taken ? &taken->request.instr : nullptr,
-                               taken ? taken->request.operands : nullptr, cycle_);
+    handshakes_.handover_after(taken ? &taken->request->instr : nullptr,
+                               taken ? taken->request->operands : nullptr, cycle_);
   }
   if (handshakes_.output_pending()) handshakes_.output_after(cycle_);
 
   // ---- the front-end's inputs for the next cycle --------------------------
-  if (!collecting_ && !pending_.empty()) start_collection();
+  if (!collecting_ && next_pending_ < pending_.size()) start_collection();
   drive_collection();
   set_wb_ready();
   model_.falling_edge();

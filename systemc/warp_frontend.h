@@ -87,15 +87,24 @@ SC_MODULE(WarpFrontEnd) {
   std::vector<std::string> unfinished() const;
 
  private:
+  // What the front-end works out once per instruction variant at
+  // front_end_ (the words of a beat are the same for every instance; only
+  // their data differ).
+  struct CollectPlan {
+    RegSchedule schedule;          // collect_schedule's
+    std::vector<PackedBeat> tags;  // pack_tags of each beat
+    PlacedSchedule places;         // where each beat's words are read
+    OperandSources widths;         // the operands' register widths (no fragments)
+    int d_words = 0;               // D's 32-bit words
+  };
   // An instruction from its start to its write-back, in issue order.
   struct Flight {
     uint64_t tag;
-    IssueRequest request;
-    const RegSchedule* schedule = nullptr;          // collect_schedule's, cached per variant
-    const std::vector<PackedBeat>* tags = nullptr;  // its beats' tags, packed
-    const PlacedSchedule* places = nullptr;          // null: its fragments are not the layouts'
-    bool corrupt_meta = false;                      // a metadata fault goes into this one
-    uint64_t offered = 0;                           // the edge the router's dp_valid was first seen
+    const IssueRequest* request;  // in pending_
+    const CollectPlan* plan = nullptr;
+    bool placed = false;        // its fragments are the layouts' shape: read by places
+    bool corrupt_meta = false;  // a metadata fault goes into this one
+    uint64_t offered = 0;       // the edge the router's dp_valid was first seen
     bool offered_seen = false;
     bool isolated = false;  // nothing else in flight when it issued
   };
@@ -105,11 +114,6 @@ SC_MODULE(WarpFrontEnd) {
   void router_handover();
   void datapath_output();
   void set_wb_ready();
-  struct CollectPlan {
-    RegSchedule schedule;
-    std::vector<PackedBeat> tags;  // pack_tags of each beat
-    PlacedSchedule places;         // where each beat's words are read
-  };
   const CollectPlan& plan_of(const Instr& instr);
 
   DatapathModel& model_;
@@ -128,18 +132,23 @@ SC_MODULE(WarpFrontEnd) {
   bool wb_stalled_ = false;  // wb_ready_ is low by back-pressure (not the fault)
   uint64_t cycle_ = 0;
   uint64_t next_tag_ = 0;
+  // The requests issued since the front-end was last idle, in issue order
+  // (a deque: they stay where they are); the next to start collection.
   std::deque<IssueRequest> pending_;
+  size_t next_pending_ = 0;
   // Being collected (the beat driver_.beat() on the ports); collected,
   // waiting for the datapath; in the datapath (then the write-back).
   std::optional<Flight> collecting_;
   OperandSources sources_;  // collecting_'s registers
   PlacedSources placed_sources_;
   PackedBeat beat_words_;
-  // collect_schedule per instruction variant at front_end_ (the words of a
-  // beat are the same for every instance; only their data differ).
-  using ScheduleKey =
-      std::tuple<const FragmentLayout*, const FragmentLayout*, const FragmentLayout*, Family>;
+  // The plans by A's, B's, C's and D's layouts and the family; the last
+  // one's variant, looked at first.
+  using ScheduleKey = std::tuple<const FragmentLayout*, const FragmentLayout*,
+                                 const FragmentLayout*, const FragmentLayout*, Family>;
   std::map<ScheduleKey, CollectPlan> schedules_;
+  Instr last_instr_;
+  const CollectPlan* last_plan_ = nullptr;
   std::deque<Flight> collected_;
   std::deque<Flight> in_datapath_;
   std::vector<Fragment> results_;

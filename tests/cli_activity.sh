@@ -5,8 +5,8 @@
 # engine's busy + idle + gated cycles equal the cycles, engines that never
 # ran count every cycle gated, a back-pressured run has stalled cycles, and
 # `run --jobs` adds its jobs' counters up; the energy estimate in pJ (text
-# and the report's "energy") adds up over the engines and charges the
-# engines that never ran leakage only.
+# and the report's "energy") adds up over the engines, the router and the
+# glue, and charges the engines that never ran leakage only.
 # Usage: cli_activity.sh path/to/tcu CONFIG
 set -u
 tcu=$1
@@ -49,7 +49,15 @@ en = report["energy"]
 assert en["library"] == "OSU 0.18 µm, typical corner", en["library"]
 parts = en["per_engine"]
 assert set(parts) == set(a["engines"]), parts.keys()
-assert abs(sum(p["pj"] for p in parts.values()) - en["pj"]) <= 1e-9 * en["pj"], en
+r, g = en["router"], en["glue"]
+assert abs(sum(p["pj"] for p in parts.values()) + r["pj"] + g["pj"] - en["pj"]) <= 1e-9 * en["pj"], en
+# The router: its idle figure every cycle, its dynamic figure a word (the
+# instructions' register words, as the report's activity counts them); the
+# skid, control and counters: their figure every cycle.
+assert r["measured"] and r["words"] == a["router_words"] > 0, (r, a)
+router = a["cycles"] * r["idle_pj_per_cycle"] + r["words"] * r["dynamic_pj_per_word"]
+assert abs(r["pj"] - router) <= 1e-9 * router, (r, router)
+assert g["parts"] == 3 and abs(g["pj"] - a["cycles"] * g["pj_per_cycle"]) <= 1e-9 * g["pj"], g
 total_macs = sum(x["macs"] for x in a["engines"].values())
 assert total_macs > 0 and abs(en["pj_per_issued_mac"] - en["pj"] / total_macs) <= 1e-9 * en["pj_per_issued_mac"], en
 p = parts[engine]

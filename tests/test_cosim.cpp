@@ -2,11 +2,14 @@
 // front-end would, once right and once wrong.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
+#include <map>
 #include <tuple>
 #include <vector>
 
 #include "fault.h"
 #include "golden_cosim.h"
+#include "tag_table.h"
 #include "tcu/generator.h"
 
 namespace {
@@ -348,4 +351,38 @@ TEST_CASE("check modes and fault names parse, each stated once") {
   }
   tcu::Fault fault = tcu::Fault::kDBit;
   CHECK_FALSE(tcu::parse_fault("bit-flip", &fault));
+}
+
+// The scoreboard's per-tag records (cosim/tag_table.h) against a plain map,
+// over a stream of issues and retirements in and out of tag order: every
+// record found where the map has one, with its value, and none elsewhere.
+TEST_CASE("tag table keeps each tag's record, in order or not") {
+  tcu::TagTable<int> table;
+  std::map<uint64_t, int> want;
+  uint64_t state = 12345;
+  auto next = [&state] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  uint64_t issued = 1000;
+  for (int step = 0; step < 20000; ++step) {
+    const uint64_t r = next() >> 33;
+    if (r % 3 != 0 || want.empty()) {
+      // Mostly the next tag; now and then one far off or an old one again.
+      const uint64_t tag = r % 17 == 0 ? r % 5000 : issued++;
+      const int value = int(r % 100000);
+      table.insert(tag) = value;
+      want[tag] = value;
+    } else {
+      // Mostly the oldest; now and then one from the middle.
+      auto it = want.begin();
+      if (r % 4 == 0) std::advance(it, r % want.size());
+      table.erase(it->first);
+      want.erase(it);
+    }
+    if (step % 97 == 0)
+      for (uint64_t tag = 0; tag < issued + 20; ++tag) {
+        const int* found = table.find(tag);
+        auto w = want.find(tag);
+        REQUIRE((found != nullptr) == (w != want.end()));
+        if (found) REQUIRE(*found == w->second);
+      }
+  }
 }

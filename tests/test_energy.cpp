@@ -21,6 +21,14 @@ const tcu::phys::DotUnitFigures& figures(tcu::ActivityEngine engine, int stages)
   return *f;
 }
 
+// The engines' part of an estimate (the router's and the glue's are their
+// own test cases').
+double engines_pj(const tcu::EnergyEstimate& e) {
+  double pj = 0;
+  for (const tcu::EngineEnergy& x : e.engines) pj += x.pj;
+  return pj;
+}
+
 constexpr tcu::ActivityEngine kEngines[] = {tcu::ActivityEngine::kInt4, tcu::ActivityEngine::kE2m1,
                                             tcu::ActivityEngine::kF16, tcu::ActivityEngine::kF64};
 
@@ -45,7 +53,7 @@ TEST_CASE("energy: a cycle with every unit taking a slice costs units x the busy
     INFO(tcu::to_string(engine));
     if (!find(engine, 2)) {  // not in the data file: not priced, and said so
       CHECK_FALSE(e.engines[size_t(engine)].measured);
-      CHECK(e.pj == 0);
+      CHECK(engines_pj(e) == 0);
       CHECK(e.unpriced_macs == a[engine].macs);
       continue;
     }
@@ -53,8 +61,9 @@ TEST_CASE("energy: a cycle with every unit taking a slice costs units x the busy
     CHECK(e.engines[size_t(engine)].measured);
     const int units = tcu::dot_units(dp, family);
     CHECK(e.engines[size_t(engine)].units == units);
-    CHECK(e.pj == Approx(100.0 * units * f.busy_pj_per_cycle).epsilon(1e-12));
-    CHECK(e.pj_per_issued_mac() == Approx(f.busy_pj_per_cycle / f.issued_macs_per_cycle).epsilon(1e-12));
+    CHECK(engines_pj(e) == Approx(100.0 * units * f.busy_pj_per_cycle).epsilon(1e-12));
+    CHECK(engines_pj(e) / double(a[engine].macs) ==
+          Approx(f.busy_pj_per_cycle / f.issued_macs_per_cycle).epsilon(1e-12));
   }
 }
 
@@ -68,12 +77,12 @@ TEST_CASE("energy: clocked cycles without work cost the idle figure, gated ones 
     tcu::Activity idle;
     idle.cycles = 50;
     idle[engine].idle = 50;
-    CHECK(tcu::estimate_energy(idle, dp).pj ==
+    CHECK(engines_pj(tcu::estimate_energy(idle, dp)) ==
           Approx(50.0 * units * f.idle_pj_per_cycle).epsilon(1e-12));
     tcu::Activity gated;
     gated.cycles = 50;
     gated[engine].gated = 50;
-    const double leak = tcu::estimate_energy(gated, dp).pj;
+    const double leak = engines_pj(tcu::estimate_energy(gated, dp));
     CHECK(leak == Approx(50.0 * units * f.leakage_pj_per_cycle).epsilon(1e-12));
     CHECK(leak > 0);
     CHECK(leak < 50.0 * units * f.idle_pj_per_cycle);
@@ -88,7 +97,7 @@ TEST_CASE("energy: more MACs in the same cycles cost more") {
   double last = -1;
   for (uint64_t macs : {0, 1024, 4096, 65536}) {
     a[tcu::ActivityEngine::kInt4].macs = macs;
-    const double pj = tcu::estimate_energy(a, dp).pj;
+    const double pj = engines_pj(tcu::estimate_energy(a, dp));
     CHECK(pj > last);
     last = pj;
   }
@@ -100,14 +109,14 @@ TEST_CASE("energy: an engine not built costs nothing; units follow the configura
   tcu::Activity a;
   a.cycles = 10;
   a[tcu::ActivityEngine::kF64].gated = 10;
-  CHECK(tcu::estimate_energy(a, dp).pj == 0);
+  CHECK(engines_pj(tcu::estimate_energy(a, dp)) == 0);
   CHECK(tcu::estimate_energy(a, dp).engines[size_t(tcu::ActivityEngine::kF64)].units == 0);
   dp = tcu::DatapathConfig{};
   dp.int4_macs_per_cycle = 256;  // 8 units, not 32
   a = tcu::Activity{};
   a.cycles = 10;
   a[tcu::ActivityEngine::kInt4].idle = 10;
-  CHECK(tcu::estimate_energy(a, dp).pj ==
+  CHECK(engines_pj(tcu::estimate_energy(a, dp)) ==
         Approx(10.0 * 8 * figures(tcu::ActivityEngine::kInt4, 2).idle_pj_per_cycle));
 }
 
@@ -129,4 +138,60 @@ TEST_CASE("energy: the figures are those of the configuration's stage count") {
   const tcu::EngineEnergy far = tcu::estimate_energy(a, dp).engines[0];
   CHECK(far.config_stages == 7);
   CHECK(far.stages == 2);
+}
+
+TEST_CASE("energy: the router costs its idle figure every cycle and its dynamic figure a word") {
+  // spec/phys_osu018.toml, tcu_operand_router points with energy (pJ a
+  // cycle): 1/1 words busy 5912.854847 idle 3160.184133; 4/4 words busy
+  // 7598.710082 idle 3160.22168.
+  tcu::DatapathConfig dp;
+  tcu::Activity a;
+  a.cycles = 100;
+  a.router_words = 300;
+  dp.words_per_cycle = dp.d_words_per_cycle = 4;  // a measured width
+  tcu::EnergyEstimate e = tcu::estimate_energy(a, dp);
+  CHECK(e.router.measured);
+  CHECK(e.router.pj ==
+        Approx(100 * 3160.22168 + 300 * (7598.710082 - 3160.22168) / 4).epsilon(1e-12));
+  CHECK(engines_pj(e) == 0);  // no engine cycles
+  // 2/2 words, a third of the way from 1/1 to 4/4: busy 6474.806592,
+  // idle 3160.196649 (hand: 5912.854847 + 1685.855235 / 3,
+  // 3160.184133 + 0.037547 / 3).
+  dp.words_per_cycle = dp.d_words_per_cycle = 2;
+  e = tcu::estimate_energy(a, dp);
+  CHECK(e.router.pj == Approx(100 * 3160.196649 + 300 * (6474.806592 - 3160.196649) / 2)
+                           .epsilon(1e-9));
+  // 1 gather and 7 scatter words: the mean width 4, the 4/4 figures.
+  dp.words_per_cycle = 1;
+  dp.d_words_per_cycle = 7;
+  CHECK(tcu::estimate_energy(a, dp).router.idle_pj_per_cycle == Approx(3160.22168).epsilon(1e-12));
+  // Words without cycles, cycles without words.
+  a.cycles = 0;
+  CHECK(tcu::estimate_energy(a, dp).router.pj ==
+        Approx(300 * (7598.710082 - 3160.22168) / 4).epsilon(1e-12));
+  a.cycles = 10;
+  a.router_words = 0;
+  CHECK(tcu::estimate_energy(a, dp).router.pj == Approx(10 * 3160.22168).epsilon(1e-12));
+}
+
+TEST_CASE("energy: the skid, the control and the counters cost their idle figures every cycle") {
+  // spec/phys_osu018.toml [[glue]] (idle pJ a cycle): tcu_output_skid at
+  // DataW 4096, 4113 flip-flops, 827.438498; tcu_datapath_ctrl 8.00905;
+  // tcu_activity 53.391493 a set of five counters.
+  tcu::DatapathConfig dp;  // every engine built: D 8192 bits (f16's), 4 sets
+  tcu::Activity a;
+  a.cycles = 100;
+  for (tcu::EngineActivity& e : a.engines) e.gated = 100;
+  const double all = 827.438498 * (4113 - 4096 + 8192) / 4113.0 + 8.00905 + 53.391493 * 4.2;
+  tcu::EnergyEstimate e = tcu::estimate_energy(a, dp);
+  CHECK(e.glue.parts == 3);
+  CHECK(e.glue.pj_per_cycle == Approx(all).epsilon(1e-9));  // 1885.36 pJ
+  CHECK(e.glue.pj == Approx(100 * all).epsilon(1e-9));
+  CHECK(engines_pj(e) + e.router.pj + e.glue.pj == Approx(e.pj).epsilon(1e-12));
+  // The int4 engine alone: D 4096 bits, the skid as measured; one set.
+  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  CHECK(tcu::glue_pj_per_cycle(dp) == Approx(827.438498 + 8.00905 + 53.391493 * 1.2).epsilon(1e-9));
+  // No engine: the control alone.
+  dp.int4_enable = false;
+  CHECK(tcu::glue_pj_per_cycle(dp) == Approx(8.00905).epsilon(1e-9));
 }

@@ -685,6 +685,7 @@ int run_gemm(Engine& engine, const GemmOptions& options, std::ostream& out, Repo
   std::optional<Activity> activity = engine.activity();
   if (activity && activity_before) {
     *activity = *activity - *activity_before;
+    activity->router_words = uint64_t(tiling.instructions()) * router_words(instr);
     report->activity = activity;
     report->datapath = options.datapath;
     print_activity(out, *activity, options.datapath, "  ");

@@ -58,9 +58,11 @@ nlohmann::ordered_json version_json() {
 namespace {
 
 constexpr char kEnergyCovers[] =
-    "the dot units only (not the operand router, the engines' operand and D registers, the int4 "
-    "accumulators, the sparse mux or the control); per engine MACs x dynamic pJ/MAC + clocked "
-    "(busy + idle) cycles x units x idle pJ/cycle + gated cycles x units x leakage pJ/cycle";
+    "the dot units, the operand router and the parts on the ungated clock (not the engines' "
+    "operand, D and accumulator registers or the sparse mux); per engine MACs x dynamic pJ/MAC + "
+    "clocked (busy + idle) cycles x units x idle pJ/cycle + gated cycles x units x leakage "
+    "pJ/cycle; router cycles x idle pJ/cycle + router words x dynamic pJ/word; cycles x the "
+    "output skid's, the control's and the activity counters' idle pJ/cycle";
 
 }  // namespace
 
@@ -87,7 +89,17 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   }
   std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/issued MAC", energy.pj, energy.pj_per_issued_mac());
   out << indent << line << " (estimate, " << energy_library()
-      << ": the dot units' figures x the counters; docs/guide/energy.md)\n";
+      << ": the dot units', the router's and the glue's figures x the counters; docs/guide/energy.md)\n";
+  if (energy.router.measured) {
+    std::snprintf(line, sizeof line, "  router %.4g pJ (%llu words)", energy.router.pj,
+                  static_cast<unsigned long long>(energy.router.words));
+    out << indent << line << "\n";
+  }
+  if (energy.glue.parts) {
+    std::snprintf(line, sizeof line, "  skid, control, counters %.4g pJ (%.4g pJ/cycle)",
+                  energy.glue.pj, energy.glue.pj_per_cycle);
+    out << indent << line << "\n";
+  }
   for (int e = 0; e < kActivityEngines; ++e) {
     const EngineEnergy& x = energy.engines[size_t(e)];
     if (!x.measured)
@@ -108,6 +120,15 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
   json["library"] = energy_library();
   json["figures_date"] = energy_figures_date();
   json["covers"] = kEnergyCovers;
+  json["router"] = {{"measured", energy.router.measured},
+                    {"pj", energy.router.pj},
+                    {"words", energy.router.words},
+                    {"width", energy.router.width},
+                    {"idle_pj_per_cycle", energy.router.idle_pj_per_cycle},
+                    {"dynamic_pj_per_word", energy.router.dynamic_pj_per_word}};
+  json["glue"] = {{"parts", energy.glue.parts},
+                  {"pj", energy.glue.pj},
+                  {"pj_per_cycle", energy.glue.pj_per_cycle}};
   nlohmann::ordered_json& engines = json["per_engine"];
   for (int e = 0; e < kActivityEngines; ++e) {
     const EngineEnergy& x = energy.engines[size_t(e)];
@@ -130,6 +151,7 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
 nlohmann::ordered_json activity_json(const Activity& activity, const DatapathConfig& datapath) {
   nlohmann::ordered_json json;
   json["cycles"] = activity.cycles;
+  json["router_words"] = activity.router_words;
   nlohmann::ordered_json& engines = json["engines"];
   for (int e = 0; e < kActivityEngines; ++e) {
     const ActivityEngine engine = ActivityEngine(e);
@@ -149,6 +171,7 @@ nlohmann::ordered_json activity_json(const Activity& activity, const DatapathCon
 Activity activity_from_json(const nlohmann::json& json) {
   Activity activity;
   activity.cycles = json.at("cycles").get<uint64_t>();
+  activity.router_words = json.value("router_words", uint64_t(0));
   for (int e = 0; e < kActivityEngines; ++e) {
     const ActivityEngine engine = ActivityEngine(e);
     const nlohmann::json& j = json.at("engines").at(to_string(engine));

@@ -392,6 +392,8 @@ void Runner::run_all() {
 int Runner::finish(Report* report) {
   report->variants = std::move(results_);
   if (std::optional<Activity> activity = engine_.activity()) {
+    for (const VariantResult& v : report->variants)
+      activity->router_words += v.instruction_count() * router_words(parse_ptx(v.ptx));
     report->activity = activity;
     progress_.clear();
     print_activity(out_, *activity, report->datapath);

@@ -49,6 +49,7 @@ Family engine_family(ActivityEngine engine) {
 
 Activity& Activity::operator+=(const Activity& o) {
   cycles += o.cycles;
+  router_words += o.router_words;
   for (size_t e = 0; e < engines.size(); ++e) {
     engines[e].busy += o.engines[e].busy;
     engines[e].idle += o.engines[e].idle;
@@ -62,6 +63,7 @@ Activity& Activity::operator+=(const Activity& o) {
 Activity Activity::operator-(const Activity& o) const {
   Activity d = *this;
   d.cycles -= o.cycles;
+  d.router_words -= o.router_words;
   for (size_t e = 0; e < engines.size(); ++e) {
     d.engines[e].busy -= o.engines[e].busy;
     d.engines[e].idle -= o.engines[e].idle;
@@ -70,6 +72,10 @@ Activity Activity::operator-(const Activity& o) const {
     d.engines[e].macs -= o.engines[e].macs;
   }
   return d;
+}
+
+uint64_t router_words(const Instr& instr) {
+  return uint64_t(source_words(instr)) + uint64_t(dest_words(instr));
 }
 
 double mac_utilization(const Activity& activity, const DatapathConfig& config,

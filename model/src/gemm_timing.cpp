@@ -76,6 +76,7 @@ Activity estimate_gemm_activity(const DatapathConfig& datapath, const FrontEndCo
               (steps - 1) * std::min(tail + delivery, linger) + std::min(tail, linger - 1);
   used.gated = activity.cycles - used.busy - used.idle;
   used.macs = uint64_t(tiling.instructions()) * uint64_t(issued_macs(instr));
+  activity.router_words = uint64_t(tiling.instructions()) * router_words(instr);
   return activity;
 }
 

@@ -12,12 +12,13 @@ def test_derived_names_are_read():
 
 
 def test_a_datapaths_units(tmp_path):
-    # Two int4 units of one setting and one f16 unit: two derived modules.
+    # Two int4 units of one setting and one f16 unit: two derived modules, each
+    # unit a chooser read at its synthesis form.
     leaves = hier.leaves_of("tcu_datapath", {"Int4MacsPerCycle": 64, "IntStages": 1,
                                              "E2m1Enable": 0, "F16FmasPerCycle": 4,
                                              "FmaStages": 1, "F64Enable": 0, "SynthImpl": 1},
                             tmp_path)
-    assert sorted(leaves.values(), key=str) == [("tcu_f16_dot", {"FmaStages": 1}),
+    assert sorted(leaves.values(), key=str) == [("tcu_f16_dot", {"FmaStages": 1, "SynthImpl": 1}),
                                                 ("tcu_int4_dot", {"Stages": 1, "SynthImpl": 1})]
 
 

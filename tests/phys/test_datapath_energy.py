@@ -66,3 +66,21 @@ def test_final_outputs(tmp_path):
         "#0\nb0 !\n0\"\n#2\nb1 !\n1\"\n#4\nb1x1 !\n")
     assert datapath_energy.final_outputs(tmp_path / "gls.vcd", "tcu_datapath",
                                          ["act_int4_busy_o"]) == {"act_int4_busy_o": 5}
+
+
+def test_the_estimate_a_cycle_per_state_is_the_datapaths():
+    """The report's estimate per state of the datapath: the units' terms
+    plus the glue's figure a cycle in every state; the router's term, which
+    is tcu_core's, left out of the total (hand arithmetic on made-up
+    figures)."""
+    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640}}},
+              "energy": {"pj": 5000.0, "router": {"pj": 1200.0},
+                         "glue": {"pj_per_cycle": 100.0},
+                         "per_engine": {"int4": {"units": 2, "idle_pj_per_unit_cycle": 3.0,
+                                                 "dynamic_pj_per_issued_mac": 0.5,
+                                                 "leakage_pj_per_unit_cycle": 0.25}}}}
+    got = datapath_energy.per_state_estimate(report)
+    assert got == {"int4 busy": 640 * 0.5 / 10 + 2 * 3.0 + 100.0,  # 138
+                   "int4 idle": 2 * 3.0 + 100.0,                   # 106
+                   "int4 gated": 2 * 0.25 + 100.0}                 # 100.5
+    assert datapath_energy.datapath_estimate_pj(report) == 3800.0

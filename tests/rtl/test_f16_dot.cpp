@@ -1,7 +1,8 @@
 // rtl/tcu_f16_dot.sv against the golden tcu::f16_dot_f32 / f16_dot_f16,
 // bit-exact, for the three legal C/D type pairs (f16/f16, f16 C with f32 D,
-// f32/f32), at FmaStages = 0, 2 and 9 (Vtcu_f16_dot_s0, _s2, _s9; 9: a deep
-// setting), each D
+// f32/f32): the fast implementation at FmaStages = 0, 2 and 9
+// (Vtcu_f16_dot_s0, _s2, _s9; 9: a deep setting) and the synthesis one at 2
+// and 9 (Vtcu_f16_dot_synth_s2, _synth_s9), each D
 // checked to appear exactly unit_latency(kF16) cycles after its input, for
 // both D types.
 #include <catch2/catch.hpp>
@@ -18,6 +19,8 @@ constexpr int kRandomShare = 50;
 #include "Vtcu_f16_dot_s0.h"
 #include "Vtcu_f16_dot_s2.h"
 #include "Vtcu_f16_dot_s9.h"
+#include "Vtcu_f16_dot_synth_s2.h"
+#include "Vtcu_f16_dot_synth_s9.h"
 constexpr int kRandomShare = 1;
 #endif
 #include "fp_rtl_util.h"
@@ -232,6 +235,16 @@ TEST_CASE("tcu_f16_dot FmaStages=9: directed and random, all C/D types", "[rtl][
   run_all<Vtcu_f16_dot_s9>(9, 0xf169);
 }
 
+TEST_CASE("tcu_f16_dot_synth FmaStages=2: directed and random, all C/D types",
+          "[rtl][f16_dot]") {
+  run_all<Vtcu_f16_dot_synth_s2>(2, 0xf163);
+}
+
+TEST_CASE("tcu_f16_dot_synth FmaStages=9: directed and random, all C/D types",
+          "[rtl][f16_dot]") {
+  run_all<Vtcu_f16_dot_synth_s9>(9, 0xf16a);
+}
+
 TEST_CASE("tcu_f16_dot D leaves exactly unit_latency(kF16) enabled cycles after input",
           "[rtl][f16_dot]") {
   // 1*2 + 1*1 + 0 + 0, C = 0.5
@@ -240,20 +253,28 @@ TEST_CASE("tcu_f16_dot D leaves exactly unit_latency(kF16) enabled cycles after 
   CHECK(s0.latency(in, 0) == 0);
   CHECK(s0.model().d_o == 0x4300u);  // 3.5
   tcu_test::UnitBench<Vtcu_f16_dot_s2, F16Dot> s2(latency_for(2));
+  tcu_test::UnitBench<Vtcu_f16_dot_synth_s2, F16Dot> synth_s2(latency_for(2));
   CHECK(latency_for(2) == 10);
   for (bool d_f16 : {true, false}) {
     in.d_f16 = d_f16;
     CHECK(s2.latency(in, 0) == 10);
     CHECK(s2.latency(in, 4) == 14);
     CHECK(s2.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
+    CHECK(synth_s2.latency(in, 0) == 10);
+    CHECK(synth_s2.latency(in, 4) == 14);
+    CHECK(synth_s2.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
   }
   tcu_test::UnitBench<Vtcu_f16_dot_s9, F16Dot> s9(latency_for(9));
+  tcu_test::UnitBench<Vtcu_f16_dot_synth_s9, F16Dot> synth_s9(latency_for(9));
   CHECK(latency_for(9) == 45);
   for (bool d_f16 : {true, false}) {
     in.d_f16 = d_f16;
     CHECK(s9.latency(in, 0) == 45);
     CHECK(s9.latency(in, 4) == 49);
     CHECK(s9.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
+    CHECK(synth_s9.latency(in, 0) == 45);
+    CHECK(synth_s9.latency(in, 4) == 49);
+    CHECK(synth_s9.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
   }
 }
 #endif

@@ -35,6 +35,10 @@ struct EngineActivity {
 struct Activity {
   uint64_t cycles = 0;  // clock cycles since reset
   std::array<EngineActivity, kActivityEngines> engines{};
+  // 32-bit register words through the operand router: each instruction's
+  // source_words + dest_words (tcu/timing.h). Not an RTL counter: the
+  // words of the instructions a run issued (the energy estimate prices them).
+  uint64_t router_words = 0;
 
   EngineActivity& operator[](ActivityEngine e) { return engines[size_t(e)]; }
   const EngineActivity& operator[](ActivityEngine e) const { return engines[size_t(e)]; }
@@ -42,6 +46,10 @@ struct Activity {
   Activity& operator+=(const Activity& other);
   Activity operator-(const Activity& other) const;
 };
+
+// The register words one instruction moves through the operand router:
+// source_words + dest_words (tcu/timing.h).
+uint64_t router_words(const Instr& instr);
 
 // MACs / (the engine's peak MACs per cycle x cycles): 1.0 is every unit
 // busy with a useful slice in every cycle.

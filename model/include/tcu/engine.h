@@ -34,8 +34,9 @@ class UnsupportedInstruction : public std::invalid_argument {
 // name its failures carry (a generator case index, a vector file's id).
 // `expected`: the golden model's D of it where the caller has computed it
 // already (tcu run checks every D against it), so that an engine with a
-// golden scoreboard need not compute it again; it must stay alive for the
-// call. Null: the engine computes what it needs itself.
+// golden scoreboard need not compute it again nor check the operands the
+// golden model accepted; it must stay alive for the call. Null: the engine
+// computes and checks what it needs itself.
 struct StreamItem {
   Instr instr;
   WarpOperands operands;

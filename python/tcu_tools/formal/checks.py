@@ -8,7 +8,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("comb", "aig", "slots", "pipe", "slang", "cut", "map", "blast")
+KINDS = ("comb", "aig", "cec", "slots", "pipe", "seq", "window", "slang", "cut", "map",
+         "blast")
 TIERS = ("default", "full")
 
 
@@ -109,8 +110,9 @@ def load(root: Path, path: Path | None = None) -> list[Check]:
         if not isinstance(timeout, int) or timeout <= 0:
             raise ChecksError(f"{where}: timeout must be a positive number of seconds")
         names = list(c.get("params") or {})
-        if c["kind"] == "pipe" and not any(n.endswith("Stages") for n in names):
-            raise ChecksError(f"{where}: kind pipe needs a parameter named *Stages (the pipeline's)")
+        if c["kind"] in ("pipe", "seq", "window") and not any(n.endswith("Stages") for n in names):
+            raise ChecksError(f"{where}: kind {c['kind']} needs a parameter named *Stages "
+                              "(the pipeline's)")
         if c["kind"] == "slots" and "DWordsPerCycle" not in names:
             raise ChecksError(f"{where}: kind slots needs the parameter DWordsPerCycle (the slots)")
         for params in _param_sets(where, c.get("params")):

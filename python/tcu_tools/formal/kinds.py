@@ -7,6 +7,11 @@ tool's status. Each writes what its tools say to the check's log.
   aig    the same, proven by ABC's dprove on the miter as an AIG: SAT
          sweeping merges equal internal signals first, so a sum over equal
          parts is decided in seconds where one SAT call does not finish.
+  cec    the same, proven by ABC's &cec on the miter as an AIG (SAT
+         sweeping, raising its conflict limit round by round): for pairs
+         whose two forms compute one function in mostly the same structure
+         (the f16 dot's chains, whose miter ties the control inputs to its
+         parameters so that Yosys merges the two chains level by level).
   slots  combinational pairs whose outputs are slots, each a function of the
          shared inputs and its own index (the router's scatter): one sat
          -prove per slot (the miter's Slot), the other slots' logic removed
@@ -16,6 +21,16 @@ tool's status. Each writes what its tools say to the check's log.
          the fast form at its *Stages equal to its combinational form followed
          by its latency in registers; ABC dprove) and Run 2 (the synthesis form
          likewise, by k-induction), both from reset.
+  seq    a pipeline against its combinational form followed by its latency
+         in registers, in one miter (the miter's trigger): k-induction from
+         reset (bmc3, then ind), the latency the first parameter *Stages
+         times the miter's stage_cycles.
+  window a pipeline against its combinational form followed by its latency
+         in registers, in bounded runs of latency + 1 cycles (the miter's
+         Window: 0 from reset; 1 and 2 from any state with valid_i high or
+         low in the first cycle, the output checked at the latency): ABC
+         bmc3 on the miter with Yosys's opt run first (constant enables
+         folded), for pipelines whose k-induction does not finish.
   slang  the router's gather, whose fast form Yosys 0.23 cannot read: read by
          Yosys 0.70's SystemVerilog frontend (yosys-slang), the operand
          buffers cut, mapped to an AIG by Yosys 0.23 with the shift rules of
@@ -65,7 +80,7 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
     input, it must not matter). opt_clean first: a miter comparing one slot
     (kind slots) drops the other slots' logic before anything else runs."""
     aig = step.dir / f"{step.log.name}.aig"
-    if check.kind == "aig":
+    if check.kind in ("aig", "cec"):
         sat = f"techmap; setundef -anyseq; aigmap; write_aiger -zinit {aig}"
     else:
         sat = "sat -verify -prove trigger 0 -show-inputs"
@@ -75,6 +90,9 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
         f"async2sync; opt_clean; {sat}")
     if status == 0 and check.kind == "aig":
         status = step.dprove(aig)
+    elif status == 0 and check.kind == "cec":
+        status = step.abc(f"&r {step.rel(aig)}; &ps; &cec -m", "ABC &cec", "NOT EQUIVALENT",
+                          r"^Networks are equivalent")
     return status
 
 
@@ -117,6 +135,47 @@ def prove_pipe(step: Step, check: Check) -> int:
     return status or step.abc(
         f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
         "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
+
+
+def prove_seq(step: Step, check: Check) -> int:
+    """Kind seq: the miter at the check's parameters by k-induction from
+    reset, as kind pipe's Run 2 (bmc3 for latency + 3 cycles, then ind with
+    latency + 2 frames)."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind seq needs a parameter *Stages")
+    latency = stages * check.miter.stage_cycles
+    step.note(f"== {name} = {stages}: the staged form = at 0 and {latency} registers "
+              "(bmc3, ind)")
+    aig = step.dir / "seq.aig"
+    status = _miter_aig(step, check, _sets(check, None, step.plant), aig)
+    return status or step.abc(
+        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
+        "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
+
+
+def prove_window(step: Step, check: Check) -> int:
+    """Kind window: the miter at the check's parameters (Window among them)
+    by ABC's bmc3 over latency + 2 cycles, the latency the first parameter
+    *Stages times the miter's stage_cycles. The miter raises its trigger
+    only in the cycles its window checks (at most cycle latency), so the
+    bounded run decides it. Yosys's opt runs before mapping: the constant
+    enables fold, and the two forms' logic merges where it is the same."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind window needs a parameter *Stages")
+    frames = stages * check.miter.stage_cycles + 2
+    step.note(f"== {name} = {stages}: bmc3 over {frames} cycles")
+    aig = step.dir / "window.aig"
+    status = step.yosys(
+        f"read_verilog -sv {_files(step, check)}; "
+        f"{_chparam(_sets(check, None, step.plant))} "
+        "hierarchy -check -top eq_miter; proc; flatten; memory; opt; async2sync; opt; wreduce; "
+        "opt_clean; techmap; opt_merge; opt_clean; dffunmap; setundef -anyseq; aigmap; "
+        f"write_aiger -zinit {step.rel(aig)}")
+    return status or step.abc(
+        f"read_aiger {step.rel(aig)}; strash; bmc3 -F {frames}", "ABC bmc3",
+        "was asserted in frame", rf"^No output asserted in {frames} frames")
 
 
 def _in_parallel(step: Step, items: list, prove_one, header: str) -> int:
@@ -364,4 +423,5 @@ def prove_map(step: Step, check: Check) -> int:
 
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "slots": prove_slots, "pipe": prove_pipe,
+           "seq": prove_seq, "cec": prove_comb, "window": prove_window,
            "slang": prove_slang, "cut": prove_cut, "map": prove_map, "blast": prove_blast}

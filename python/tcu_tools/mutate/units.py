@@ -16,7 +16,7 @@ UNIT_OF_FILE = {
     "tcu_e2m1_dot.sv": "e2m1",
     "tcu_e2m1_group_dots_fast.sv": "e2m1",
     "tcu_e2m1_engine.sv": "e2m1",
-    "tcu_f16_dot.sv": "f16",
+    "tcu_f16_dot_fast.sv": "f16",
     "tcu_f16_engine.sv": "f16",
     "tcu_fma_three.sv": "fma",
     "tcu_f64_dot.sv": "f64",

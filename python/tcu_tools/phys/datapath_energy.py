@@ -154,19 +154,22 @@ def per_state_estimate(report: dict) -> dict[str, float]:
     """The run report's energy estimate a cycle in each state of each built
     engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
     over the busy cycles plus the units' idle figure; idle, the units' idle
-    figure; gated, their leakage."""
+    figure; gated, their leakage; in every state, the parts on the ungated
+    clock (the estimate's glue a cycle). The router's term is left out: it
+    is tcu_core's, outside tcu_datapath."""
     energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
     engines = report.get("activity", {}).get("engines", {})
+    glue = energy_block.get("glue", {}).get("pj_per_cycle", 0.0)
     out = {}
     for name, e in energy_block.get("per_engine", {}).items():
         units, a = e.get("units", 0), engines.get(name, {})
         if not units or not a:
             continue
-        idle = units * e["idle_pj_per_unit_cycle"]
+        idle = units * e["idle_pj_per_unit_cycle"] + glue
         if a.get("busy"):
             out[f"{name} busy"] = a["macs"] * e["dynamic_pj_per_issued_mac"] / a["busy"] + idle
         out[f"{name} idle"] = idle
-        out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"]
+        out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"] + glue
     return out
 
 
@@ -216,9 +219,18 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
                          for k, (c, pj) in sorted(states.items())},
             "counters": got, "counter_mismatches": mismatches,
             # the energy estimate of the run's report (model/src/energy.cpp on
-            # the RTL's counters), where a report was given
-            "estimate_pj": (report.get("energy") or report.get("gemm", {}).get("energy", {})
-                            ).get("pj") if report else None}
+            # the RTL's counters) less its router term (tcu_core's, outside
+            # tcu_datapath), where a report was given
+            "estimate_pj": datapath_estimate_pj(report) if report else None}
+
+
+def datapath_estimate_pj(report: dict) -> float | None:
+    """The report's energy estimate of tcu_datapath's parts: its pJ less the
+    router's."""
+    block = report.get("energy") or report.get("gemm", {}).get("energy", {})
+    if block.get("pj") is None:
+        return None
+    return block["pj"] - block.get("router", {}).get("pj", 0.0)
 
 
 def main(argv: list[str] | None = None) -> int:

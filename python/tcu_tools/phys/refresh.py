@@ -69,6 +69,6 @@ def refresh(path: Path, workdir: Path) -> int:
         print(f"tcu_phys: {error}", file=sys.stderr)
         return 1
     datafile.write(path, points, data["cycles"], data["seed"], tools, wholes, engines,
-                   rtl_then=data.get("rtl_sha256", {}))
+                   rtl_then=data.get("rtl_sha256", {}), glue=data.get("glue", []))
     print(f"wrote {path}")
     return 0

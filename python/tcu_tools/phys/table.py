@@ -161,6 +161,21 @@ def engines_table(data: dict) -> str:
     return "\n".join(rows)
 
 
+def glue_table(data: dict) -> str:
+    """The [[glue]] tables: the parts on the ungated clock, the energy
+    estimate charges each its idle figure every cycle."""
+    if not data.get("glue"):
+        return ""
+    rows = ["| on the ungated clock | parameters | flip-flops | busy pJ/cycle (random inputs) "
+            "| idle pJ/cycle (inputs held) | leakage µW |", "|---|---|--:|--:|--:|--:|"]
+    for g in data["glue"]:
+        params = " ".join(f"{k}={v}" for k, v in g.get("params", {}).items()) or "–"
+        rows.append(f"| `{g['unit']}` | {params} | {g['flip_flops']:,} "
+                    f"| {g['busy_pj_per_cycle']:,.2f} | {g['idle_pj_per_cycle']:,.2f} "
+                    f"| {g['leakage_uw']:.3f} |")
+    return "\n".join(rows)
+
+
 # Published energies beside the calibration designs, scaled to 180 nm and
 # 1.8 V by energy ~ C V^2 with C ~ the feature size: from 45 nm at 0.9 V
 # x (180 / 45) x (1.8 / 0.9)^2 = 16; from 90 nm at an assumed 1.0 V
@@ -213,7 +228,7 @@ def markdown(data: dict) -> str:
     """Every table of the data file, as the docs show them."""
     parts = [f"{data['library']}; measured {data['date']}; `{data['command']}`",
              points_table(data), datapaths_table(data), clocks_table(data), wholes_table(data),
-             engines_table(data)]
+             engines_table(data), glue_table(data)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 

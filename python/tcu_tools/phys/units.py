@@ -59,13 +59,13 @@ UNIT_TYPES = {
         # One f64 FMA (Format 1 = tcu_pkg::FP64), a quarter of tcu_f64_dot's
         # chain without the registers that carry the later steps' operands.
         UnitType("tcu_fma", "f64", {"Format": 1, "Stages": 2}, 1, "FMA", "f64", ()),
-        # The output skid register (tcu_datapath's; area and clock only).
-        UnitType("tcu_output_skid", "control", {}, 0, "", "", ("default", "small")),
-        # Glue: area and clock only (no operand stream of its own).
-        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "", ("default", "small")),
-        # One engine's activity counters (tcu_datapath has one per enabled
-        # engine; area and clock only).
-        UnitType("tcu_activity", "control", {}, 0, "", "", ("default", "small")),
+        # The output skid register (tcu_datapath's), the control and one
+        # engine's activity counters (tcu_datapath has one per enabled
+        # engine): on the ungated clock. Energy with random inputs every
+        # cycle (busy) and held (idle: their clocked flip-flops alone).
+        UnitType("tcu_output_skid", "control", {}, 0, "", "bits", ("default", "small")),
+        UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "bits", ("default", "small")),
+        UnitType("tcu_activity", "control", {}, 0, "", "bits", ("default", "small")),
         # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1 and 4
         # words a cycle; per cycle busy and idle (most of it the clock of
         # its flip-flops: see tcu_tools.phys.sta.ideal_clock_slews).

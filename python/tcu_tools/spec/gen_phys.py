@@ -6,7 +6,11 @@
 writes OUTDIR/include/tcu/phys_figures.h (only when its text changes):
 tcu::phys::kDotUnits, each dot unit type's figures at each stage count the
 data file holds (spec/phys_osu018.toml [[point]]s of tcu_*_dot), with the
-library's label; tcu::phys::kConfigClocks, each named configuration's clock
+library's label; tcu::phys::kRouterPoints, the operand router's energies at
+each width measured with energy; tcu::phys::kGlue, the energies of the
+parts on the ungated clock (the skid, the control, the activity counters:
+[[glue]] tables, tcu_tools.phys.glue), with each engine's D bits and the
+counter sets (tcu_tools.phys.compose's D_BITS, ACTIVITY_COUNTERS); tcu::phys::kConfigClocks, each named configuration's clock
 and what sets it ([[datapath]], for `tcu timing`). model/src/energy.cpp reads them, so `tcu` needs no file at
 run time; an engine whose unit has no point is not priced (its estimate
 says so). A malformed data file exits 1 with the reason on stderr (the
@@ -18,9 +22,13 @@ import sys
 import tomllib
 from pathlib import Path
 
+from tcu_tools.phys.compose import ACTIVITY_COUNTERS, D_BITS
+
 # engine (tcu::ActivityEngine order) -> (unit, its stage parameter)
 ENGINES = [("int4", "tcu_int4_dot", "Stages"), ("e2m1", "tcu_e2m1_dot", "Stages"),
            ("f16", "tcu_f16_dot", "FmaStages"), ("f64", "tcu_f64_dot", "FmaStages")]
+# The parts on the ungated clock ([[glue]] tables), in kGlue's order.
+GLUE = ("tcu_output_skid", "tcu_datapath_ctrl", "tcu_activity")
 POINT_KEYS = ("area_um2", "fmax_mhz", "busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw",
               "issued_ops_per_cycle")
 
@@ -49,6 +57,36 @@ def header(data: dict, source: str) -> str:
                         f"{int(p['issued_ops_per_cycle'])}, {float(p['area_um2'])!r}, "
                         f"{float(p['fmax_mhz'])!r}, {float(p['busy_pj_per_cycle'])!r}, "
                         f"{float(p['idle_pj_per_cycle'])!r}, {leak_pj!r}}},")
+    routers = []
+    for p in data.get("point", []):
+        if p.get("unit") != "tcu_operand_router" or "busy_pj_per_cycle" not in p:
+            continue
+        params = p.get("params", {})
+        if "WordsPerCycle" not in params or "DWordsPerCycle" not in params or \
+                "idle_pj_per_cycle" not in p or "leakage_uw" not in p:
+            raise ValueError(f"tcu_operand_router {params}: no WordsPerCycle, DWordsPerCycle, "
+                             "idle_pj_per_cycle or leakage_uw")
+        leak_pj = float(p["leakage_uw"]) * period * 1e-3
+        routers.append(f"    {{{int(params['WordsPerCycle'])}, {int(params['DWordsPerCycle'])}, "
+                       f"{float(p['busy_pj_per_cycle'])!r}, {float(p['idle_pj_per_cycle'])!r}, "
+                       f"{leak_pj!r}}},")
+    glue = {}
+    for g in data.get("glue", []):  # the last table of a unit stands
+        missing = [k for k in ("unit", "flip_flops", "idle_pj_per_cycle", "busy_pj_per_cycle",
+                               "leakage_uw") if k not in g]
+        if missing:
+            raise ValueError(f"[[glue]] {g.get('unit')}: no {', '.join(missing)}")
+        if g["unit"] not in GLUE:
+            raise ValueError(f"[[glue]] {g['unit']}: not one of {', '.join(GLUE)}")
+        leak_pj = float(g["leakage_uw"]) * period * 1e-3
+        data_w = int(g.get("params", {}).get("DataW", 0))
+        if g["unit"] == "tcu_output_skid" and not data_w:
+            raise ValueError("[[glue]] tcu_output_skid: no params.DataW")
+        glue[g["unit"]] = (f"    {{{cxx_string(g['unit'])}, {data_w}, {int(g['flip_flops'])}, "
+                           f"{float(g['busy_pj_per_cycle'])!r}, {float(g['idle_pj_per_cycle'])!r}, "
+                           f"{leak_pj!r}}},")
+    glue_rows = [glue[u] for u in GLUE if u in glue]
+    d_bits = ", ".join(str(int(D_BITS[engine])) for engine, _, _ in ENGINES)
     clocks = []
     for d in data.get("datapath", []):
         if "fmax_mhz" not in d or "path_unit" not in d:
@@ -88,6 +126,47 @@ inline constexpr DotUnitFigures kDotUnits[] = {{
 {chr(10).join(rows)}
     {{-1, "", 0, 1, 0.0, 0.0, 0.0, 0.0, 0.0}},  // the end (engine -1)
 }};
+
+// The operand router's energies at each width the data file measured them
+// (tcu_operand_router [[point]]s with energy): busy, every gather slot
+// valid every cycle (words_per_cycle words a cycle); idle, clocked without
+// a word.
+struct RouterFigures {{
+  int words_per_cycle;          // 0: the end of the table
+  int d_words_per_cycle;
+  double busy_pj_per_cycle;
+  double idle_pj_per_cycle;
+  double leakage_pj_per_cycle;
+}};
+
+inline constexpr RouterFigures kRouterPoints[] = {{
+{chr(10).join(routers)}
+    {{0, 0, 0.0, 0.0, 0.0}},  // the end
+}};
+
+// The parts on the ungated clock ([[glue]] tables: tcu_output_skid,
+// tcu_datapath_ctrl, tcu_activity in this order, those the file has):
+// busy, random inputs every cycle; idle, inputs held (their clocked
+// flip-flops, and the counters counting).
+struct GlueFigures {{
+  const char* unit;             // nullptr: the end of the table
+  int data_w;                   // tcu_output_skid's DataW measured (else 0)
+  int flip_flops;
+  double busy_pj_per_cycle;
+  double idle_pj_per_cycle;
+  double leakage_pj_per_cycle;
+}};
+
+inline constexpr GlueFigures kGlue[] = {{
+{chr(10).join(glue_rows)}
+    {{nullptr, 0, 0, 0.0, 0.0, 0.0}},  // the end
+}};
+
+// The D bits each engine hands the output skid (tcu::ActivityEngine order)
+// and the activity counters of one engine's set (tcu_datapath counts the
+// cycles with one more counter: a set per engine + 1 / kActivityCounters).
+inline constexpr int kEngineDBits[] = {{{d_bits}}};
+inline constexpr int kActivityCounters = {int(ACTIVITY_COUNTERS)};
 
 // Every dot unit point's clock, energy measured or not (tcu timing's
 // table of settings).
