@@ -15,8 +15,8 @@
 // issued to the engine's units (macs_i per cycle). The counters only
 // observe: nothing in the datapath reads them.
 module tcu_activity #(
-  parameter int unsigned CountW = 48,
-  parameter int unsigned MacsW  = 16
+  parameter int unsigned CountW = tcu_pkg::ACT_BITS,
+  parameter int unsigned MacsW  = tcu_pkg::MACS_BITS
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

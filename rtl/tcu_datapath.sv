@@ -69,59 +69,59 @@ module tcu_datapath #(
   // simulation ones; tcu-formal proves each pair equal.
   parameter bit          SynthImpl        = tcu_pkg::SynthImpl
 ) (
-  input  logic          clk_i,
-  input  logic          rst_ni,
-  input  logic          in_valid_i,
-  output logic          in_ready_o,
-  input  logic [2:0]    in_family_i,
-  input  logic          in_a_signed_i,
-  input  logic          in_b_signed_i,
-  input  logic          in_satfinite_i,
-  input  logic          in_k32_i,
-  input  logic [1:0]    in_rnd_i,
-  input  logic          in_c_f16_i,
-  input  logic          in_d_f16_i,
-  input  logic          in_scale_4x_i,
-  input  logic [15:0]   in_tag_i,
-  input  logic [4095:0] in_a_i,
-  input  logic [2047:0] in_b_i,
-  input  logic [8191:0] in_c_i,
-  input  logic [511:0]  in_meta_i,
-  input  logic [511:0]  in_scale_a_i,
-  input  logic [255:0]  in_scale_b_i,
-  output logic          out_valid_o,
-  input  logic          out_ready_i,
-  output logic [15:0]   out_tag_o,
-  output logic [8191:0] out_d_o,
-  // Activity counters (48 bits each)
-  output logic [47:0]   act_cycles_o,
-  output logic [47:0]   act_int4_busy_o,
-  output logic [47:0]   act_int4_idle_o,
-  output logic [47:0]   act_int4_stalled_o,
-  output logic [47:0]   act_int4_gated_o,
-  output logic [47:0]   act_int4_macs_o,
-  output logic [47:0]   act_e2m1_busy_o,
-  output logic [47:0]   act_e2m1_idle_o,
-  output logic [47:0]   act_e2m1_stalled_o,
-  output logic [47:0]   act_e2m1_gated_o,
-  output logic [47:0]   act_e2m1_macs_o,
-  output logic [47:0]   act_f16_busy_o,
-  output logic [47:0]   act_f16_idle_o,
-  output logic [47:0]   act_f16_stalled_o,
-  output logic [47:0]   act_f16_gated_o,
-  output logic [47:0]   act_f16_macs_o,
-  output logic [47:0]   act_f64_busy_o,
-  output logic [47:0]   act_f64_idle_o,
-  output logic [47:0]   act_f64_stalled_o,
-  output logic [47:0]   act_f64_gated_o,
-  output logic [47:0]   act_f64_macs_o
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              in_valid_i,
+  output logic                              in_ready_o,
+  input  logic [tcu_pkg::FAMILY_BITS-1:0]   in_family_i,
+  input  logic                              in_a_signed_i,
+  input  logic                              in_b_signed_i,
+  input  logic                              in_satfinite_i,
+  input  logic                              in_k32_i,
+  input  logic [tcu_pkg::ROUNDING_BITS-1:0] in_rnd_i,
+  input  logic                              in_c_f16_i,
+  input  logic                              in_d_f16_i,
+  input  logic                              in_scale_4x_i,
+  input  logic [tcu_pkg::TAG_BITS-1:0]      in_tag_i,
+  input  logic [tcu_pkg::A_BITS-1:0]        in_a_i,
+  input  logic [tcu_pkg::B_BITS-1:0]        in_b_i,
+  input  logic [tcu_pkg::C_BITS-1:0]        in_c_i,
+  input  logic [tcu_pkg::META_BITS-1:0]     in_meta_i,
+  input  logic [tcu_pkg::SCALE_A_BITS-1:0]  in_scale_a_i,
+  input  logic [tcu_pkg::SCALE_B_BITS-1:0]  in_scale_b_i,
+  output logic                              out_valid_o,
+  input  logic                              out_ready_i,
+  output logic [tcu_pkg::TAG_BITS-1:0]      out_tag_o,
+  output logic [tcu_pkg::D_BITS-1:0]        out_d_o,
+  // Activity counters (tcu_pkg::ACT_BITS each)
+  output logic [tcu_pkg::ACT_BITS-1:0] act_cycles_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_int4_busy_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_int4_idle_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_int4_stalled_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_int4_gated_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_int4_macs_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_e2m1_busy_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_e2m1_idle_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_e2m1_stalled_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_e2m1_gated_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_e2m1_macs_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f16_busy_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f16_idle_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f16_stalled_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f16_gated_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f16_macs_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f64_busy_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f64_idle_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f64_stalled_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f64_gated_o,
+  output logic [tcu_pkg::ACT_BITS-1:0] act_f64_macs_o
 );
 
   localparam int unsigned ENGINES     = tcu_pkg::NUM_ENGINES;
   localparam int unsigned STATUS_BITS = tcu_pkg::STATUS_BITS;
   localparam int unsigned TAG_BITS    = tcu_pkg::TAG_BITS;
   localparam int unsigned MACS_BITS   = tcu_pkg::MACS_BITS;
-  localparam int unsigned COUNT_BITS  = 48;  // activity counters
+  localparam int unsigned COUNT_BITS  = tcu_pkg::ACT_BITS;  // activity counters
   localparam int unsigned INT4_LANES  = tcu_pkg::INT4_DOT_LANES;
   localparam int unsigned E2M1_LANES  = tcu_pkg::E2M1_DOT_LANES;
   localparam int unsigned F16_LANES   = tcu_pkg::F16_DOT_LANES;
@@ -253,8 +253,8 @@ module tcu_datapath #(
   // [(batch*8+c)*64 +: 64]; f64 column c at [c*256 +: 256]; e2m1 scale_b
   // column c (4 bytes, block-major) at in_scale_b_i[c*32 +: 32]. Only f16
   // uses all of C; only int4 and e2m1 all of A.
-  logic [4095:0] int4_d, e2m1_d, f64_d;
-  logic [8191:0] f16_d;
+  logic [tcu_pkg::M16N8_C_BITS-1:0] int4_d, e2m1_d, f64_d;
+  logic [tcu_pkg::D_BITS-1:0]       f16_d;
 
   tcu_int4_engine #(
     .Enable      (Int4Enable),
@@ -272,7 +272,7 @@ module tcu_datapath #(
     .desc_i     (desc),
     .a_i        (in_a_i),
     .b_i        (in_b_i),
-    .c_i        (in_c_i[4095:0]),
+    .c_i        (in_c_i[tcu_pkg::M16N8_C_BITS-1:0]),
     .meta_i     (in_meta_i),
     .status_o   (engine_status[tcu_pkg::ENGINE_INT4*STATUS_BITS +: STATUS_BITS]),
     .d_o        (int4_d)
@@ -293,7 +293,7 @@ module tcu_datapath #(
     .desc_i     (desc),
     .a_i        (in_a_i),
     .b_i        (in_b_i),
-    .c_i        (in_c_i[4095:0]),
+    .c_i        (in_c_i[tcu_pkg::M16N8_C_BITS-1:0]),
     .scale_a_i  (in_scale_a_i),
     .scale_b_i  (in_scale_b_i),
     .status_o   (engine_status[tcu_pkg::ENGINE_E2M1*STATUS_BITS +: STATUS_BITS]),
@@ -313,7 +313,7 @@ module tcu_datapath #(
     .pipe_take_i(pipe_take),
     .start_i    (engine_start[tcu_pkg::ENGINE_F16]),
     .desc_i     (desc),
-    .a_i        (in_a_i[2047:0]),
+    .a_i        (in_a_i[tcu_pkg::M8N8K4_A_BITS-1:0]),
     .b_i        (in_b_i),
     .c_i        (in_c_i),
     .status_o   (engine_status[tcu_pkg::ENGINE_F16*STATUS_BITS +: STATUS_BITS]),
@@ -333,9 +333,9 @@ module tcu_datapath #(
     .pipe_take_i(pipe_take),
     .start_i    (engine_start[tcu_pkg::ENGINE_F64]),
     .desc_i     (desc),
-    .a_i        (in_a_i[2047:0]),
+    .a_i        (in_a_i[tcu_pkg::M8N8K4_A_BITS-1:0]),
     .b_i        (in_b_i),
-    .c_i        (in_c_i[4095:0]),
+    .c_i        (in_c_i[tcu_pkg::M16N8_C_BITS-1:0]),
     .status_o   (engine_status[tcu_pkg::ENGINE_F64*STATUS_BITS +: STATUS_BITS]),
     .d_o        (f64_d)
   );
@@ -348,8 +348,8 @@ module tcu_datapath #(
   // (pipe_take); the others show zeros, so D bits above the instruction's D
   // are zero. At most one engine owns it (asserted): a priority mux with
   // zeros elsewhere equals the OR of the masked buffers.
-  logic [ENGINES-1:0] engine_owns;
-  logic [8191:0]      pipe_d;
+  logic [ENGINES-1:0]         engine_owns;
+  logic [tcu_pkg::D_BITS-1:0] pipe_d;
   for (genvar e = 0; e < ENGINES; e++) begin : g_owner
     assign engine_owns[e] = engine_status[e*STATUS_BITS + tcu_pkg::STATUS_OWN];
   end
@@ -357,13 +357,13 @@ module tcu_datapath #(
   always_comb begin
     pipe_d = '0;
     if (engine_owns[tcu_pkg::ENGINE_INT4]) begin
-      pipe_d[4095:0] = int4_d;
+      pipe_d[tcu_pkg::M16N8_C_BITS-1:0] = int4_d;
     end else if (engine_owns[tcu_pkg::ENGINE_E2M1]) begin
-      pipe_d[4095:0] = e2m1_d;
+      pipe_d[tcu_pkg::M16N8_C_BITS-1:0] = e2m1_d;
     end else if (engine_owns[tcu_pkg::ENGINE_F16]) begin
       pipe_d = f16_d;
     end else if (engine_owns[tcu_pkg::ENGINE_F64]) begin
-      pipe_d[4095:0] = f64_d;
+      pipe_d[tcu_pkg::M16N8_C_BITS-1:0] = f64_d;
     end
   end
 

@@ -44,7 +44,7 @@ module tcu_datapath_ctrl #(
   input  logic                                                 rst_ni,
   input  logic                                                 in_valid_i,
   output logic                                                 in_ready_o,
-  input  logic [2:0]                                           in_family_i,
+  input  logic [tcu_pkg::FAMILY_BITS-1:0]                      in_family_i,
   input  logic [tcu_pkg::NUM_ENGINES*tcu_pkg::STATUS_BITS-1:0] status_i,
   input  logic                                                 skid_full_i,
   output logic                                                 pipe_en_o,

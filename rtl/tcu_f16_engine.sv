@@ -1,29 +1,30 @@
 // The f16 engine of tcu_datapath: Units tcu_f16_dot, one D element of one
 // m8n8k4 quad pair each (.f16 or .f32 C and D). Behind its own gated clock
 // (clk_en_i): the operand register loads at start_i, the slice sequencer
-// issues the groups, unit u takes element group * Units + u, and the
-// results go into the D buffer (d_o), which the engine owns from its last
-// group's arrival until pipe_take_i. status_o is the bundle every engine
-// shows the control (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o
-// and d_o are zero.
+// issues the groups, unit u takes element group * Units + u, and the results
+// go into the D buffer (d_o), which the engine owns from its last group's
+// arrival until pipe_take_i. status_o is the bundle every engine shows the
+// control (tcu_pkg STATUS_*). The gated clock, the sequencer, the group pipe,
+// the D buffer, ownership and status are its tcu_engine_frame's. Enable = 0
+// builds nothing: status_o and d_o are zero.
 module tcu_f16_engine #(
   parameter bit          Enable    = tcu_pkg::F16Enable,
   parameter int unsigned Units     = tcu_pkg::F16FmasPerCycle / tcu_pkg::F16_DOT_LANES,
   parameter int unsigned FmaStages = tcu_pkg::FmaStages,
   parameter bit          SynthImpl = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
-  input  logic                            clk_i,
-  input  logic                            rst_ni,
-  input  logic                            clk_en_i,
-  input  logic                            pipe_en_i,
-  input  logic                            pipe_take_i,
-  input  logic                            start_i,
-  input  logic [tcu_pkg::DESC_BITS-1:0]   desc_i,
-  input  logic [2047:0]                   a_i,
-  input  logic [2047:0]                   b_i,
-  input  logic [8191:0]                   c_i,
-  output logic [tcu_pkg::STATUS_BITS-1:0] status_o,
-  output logic [8191:0]                   d_o
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              clk_en_i,
+  input  logic                              pipe_en_i,
+  input  logic                              pipe_take_i,
+  input  logic                              start_i,
+  input  logic [tcu_pkg::DESC_BITS-1:0]     desc_i,
+  input  logic [tcu_pkg::M8N8K4_A_BITS-1:0] a_i,
+  input  logic [tcu_pkg::B_BITS-1:0]        b_i,
+  input  logic [tcu_pkg::C_BITS-1:0]        c_i,
+  output logic [tcu_pkg::STATUS_BITS-1:0]   status_o,
+  output logic [tcu_pkg::D_BITS-1:0]        d_o
 );
 
   localparam int unsigned TAG_BITS    = tcu_pkg::TAG_BITS;
@@ -38,40 +39,65 @@ module tcu_f16_engine #(
   localparam int unsigned LATENCY     = 5 * FmaStages;  // tcu_f16_dot's
   localparam int unsigned PIECE_BITS  = 16;  // D buffer granule: an f16, half an f32
 
-  localparam logic [MACS_BITS-1:0] FULL_GROUP_MACS = MACS_BITS'(Units * DOT_K);
   localparam logic [MACS_BITS-1:0] LAST_GROUP_MACS =
       MACS_BITS'((SLICES - (GROUPS - 1) * Units) * DOT_K);
 
   if (Enable) begin : g_engine
-    localparam int unsigned GroupInfoW = GroupW + 2 + 1 + TAG_BITS;
     logic                      clk_engine;
-    logic                      seq_busy, issue, seq_done;
+    logic                      seq_busy, issue;
     logic [GroupW-1:0]         group_q;
     logic                      c_f16_q, d_f16_q;
     logic [TAG_BITS-1:0]       tag_q;
-    logic [2047:0]             a_q;
-    logic [2047:0]             b_q;
-    logic [8191:0]             c_q;
-    logic [GroupInfoW-1:0]     group_info_q;
+    logic [tcu_pkg::M8N8K4_A_BITS-1:0] a_q;
+    logic [tcu_pkg::B_BITS-1:0]        b_q;
+    logic [tcu_pkg::C_BITS-1:0]        c_q;
     logic                      arrive;
+    logic [GroupW-1:0]         arrive_group;
+    logic                      arrive_first, arrive_last, arrive_d_f16;
     logic [Units-1:0]          unit_valid;
     logic [Units*F32_BITS-1:0] unit_d;
-    logic                      own_q;
 
-    tcu_clock_gate u_gate (.clk_i, .en_i(clk_en_i), .clk_o(clk_engine));
-
-    tcu_slice_seq #(
-      .GrpW(GroupW)
-    ) u_seq (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .start_i(start_i),
-      .last_i (GroupW'(GROUPS - 1)),
-      .busy_o (seq_busy),
-      .grp_o  (group_q),
-      .issue_o(issue),
-      .done_o (seq_done)
+    // The gated clock, the sequencer, the group pipe (the group, its first
+    // and last flags, D's type, the tag), ownership, status and the D buffer
+    // in 16-bit pieces: piece p is the f16 element p (the unit's low half),
+    // or, for an f32 D, half p % 2 of the f32 element p / 2.
+    tcu_engine_frame #(
+      .Units        (Units),
+      .Groups       (GROUPS),
+      .Latency      (LATENCY),
+      .ModeW        (1),
+      .UnitW        (F32_BITS),
+      .Slices       (SLICES),
+      .PieceW       (PIECE_BITS),
+      .Pieces       (8192 / PIECE_BITS),
+      .AltLayout    (1'b1),
+      .AltPieces    (F32_BITS / PIECE_BITS),
+      .FullGroupMacs(Units * DOT_K)
+    ) u_frame (
+      .clk_i,
+      .rst_ni,
+      .clk_en_i,
+      .pipe_en_i,
+      .pipe_take_i,
+      .start_i,
+      .last_group_i  (GroupW'(GROUPS - 1)),
+      .clk_o         (clk_engine),
+      .busy_o        (seq_busy),
+      .group_o       (group_q),
+      .issue_o       (issue),
+      .tag_i         (tag_q),
+      .mode_i        (d_f16_q),
+      .last_macs_i   (LAST_GROUP_MACS),
+      .unit_valid_i  (unit_valid),
+      .unit_d_i      (unit_d),
+      .arrive_o      (arrive),
+      .arrive_group_o(arrive_group),
+      .arrive_first_o(arrive_first),
+      .arrive_last_o (arrive_last),
+      .arrive_mode_o (arrive_d_f16),
+      .d_alt_i       (!arrive_d_f16),
+      .status_o,
+      .d_o
     );
 
     always_ff @(posedge clk_engine) begin
@@ -124,78 +150,12 @@ module tcu_f16_engine #(
       assign unused_elem = ^elem[15:8];
     end
 
-    // What travels alongside the units: the group, its first and last
-    // flags, D's type, the tag.
-    tcu_pipe_reg #(
-      .Width(GroupInfoW),
-      .Depth(LATENCY)
-    ) u_group_pipe (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .valid_i(issue),
-      .data_i ({group_q, group_q == '0, seq_done, d_f16_q, tag_q}),
-      .valid_o(arrive),
-      .data_o (group_info_q)
-    );
-
-    logic [GroupW-1:0]   arrive_group;
-    logic                arrive_first, arrive_last, arrive_d_f16;
-    logic [TAG_BITS-1:0] arrive_tag;
-    assign {arrive_group, arrive_first, arrive_last, arrive_d_f16, arrive_tag} = group_info_q;
-
-    // D buffer in 16-bit pieces: piece p is half p%2 of the f32 element p/2,
-    // or the f16 element p. An instruction's first group clears what the
-    // previous D left.
-    for (genvar p = 0; p < 8192 / PIECE_BITS; p++) begin : g_d_buffer
-      localparam int unsigned F32_ELEM = p / 2;
-      localparam int unsigned F32_HALF = p % 2;
-      logic write_f32, write_f16;
-      if (F32_ELEM < SLICES) begin : g_f32
-        localparam int unsigned UNIT = F32_ELEM % Units;
-        assign write_f32 = !arrive_d_f16 && unit_valid[UNIT] &&
-                           arrive_group == GroupW'(F32_ELEM / Units);
-      end else begin : g_no_f32
-        assign write_f32 = 1'b0;
-      end
-      if (p < SLICES) begin : g_f16
-        localparam int unsigned UNIT = p % Units;
-        assign write_f16 = arrive_d_f16 && unit_valid[UNIT] && arrive_group == GroupW'(p / Units);
-      end else begin : g_no_f16
-        assign write_f16 = 1'b0;
-      end
-      always_ff @(posedge clk_engine) begin
-        if (pipe_en_i) begin
-          if (write_f32) begin
-            d_o[p*PIECE_BITS +: PIECE_BITS] <=
-                unit_d[(F32_ELEM % Units)*F32_BITS + F32_HALF*PIECE_BITS +: PIECE_BITS];
-          end else if (write_f16) begin
-            d_o[p*PIECE_BITS +: PIECE_BITS] <= unit_d[(p % Units)*F32_BITS +: PIECE_BITS];
-          end else if (arrive && arrive_first) begin
-            d_o[p*PIECE_BITS +: PIECE_BITS] <= '0;
-          end
-        end
-      end
-    end
-
-    always_ff @(posedge clk_engine or negedge rst_ni) begin
-      if (!rst_ni) begin
-        own_q <= 1'b0;
-      end else if (pipe_en_i && arrive && arrive_last) begin
-        own_q <= 1'b1;
-      end else if (pipe_take_i) begin
-        own_q <= 1'b0;
-      end
-    end
-
-    logic [MACS_BITS-1:0] macs;
-    assign macs     = seq_done ? LAST_GROUP_MACS : issue ? FULL_GROUP_MACS : '0;
-    assign status_o = {macs, arrive_tag, own_q, arrive_last, arrive, seq_done, seq_busy};
-
-    // Units beyond the instruction's slices deliver nothing; the
-    // descriptor's fields between the tag and C's type are other engines'.
+    // The arriving group's information is the frame's (shown in the
+    // waveforms); the descriptor's fields between the tag and C's type are
+    // other engines'.
     logic unused_inputs;
-    assign unused_inputs = ^{unit_d, desc_i[tcu_pkg::DESC_C_F16-1:tcu_pkg::DESC_FAMILY],
+    assign unused_inputs = ^{issue, arrive, arrive_group, arrive_first, arrive_last,
+                             desc_i[tcu_pkg::DESC_C_F16-1:tcu_pkg::DESC_FAMILY],
                              desc_i[tcu_pkg::DESC_SCALE_4X]};
   end else begin : g_absent
     assign status_o = '0;

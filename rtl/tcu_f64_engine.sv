@@ -4,25 +4,27 @@
 // element group * Units + u, and the results go into the D buffer (d_o),
 // which the engine owns from its last group's arrival until pipe_take_i.
 // status_o is the bundle every engine shows the control (tcu_pkg STATUS_*).
-// Enable = 0 builds nothing: status_o and d_o are zero.
+// The gated clock, the sequencer, the group pipe, the D buffer, ownership and
+// status are its tcu_engine_frame's. Enable = 0 builds nothing: status_o and
+// d_o are zero.
 module tcu_f64_engine #(
   parameter bit          Enable    = tcu_pkg::F64Enable,
   parameter int unsigned Units     = tcu_pkg::F64FmasPerCycle / tcu_pkg::F64_DOT_LANES,
   parameter int unsigned FmaStages = tcu_pkg::FmaStages,
   parameter bit          SynthImpl = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
-  input  logic                            clk_i,
-  input  logic                            rst_ni,
-  input  logic                            clk_en_i,
-  input  logic                            pipe_en_i,
-  input  logic                            pipe_take_i,
-  input  logic                            start_i,
-  input  logic [tcu_pkg::DESC_BITS-1:0]   desc_i,
-  input  logic [2047:0]                   a_i,
-  input  logic [2047:0]                   b_i,
-  input  logic [4095:0]                   c_i,
-  output logic [tcu_pkg::STATUS_BITS-1:0] status_o,
-  output logic [4095:0]                   d_o
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              clk_en_i,
+  input  logic                              pipe_en_i,
+  input  logic                              pipe_take_i,
+  input  logic                              start_i,
+  input  logic [tcu_pkg::DESC_BITS-1:0]     desc_i,
+  input  logic [tcu_pkg::M8N8K4_A_BITS-1:0] a_i,
+  input  logic [tcu_pkg::B_BITS-1:0]        b_i,
+  input  logic [tcu_pkg::M16N8_C_BITS-1:0]  c_i,
+  output logic [tcu_pkg::STATUS_BITS-1:0]   status_o,
+  output logic [tcu_pkg::M16N8_C_BITS-1:0]  d_o
 );
 
   localparam int unsigned TAG_BITS  = tcu_pkg::TAG_BITS;
@@ -35,40 +37,60 @@ module tcu_f64_engine #(
   localparam int unsigned GroupW    = GROUPS > 1 ? $clog2(GROUPS) : 1;
   localparam int unsigned LATENCY   = 4 * FmaStages;  // tcu_f64_dot's
 
-  localparam logic [MACS_BITS-1:0] FULL_GROUP_MACS = MACS_BITS'(Units * DOT_K);
   localparam logic [MACS_BITS-1:0] LAST_GROUP_MACS =
       MACS_BITS'((SLICES - (GROUPS - 1) * Units) * DOT_K);
 
   if (Enable) begin : g_engine
-    localparam int unsigned GroupInfoW = GroupW + 2 + TAG_BITS;
     logic                      clk_engine;
-    logic                      seq_busy, issue, seq_done;
+    logic                      seq_busy, issue;
     logic [GroupW-1:0]         group_q;
     logic [1:0]                rnd_q;  // tcu_pkg::roundmode_e
     logic [TAG_BITS-1:0]       tag_q;
-    logic [2047:0]             a_q;
-    logic [2047:0]             b_q;
-    logic [4095:0]             c_q;
-    logic [GroupInfoW-1:0]     group_info_q;
+    logic [tcu_pkg::M8N8K4_A_BITS-1:0] a_q;
+    logic [tcu_pkg::B_BITS-1:0]        b_q;
+    logic [tcu_pkg::M16N8_C_BITS-1:0]  c_q;
     logic                      arrive;
+    logic [GroupW-1:0]         arrive_group;
+    logic                      arrive_first, arrive_last;
     logic [Units-1:0]          unit_valid;
     logic [Units*F64_BITS-1:0] unit_d;
-    logic                      own_q;
+    logic                      unused_mode;
 
-    tcu_clock_gate u_gate (.clk_i, .en_i(clk_en_i), .clk_o(clk_engine));
-
-    tcu_slice_seq #(
-      .GrpW(GroupW)
-    ) u_seq (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .start_i(start_i),
-      .last_i (GroupW'(GROUPS - 1)),
-      .busy_o (seq_busy),
-      .grp_o  (group_q),
-      .issue_o(issue),
-      .done_o (seq_done)
+    // The gated clock, the sequencer, the group pipe (the group, its first
+    // and last flags, the tag), the D buffer (element e: unit e % Units's
+    // result in group e / Units), ownership and status.
+    tcu_engine_frame #(
+      .Units        (Units),
+      .Groups       (GROUPS),
+      .Latency      (LATENCY),
+      .UnitW        (F64_BITS),
+      .Slices       (SLICES),
+      .FullGroupMacs(Units * DOT_K)
+    ) u_frame (
+      .clk_i,
+      .rst_ni,
+      .clk_en_i,
+      .pipe_en_i,
+      .pipe_take_i,
+      .start_i,
+      .last_group_i  (GroupW'(GROUPS - 1)),
+      .clk_o         (clk_engine),
+      .busy_o        (seq_busy),
+      .group_o       (group_q),
+      .issue_o       (issue),
+      .tag_i         (tag_q),
+      .mode_i        (1'b0),
+      .last_macs_i   (LAST_GROUP_MACS),
+      .unit_valid_i  (unit_valid),
+      .unit_d_i      (unit_d),
+      .arrive_o      (arrive),
+      .arrive_group_o(arrive_group),
+      .arrive_first_o(arrive_first),
+      .arrive_last_o (arrive_last),
+      .arrive_mode_o (unused_mode),
+      .d_alt_i       (1'b0),
+      .status_o,
+      .d_o
     );
 
     always_ff @(posedge clk_engine) begin
@@ -114,61 +136,12 @@ module tcu_f64_engine #(
       assign unused_elem = ^elem[15:6];
     end
 
-    // What travels alongside the units: the group, its first and last
-    // flags, the tag.
-    tcu_pipe_reg #(
-      .Width(GroupInfoW),
-      .Depth(LATENCY)
-    ) u_group_pipe (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .valid_i(issue),
-      .data_i ({group_q, group_q == '0, seq_done, tag_q}),
-      .valid_o(arrive),
-      .data_o (group_info_q)
-    );
-
-    logic [GroupW-1:0]   arrive_group;
-    logic                arrive_first, arrive_last;
-    logic [TAG_BITS-1:0] arrive_tag;
-    assign {arrive_group, arrive_first, arrive_last, arrive_tag} = group_info_q;
-
-    // D buffer: element e takes unit e % Units's result in group e / Units;
-    // an instruction's first group clears what the previous D left.
-    for (genvar e = 0; e < SLICES; e++) begin : g_d_buffer
-      localparam int unsigned UNIT = e % Units;
-      logic write;
-      assign write = unit_valid[UNIT] && arrive_group == GroupW'(e / Units);
-      always_ff @(posedge clk_engine) begin
-        if (pipe_en_i) begin
-          if (write) begin
-            d_o[e*F64_BITS +: F64_BITS] <= unit_d[UNIT*F64_BITS +: F64_BITS];
-          end else if (arrive && arrive_first) begin
-            d_o[e*F64_BITS +: F64_BITS] <= '0;
-          end
-        end
-      end
-    end
-
-    always_ff @(posedge clk_engine or negedge rst_ni) begin
-      if (!rst_ni) begin
-        own_q <= 1'b0;
-      end else if (pipe_en_i && arrive && arrive_last) begin
-        own_q <= 1'b1;
-      end else if (pipe_take_i) begin
-        own_q <= 1'b0;
-      end
-    end
-
-    logic [MACS_BITS-1:0] macs;
-    assign macs     = seq_done ? LAST_GROUP_MACS : issue ? FULL_GROUP_MACS : '0;
-    assign status_o = {macs, arrive_tag, own_q, arrive_last, arrive, seq_done, seq_busy};
-
-    // Units beyond the instruction's slices deliver nothing; the
-    // descriptor's fields but the tag and the rounding are other engines'.
+    // The arriving group's information is the frame's (shown in the
+    // waveforms); the descriptor's fields but the tag and the rounding are
+    // other engines'.
     logic unused_inputs;
-    assign unused_inputs = ^{unit_d, desc_i[tcu_pkg::DESC_RND-1:tcu_pkg::DESC_FAMILY],
+    assign unused_inputs = ^{issue, arrive, arrive_group, arrive_first, arrive_last,
+                             desc_i[tcu_pkg::DESC_RND-1:tcu_pkg::DESC_FAMILY],
                              desc_i[tcu_pkg::DESC_BITS-1:tcu_pkg::DESC_C_F16]};
   end else begin : g_absent
     assign status_o = '0;

@@ -22,26 +22,26 @@
 // acc_f16_i is C's type for OP_C. Family codes outside tcu_pkg::family_e
 // are treated as FAM_INT4, as tcu_datapath does.
 module tcu_frag_layout (
-  input  logic [2:0]  family_i,       // tcu_pkg::family_e
-  input  logic        k32_i,          // int4 dense: m8n8k32
-  input  logic        a_row_i,        // f16: A is .row (else .col)
-  input  logic        b_row_i,        // f16: B is .row (else .col)
-  input  logic        acc_f16_i,      // f16: C (OP_C) or D (OP_D) is .f16
-  input  logic        scale_4x_i,     // e2m1: .scale_vec::4X (4 blocks, else 2)
-  input  logic        sparsity_i,     // mma.sp sparsity selector
-  input  logic [1:0]  byte_id_a_i,    // e2m1 scale selectors
-  input  logic        thread_id_a_i,
-  input  logic [1:0]  byte_id_b_i,
-  input  logic [1:0]  thread_id_b_i,
-  input  logic [2:0]  op_i,           // OP_* below
-  input  logic [4:0]  lane_i,
-  input  logic [2:0]  reg_i,
-  input  logic [31:0] word_i,
-  output logic        hit_o,
-  output logic [8:0]  lo_pos_o,
-  output logic [8:0]  hi_pos_o,
-  output logic        split_o,        // hi_pos_o = lo_pos_o + 4 (else + 1)
-  output logic [31:0] word_o
+  input  logic [tcu_pkg::FAMILY_BITS-1:0]            family_i,    // tcu_pkg::family_e
+  input  logic                                       k32_i,       // int4 dense: m8n8k32
+  input  logic                                       a_row_i,     // f16: A is .row (else .col)
+  input  logic                                       b_row_i,     // f16: B is .row (else .col)
+  input  logic                                       acc_f16_i,   // f16: C (OP_C) or D (OP_D) is .f16
+  input  logic                                       scale_4x_i,  // e2m1: .scale_vec::4X (4 blocks, else 2)
+  input  logic                                       sparsity_i,  // mma.sp sparsity selector
+  input  logic [tcu_pkg::SCALE_BYTE_ID_BITS-1:0]     byte_id_a_i, // e2m1 scale selectors
+  input  logic                                       thread_id_a_i,
+  input  logic [tcu_pkg::SCALE_BYTE_ID_BITS-1:0]     byte_id_b_i,
+  input  logic [tcu_pkg::SCALE_THREAD_ID_B_BITS-1:0] thread_id_b_i,
+  input  logic [tcu_pkg::OPERAND_BITS-1:0]           op_i,        // OP_* below
+  input  logic [tcu_pkg::LANE_BITS-1:0]              lane_i,
+  input  logic [tcu_pkg::REG_BITS-1:0]               reg_i,
+  input  logic [tcu_pkg::WORD_BITS-1:0]              word_i,
+  output logic                                       hit_o,
+  output logic [tcu_pkg::FRAG_POS_W-1:0]             lo_pos_o,
+  output logic [tcu_pkg::FRAG_POS_W-1:0]             hi_pos_o,
+  output logic                                       split_o,     // hi_pos_o = lo_pos_o + 4 (else + 1)
+  output logic [tcu_pkg::WORD_BITS-1:0]              word_o
 );
 
   assign {hit_o, lo_pos_o, hi_pos_o, split_o, word_o} = tcu_pkg::frag_place(

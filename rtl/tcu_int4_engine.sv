@@ -7,10 +7,12 @@
 //
 // Behind its own gated clock (clk_en_i, from tcu_datapath_ctrl): the operand
 // register loads at start_i, the slice sequencer issues the instruction's
-// groups, unit u takes slice group * Units + u, and the results go into the
-// D buffer (d_o), which the engine owns from its last group's arrival until
-// pipe_take_i. status_o is the bundle every engine shows the control
-// (tcu_pkg STATUS_*). Enable = 0 builds nothing: status_o and d_o are zero.
+// groups, unit u takes slice group * Units + u, and the results go into the D
+// buffer (d_o), which the engine owns from its last group's arrival until
+// pipe_take_i. status_o is the bundle every engine shows the control (tcu_pkg
+// STATUS_*). The gated clock, the sequencer, the group pipe, the D buffer,
+// ownership and status are its tcu_engine_frame's. Enable = 0 builds nothing:
+// status_o and d_o are zero.
 module tcu_int4_engine #(
   parameter bit          Enable       = tcu_pkg::Int4Enable,
   parameter bit          SparseEnable = tcu_pkg::SparseEnable,
@@ -18,19 +20,19 @@ module tcu_int4_engine #(
   parameter int unsigned Stages       = tcu_pkg::IntStages,
   parameter bit          SynthImpl    = tcu_pkg::SynthImpl  // 1: the units' synthesis implementations
 ) (
-  input  logic                            clk_i,
-  input  logic                            rst_ni,
-  input  logic                            clk_en_i,
-  input  logic                            pipe_en_i,
-  input  logic                            pipe_take_i,
-  input  logic                            start_i,
-  input  logic [tcu_pkg::DESC_BITS-1:0]   desc_i,
-  input  logic [4095:0]                   a_i,
-  input  logic [2047:0]                   b_i,
-  input  logic [4095:0]                   c_i,
-  input  logic [511:0]                    meta_i,
-  output logic [tcu_pkg::STATUS_BITS-1:0] status_o,
-  output logic [4095:0]                   d_o
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  input  logic                             clk_en_i,
+  input  logic                             pipe_en_i,
+  input  logic                             pipe_take_i,
+  input  logic                             start_i,
+  input  logic [tcu_pkg::DESC_BITS-1:0]    desc_i,
+  input  logic [tcu_pkg::A_BITS-1:0]       a_i,
+  input  logic [tcu_pkg::B_BITS-1:0]       b_i,
+  input  logic [tcu_pkg::M16N8_C_BITS-1:0] c_i,
+  input  logic [tcu_pkg::META_BITS-1:0]    meta_i,
+  output logic [tcu_pkg::STATUS_BITS-1:0]  status_o,
+  output logic [tcu_pkg::M16N8_C_BITS-1:0] d_o
 );
 
   localparam int unsigned TAG_BITS    = tcu_pkg::TAG_BITS;
@@ -54,7 +56,6 @@ module tcu_int4_engine #(
   // MACs a group issues: every group but the last keeps all units busy; the
   // last holds the remaining slices (32 products each, sparse included: the
   // 32 stored, non-zero elements of a row).
-  localparam logic [MACS_BITS-1:0] FULL_GROUP_MACS   = MACS_BITS'(Units * LANES);
   localparam logic [MACS_BITS-1:0] K64_LAST_MACS     =
       MACS_BITS'((K64_SLICES - (K64_GROUPS - 1) * Units) * LANES);
   localparam logic [MACS_BITS-1:0] K32_LAST_MACS     =
@@ -66,17 +67,62 @@ module tcu_int4_engine #(
     logic                  clk_engine;
     logic                  start_sparse, start_k32;
     logic [GroupW-1:0]     last_group;
-    logic                  seq_busy, issue, seq_done;
+    logic                  seq_busy, issue;
     logic [GroupW-1:0]     group_q;
     logic                  sparse_q, k32_q, a_signed_q, b_signed_q, satfinite_q;
     logic [TAG_BITS-1:0]   tag_q;
-    logic [4095:0]         a_q;
-    logic [2047:0]         b_q;
-    logic [4095:0]         c_q;
-    logic                  own_q;
-    logic [MACS_BITS-1:0]  macs;
+    logic [tcu_pkg::A_BITS-1:0]       a_q;
+    logic [tcu_pkg::B_BITS-1:0]       b_q;
+    logic [tcu_pkg::M16N8_C_BITS-1:0] c_q;
+    logic [MACS_BITS-1:0]  last_macs;
+    logic                  arrive;
+    logic [GroupW-1:0]     arrive_group;
+    logic                  arrive_first, arrive_last, arrive_k64, arrive_satfinite;
+    logic [Units-1:0]      unit_valid;
+    logic [Units*ACC_BITS-1:0] unit_d;  // a result per unit, C accumulated
 
-    tcu_clock_gate u_gate (.clk_i, .en_i(clk_en_i), .clk_o(clk_engine));
+    // The gated clock, the sequencer, the group pipe (the group, its first
+    // and last flags, the mode and the tag), ownership, status and the D
+    // buffer: element e's register takes its one source unit's result, a
+    // k=64 element at its odd slice 2e+1 (the alternative layout),
+    // m8n8k32 and sparse at slice e.
+    tcu_engine_frame #(
+      .Units        (Units),
+      .Groups       (K64_GROUPS),
+      .Latency      (Stages),
+      .ModeW        (2),
+      .UnitW        (ACC_BITS),
+      .Slices       (K64_SLICES),
+      .Pieces       (ELEMENTS),
+      .AltLayout    (1'b1),
+      .AltSliceStep (2),
+      .FullGroupMacs(Units * LANES)
+    ) u_frame (
+      .clk_i,
+      .rst_ni,
+      .clk_en_i,
+      .pipe_en_i,
+      .pipe_take_i,
+      .start_i,
+      .last_group_i  (last_group),
+      .clk_o         (clk_engine),
+      .busy_o        (seq_busy),
+      .group_o       (group_q),
+      .issue_o       (issue),
+      .tag_i         (tag_q),
+      .mode_i        ({!sparse_q && !k32_q, satfinite_q}),
+      .last_macs_i   (last_macs),
+      .unit_valid_i  (unit_valid),
+      .unit_d_i      (unit_d),
+      .arrive_o      (arrive),
+      .arrive_group_o(arrive_group),
+      .arrive_first_o(arrive_first),
+      .arrive_last_o (arrive_last),
+      .arrive_mode_o ({arrive_k64, arrive_satfinite}),
+      .d_alt_i       (arrive_k64),
+      .status_o,
+      .d_o
+    );
 
     // Sparse: the family says so; m8n8k32: a dense instruction's k32 bit.
     assign start_sparse = SparseEnable &&
@@ -84,20 +130,6 @@ module tcu_int4_engine #(
     assign start_k32    = !start_sparse && desc_i[tcu_pkg::DESC_K32];
     assign last_group   = start_sparse ? GroupW'(SPARSE_GROUPS - 1)
                         : start_k32    ? GroupW'(K32_GROUPS - 1) : GroupW'(K64_GROUPS - 1);
-
-    tcu_slice_seq #(
-      .GrpW(GroupW)
-    ) u_seq (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .start_i(start_i),
-      .last_i (last_group),
-      .busy_o (seq_busy),
-      .grp_o  (group_q),
-      .issue_o(issue),
-      .done_o (seq_done)
-    );
 
     always_ff @(posedge clk_engine) begin
       if (start_i) begin
@@ -125,8 +157,8 @@ module tcu_int4_engine #(
     if (SparseEnable) begin : g_sparse_path
       logic              clk_sparse, sparse_start, sparse_busy, sparse_issue, sparse_done;
       logic [GroupW-1:0] sparse_group_q;
-      logic [2047:0]     sparse_b_q;
-      logic [511:0]      meta_q;
+      logic [tcu_pkg::B_BITS-1:0]    sparse_b_q;
+      logic [tcu_pkg::META_BITS-1:0] meta_q;
 
       assign sparse_start = start_i && start_sparse;
       tcu_clock_gate u_gate (.clk_i, .en_i(sparse_start || sparse_busy), .clk_o(clk_sparse));
@@ -194,15 +226,11 @@ module tcu_int4_engine #(
       assign unused_meta = ^meta_i;
     end
 
-    // What travels alongside the units, Stages deep: the group, its first
-    // and last flags, the mode and the tag; and, in a pipe of its own (no
-    // wide concatenation), per unit the C element its slice accumulates
-    // into.
-    localparam int unsigned GroupInfoW = GroupW + 2 + 1 + 1 + TAG_BITS;
+    // What travels alongside the units, Stages deep, in a pipe of its own
+    // beside the frame's group pipe (no wide concatenation): per unit the C
+    // element its slice accumulates into.
     logic [Units*ACC_BITS-1:0] c_issued, c_arrived;
-    logic [GroupInfoW-1:0]     group_info_q;
-    logic                      arrive, c_arrive;
-    logic [Units-1:0]          unit_valid;
+    logic                      c_arrive;
     logic [Units*SUM_BITS-1:0] unit_sum;
 
     for (genvar u = 0; u < Units; u++) begin : g_unit
@@ -275,19 +303,6 @@ module tcu_int4_engine #(
     end
 
     tcu_pipe_reg #(
-      .Width(GroupInfoW),
-      .Depth(Stages)
-    ) u_group_pipe (
-      .clk_i  (clk_engine),
-      .rst_ni (rst_ni),
-      .en_i   (pipe_en_i),
-      .valid_i(issue),
-      .data_i ({group_q, group_q == '0, seq_done, !sparse_q && !k32_q, satfinite_q, tag_q}),
-      .valid_o(arrive),
-      .data_o (group_info_q)
-    );
-
-    tcu_pipe_reg #(
       .Width(Units * ACC_BITS),
       .Depth(Stages)
     ) u_c_pipe (
@@ -300,19 +315,12 @@ module tcu_int4_engine #(
       .data_o (c_arrived)
     );
 
-    logic                unused_c_arrive;  // the same as arrive
-    logic [GroupW-1:0]   arrive_group;
-    logic                arrive_first, arrive_last, arrive_k64, arrive_satfinite;
-    logic [TAG_BITS-1:0] arrive_tag;
+    logic unused_c_arrive;  // the same as arrive
     assign unused_c_arrive = c_arrive;
-    assign {arrive_group, arrive_first, arrive_last, arrive_k64, arrive_satfinite,
-            arrive_tag} = group_info_q;
 
     // Combine: a dense k=64 element is written at its odd slice (half 1), with
     // the even slice's sum beside it (Units >= 2) or from the carry register
     // (one unit: the halves come in consecutive cycles).
-    logic [Units*ACC_BITS-1:0] unit_d;
-
     if (Units == 1) begin : g_carry
       logic signed [SUM_BITS-1:0] carry_q;
       always_ff @(posedge clk_engine) begin
@@ -347,63 +355,15 @@ module tcu_int4_engine #(
       );
     end
 
-    // D buffer: element e's register takes its one source unit's result (a
-    // k=64 element at its odd slice 2e+1; m8n8k32 and sparse at slice e).
-    // An instruction's first group clears what the previous D left.
-    // The buffer is one vector whose elements each process writes in place,
-    // so reading it out needs no assembly. (A packed array would say the same;
-    // Yosys 0.23 does not read multi-dimensional packed declarations.)
-    // Every process tests arrive first (with pipe_en_i, a unit's valid
-    // implies it: both follow the issue by Stages enabled cycles), so the
-    // Verilated model merges the 128 tests into one and skips the buffer
-    // when no group arrives.
-    for (genvar e = 0; e < ELEMENTS; e++) begin : g_d_buffer
-      localparam int unsigned K64_SLICE = 2 * e + 1;
-      localparam int unsigned K64_UNIT  = K64_SLICE % Units;
-      localparam int unsigned UNIT      = e % Units;
-      always_ff @(posedge clk_engine) begin
-        if (pipe_en_i && arrive) begin
-          if (arrive_k64 ? unit_valid[K64_UNIT] && arrive_group == GroupW'(K64_SLICE / Units)
-                         : unit_valid[UNIT] && arrive_group == GroupW'(e / Units)) begin
-            d_o[e*ACC_BITS +: ACC_BITS] <= arrive_k64 ? unit_d[K64_UNIT*ACC_BITS +: ACC_BITS]
-                                                      : unit_d[UNIT*ACC_BITS +: ACC_BITS];
-          end else if (arrive_first) begin
-            d_o[e*ACC_BITS +: ACC_BITS] <= '0;
-          end
-        end
-      end
-    end
+    // MACs of the instruction's last group (the activity counters).
+    assign last_macs = sparse_q ? SPARSE_LAST_MACS : k32_q ? K32_LAST_MACS : K64_LAST_MACS;
 
-    // Owns the pipelines' D from its last group's arrival until the
-    // hand-over (the engine's clock runs through it: the engine is busy
-    // until then).
-    always_ff @(posedge clk_engine or negedge rst_ni) begin
-      if (!rst_ni) begin
-        own_q <= 1'b0;
-      end else if (pipe_en_i && arrive && arrive_last) begin
-        own_q <= 1'b1;
-      end else if (pipe_take_i) begin
-        own_q <= 1'b0;
-      end
-    end
-
-    // MACs issued this cycle (the activity counters).
-    always_comb begin
-      macs = '0;
-      if (seq_done) begin
-        macs = sparse_q ? SPARSE_LAST_MACS : k32_q ? K32_LAST_MACS : K64_LAST_MACS;
-      end else if (issue) begin
-        macs = FULL_GROUP_MACS;
-      end
-    end
-
-    assign status_o = {macs, arrive_tag, own_q, arrive_last, arrive, seq_done, seq_busy};
-
-    // With more units than an instruction has slices, the extra units never
-    // receive a valid slice and their results go nowhere; the descriptor's
-    // other fields are other engines'.
+    // The arriving group's information is the frame's (shown in the
+    // waveforms; the group read by the carry alone); the descriptor's other
+    // fields are other engines'.
     logic unused_inputs;
-    assign unused_inputs = ^{unit_d, desc_i[tcu_pkg::DESC_RND +: 2], desc_i[tcu_pkg::DESC_C_F16],
+    assign unused_inputs = ^{arrive, arrive_group, arrive_first, arrive_last,
+                             desc_i[tcu_pkg::DESC_RND +: 2], desc_i[tcu_pkg::DESC_C_F16],
                              desc_i[tcu_pkg::DESC_D_F16], desc_i[tcu_pkg::DESC_SCALE_4X]};
   end else begin : g_absent
     assign status_o = '0;

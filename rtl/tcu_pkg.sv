@@ -38,6 +38,7 @@ package tcu_pkg;
     FAM_F64         = 3'd3,
     FAM_E2M1        = 3'd4
   } family_e;
+  localparam int unsigned FAMILY_BITS = 3;  // a code's width
 
   // A warp operand (the router's in_word_op_i code).
   // [[enum]] operand, the golden model's tcu::Operand.
@@ -48,6 +49,7 @@ package tcu_pkg;
   localparam logic [2:0] OP_META    = 3'd4;
   localparam logic [2:0] OP_SCALE_A = 3'd5;
   localparam logic [2:0] OP_SCALE_B = 3'd6;
+  localparam int unsigned OPERAND_BITS = 3;  // a code's width
 
   // A rounding mode: PTX .rn/.rz/.rm/.rp (the descriptor's rnd field).
   // [[enum]] rounding, the golden model's tcu::Rounding.
@@ -57,6 +59,7 @@ package tcu_pkg;
     RDN = 2'd2,
     RUP = 2'd3
   } roundmode_e;
+  localparam int unsigned ROUNDING_BITS = 2;  // a code's width
 
   // The floating-point formats ([[format]]): fp_format_e indexes the
   // FP_* columns, each listed from the highest code (Yosys 0.23 reads
@@ -482,6 +485,30 @@ package tcu_pkg;
 
   localparam int unsigned TAG_BITS  = 16;  // an instruction's tag
   localparam int unsigned MACS_BITS = 16;  // MACs issued in one cycle (at most 8192)
+  localparam int unsigned ACT_BITS  = 48;  // an activity counter (tcu_activity)
+
+  // The operands and the result in matrix order (the operand router's
+  // dp_*_o, the datapath's in_*_i and out_d_o: the widest instruction's
+  // fragment of each; an engine's ports: its instructions').
+  localparam int unsigned A_BITS        = 16 * 64 * INT4_BITS;       // m16n8k64 A (s4/u4, e2m1)
+  localparam int unsigned B_BITS        = 64 * 8 * INT4_BITS;        // m16n8k64 B; m8n8k4 B
+  localparam int unsigned C_BITS        = 4 * 8 * 8 * INT32_BITS;    // m8n8k4 .f16's C: 4 quad pairs
+  localparam int unsigned D_BITS        = C_BITS;                    // and its D
+  localparam int unsigned M8N8K4_A_BITS = 8 * 4 * 64;               // m8n8k4 A (.f64, .f16)
+  localparam int unsigned M16N8_C_BITS  = 16 * 8 * INT32_BITS;      // m16n8 C or D; m8n8 .f64's
+  localparam int unsigned META_BITS     = 16 * 32;                  // mma.sp metadata: a word a row
+  localparam int unsigned SCALE_A_BITS  = 16 * E2M1_MAX_BLOCKS * 8; // A's ue8m0 scales, 4 a row
+  localparam int unsigned SCALE_B_BITS  = 8 * E2M1_MAX_BLOCKS * 8;  // B's, 4 a column
+
+  // A warp's register words (the operand router's word ports, one slot a
+  // word): the lane, the register within its operand, the data; the e2m1
+  // scale selectors; a count of D's words.
+  localparam int unsigned LANE_BITS              = 5;   // 32 lanes
+  localparam int unsigned REG_BITS               = 3;   // at most 8 registers an operand
+  localparam int unsigned WORD_BITS              = 32;
+  localparam int unsigned SCALE_BYTE_ID_BITS     = 2;   // byte-id-a, byte-id-b
+  localparam int unsigned SCALE_THREAD_ID_B_BITS = 2;   // thread-id-b (thread-id-a: one bit)
+  localparam int unsigned D_WORD_IDX_BITS        = 10;  // D's words (at most 256) and beyond
 
   // The instruction descriptor, one bundle: tcu_datapath packs its
   // descriptor ports into it once, and every engine reads its fields.

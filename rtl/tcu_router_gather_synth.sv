@@ -10,22 +10,22 @@ module tcu_router_gather_synth #(
   parameter int unsigned WordsPerCycle = tcu_pkg::WordsPerCycle,
   parameter bit          GatherBypass  = tcu_pkg::GatherBypass
 ) (
-  input  logic                            clk_i,
-  input  logic                            take_start_i,  // clear the buffer first
-  input  logic                            beat_i,        // place this cycle's words
-  input  logic                            show_next_i,   // the bypassed last beat
-  input  logic [tcu_pkg::FRAG_DESC_W-1:0] desc_i,        // frag_place's descriptor
-  input  logic [WordsPerCycle-1:0]        in_word_valid_i,
-  input  logic [3*WordsPerCycle-1:0]      in_word_op_i,
-  input  logic [5*WordsPerCycle-1:0]      in_word_lane_i,
-  input  logic [3*WordsPerCycle-1:0]      in_word_reg_i,
-  input  logic [32*WordsPerCycle-1:0]     in_word_data_i,
-  output logic [4095:0]                   dp_a_o,
-  output logic [2047:0]                   dp_b_o,
-  output logic [8191:0]                   dp_c_o,
-  output logic [511:0]                    dp_meta_o,
-  output logic [511:0]                    dp_scale_a_o,
-  output logic [255:0]                    dp_scale_b_o
+  input  logic                                           clk_i,
+  input  logic                                           take_start_i, // clear the buffer first
+  input  logic                                           beat_i,       // place this cycle's words
+  input  logic                                           show_next_i,  // the bypassed last beat
+  input  logic [tcu_pkg::FRAG_DESC_W-1:0]                desc_i,       // frag_place's descriptor
+  input  logic [WordsPerCycle-1:0]                       in_word_valid_i,
+  input  logic [tcu_pkg::OPERAND_BITS*WordsPerCycle-1:0] in_word_op_i,
+  input  logic [tcu_pkg::LANE_BITS*WordsPerCycle-1:0]    in_word_lane_i,
+  input  logic [tcu_pkg::REG_BITS*WordsPerCycle-1:0]     in_word_reg_i,
+  input  logic [tcu_pkg::WORD_BITS*WordsPerCycle-1:0]    in_word_data_i,
+  output logic [tcu_pkg::A_BITS-1:0]                     dp_a_o,
+  output logic [tcu_pkg::B_BITS-1:0]                     dp_b_o,
+  output logic [tcu_pkg::C_BITS-1:0]                     dp_c_o,
+  output logic [tcu_pkg::META_BITS-1:0]                  dp_meta_o,
+  output logic [tcu_pkg::SCALE_A_BITS-1:0]               dp_scale_a_o,
+  output logic [tcu_pkg::SCALE_B_BITS-1:0]               dp_scale_b_o
 );
 
   // The waveform shows the ports (the buffer, dp_*_o) and no internal signal:

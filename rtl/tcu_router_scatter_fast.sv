@@ -8,17 +8,17 @@
 module tcu_router_scatter_fast #(
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle
 ) (
-  input  logic                          busy_i,    // a D is held
-  input  logic [9:0]                    base_i,    // the beat's first word
-  input  logic [9:0]                    d_words_i, // the instruction's D words
-  input  logic [2:0]                    family_i,  // D's descriptor
-  input  logic                          k32_i,
-  input  logic                          f16_i,
-  input  logic [8191:0]                 d_i,       // D as the datapath's out_d_o
-  output logic [DWordsPerCycle-1:0]     wb_word_valid_o,
-  output logic [5*DWordsPerCycle-1:0]   wb_word_lane_o,
-  output logic [3*DWordsPerCycle-1:0]   wb_word_reg_o,
-  output logic [32*DWordsPerCycle-1:0]  wb_word_data_o
+  input  logic                                         busy_i,    // a D is held
+  input  logic [tcu_pkg::D_WORD_IDX_BITS-1:0]          base_i,    // the beat's first word
+  input  logic [tcu_pkg::D_WORD_IDX_BITS-1:0]          d_words_i, // the instruction's D words
+  input  logic [tcu_pkg::FAMILY_BITS-1:0]              family_i,  // D's descriptor
+  input  logic                                         k32_i,
+  input  logic                                         f16_i,
+  input  logic [tcu_pkg::D_BITS-1:0]                   d_i,       // D as the datapath's out_d_o
+  output logic [DWordsPerCycle-1:0]                    wb_word_valid_o,
+  output logic [tcu_pkg::LANE_BITS*DWordsPerCycle-1:0] wb_word_lane_o,
+  output logic [tcu_pkg::REG_BITS*DWordsPerCycle-1:0]  wb_word_reg_o,
+  output logic [tcu_pkg::WORD_BITS*DWordsPerCycle-1:0] wb_word_data_o
 );
 
   // Simulation: the same selection as one loop over the slots, with only

@@ -14,7 +14,8 @@ D_WORDS = 64  # its DWordsPerCycle
 # Per family: the engine's instance, its operand register and D buffer
 # widths (A, B, C, D), its pipeline signals, and its activity counters' name.
 # An engine's logic sits in its module's generate block (u_<engine>.g_engine,
-# there when the engine is enabled); its D buffer is the module's d_o.
+# there when the engine is enabled), the part every engine shares in its
+# tcu_engine_frame (g_engine.u_frame); its D buffer is the module's d_o.
 ENGINES = {
     "int4": ("int4", (4096, 2048, 4096, 4096),
              ["arrive_group[2:0]", "arrive_first", "arrive_last", "arrive_k64", "unit_valid[31:0]",
@@ -85,7 +86,7 @@ def main():
                         f"{DP}.u_ctrl.drained", f"{DP}.engine_clk_en[3:0]"])
         lines += group(f"{family} engine (pipeline, accumulators)",
                        [engine_signal(p, s) for s in engine])
-        lines += group("D", [engine_signal(p, "own_q"), f"{DP}.{p}_d[{dw - 1}:0]",
+        lines += group("D", [engine_signal(p, "u_frame.own_q"), f"{DP}.{p}_d[{dw - 1}:0]",
                              f"{DP}.pipe_valid", f"{DP}.skid_full", f"{DP}.out_d_o[8191:0]"])
         lines += group(f"{counters} activity counters",
                        [f"{TOP}.act_cycles_o[47:0]"] +

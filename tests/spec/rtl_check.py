@@ -22,7 +22,10 @@ pyslang (a SystemVerilog compiler: no regular expressions):
               "Two implementations per unit"): a chooser's `if (SynthImpl)`
               instantiates <unit>_synth in block g_[<part>_]synth and
               <unit>_fast in g_[<part>_]fast; each rtl/<unit>_fast.sv
-              (marked "Simulation flow only") has its <unit>_synth.sv.
+              (marked "Simulation flow only") has its <unit>_synth.sv;
+  port widths  no port of a module in rtl/ has a literal width: each is a
+              tcu_pkg constant or a parameter (only the 1 and 0 of
+              [W-1:0] are literals).
 
   rtl_check.py [--spec FILE] [--root DIR]   prints a line per problem and
   "N checks, M problems"; exit 0 only when M is 0.
@@ -30,6 +33,7 @@ pyslang (a SystemVerilog compiler: no regular expressions):
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -250,6 +254,32 @@ def check_pairs(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
     return checks, problems
 
 
+def check_port_widths(spec: tcu_spec.Spec, design: Design) -> tuple[int, list[str]]:
+    checks, problems = 0, []
+    for path, tree in zip(design.files, design.trees):
+        if path.parent.name != "rtl":
+            continue
+
+        def visit(node):
+            nonlocal checks
+            if node.kind != pyslang.syntax.SyntaxKind.ImplicitAnsiPort:
+                return True
+            dimensions = getattr(node.header, "dataType", None)
+            for dimension in getattr(dimensions, "dimensions", []):
+                checks += 1
+                text = str(dimension).strip()
+                literals = [n for n in re.findall(r"(?<![\w'.])\d+(?![\w'.])", text)
+                            if n not in ("0", "1")]
+                if literals:
+                    problems.append(f"{path.relative_to(design.root)}: port "
+                                    f"{node.declarator.name.valueText} {text}: the literal "
+                                    f"{', '.join(literals)} in its width (a tcu_pkg constant or "
+                                    "a parameter instead)")
+            return True
+        tree.root.visit(visit)
+    return checks, problems
+
+
 def describe(spec: tcu_spec.Spec, values: dict[str, int]) -> str:
     changed = [f"{k}={v}" for k, v in values.items() if v != spec.parameter(k).default]
     return " ".join(changed) or "the defaults"
@@ -259,7 +289,7 @@ def check(spec: tcu_spec.Spec, root: Path) -> tuple[int, list[str]]:
     design = Design(root)
     total, problems = 0, []
     for step in (check_generated, check_defaults, check_package_defaults, check_pass_through,
-                 check_rules, check_pairs):
+                 check_rules, check_pairs, check_port_widths):
         checks, found = step(spec, design)
         total += checks
         problems += found

@@ -249,6 +249,7 @@ def test_planted_literal_default_equal_to_the_spec_is_caught(tmp_path):
     ("rtl/tcu_pkg.sv", "FAM_F16         = 3'd2", "FAM_F16         = 3'd5"),
     ("rtl/tcu_pkg.sv", "INT4_DOT_LANES = 32", "INT4_DOT_LANES = 16"),
     ("rtl/tcu_pkg.sv", "32'd1023", "32'd1024"),  # f64's bias in the format table
+    ("rtl/tcu_pkg.sv", "FAMILY_BITS = 3", "FAMILY_BITS = 4"),
     ("rtl/tcu_pkg.sv", "localparam int unsigned FmaStages        = 2;",
      "localparam int unsigned FmaStages        = 3;"),
     (str(gen_config.DPI_PACKAGE), "TCU_OPERAND_META    = 4", "TCU_OPERAND_META    = 3"),
@@ -424,3 +425,21 @@ def test_capi_enums_are_the_spec_s():
     assert c_enum_names(planted, "tcu_rounding") == \
         [v.c for v in SPEC.enums["rounding"].values] + ["TCU_ROUND_RNA"]
 
+
+def test_port_widths_are_package_constants():
+    checks, problems = rtl_check.check_port_widths(SPEC, rtl_check.Design(ROOT))
+    assert problems == [] and checks > 200
+
+
+@pytest.mark.parametrize("path, old, new, literal", [
+    ("rtl/tcu_core.sv", "[tcu_pkg::TAG_BITS-1:0]               in_tag_i",
+     "[15:0]                                in_tag_i", "15"),
+    ("rtl/tcu_operand_router.sv", "[tcu_pkg::LANE_BITS*WordsPerCycle-1:0]",
+     "[5*WordsPerCycle-1:0]", "5"),
+])
+def test_planted_port_width_literal_is_caught(tmp_path, path, old, new, literal):
+    root = copy_tree(tmp_path)
+    plant(root / path, old, new)
+    _, problems = rtl_check.check_port_widths(SPEC, rtl_check.Design(root))
+    assert len(problems) == 1 and problems[0].startswith(f"{path}: port ")
+    assert f"the literal {literal} in its width" in problems[0]

@@ -30,6 +30,7 @@ UNIT_OF_FILE = {
     "tcu_slice_seq.sv": "control",
     "tcu_pipe_reg.sv": "control",
     "tcu_clock_gate.sv": "control",
+    "tcu_engine_frame.sv": "control",
     "tcu_output_skid.sv": "skid",
 }
 

@@ -83,6 +83,7 @@ def sv_section(spec: tcu_spec.Spec) -> str:
             pad = max(len(v.sv) for v in enum.values)
             out.extend(f"  localparam logic [{enum.bits - 1}:0] {v.sv:<{pad}} = {enum.bits}'d{v.code};\n"
                        for v in enum.values)
+        out.append(f"  localparam int unsigned {enum.name.upper()}_BITS = {enum.bits};  // a code's width\n")
     if spec.formats:
         out.append(sv_formats(spec.formats))
     return RTL_BEGIN + "".join(out) + RTL_END
