@@ -555,6 +555,20 @@ PYBIND11_MODULE(tcu, m) {
         "figures for the engine). rf_bandwidth 0: the router's WordsPerCycle. "
         "ValueError for an unknown parameter, a configuration that cannot be built, an engine "
         "left out, or a register file out of range.");
+  m.def(
+      "router_figures",
+      [](double width) -> py::object {
+        double busy = 0, idle = 0;
+        if (!tcu::router_figures(width, busy, idle)) return py::none();
+        py::dict out;
+        out["busy_pj_per_cycle"] = busy;
+        out["idle_pj_per_cycle"] = idle;
+        return out;
+      },
+      py::arg("width"),
+      "The operand router's busy and idle pJ a cycle at mean width `width` ((WordsPerCycle + "
+      "DWordsPerCycle) / 2) by the energy estimate's rule (tcu/energy.h router_figures: "
+      "piecewise linear between the data file's measured widths); None if it has none.");
   m.def("to_fragments", &to_fragments, py::arg("ptx"), py::arg("operand"), py::arg("matrix"),
         py::kw_only(), py::arg("sparsity_selector") = 0, py::arg("byte_id_a") = 0,
         py::arg("thread_id_a") = 0, py::arg("byte_id_b") = 0, py::arg("thread_id_b") = 0,

@@ -84,3 +84,20 @@ def test_the_estimate_a_cycle_per_state_is_the_datapaths():
                    "int4 idle": 2 * 3.0 + 100.0,                   # 106
                    "int4 gated": 2 * 0.25 + 100.0}                 # 100.5
     assert datapath_energy.datapath_estimate_pj(report) == 3800.0
+
+
+def test_the_estimate_per_state_prices_the_engine_registers():
+    """The engine's registers around its units: their idle figure in busy
+    and idle cycles, their dynamic figure per MAC in busy ones, nothing when
+    gated (hand arithmetic on made-up figures)."""
+    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640}}},
+              "energy": {"pj": 5000.0, "glue": {"pj_per_cycle": 100.0},
+                         "per_engine": {"int4": {"units": 2, "idle_pj_per_unit_cycle": 3.0,
+                                                 "dynamic_pj_per_issued_mac": 0.5,
+                                                 "leakage_pj_per_unit_cycle": 0.25,
+                                                 "regs_idle_pj_per_cycle": 40.0,
+                                                 "regs_dynamic_pj_per_issued_mac": 0.25}}}}
+    got = datapath_energy.per_state_estimate(report)
+    assert got == {"int4 busy": 640 * 0.75 / 10 + 2 * 3.0 + 40.0 + 100.0,  # 194
+                   "int4 idle": 2 * 3.0 + 40.0 + 100.0,                    # 146
+                   "int4 gated": 2 * 0.25 + 100.0}                         # 100.5

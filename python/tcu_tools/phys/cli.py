@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'path ns':>8} {'fmax MHz':>9} {'busy pJ/cyc':>11} {'idle pJ/cyc':>11} "
           f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
     tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
+    kept: dict = {}     # its [[glue]] and [[engine_regs]] tables, written as they are
     rtl_then: dict = {}  # the --from-json data files' rtl_sha256
     if args.from_json:
         for name in args.from_json:
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     blank = {f.name: None for f in dataclasses.fields(figures.UnitFigures)}
                     loaded = [{**blank, **p} for p in data["point"]]
                     tables = datafile.measured_tables(data)
+                    kept = {k: data.get(k, []) for k in ("glue", "engine_regs")}
                     rtl_then.update(data.get("rtl_sha256", {}))
                 else:
                     loaded = json.loads(Path(name).read_text())["units"]
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
-                       engines, measured_here=not args.from_json, rtl_then=rtl_then)
+                       engines, measured_here=not args.from_json, rtl_then=rtl_then, **kept)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

@@ -154,8 +154,10 @@ def per_state_estimate(report: dict) -> dict[str, float]:
     """The run report's energy estimate a cycle in each state of each built
     engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
     over the busy cycles plus the units' idle figure; idle, the units' idle
-    figure; gated, their leakage; in every state, the parts on the ungated
-    clock (the estimate's glue a cycle). The router's term is left out: it
+    figure; the engine's registers around its units (their idle figure in
+    busy and idle, their dynamic one per MAC in busy); gated, the units'
+    leakage; in every state, the parts on the ungated clock (the
+    estimate's glue a cycle). The router's term is left out: it
     is tcu_core's, outside tcu_datapath."""
     energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
     engines = report.get("activity", {}).get("engines", {})
@@ -165,9 +167,11 @@ def per_state_estimate(report: dict) -> dict[str, float]:
         units, a = e.get("units", 0), engines.get(name, {})
         if not units or not a:
             continue
-        idle = units * e["idle_pj_per_unit_cycle"] + glue
+        regs_idle = e.get("regs_idle_pj_per_cycle", 0.0)
+        idle = units * e["idle_pj_per_unit_cycle"] + regs_idle + glue
         if a.get("busy"):
-            out[f"{name} busy"] = a["macs"] * e["dynamic_pj_per_issued_mac"] / a["busy"] + idle
+            dynamic = e["dynamic_pj_per_issued_mac"] + e.get("regs_dynamic_pj_per_issued_mac", 0.0)
+            out[f"{name} busy"] = a["macs"] * dynamic / a["busy"] + idle
         out[f"{name} idle"] = idle
         out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"] + glue
     return out
