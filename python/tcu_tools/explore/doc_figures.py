@@ -1,0 +1,177 @@
+"""The figures docs/guide/explore-evaluator.md gives, computed from the data
+that holds them, so that the page cannot keep a figure its data no longer
+gives (docs/hooks.py replaces each `<!-- figure: NAME -->` by figure(NAME)
+when the site is built):
+
+  python -m tcu_tools.explore.doc_figures [NAME...]   # each figure, or all
+
+Sources: spec/phys_osu018.toml (the router's points, the engines'
+[[engine]] and [[engine_regs]] tables, the [[whole]] datapaths, the
+activity counters' point), tests/explore/data/bottom_up_datapaths.json (the
+datapaths mapped as the full flow maps them) and the composition
+(tcu_tools.phys.compose.explored_point). An unknown name, or data without
+the entry a figure needs, exits 1 naming it."""
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from tcu_tools import source_dir
+
+# DFFPOSX1's clocked cycle, inputs held, from the liberty by hand
+# (tests/phys/test_glue_hand.py: CLK rise + fall internal energy at 0 ns and
+# the clock net's charge into the pin at both edges).
+DFFPOSX1_PJ = 0.201175
+
+
+class FigureError(ValueError):
+    pass
+
+
+def _data() -> dict:
+    return tomllib.loads((source_dir() / "spec" / "phys_osu018.toml").read_text())
+
+
+def _find(tables: list[dict], what: str, **want) -> dict:
+    for t in tables:
+        if all(t.get(k, t.get("params", {}).get(k)) == v for k, v in want.items()):
+            return t
+    raise FigureError(f"spec/phys_osu018.toml: no {what} {want}")
+
+
+def _router(data: dict, words: int) -> dict:
+    return _find(data["point"], "tcu_operand_router point", unit="tcu_operand_router",
+                 WordsPerCycle=words, DWordsPerCycle=words)
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:+.1f}%"
+
+
+def router_growth() -> str:
+    data = _data()
+    a1, a2, a4 = (_router(data, w)["area_um2"] for w in (1, 2, 4))
+    line = a1 + (a4 - a1) / 3
+    return (f"the router grows {round(a2 - a1, -4):,.0f} µm² from one word to two and "
+            f"{round((a4 - a2) / 2, -3):,.0f} a word from two to four, so the straight line "
+            f"from 1/1 to 4/4 was {abs(line / a2 - 1) * 100:.1f}% "
+            f"{'low' if line < a2 else 'high'} at 2/2")
+
+
+def router_2_2() -> str:
+    data = _data()
+    a1, a4 = (_router(data, w)["area_um2"] for w in (1, 4))
+    p2 = _router(data, 2)
+    line = a1 + (a4 - a1) / 3
+    return (f"the router at 2/2 words a cycle ({p2['area_um2']:,.0f} µm², "
+            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the straight line from "
+            f"its 1/1 and 4/4 points gave {line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+
+
+def engine_growth() -> str:
+    data = _data()
+    one = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=1,
+                SparseEnable=0, Stages=2)
+    two = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=2,
+                SparseEnable=0, Stages=2)
+    four = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=4,
+                 SparseEnable=0, Stages=2)
+    flat = (four["around_units_area_um2"] - one["around_units_area_um2"]) / 3
+    around = two["bottom_up_around_units_area_um2"] - one["bottom_up_around_units_area_um2"]
+    return (f"mapped flat, the logic around a unit merges with the unit's, and the int4 "
+            f"engine grows {round(flat, -3):,.0f} µm² a unit where mapped around its units it "
+            f"grows {round(around, -3):,.0f} from one unit to two")
+
+
+def activity_area() -> str:
+    p = _find(_data()["point"], "tcu_activity point", unit="tcu_activity")
+    return (f"{p['area_um2']:,.0f} µm²: {p['flip_flops']} flip-flops of "
+            f"{p['flip_flop_area_um2'] / p['flip_flops']:,.0f} µm²")
+
+
+def whole_errors() -> str:
+    """The composition (without the [[whole]] tables it is held to) against
+    each whole datapath, ascending."""
+    from tcu_tools.explore import params
+    from tcu_tools.phys import compose
+    data = _data()
+    spec = params.config_spec()
+    units_only = dict(data, whole=[])
+    errors = []
+    for whole in data.get("whole", []):
+        c = compose.explored_point(units_only, spec.resolve(dict(whole["params"])))
+        errors.append((c["area_um2"] - c["router_area_um2"]) / whole["area_um2"] - 1)
+    if not errors:
+        raise FigureError("spec/phys_osu018.toml: no [[whole]] datapath")
+    text = [_pct(e) for e in sorted(errors)]
+    return ", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1 else text[0]
+
+
+def bottom_up_table() -> str:
+    """The datapaths mapped as the full flow maps them against the
+    composition (tcu_tools.phys.compose.explored_point, less the router)."""
+    from tcu_tools.explore import params
+    from tcu_tools.phys import compose
+    path = source_dir() / "tests" / "explore" / "data" / "bottom_up_datapaths.json"
+    measured = json.loads(path.read_text())
+    data = _data()
+    spec = params.config_spec()
+    rows = ["| datapath | full flow µm² | composed µm² | area error |",
+            "| --- | --- | --- | --- |"]
+    for m in measured["datapaths"]:
+        c = compose.explored_point(data, spec.resolve(dict(m["params"])))
+        composed = c["area_um2"] - c["router_area_um2"]
+        rows.append(f"| {m['name']} | {m['area_um2']:,.0f} | {composed:,.0f} "
+                    f"| {_pct(composed / m['area_um2'] - 1)} |")
+    return "\n".join(rows)
+
+
+def engine_regs_table() -> str:
+    """The [[engine_regs]] tables: the flip-flops on each engine's gated
+    clock around its units, and where measured their energy, beside the
+    liberty's DFFPOSX1 by hand."""
+    regs = _data().get("engine_regs", [])
+    if not regs:
+        raise FigureError("spec/phys_osu018.toml: no [[engine_regs]] table")
+    rows = ["| engine | parameters | flip-flops (other clocks) | counted in | idle pJ a flip-flop "
+            "(liberty 0.2012) | dynamic pJ per issued MAC |",
+            "| --- | --- | --: | --- | --: | --: |"]
+    for t in sorted(regs, key=lambda t: (t["top"], sorted(t["params"].items()))):
+        params = " ".join(f"{k}={v}" for k, v in t["params"].items())
+        idle = t.get("idle_pj_per_flip_flop")
+        dyn = t.get("dynamic_pj_per_issued_mac")
+        rows.append(
+            f"| `{t['top']}` | {params} | {t['flip_flops']:,}"
+            + (f" ({t['other_domain_flip_flops']:,})" if t.get("other_domain_flip_flops") else "")
+            + f" | {t.get('netlist_form', '')} "
+            + (f"| {idle:.4f} ({_pct(idle / DFFPOSX1_PJ - 1)}) " if idle is not None else "| – ")
+            + (f"| {dyn:.3f} |" if dyn is not None else "| – |"))
+    return "\n".join(rows)
+
+
+FIGURES = {"router-growth": router_growth, "router-2-2": router_2_2,
+           "engine-growth": engine_growth, "activity-area": activity_area,
+           "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
+           "engine-regs-table": engine_regs_table}
+
+
+def figure(name: str) -> str:
+    if name not in FIGURES:
+        raise FigureError(f"unknown figure '{name}' (one of {', '.join(FIGURES)})")
+    return FIGURES[name]()
+
+
+def main(argv: list[str]) -> int:
+    try:
+        for name in argv or list(FIGURES):
+            print(f"{name}: {figure(name)}")
+    except (FigureError, OSError, KeyError, tomllib.TOMLDecodeError) as e:
+        print(f"doc_figures: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
