@@ -240,6 +240,8 @@ def _explore_validation() -> str:
 
 
 def _figure(name: str) -> str:
+    # the energy estimate's figures come from $TCU_BIN's build's tcu module
+    os.environ.setdefault("TCU_MODULE_DIR", str(Path(_tcu()).resolve().parent / "python"))
     text = _run([sys.executable, "-m", "tcu_tools.explore.doc_figures", name],
                 f"python -m tcu_tools.explore.doc_figures {name}")
     return text.rstrip("\n").removeprefix(f"{name}: ")

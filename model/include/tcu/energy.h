@@ -66,7 +66,8 @@ struct EngineEnergy {
 // counts mapped (piecewise_linear); the idle pJ per flip-flop and the
 // dynamic pJ per issued MAC, the mean of the engine's tables that measured
 // them (the idle figure, where the engine has none, the mean of every
-// engine's: the same flip-flop cells on a clock).
+// engine's, and where none has one the output skid's [[glue]] idle figure
+// a flip-flop: the same cells with their load enables, inputs held).
 struct EngineRegs {
   bool found = false;        // the data file has tables of the engine
   bool exact = false;        // one of them is at these units and stages

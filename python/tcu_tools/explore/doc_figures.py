@@ -8,8 +8,10 @@ when the site is built):
 Sources: spec/phys_osu018.toml (the router's points, the engines'
 [[engine]] and [[engine_regs]] tables, the [[whole]] datapaths, the
 activity counters' point), tests/explore/data/bottom_up_datapaths.json (the
-datapaths mapped as the full flow maps them) and the composition
-(tcu_tools.phys.compose.explored_point). An unknown name, or data without
+datapaths mapped as the full flow maps them), the composition
+(tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
+(a datapath's energy at gate level) priced by this build's energy estimate
+(the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
 the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
 
@@ -151,10 +153,30 @@ def engine_regs_table() -> str:
     return "\n".join(rows)
 
 
+def gate_level_table() -> str:
+    """The energy estimate of this build (the tcu module's estimate_energy)
+    against the gate-level datapath energy of docs/data/gate_level_int4_64.json,
+    per state and in all (tcu_tools.phys.datapath_energy.reprice)."""
+    from tcu_tools.phys import datapath_energy
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
+    got = datapath_energy.reprice(measured, g["report"])
+    errors = datapath_energy.errors(got)
+    rows = ["| cycles in | cycles | gate level pJ/cycle | estimate pJ/cycle | error |",
+            "| --- | --: | --: | --: | --: |"]
+    for state, v in sorted(got["by_state"].items()):
+        rows.append(f"| {state} | {v['cycles']} | {v['pj_per_cycle']:,.1f} "
+                    f"| {v['estimate_pj_per_cycle']:,.1f} | {_pct(errors[state])} |")
+    rows.append(f"| the run | {g['gate_level']['cycles']} | {got['pj']:,.0f} pJ "
+                f"| {got['estimate_pj']:,.0f} pJ | {_pct(errors['total'])} |")
+    return "\n".join(rows)
+
+
 FIGURES = {"router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
-           "engine-regs-table": engine_regs_table}
+           "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table}
 
 
 def figure(name: str) -> str:
@@ -164,10 +186,12 @@ def figure(name: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    from tcu_tools.explore.params import UsageError  # no tcu module: the figure cannot be priced
     try:
         for name in argv or list(FIGURES):
             print(f"{name}: {figure(name)}")
-    except (FigureError, OSError, KeyError, tomllib.TOMLDecodeError) as e:
+    except (FigureError, UsageError, OSError, KeyError, ValueError,
+            tomllib.TOMLDecodeError) as e:
         print(f"doc_figures: {e}", file=sys.stderr)
         return 1
     return 0

@@ -149,7 +149,10 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# register wrapper: tcu_tools.phys.in_place); [[datapath]]: a configuration\n"
         "# composed from its points, each engine's clock and the datapath's and what\n"
         "# sets each (compose in python/tcu_tools/phys/compose.py says how);\n"
-        "# [[whole]], [[engine]]: tops mapped whole beside their composition.\n"
+        "# [[whole]], [[engine]]: tops mapped whole beside their composition;\n"
+        "# [[glue]], [[engine_regs]]: the parts on the ungated clock and the\n"
+        "# engines' registers around their units, as the energy estimate prices\n"
+        "# them (tcu_tools.phys.glue, tcu_tools.phys.engine_regs).\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
         "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
