@@ -173,10 +173,27 @@ def gate_level_table() -> str:
     return "\n".join(rows)
 
 
+def gate_level_regs() -> str:
+    """The gate-level netlist's engine registers beside the estimate's."""
+    from tcu_tools.explore.fast import tcu_module
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    params = {k: v for k, v in g["report"]["configuration"]["parameters"].items()
+              if k != "SynthImpl"}
+    est = tcu_module().estimate_energy(g["report"]["activity"], params)["per_engine"]["int4"]
+    n = g["engine_flip_flops"]
+    return (f"in that netlist {n['gated_clock']:,} flip-flops on the int4 engine's gated clock "
+            f"(the estimate's `[[engine_regs]]` give {est['regs_flip_flops']:,.0f} at "
+            f"{params['Int4MacsPerCycle'] // 32} units and {params['IntStages']} "
+            f"stage{'s' if params['IntStages'] != 1 else ''}), and {n['sparse_clock']:,} on its "
+            f"sparse path's")
+
+
 FIGURES = {"router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
-           "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table}
+           "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table,
+           "gate-level-regs": gate_level_regs}
 
 
 def figure(name: str) -> str:
