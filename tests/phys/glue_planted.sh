@@ -18,9 +18,9 @@ for fault in ctrl skid counters regs regs_idle; do
 import re, sys, tomllib
 src, dst, fault = sys.argv[1:]
 text = open(src).read()
-head, sep, glue = text.partition("[[glue]]")
+head, sep, glue = text.partition("\n[[glue]]\n")  # the first table (the head's comment names it too)
 assert sep, f"{src}: no [[glue]] table"
-tables = ("[[glue]]" + glue).split("\n\n")
+tables = ("[[glue]]\n" + glue).split("\n\n")
 unit = {"ctrl": "tcu_datapath_ctrl", "skid": "tcu_output_skid", "counters": "tcu_activity",
         "regs": 'top = "tcu_int4_engine"\nparams = { Units = 4, SparseEnable = 1, Stages = 2 }',
         "regs_idle": "tcu_output_skid"}[fault]
@@ -39,7 +39,7 @@ for i, t in enumerate(tables):
     else:
         t = re.sub(r"idle_pj_per_cycle = \S+", "idle_pj_per_cycle = 45.84792", t)
     tables[i] = t
-open(dst, "w").write(head + "\n\n".join(tables))
+open(dst, "w").write(head + "\n" + "\n\n".join(tables))
 PY
   tests="$here/test_glue_hand.py $here/test_engine_regs_hand.py"
   [ "$fault" = regs_idle ] && tests="$here/test_engine_regs_hand.py"
