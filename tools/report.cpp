@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "tcu/energy.h"
 #include "version.h"
@@ -114,10 +115,16 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
     if (x.units > 0 && x.measured && !*x.regs_source)
       out << indent << "  " << to_string(ActivityEngine(e))
           << ": no [[engine_regs]] figures, its registers around the units not priced\n";
-    else if (x.units > 0 && x.measured && !x.regs_dynamic_priced)
-      out << indent << "  " << to_string(ActivityEngine(e))
-          << ": its registers priced idle alone (no busy figure in the data file)\n";
   }
+  std::string idle_only;  // engines whose registers have no busy figure
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const EngineEnergy& x = energy.engines[size_t(e)];
+    if (x.units > 0 && *x.regs_source && !x.regs_dynamic_priced)
+      idle_only += std::string(idle_only.empty() ? "" : ", ") + to_string(ActivityEngine(e));
+  }
+  if (!idle_only.empty())
+    out << indent << "  the registers around the units of " << idle_only
+        << ": priced idle alone (no busy figure in the data file)\n";
 }
 
 nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfig& datapath) {
