@@ -87,6 +87,39 @@ def engine_growth() -> str:
             f"grows {round(around, -3):,.0f} from one unit to two")
 
 
+def int4_around_areas() -> str:
+    """The int4 engine's logic around its units, mapped around them (black
+    boxes) and flat, at the unit counts the [[engine]] tables hold."""
+    tables = [e for e in _data()["engine"] if e["top"] == "tcu_int4_engine"
+              and e["params"].get("SparseEnable") == 0 and e["params"].get("Stages") == 2]
+    around = sorted((e["params"]["Units"], e["bottom_up_around_units_area_um2"]) for e in tables
+                    if e.get("bottom_up_around_units_area_um2") is not None)
+    flat = sorted((e["params"]["Units"], e["around_units_area_um2"]) for e in tables
+                  if e.get("around_units_area_um2") is not None)
+    if not around or not flat:
+        raise FigureError("spec/phys_osu018.toml: no int4 [[engine]] tables at Stages 2")
+
+    def listed(pairs):
+        areas = [f"{a:,.0f}" for _, a in pairs]
+        counts = [_UNITS_WORDS.get(u, str(u)) for u, _ in pairs]
+        join = lambda xs: ", ".join(xs[:-1]) + " and " + xs[-1] if len(xs) > 1 else xs[0]
+        return join(areas), join(counts)
+    a_areas, a_units = listed(around)
+    f_areas, f_units = listed(flat)
+    return f"{a_areas} µm² at {a_units} units, against {f_areas} flat at {f_units}"
+
+
+_UNITS_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 8: "eight"}
+
+
+def unit_areas() -> str:
+    """The int4 and e2m1 dot units' areas at two stages."""
+    points = _data()["point"]
+    int4 = _find(points, "int4 dot point", unit="tcu_int4_dot", Stages=2)
+    e2m1 = _find(points, "e2m1 dot point", unit="tcu_e2m1_dot", Stages=2)
+    return f"{int4['area_um2']:,.0f} and {e2m1['area_um2']:,.0f} µm²"
+
+
 def activity_area() -> str:
     p = _find(_data()["point"], "tcu_activity point", unit="tcu_activity")
     return (f"{p['area_um2']:,.0f} µm²: {p['flip_flops']} flip-flops of "
@@ -189,7 +222,8 @@ def gate_level_regs() -> str:
             f"sparse path's")
 
 
-FIGURES = {"router-growth": router_growth, "router-2-2": router_2_2,
+FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
+           "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
            "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table,
