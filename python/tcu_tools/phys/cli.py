@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from . import datafile, figures, library, stamp
+from . import units as units_mod
 from .units import POINTS, UNIT_TYPES
 
 
@@ -121,8 +122,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{'path ns':>8} {'fmax MHz':>9} {'busy pJ/cyc':>11} {'idle pJ/cyc':>11} "
           f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
     tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
-    kept: dict = {}     # its [[glue]] and [[engine_regs]] tables, written as they are
     rtl_then: dict = {}  # the --from-json data files' rtl_sha256
+    glue: list = []  # the --from-json data files' [[glue]] tables, written as they are
+    engine_regs: list = []  # and their [[engine_regs]] tables
     if args.from_json:
         for name in args.from_json:
             try:
@@ -131,8 +133,9 @@ def main(argv: list[str] | None = None) -> int:
                     blank = {f.name: None for f in dataclasses.fields(figures.UnitFigures)}
                     loaded = [{**blank, **p} for p in data["point"]]
                     tables = datafile.measured_tables(data)
-                    kept = {k: data.get(k, []) for k in ("glue", "engine_regs")}
                     rtl_then.update(data.get("rtl_sha256", {}))
+                    glue = data.get("glue", glue)
+                    engine_regs = data.get("engine_regs", engine_regs)
                 else:
                     loaded = json.loads(Path(name).read_text())["units"]
                 rows = datafile.merge(rows, loaded)
@@ -160,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             units = [UNIT_TYPES[n] for n in (args.unit or sorted(UNIT_TYPES))]
             if overrides:
-                units = [dataclasses.replace(u, params={**u.params, **overrides}) for u in units]
+                units = [dataclasses.replace(u, params={**u.params, **overrides},
+                                             configs=units_mod.configs_of(u, {**u.params, **overrides}))
+                         for u in units]
         for unit in units:
             try:
                 # the RTL it is measured from, taken before (a --json run's
@@ -193,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
-                       engines, measured_here=not args.from_json, rtl_then=rtl_then, **kept)
+                       engines, measured_here=not args.from_json, rtl_then=rtl_then,
+                       glue=glue, engine_regs=engine_regs)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)
