@@ -164,7 +164,10 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
         {"regs_pj", x.regs_pj},
         {"regs_idle_pj_per_cycle", x.regs_idle_pj_per_cycle},
         {"regs_dynamic_pj_per_issued_mac", x.regs_dynamic_pj_per_issued_mac},
-        {"regs_dynamic_priced", x.regs_dynamic_priced}};
+        {"regs_dynamic_priced", x.regs_dynamic_priced},
+        {"regs_toggles_per_issued_mac", x.regs_toggles_per_issued_mac},
+        {"regs_pj_per_toggle", x.regs_pj_per_toggle},
+        {"regs_data_pj_per_issued_mac", x.regs_data_pj_per_issued_mac}};
   }
   return json;
 }

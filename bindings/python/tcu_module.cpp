@@ -533,6 +533,9 @@ py::dict estimate_energy(const py::dict& activity, const py::dict& params) {
     d["regs_pj"] = x.regs_pj;
     d["regs_idle_pj_per_cycle"] = x.regs_idle_pj_per_cycle;
     d["regs_dynamic_pj_per_issued_mac"] = x.regs_dynamic_pj_per_issued_mac;
+    d["regs_toggles_per_issued_mac"] = x.regs_toggles_per_issued_mac;
+    d["regs_pj_per_toggle"] = x.regs_pj_per_toggle;
+    d["regs_data_pj_per_issued_mac"] = x.regs_data_pj_per_issued_mac;
     per_engine[tcu::to_string(tcu::ActivityEngine(e))] = d;
   }
   out["router"] = router;

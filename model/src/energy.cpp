@@ -50,7 +50,8 @@ const phys::DotUnitFigures* unit_figures(ActivityEngine engine, int stages) {
 }
 
 // The engine's registers around its units: every clocked cycle their idle
-// figure, every issued MAC their dynamic one.
+// figure, every issued MAC their dynamic one and their data toggles
+// (toggles per issued MAC x pJ per toggle).
 void price_regs(EngineEnergy& out, const EngineActivity& a, ActivityEngine engine,
                 const DatapathConfig& config) {
   const int sparse = engine == ActivityEngine::kInt4 ? int(config.sparse_enable) : -1;
@@ -60,9 +61,12 @@ void price_regs(EngineEnergy& out, const EngineActivity& a, ActivityEngine engin
   out.regs_source = r.exact ? "measured" : "interpolated";
   out.regs_idle_pj_per_cycle = r.flip_flops * r.idle_pj_per_flip_flop;
   out.regs_dynamic_pj_per_issued_mac = r.dynamic_pj_per_issued_mac;
-  out.regs_dynamic_priced = r.dynamic_priced;
+  out.regs_dynamic_priced = r.dynamic_priced || r.toggles_priced;
+  out.regs_toggles_per_issued_mac = r.toggles_per_issued_mac;
+  out.regs_pj_per_toggle = r.pj_per_toggle;
+  out.regs_data_pj_per_issued_mac = r.toggles_per_issued_mac * r.pj_per_toggle;
   out.regs_pj = double(a.busy + a.idle) * out.regs_idle_pj_per_cycle +
-                double(a.macs) * out.regs_dynamic_pj_per_issued_mac;
+                double(a.macs) * (out.regs_dynamic_pj_per_issued_mac + out.regs_data_pj_per_issued_mac);
   out.pj += out.regs_pj;
 }
 
@@ -161,6 +165,13 @@ EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int
     if (f->dynamic_pj_per_issued_mac >= 0) sum += f->dynamic_pj_per_issued_mac, ++n;
   out.dynamic_priced = n > 0;
   out.dynamic_pj_per_issued_mac = n ? sum / n : 0.0;
+  for (const phys::EngineRegsToggles& t : phys::kEngineRegsToggles) {
+    if (t.engine < 0) break;
+    if (t.engine != int(engine)) continue;
+    out.toggles_priced = true;
+    out.toggles_per_issued_mac = t.toggles_per_issued_mac;
+    out.pj_per_toggle = t.pj_per_toggle;
+  }
   return out;
 }
 

@@ -14,6 +14,11 @@
 // around its units (engine_regs_figures: F flip-flops on its gated clock):
 //   pJ += (busy + idle cycles) x F x idle pJ per flip-flop
 //       + MACs x their dynamic pJ per issued MAC
+//       + MACs x toggles per issued MAC x pJ per toggle
+// (the registers' data toggles: the operand registers loaded and the D
+// buffer written once an instruction, so their bit changes go with the
+// MACs; counted on an RTL run's waveform, each at a DFFPOSX1's energy with
+// its D and Q nets from the liberty at the mapped engine's loads)
 // (the int4 engine's sparse path, on a clock of its own, is left out). The operand router, on
 // the ungated clock, with its busy and idle figures at the configuration's
 // mean width w = (WordsPerCycle + DWordsPerCycle) / 2 (router_figures):
@@ -55,6 +60,9 @@ struct EngineEnergy {
   double regs_idle_pj_per_cycle = 0;     // every clocked cycle
   double regs_dynamic_pj_per_issued_mac = 0;
   bool regs_dynamic_priced = false;      // the data file has a busy figure for the engine
+  double regs_toggles_per_issued_mac = 0;  // register bits changing, per MAC issued
+  double regs_pj_per_toggle = 0;
+  double regs_data_pj_per_issued_mac = 0;  // toggles per issued MAC x pJ per toggle
   double regs_pj = 0;
 };
 
@@ -76,6 +84,10 @@ struct EngineRegs {
   bool idle_own = false;     // measured on this engine (else every engine's mean)
   double dynamic_pj_per_issued_mac = 0;
   bool dynamic_priced = false;
+  // The data toggles ([[engine_regs_toggles]]: the engine's own table).
+  double toggles_per_issued_mac = 0;
+  double pj_per_toggle = 0;
+  bool toggles_priced = false;
 };
 EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int sparse);
 

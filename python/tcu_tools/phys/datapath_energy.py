@@ -159,7 +159,8 @@ def per_state_estimate(report: dict) -> dict[str, float]:
     engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
     over the busy cycles plus the units' idle figure; idle, the units' idle
     figure; the engine's registers around its units (their idle figure in
-    busy and idle, their dynamic one per MAC in busy); gated, the units'
+    busy and idle, their dynamic one per MAC and their data toggles in
+    busy); gated, the units'
     leakage; in every state, the parts on the ungated clock (the
     estimate's glue a cycle). The router's term is left out: it
     is tcu_core's, outside tcu_datapath."""
@@ -174,7 +175,8 @@ def per_state_estimate(report: dict) -> dict[str, float]:
         regs_idle = e.get("regs_idle_pj_per_cycle", 0.0)
         idle = units * e["idle_pj_per_unit_cycle"] + regs_idle + glue
         if a.get("busy"):
-            dynamic = e["dynamic_pj_per_issued_mac"] + e.get("regs_dynamic_pj_per_issued_mac", 0.0)
+            dynamic = (e["dynamic_pj_per_issued_mac"] + e.get("regs_dynamic_pj_per_issued_mac", 0.0)
+                       + e.get("regs_data_pj_per_issued_mac", 0.0))
             out[f"{name} busy"] = a["macs"] * dynamic / a["busy"] + idle
         out[f"{name} idle"] = idle
         out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"] + glue

@@ -105,6 +105,17 @@ def header(data: dict, source: str) -> str:
                     f"{int(params.get('SparseEnable', -1))}, {int(t['flip_flops'])}, "
                     f"{float(t.get('idle_pj_per_flip_flop', -1.0))!r}, "
                     f"{float(t.get('dynamic_pj_per_issued_mac', -1.0))!r}}},")
+    toggles = []
+    names = [engine for engine, _, _ in ENGINES]
+    for t in data.get("engine_regs_toggles", []):
+        if t.get("engine") not in names:
+            raise ValueError(f"[[engine_regs_toggles]] {t.get('engine')}: not one of "
+                             f"{', '.join(names)}")
+        missing = [k for k in ("toggles_per_issued_mac", "pj_per_toggle") if k not in t]
+        if missing:
+            raise ValueError(f"[[engine_regs_toggles]] {t['engine']}: no {', '.join(missing)}")
+        toggles.append(f"    {{{names.index(t['engine'])}, {float(t['toggles_per_issued_mac'])!r}, "
+                       f"{float(t['pj_per_toggle'])!r}}},")
     d_bits = ", ".join(str(int(D_BITS[engine])) for engine, _, _ in ENGINES)
     clocks = []
     for d in data.get("datapath", []):
@@ -200,6 +211,22 @@ struct EngineRegsFigures {{
 inline constexpr EngineRegsFigures kEngineRegs[] = {{
 {chr(10).join(regs)}
     {{-1, 0, 0, -1, 0, -1.0, -1.0}},  // the end (engine -1)
+}};
+
+// The engines' registers' data toggles ([[engine_regs_toggles]] tables,
+// tcu_tools.phys.engine_regs toggles and toggle-energy): per engine the
+// register bits changing per MAC issued (from an RTL run's waveform) and a
+// toggle's energy (a DFFPOSX1 and its D and Q nets, from the liberty at
+// the mapped engine's loads).
+struct EngineRegsToggles {{
+  int engine;                        // tcu::ActivityEngine (-1: the end of the table)
+  double toggles_per_issued_mac;
+  double pj_per_toggle;
+}};
+
+inline constexpr EngineRegsToggles kEngineRegsToggles[] = {{
+{chr(10).join(toggles)}
+    {{-1, 0.0, 0.0}},  // the end (engine -1)
 }};
 
 // The D bits each engine hands the output skid (tcu::ActivityEngine order)
