@@ -257,7 +257,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   // flip-flops, 0.201176 pJ (the liberty's clocked DFFPOSX1 by hand,
   // 0.201175: tests/phys/test_glue_hand.py). An int4 engine of two units,
   // one stage, the sparse path: 14445 + 76 / 3 flip-flops (above), 2911.09
-  // pJ a clocked cycle; none gated; no busy figure, so no MAC is charged.
+  // pJ a clocked cycle; none gated. Every MAC issued charges the registers'
+  // data toggles: [[engine_regs_toggles]] int4, 0.877129 toggles per issued
+  // MAC (counted on an RTL run) at 0.211251 pJ (the liberty's DFFPOSX1 with
+  // its nets by hand, 0.211202: tests/phys/test_engine_regs_toggles_hand.py).
   tcu::DatapathConfig dp;
   dp.int4_macs_per_cycle = 64;
   dp.int_stages = 1;
@@ -272,8 +275,18 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(std::string(e.regs_source) == "interpolated");
   CHECK(e.regs_idle_pj_per_cycle == Approx(per_cycle).epsilon(1e-12));
   CHECK(e.regs_idle_pj_per_cycle == Approx(2911.089443).epsilon(1e-9));
-  CHECK_FALSE(e.regs_dynamic_priced);
-  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle).epsilon(1e-12));
+  CHECK(e.regs_dynamic_priced);
+  CHECK(e.regs_data_pj_per_issued_mac == Approx(0.877129 * 0.211251).epsilon(1e-12));
+  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 0.877129 * 0.211251).epsilon(1e-12));
+  // The f64 engine has no toggles table: its registers priced idle alone.
+  dp.f64_enable = true;
+  tcu::Activity f64;
+  f64.cycles = 100;
+  f64[tcu::ActivityEngine::kF64] = {90, 10, 0, 0, 1440};
+  const tcu::EngineEnergy& x = tcu::estimate_energy(f64, dp).engines[3];
+  CHECK_FALSE(x.regs_dynamic_priced);
+  CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
+  dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
   dp.int4_macs_per_cycle = 128;
   dp.int_stages = 2;

@@ -5,7 +5,9 @@
 # figure at their clock alone; the int4 engine's registers at four units
 # and two stages 10 flip-flops over; the skid's idle figure, which the
 # engines' registers take a flip-flop, 3% high with its flip-flops kept,
-# checked by the engines' test alone) must each be refused.
+# checked by the engines' test alone; the int4 engine's pJ per data toggle
+# 5% high, and its toggles per issued MAC at 2, above what its loads can
+# make, each checked by the toggles' test alone) must each be refused.
 #   tests/phys/glue_planted.sh PYTHON
 set -euo pipefail
 python=$1
@@ -13,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for fault in ctrl skid counters regs regs_idle; do
+for fault in ctrl skid counters regs regs_idle toggle_pj toggle_rate; do
   "$python" - "$here/../../spec/phys_osu018.toml" "$work/$fault.toml" "$fault" <<'PY'
 import re, sys, tomllib
 src, dst, fault = sys.argv[1:]
@@ -23,13 +25,20 @@ assert sep, f"{src}: no [[glue]] table"
 tables = ("[[glue]]\n" + glue).split("\n\n")
 unit = {"ctrl": "tcu_datapath_ctrl", "skid": "tcu_output_skid", "counters": "tcu_activity",
         "regs": 'top = "tcu_int4_engine"\nparams = { Units = 4, SparseEnable = 1, Stages = 2 }',
-        "regs_idle": "tcu_output_skid"}[fault]
+        "regs_idle": "tcu_output_skid",
+        "toggle_pj": '[[engine_regs_toggles]]\nengine = "int4"',
+        "toggle_rate": '[[engine_regs_toggles]]\nengine = "int4"'}[fault]
 for i, t in enumerate(tables):
-    if (f'unit = "{unit}"' if fault != "regs" else unit) not in t:
+    if (f'unit = "{unit}"' if fault not in ("regs", "toggle_pj", "toggle_rate") else unit) not in t:
         continue
-    g = tomllib.loads(t.replace("[[glue]]", "").replace("[[engine_regs]]", ""))
+    g = tomllib.loads(t.replace("[[glue]]", "").replace("[[engine_regs]]", "")
+                      .replace("[[engine_regs_toggles]]", ""))
     if fault == "regs":
         t = re.sub(r"\nflip_flops = \d+", f"\nflip_flops = {g['flip_flops'] + 10}", t)
+    elif fault == "toggle_pj":
+        t = re.sub(r"\npj_per_toggle = \S+", f"\npj_per_toggle = {g['pj_per_toggle'] * 1.05!r}", t)
+    elif fault == "toggle_rate":
+        t = re.sub(r"\ntoggles_per_issued_mac = \S+", "\ntoggles_per_issued_mac = 2.0", t)
     elif fault == "regs_idle":
         t = re.sub(r"idle_pj_per_cycle = \S+", f"idle_pj_per_cycle = {g['idle_pj_per_cycle'] * 1.03!r}", t)
     elif fault == "ctrl":
@@ -43,6 +52,7 @@ open(dst, "w").write(head + "\n" + "\n\n".join(tables))
 PY
   tests="$here/test_glue_hand.py $here/test_engine_regs_hand.py"
   [ "$fault" = regs_idle ] && tests="$here/test_engine_regs_hand.py"
+  case $fault in toggle_*) tests="$here/test_engine_regs_toggles_hand.py" ;; esac
   # shellcheck disable=SC2086
   if TCU_GLUE_DATAFILE="$work/$fault.toml" "$python" -m pytest -q -p no:cacheprovider \
       $tests >"$work/$fault.log" 2>&1; then

@@ -117,7 +117,8 @@ def test_reprice_prices_the_run_again(monkeypatch):
                                             "dynamic_pj_per_issued_mac": 1.0,
                                             "leakage_pj_per_unit_cycle": 0.0,
                                             "regs_idle_pj_per_cycle": 90.0,
-                                            "regs_dynamic_pj_per_issued_mac": 1.0}}}
+                                            "regs_dynamic_pj_per_issued_mac": 1.0,
+                                            "regs_data_pj_per_issued_mac": 0.5}}}
     monkeypatch.setattr("tcu_tools.explore.fast.tcu_module", lambda: Module())
     report = {"configuration": {"parameters": {"IntStages": 1, "SynthImpl": 0}},
               "activity": {"engines": {"int4": {"busy": 10, "idle": 5, "gated": 5,
@@ -126,9 +127,9 @@ def test_reprice_prices_the_run_again(monkeypatch):
                                            "int4 idle": {"cycles": 5, "pj_per_cycle": 160.0}}}
     got = datapath_energy.reprice(measured, report)
     assert asked == {"IntStages": 1}
-    # busy: 100 MACs x 2 pJ / 10 cycles + 10 + 90 + 100 = 220; idle 200
-    assert got["by_state"]["int4 busy"]["estimate_pj_per_cycle"] == 220.0
+    # busy: 100 MACs x 2.5 pJ / 10 cycles + 10 + 90 + 100 = 225; idle 200
+    assert got["by_state"]["int4 busy"]["estimate_pj_per_cycle"] == 225.0
     assert got["by_state"]["int4 idle"]["estimate_pj_per_cycle"] == 200.0
     assert got["estimate_pj"] == 2000.0
     assert datapath_energy.errors(got) == pytest.approx(
-        {"int4 busy": 220 / 250 - 1, "int4 idle": 200 / 160 - 1, "total": -0.5})
+        {"int4 busy": 225 / 250 - 1, "int4 idle": 200 / 160 - 1, "total": -0.5})
