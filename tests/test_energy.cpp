@@ -283,8 +283,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   tcu::Activity f64;
   f64.cycles = 100;
   f64[tcu::ActivityEngine::kF64] = {90, 10, 0, 0, 1440};
-  const tcu::EngineEnergy& x = tcu::estimate_energy(f64, dp).engines[3];
+  const tcu::EnergyEstimate f64_estimate = tcu::estimate_energy(f64, dp);
+  const tcu::EngineEnergy& x = f64_estimate.engines[3];
   CHECK_FALSE(x.regs_dynamic_priced);
+  CHECK(x.regs_idle_pj_per_cycle > 0);
   CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
   dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
