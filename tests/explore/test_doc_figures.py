@@ -34,6 +34,16 @@ def test_a_figure_follows_its_data(monkeypatch):
     assert "7,000,000 µm²" in after and after != before
 
 
+def test_the_toggles_table_follows_its_data(monkeypatch):
+    real = doc_figures._data()
+    planted = dict(real, engine_regs_toggles=[dict(t) for t in real["engine_regs_toggles"]])
+    planted["engine_regs_toggles"][0]["pj_per_toggle"] = 0.5
+    monkeypatch.setattr(doc_figures, "_data", lambda: planted)
+    row = doc_figures.figure("engine-regs-toggles").splitlines()[2]
+    t = planted["engine_regs_toggles"][0]
+    assert f"| 0.5000 | {t['toggles_per_issued_mac'] * 0.5:.4f} |" in row
+
+
 def test_unknown_figure_and_missing_data(monkeypatch):
     with pytest.raises(doc_figures.FigureError, match="unknown figure 'nope'"):
         doc_figures.figure("nope")
@@ -42,3 +52,5 @@ def test_unknown_figure_and_missing_data(monkeypatch):
         doc_figures.figure("router-2-2")
     with pytest.raises(doc_figures.FigureError, match=r"no \[\[engine_regs\]\]"):
         doc_figures.figure("engine-regs-table")
+    with pytest.raises(doc_figures.FigureError, match=r"no \[\[engine_regs_toggles\]\]"):
+        doc_figures.figure("engine-regs-toggles")

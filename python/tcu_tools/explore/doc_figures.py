@@ -186,6 +186,24 @@ def engine_regs_table() -> str:
     return "\n".join(rows)
 
 
+def engine_regs_toggles() -> str:
+    """The [[engine_regs_toggles]] tables: each engine's registers' data
+    toggles per issued MAC (an RTL run's waveform) and a toggle's energy
+    (the liberty's DFFPOSX1 with its nets at the mapped engine's loads)."""
+    tables = _data().get("engine_regs_toggles", [])
+    if not tables:
+        raise FigureError("spec/phys_osu018.toml: no [[engine_regs_toggles]] table")
+    rows = ["| engine | register bits in the waveform | toggles | issued MACs "
+            "| toggles per issued MAC | Q load pF | pJ per toggle | pJ per issued MAC |",
+            "| --- | --: | --: | --: | --: | --: | --: | --: |"]
+    for t in tables:
+        rows.append(f"| {t['engine']} | {t['register_bits']:,} | {t['toggles']:,} "
+                    f"| {t['issued_macs']:,} | {t['toggles_per_issued_mac']:.3f} "
+                    f"| {t['q_load_pf']:.4f} | {t['pj_per_toggle']:.4f} "
+                    f"| {t['toggles_per_issued_mac'] * t['pj_per_toggle']:.4f} |")
+    return "\n".join(rows)
+
+
 def gate_level_table() -> str:
     """The energy estimate of this build (the tcu module's estimate_energy)
     against the gate-level datapath energy of docs/data/gate_level_int4_64.json,
@@ -222,11 +240,28 @@ def gate_level_regs() -> str:
             f"sparse path's")
 
 
+def gate_level_toggles() -> str:
+    """The estimate's data toggles of the int4 engine's registers over the
+    gate-level record's run."""
+    from tcu_tools.explore.fast import tcu_module
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    params = {k: v for k, v in g["report"]["configuration"]["parameters"].items()
+              if k != "SynthImpl"}
+    act = g["report"]["activity"]
+    est = tcu_module().estimate_energy(act, params)["per_engine"]["int4"]
+    a = act["engines"]["int4"]
+    per_mac = est["regs_data_pj_per_issued_mac"]
+    return (f"{per_mac:.3f} pJ per issued MAC, {a['macs'] * per_mac / a['busy']:,.1f} pJ "
+            f"a busy cycle of this run")
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
-           "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table,
+           "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
+           "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
            "gate-level-regs": gate_level_regs}
 
 
