@@ -240,6 +240,7 @@ class Runner {
   uint64_t cases_run_ = 0;
   std::string hang_;
   std::optional<CoverageSampler> sampler_;
+  std::vector<Fragment> want_;  // run_batch's golden D, a fragment a case
 };
 
 std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
@@ -325,15 +326,16 @@ bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
   // Each case's golden D is computed once, before the engine runs: the
   // check below compares against it, and an engine with a golden
   // scoreboard (RTL) takes it as its expectation.
+  // (want_'s fragments are reused from batch to batch.)
   std::vector<StreamItem> items;
-  std::vector<Fragment> want;
+  std::vector<Fragment>& want = want_;
   items.reserve(cases.size());
-  want.reserve(cases.size());
+  want.resize(cases.size());
   for (const PlannedCase& c : cases) {
     const Instr& instr = variants_[c.variant];
     items.push_back({instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
                      std::to_string(c.index)});
-    want.push_back(golden_execute(instr, items.back().operands));
+    golden_execute(instr, items.back().operands, &want[items.size() - 1]);
   }
   for (size_t p = 0; p < items.size(); ++p) items[p].expected = &want[p];
   const std::vector<Fragment> got = execute(cases, items);
