@@ -21,6 +21,10 @@ so that no figure or option is copied by hand:
     <!-- generated: explore-validation --> the fast evaluator's errors against
                                       the full flow, docs/data/explore_validation.toml
                                       (tcu_tools.explore.record)
+    <!-- generated: bottom-up-datapaths --> the composition against datapaths
+                                      mapped as the full flow maps them,
+                                      tests/explore/data/bottom_up_datapaths.json
+                                      (tcu_tools.explore.bottom_up)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -236,10 +240,16 @@ def _explore_validation() -> str:
                 "python -m tcu_tools.explore.record --table")
 
 
+def _bottom_up_datapaths() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.explore.bottom_up", "--table"],
+                "python -m tcu_tools.explore.bottom_up --table")
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
              "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
              "config-spec": _config_spec, "formal-checks": _formal_checks,
-             "bench-table": _bench_table, "explore-validation": _explore_validation}
+             "bench-table": _bench_table, "explore-validation": _explore_validation,
+             "bottom-up-datapaths": _bottom_up_datapaths}
 
 
 # ---- hooks -----------------------------------------------------------------------------
