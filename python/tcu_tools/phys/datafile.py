@@ -23,6 +23,15 @@ CHECKED = {
     "critical_path_ns": 1e-3, "busy_pj_per_cycle": 1e-3, "idle_pj_per_cycle": 1e-3,
     "pj_per_issued_op": 1e-3, "in_place_critical_path_ns": 1e-3,
 }
+# Where a fresh point's sources differ from those the file's point was
+# measured from but their logic is the same (the same rtl_design: a
+# reordered or reformatted file, tcu_tools.phys.stamp), ABC maps the
+# netlist Yosys hands it in another order, and its result moves with that
+# order: tcu_int4_dot at Stages=1 maps to 0.48 % less area, 0.49 % fewer
+# cells, a 0.90 % shorter path and 0.57 % less busy energy from sources
+# of the same logic. Within these bounds (relative) such a point agrees;
+# the flip-flops, which ABC does not touch, stay exact.
+REORDERED = {**{name: 0.02 for name in CHECKED}, "flip_flop_area_um2": 1e-6, "flip_flops": 0}
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
 # Re-measures the stale entries only (tcu_tools.phys.stamp).
@@ -212,7 +221,14 @@ def compare(stored: dict, fresh: list[dict]) -> list[str]:
         if s.get("mapping") != f.get("mapping"):
             problems.append(f"{f['unit']} {f['params']}: mapping file '{s.get('mapping')}' "
                             f"fresh '{f.get('mapping')}'")
-        for name, rtol in CHECKED.items():
+        if s.get("rtl_design") != f.get("rtl_design"):
+            problems.append(f"{f['unit']} {f['params']}: measured from other logic (rtl_design "
+                            f"file {s.get('rtl_design')} fresh {f.get('rtl_design')}): "
+                            f"stale, {REFRESH}")
+            continue
+        same_sources = s.get("rtl_files") == f.get("rtl_files")
+        why = "" if same_sources else ", other sources of the same logic"
+        for name, rtol in (CHECKED if same_sources else REORDERED).items():
             a, b = s.get(name), f.get(name)
             if a is None and b is None:
                 continue
@@ -220,7 +236,7 @@ def compare(stored: dict, fresh: list[dict]) -> list[str]:
                 problems.append(f"{f['unit']} {f['params']}: {name} file {a} fresh {b}")
             elif abs(a - b) > rtol * max(abs(a), abs(b)) + 1e-9:
                 problems.append(f"{f['unit']} {f['params']}: {name} file {a} fresh {b} "
-                                f"(tolerance {rtol:g} relative)")
+                                f"(tolerance {rtol:g} relative{why})")
     return problems
 
 
