@@ -7,7 +7,7 @@
 # runs the fuzzers. The tiers, what runs in which and why:
 # docs/guide/test-tiers.md.
 #
-#   scripts/test.sh          the default tier (CI), kept under 10 minutes on
+#   scripts/test.sh          the default tier (CI), its budget 10 minutes on
 #                            two cores from a fresh clone
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
 #                            tcu explore's sweep, the slow equivalence checks,
