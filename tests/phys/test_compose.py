@@ -83,21 +83,24 @@ def test_skid_at_the_widest_enabled_d():
 
 def test_d_widths_are_the_rtls():
     """compose's D widths, the skid's measured width and the counters of a
-    tcu_activity against the RTL: tcu_datapath's engine D nets, tcu_output_skid's
-    DataW default, tcu_activity's counter outputs."""
-    import re
+    tcu_activity against the RTL as pyslang elaborates it: tcu_datapath's
+    engine D nets, tcu_output_skid's DataW default, tcu_activity's counter
+    outputs (each CountW bits)."""
+    import pyslang
     from tcu_tools.phys.units import RTL
-    text = (RTL / "tcu_datapath.sv").read_text()
-    widths = {}
-    for m in re.finditer(r"^\s*logic \[(\d+):0\]\s+([\w, ]+);", text, re.M):
-        for net in m.group(2).split(","):
-            widths[net.strip()] = int(m.group(1)) + 1
-    assert {e: widths[f"{e}_d"] for e in compose.ENGINES} == compose.D_BITS
-    skid = (RTL / "tcu_output_skid.sv").read_text()
-    assert int(re.search(r"parameter int unsigned DataW\s*=\s*(\d+)", skid).group(1)) == \
-        compose.SKID_D_BITS
-    act = (RTL / "tcu_activity.sv").read_text()
-    assert len(re.findall(r"output logic \[CountW-1:0\]", act)) == compose.ACTIVITY_COUNTERS
+    options = pyslang.ast.CompilationOptions()
+    options.topModules = {"tcu_datapath", "tcu_output_skid", "tcu_activity"}
+    compilation = pyslang.ast.Compilation(pyslang.Bag([options]))
+    for path in sorted(RTL.glob("*.sv")):
+        compilation.addSyntaxTree(pyslang.syntax.SyntaxTree.fromFile(str(path)))
+    tops = {i.name: i.body for i in compilation.getRoot().topInstances}
+    assert {e: tops["tcu_datapath"].find(f"{e}_d").type.bitWidth
+            for e in compose.ENGINES} == compose.D_BITS
+    assert int(tops["tcu_output_skid"].find("DataW").value.value) == compose.SKID_D_BITS
+    act = tops["tcu_activity"]
+    width = int(act.find("CountW").value.value)
+    outputs = [q for q in act.portList if q.direction == pyslang.ast.ArgumentDirection.Out]
+    assert [q.type.bitWidth for q in outputs] == [width] * compose.ACTIVITY_COUNTERS
 
 
 def test_planted_skid_at_full_width(monkeypatch):
@@ -236,7 +239,8 @@ def test_engine_clock_set_by():
     """The unit in place at 7 ns (142.9 MHz). An engine top at 100 MHz is
     set by its logic around the units; one at 140 MHz (within the 5% two
     mappings differ by) by the unit; the engine's clock is the slower of the
-    two, in the [[engine]] row and in the configuration's composition."""
+    two, in the [[engine]] row and in the configuration's composition, whose
+    clock is no faster than the engine's either way."""
     points = [placed(dict(p), 7.0) if p["unit"] == "tcu_int4_dot" else p for p in POINTS]
     slow = compose.engine_beside_units(points, engine_table(100.0))
     assert slow["unit_in_place_fmax_mhz"] == pytest.approx(1e3 / 7)
@@ -246,9 +250,12 @@ def test_engine_clock_set_by():
     d = compose.datapath(points, "t", VALUES, [slow])
     assert d["int4_fmax_mhz"] == pytest.approx(100.0)
     assert d["int4_clock_set_by"] == "tcu_int4_engine around its units"
+    assert (d["fmax_mhz"], d["path_unit"]) == (pytest.approx(100.0), "tcu_int4_engine")
     d = compose.datapath(points, "t", VALUES, [near])
     assert d["int4_fmax_mhz"] == pytest.approx(140.0)
     assert d["int4_clock_set_by"] == "tcu_int4_dot"
+    assert (d["fmax_mhz"], d["path_unit"]) == (pytest.approx(140.0), "tcu_int4_dot")
+    assert not d["path_in_place"]  # the engine top's figure, not the unit's in place
 
 
 def test_planted_clock_of_the_unit_alone(monkeypatch):

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from . import datafile, figures, library, stamp
+from . import units as units_mod
 from .units import POINTS, UNIT_TYPES
 
 
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
     tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
     rtl_then: dict = {}  # the --from-json data files' rtl_sha256
+    glue: list = []  # the --from-json data files' [[glue]] tables, written as they are
     if args.from_json:
         for name in args.from_json:
             try:
@@ -131,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                     loaded = [{**blank, **p} for p in data["point"]]
                     tables = datafile.measured_tables(data)
                     rtl_then.update(data.get("rtl_sha256", {}))
+                    glue = data.get("glue", glue)
                 else:
                     loaded = json.loads(Path(name).read_text())["units"]
                 rows = datafile.merge(rows, loaded)
@@ -158,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             units = [UNIT_TYPES[n] for n in (args.unit or sorted(UNIT_TYPES))]
             if overrides:
-                units = [dataclasses.replace(u, params={**u.params, **overrides}) for u in units]
+                units = [dataclasses.replace(u, params={**u.params, **overrides},
+                                             configs=units_mod.configs_of(u, {**u.params, **overrides}))
+                         for u in units]
         for unit in units:
             try:
                 # the RTL it is measured from, taken before (a --json run's
@@ -191,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
-                       engines, measured_here=not args.from_json, rtl_then=rtl_then)
+                       engines, measured_here=not args.from_json, rtl_then=rtl_then,
+                       glue=glue)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

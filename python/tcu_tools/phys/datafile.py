@@ -27,11 +27,14 @@ CHECKED = {
 # measured from but their logic is the same (the same rtl_design: a
 # reordered or reformatted file, tcu_tools.phys.stamp), ABC maps the
 # netlist Yosys hands it in another order, and its result moves with that
-# order: tcu_int4_dot at Stages=1 maps to 0.48 % less area, 0.49 % fewer
-# cells, a 0.90 % shorter path and 0.57 % less busy energy from sources
-# of the same logic. Within these bounds (relative) such a point agrees;
+# order: from sources of the same logic tcu_int4_dot at Stages=1 maps to
+# 0.48 % less area, 0.49 % fewer cells, a 0.90 % shorter path and 0.57 %
+# less busy energy; tcu_f16_dot at FmaStages=2 to 0.20 % more area, 0.32 %
+# more cells and a 3.5 % longer path (ABC's timing-driven choices move the
+# critical path most). Within these bounds (relative) such a point agrees;
 # the flip-flops, which ABC does not touch, stay exact.
-REORDERED = {**{name: 0.02 for name in CHECKED}, "flip_flop_area_um2": 1e-6, "flip_flops": 0}
+REORDERED = {**{name: 0.02 for name in CHECKED}, "critical_path_ns": 0.05,
+             "in_place_critical_path_ns": 0.05, "flip_flop_area_um2": 1e-6, "flip_flops": 0}
 REGENERATE = ("nice -n 10 .venv/bin/python -m tcu_tools.phys --all "
               "--write spec/phys_osu018.toml")
 # Re-measures the stale entries only (tcu_tools.phys.stamp).
@@ -205,7 +208,11 @@ def load(path: Path) -> dict:
 
 
 def key(point: dict) -> tuple:
-    return point["unit"], tuple(sorted(point["params"].items()))
+    """A point's unit and the parameters it is mapped at (a unit that
+    chooses its implementation by SynthImpl is mapped at SynthImpl = 1,
+    written or not)."""
+    params = units.synthesis_params(point["unit"], point["params"])
+    return point["unit"], tuple(sorted(params.items()))
 
 
 def compare(stored: dict, fresh: list[dict]) -> list[str]:

@@ -44,6 +44,22 @@ def _dot(engine: str, config: str = "default") -> UnitType:
                     unit.name, (config,))
 
 
+# The user's named configurations a point can be of (the others of
+# spec/config.toml are the tests' and flows').
+PRESETS = ("default", "small", "a100", "deep")
+
+
+def configs_of(unit: UnitType, params: dict) -> tuple:
+    """The presets a unit mapped at `params` is of: for a dot unit, those
+    whose pipeline depth is its stage parameter's value; for another unit,
+    its own list where `params` are its defaults, else none."""
+    dot = next((u for u in SPEC.units if u.module == unit.name), None)
+    if dot is None:
+        return unit.configs if params == unit.params else ()
+    depth = params.get(dot.stages_param)
+    return tuple(c for c in PRESETS if SPEC.config_values(c)[dot.stages] == depth)
+
+
 # One entry per unit type of the datapath, at the default configuration's
 # pipeline depths (spec/config.toml [[config]] default): one D element (or
 # one 32-wide int4 dot) per accepted cycle.
