@@ -24,6 +24,10 @@ so that no figure or option is copied by hand:
     <!-- figure: NAME -->            a figure (inline, or a table) computed from
                                       the data that holds it
                                       (tcu_tools.explore.doc_figures NAME)
+    <!-- generated: bottom-up-datapaths --> the composition against datapaths
+                                      mapped as the full flow maps them,
+                                      tests/explore/data/bottom_up_datapaths.json
+                                      (tcu_tools.explore.bottom_up)
 
 `tcu` is $TCU_BIN (default build/tcu). Links to the repository's files are
 written `/src/PATH`: each file so named is copied into the site under src/,
@@ -247,10 +251,16 @@ def _figure(name: str) -> str:
     return text.rstrip("\n").removeprefix(f"{name}: ")
 
 
+def _bottom_up_datapaths() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.explore.bottom_up", "--table"],
+                "python -m tcu_tools.explore.bottom_up --table")
+
+
 GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
              "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
              "config-spec": _config_spec, "formal-checks": _formal_checks,
-             "bench-table": _bench_table, "explore-validation": _explore_validation}
+             "bench-table": _bench_table, "explore-validation": _explore_validation,
+             "bottom-up-datapaths": _bottom_up_datapaths}
 
 
 # ---- hooks -----------------------------------------------------------------------------

@@ -324,6 +324,36 @@ def test_composition_against_the_full_flow():
     assert all(abs(e) <= TOLERANCES["area_um2"] for e in errors.values()), errors
 
 
+
+def test_bottom_up_table_and_update(tmp_path):
+    """The docs' table of the datapaths above (tcu_tools.explore.bottom_up):
+    a row per datapath; one mapped at other RTL marked stale; --update takes
+    an --around JSON into the datapath of its parameters (its area, units
+    and RTL stamp) and refuses one whose parameters no datapath has."""
+    import copy
+    import json
+    from tcu_tools.explore import bottom_up
+    from tcu_tools.phys import stamp
+    data = phys_data()
+    fixture = bottom_up.load(BOTTOM_UP)
+    assert [r["name"] for r in bottom_up.rows(fixture, data)] == \
+        [m["name"] for m in fixture["datapaths"]]
+    first = fixture["datapaths"][0]
+    fresh = {"top": "tcu_datapath", "params": dict(first["params"]), "area_um2": 1000.0,
+             "units": first["units"], "rtl_files": stamp.files_hash("tcu_datapath")}
+    measured = tmp_path / "area.json"
+    measured.write_text(json.dumps(fresh))
+    updated = bottom_up.update(copy.deepcopy(fixture), [measured])
+    row = bottom_up.rows(updated, data)[0]
+    assert (row["full_um2"], row["stale"]) == (1000.0, False)
+    assert "(stale)" not in bottom_up.table(updated, data).splitlines()[2]
+    updated["datapaths"][0]["rtl_files"] = "0" * 16
+    assert bottom_up.rows(updated, data)[0]["stale"]
+    assert "(stale)" in bottom_up.table(updated, data).splitlines()[2]
+    measured.write_text(json.dumps({**fresh, "params": {"Int4MacsPerCycle": 7}}))
+    with pytest.raises(bottom_up.BottomUpError, match="no datapath of the fixture has"):
+        bottom_up.update(copy.deepcopy(fixture), [measured])
+
 # ---- constraints and fronts --------------------------------------------------------
 
 def test_constraints_prune():

@@ -7,8 +7,7 @@ when the site is built):
 
 Sources: spec/phys_osu018.toml (the router's points, the engines'
 [[engine]] and [[engine_regs]] tables, the [[whole]] datapaths, the
-activity counters' point), tests/explore/data/bottom_up_datapaths.json (the
-datapaths mapped as the full flow maps them), the composition
+activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
 (a datapath's energy at gate level) priced by this build's energy estimate
 (the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
@@ -144,25 +143,6 @@ def whole_errors() -> str:
     return ", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1 else text[0]
 
 
-def bottom_up_table() -> str:
-    """The datapaths mapped as the full flow maps them against the
-    composition (tcu_tools.phys.compose.explored_point, less the router)."""
-    from tcu_tools.explore import params
-    from tcu_tools.phys import compose
-    path = source_dir() / "tests" / "explore" / "data" / "bottom_up_datapaths.json"
-    measured = json.loads(path.read_text())
-    data = _data()
-    spec = params.config_spec()
-    rows = ["| datapath | full flow µm² | composed µm² | area error |",
-            "| --- | --- | --- | --- |"]
-    for m in measured["datapaths"]:
-        c = compose.explored_point(data, spec.resolve(dict(m["params"])))
-        composed = c["area_um2"] - c["router_area_um2"]
-        rows.append(f"| {m['name']} | {m['area_um2']:,.0f} | {composed:,.0f} "
-                    f"| {_pct(composed / m['area_um2'] - 1)} |")
-    return "\n".join(rows)
-
-
 def engine_regs_table() -> str:
     """The [[engine_regs]] tables: the flip-flops on each engine's gated
     clock around its units, and where measured their energy, beside the
@@ -259,7 +239,7 @@ def gate_level_toggles() -> str:
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
-           "whole-errors": whole_errors, "bottom-up-table": bottom_up_table,
+           "whole-errors": whole_errors,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
            "gate-level-regs": gate_level_regs}
