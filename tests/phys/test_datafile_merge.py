@@ -49,13 +49,17 @@ def test_planted_merge_without_the_mapping_check(monkeypatch):
 def test_data_file_rewritten_from_itself_keeps_every_table(tmp_path):
     """`--from-json spec/phys_osu018.toml --write FILE` (how a point measured
     apart joins the file) writes back every table of the file: its points,
-    engines, wholes and the [[glue]] tables the energy estimate reads."""
+    engines, wholes and the tables other tools append (the [[glue]],
+    [[engine_regs]] and [[engine_regs_toggles]] the energy estimate reads)."""
     from tcu_tools import source_dir
     from tcu_tools.phys import cli
     src = source_dir() / "spec" / "phys_osu018.toml"
     out = tmp_path / "again.toml"
     assert cli.main(["--from-json", str(src), "--write", str(out)]) == 0
     before, after = datafile.load(src), datafile.load(out)
-    for table in ("point", "engine", "whole", "glue"):
+    for table in ("point", "engine", "whole") + datafile.KEPT_TABLES:
         assert len(after.get(table, [])) == len(before.get(table, [])), table
-    assert after["glue"] == before["glue"]
+    for name in datafile.KEPT_TABLES + datafile.KEPT_HEAD:
+        assert after.get(name) == before.get(name), name
+    # every table the file has is one write writes
+    assert set(before) - set(after) == set(), set(before) - set(after)

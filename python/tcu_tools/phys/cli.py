@@ -123,8 +123,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'pJ/issued op':>12} {'synth s':>7}  critical path")
     tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
     rtl_then: dict = {}  # the --from-json data files' rtl_sha256
-    glue: list = []  # the --from-json data files' [[glue]] tables, written as they are
-    engine_regs: list = []  # and their [[engine_regs]] tables
+    kept: dict = {}  # the --from-json data files' tables of other tools (datafile.kept_of)
     if args.from_json:
         for name in args.from_json:
             try:
@@ -134,8 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                     loaded = [{**blank, **p} for p in data["point"]]
                     tables = datafile.measured_tables(data)
                     rtl_then.update(data.get("rtl_sha256", {}))
-                    glue = data.get("glue", glue)
-                    engine_regs = data.get("engine_regs", engine_regs)
+                    kept.update(datafile.kept_of(data))
                 else:
                     loaded = json.loads(Path(name).read_text())["units"]
                 rows = datafile.merge(rows, loaded)
@@ -199,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
                        engines, measured_here=not args.from_json, rtl_then=rtl_then,
-                       glue=glue, engine_regs=engine_regs)
+                       kept=kept)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

@@ -114,10 +114,19 @@ def stale(data: dict, tools: dict | None = None, rtl: Path | None = None) -> lis
     return stamp.staleness(data, tool_versions() if tools is None else tools, rtl)
 
 
+# What other tools add to the data file, kept by a rewrite (write's kept).
+KEPT_TABLES = ("glue", "engine_regs", "engine_regs_toggles")
+KEPT_HEAD = ("toggles_command",)
+
+
+def kept_of(data: dict) -> dict:
+    """An earlier data file's tables and head entries that write keeps."""
+    return {k: data[k] for k in KEPT_TABLES + KEPT_HEAD if k in data}
+
+
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
           wholes: list[dict] = (), engines: list[dict] = (), measured_here: bool = True,
-          rtl_then: dict | None = None, glue: list[dict] = (),
-          engine_regs: list[dict] = ()) -> None:
+          rtl_then: dict | None = None, kept: dict | None = None) -> None:
     """The data file of these points (and [[datapath]] compositions, the
     [[whole]] and [[engine]] tables beside them). Every entry carries the
     stamp of the RTL its figures were measured from (tcu_tools.phys.stamp):
@@ -126,8 +135,11 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     (figures taken from an earlier run) stamp.UNRECORDED_STAMP, stale until
     --refresh measures it. rtl_then: the earlier data file's rtl_sha256, for
     the files of entries measured from other sources than this tree's.
-    glue, engine_regs: the [[glue]] and [[engine_regs]] tables
-    (tcu_tools.phys.glue, tcu_tools.phys.engine_regs), written as they are."""
+    kept: the tables other tools append (KEPT_TABLES: [[glue]],
+    [[engine_regs]], [[engine_regs_toggles]]; tcu_tools.phys.glue,
+    tcu_tools.phys.engine_regs) and the head's commands that measure them
+    (KEPT_HEAD), as an earlier data file has them: written as they are."""
+    kept = kept or {}
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
@@ -165,6 +177,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# [[glue]], [[engine_regs]]: the parts on the ungated clock and the\n"
         "# engines' registers around their units, as the energy estimate prices\n"
         "# them (tcu_tools.phys.glue, tcu_tools.phys.engine_regs).\n"
+        "# [[engine_regs_toggles]]: per engine its registers' data toggles per MAC\n"
+        "# issued, counted on an RTL run's waveform, and a toggle's energy from the\n"
+        "# liberty at a mapped engine's loads (toggles_command).\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
         "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
@@ -185,6 +200,7 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
                      if measured_here else stamp.UNRECORDED_STAMP)
     head["rtl_sha256"] = stamp.head_hashes(data, rtl_then or {})
     head["refresh_command"] = REFRESH
+    head.update({k: kept[k] for k in KEPT_HEAD if k in kept})
     text.append(_table("", head))
     for p in data["point"]:
         text.append(_table("[[point]]", p))
@@ -194,10 +210,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         text.append(_table("[[whole]]", w))
     for e in data["engine"]:
         text.append(_table("[[engine]]", e))
-    for g in glue:
-        text.append(_table("[[glue]]", g))
-    for r in engine_regs:
-        text.append(_table("[[engine_regs]]", r))
+    for name in KEPT_TABLES:
+        for entry in kept.get(name, []):
+            text.append(_table(f"[[{name}]]", entry))
     path.write_text("\n".join(text))
 
 
