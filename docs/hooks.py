@@ -21,6 +21,9 @@ so that no figure or option is copied by hand:
     <!-- generated: explore-validation --> the fast evaluator's errors against
                                       the full flow, docs/data/explore_validation.toml
                                       (tcu_tools.explore.record)
+    <!-- figure: NAME -->            a figure (inline, or a table) computed from
+                                      the data that holds it
+                                      (tcu_tools.explore.doc_figures NAME)
     <!-- generated: bottom-up-datapaths --> the composition against datapaths
                                       mapped as the full flow maps them,
                                       tests/explore/data/bottom_up_datapaths.json
@@ -48,7 +51,7 @@ from mkdocs.structure.files import File
 # The repository (TCU_DOCS_REPO: another checkout, for a copy of docs/).
 REPO = Path(os.environ.get("TCU_DOCS_REPO", Path(__file__).resolve().parent.parent)).resolve()
 SRC_LINK = re.compile(r"\]\(/src/([^)#\s]+)")
-MARKER = re.compile(r"<!-- (tcu|generated): *(.*?) *-->")
+MARKER = re.compile(r"<!-- (tcu|generated|figure): *(.*?) *-->")
 
 
 def _tcu() -> str:
@@ -240,6 +243,14 @@ def _explore_validation() -> str:
                 "python -m tcu_tools.explore.record --table")
 
 
+def _figure(name: str) -> str:
+    # the energy estimate's figures come from $TCU_BIN's build's tcu module
+    os.environ.setdefault("TCU_MODULE_DIR", str(Path(_tcu()).resolve().parent / "python"))
+    text = _run([sys.executable, "-m", "tcu_tools.explore.doc_figures", name],
+                f"python -m tcu_tools.explore.doc_figures {name}")
+    return text.rstrip("\n").removeprefix(f"{name}: ")
+
+
 def _bottom_up_datapaths() -> str:
     return _run([sys.executable, "-m", "tcu_tools.explore.bottom_up", "--table"],
                 "python -m tcu_tools.explore.bottom_up --table")
@@ -287,6 +298,8 @@ def on_page_markdown(markdown, page, config, files):
         kind, arg = match.groups()
         if kind == "tcu":
             return _tcu_block(arg)
+        if kind == "figure":
+            return _figure(arg)
         if arg not in GENERATED:
             raise PluginError(f"docs: {page.file.src_uri}: unknown marker 'generated: {arg}'")
         return GENERATED[arg]()

@@ -53,21 +53,29 @@ want units && for define in "${defines[@]}"; do
     case $top in
       tcu_datapath | tcu_int4_engine | tcu_e2m1_engine | tcu_f16_engine | tcu_f64_engine) continue ;;
     esac
+    # The router's synthesis forms (no SYNTHESIS text of their own and no
+    # SynthImpl: the same code in both passes) are linted as their own tops
+    # in the SYNTHESIS pass only (5 and 4 CPU s each). The router itself with
+    # SYNTHESIS is the instance inside tcu_core (4 words a cycle, SynthImpl
+    # passed through: its synthesis forms within); as its own top it is
+    # linted in the simulation pass (9 CPU s saved: at 16 words a cycle its
+    # own top elaborated the same code as tcu_core's instance).
+    case $top in
+      tcu_router_gather_synth | tcu_router_scatter_synth) [ -n "$define" ] || continue ;;
+      tcu_operand_router) [ -z "$define" ] || continue ;;
+    esac
     # tcu_core with SYNTHESIS at 4 words a cycle each way, 4 f16 FMAs and 64
     # e2m1 MACs: the hierarchy and its SynthImpl pass-through; at the
     # default widths and unit counts the synthesis implementations'
     # per-position networks and unit arrays took 30 CPU s (14 s so), and the
-    # router, the datapath and each unit are linted as their own tops in the
-    # same pass.
-    # The router as its own top with SYNTHESIS at 16 words a cycle, its
-    # AND-OR gather as its own top at 8 in both passes (at the default 64
-    # their per-position networks took 45 s and 33 s of the test command;
-    # the code is the same at any width, and the default width is
-    # synthesized by the gate-level and explore flows).
+    # datapath and each unit are linted as their own tops in the same pass.
+    # The AND-OR gather as its own top at 8 words a cycle (at the default
+    # 64 its per-position networks took 33 s of the test command; the code
+    # is the same at any width, and the default width is synthesized by the
+    # gate-level and explore flows).
     params=()
     [ "$top" = tcu_core ] && [ -n "$define" ] &&
       params=(-GWordsPerCycle=4 -GDWordsPerCycle=4 -GF16FmasPerCycle=4 -GE2m1MacsPerCycle=64)
-    [ "$top" = tcu_operand_router ] && [ -n "$define" ] && params=(-GWordsPerCycle=16 -GDWordsPerCycle=16)
     [ "$top" = tcu_router_gather_synth ] && params=(-GWordsPerCycle=8)
     # The synthesis implementations (SynthImpl=1) where a unit has both.
     [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=("-GSynthImpl=1'b1")

@@ -9,14 +9,19 @@
 #   scripts/setup.sh --full   also what only the second tier and the docs use
 #                             (a one-node SLURM cluster: slurm-wlm, munge; the
 #                             coverage report's screenshot: wkhtmltopdf)
+#   --packages                the Debian packages only, not .venv
+#                             (scripts/test.sh starts its sanitizer build,
+#                             which needs no .venv, before .venv's install)
 set -euo pipefail
 full=0
-if [ "${1:-}" = --full ]; then
-  full=1
-elif [ $# -gt 0 ]; then
-  echo "usage: scripts/setup.sh [--full]" >&2
-  exit 2
-fi
+packages_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --full) full=1 ;;
+    --packages) packages_only=1 ;;
+    *) echo "usage: scripts/setup.sh [--full] [--packages]" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -51,6 +56,8 @@ else
   apt-get update -qq
   $cmd
 fi
+
+[ "$packages_only" = 0 ] || exit 0
 
 # The Python module's build and test packages, in the repository's .venv.
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@
 # runs the fuzzers. The tiers, what runs in which and why:
 # docs/guide/test-tiers.md.
 #
-#   scripts/test.sh          the default tier (CI), kept under 10 minutes on
+#   scripts/test.sh          the default tier (CI), its budget 10 minutes on
 #                            two cores from a fresh clone
 #   scripts/test.sh --full   also the second tier: long co-verification runs,
 #                            tcu explore's sweep, the slow equivalence checks,
@@ -36,34 +36,37 @@ elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
 fi
-./scripts/setup.sh "${setup_args[@]}"
+# The Debian packages first: the sanitizer build (no Verilated model, no
+# .venv) starts then and runs beside everything else, its tests as soon as
+# it is built (one job each: the setup of .venv and the main configure's
+# Verilator runs keep one core busy, and the main build and tests take the
+# two cores with it as a third job, so that no core idles in their serial
+# steps); its output goes to build-asan/build.log, shown if it fails.
+./scripts/setup.sh --packages "${setup_args[@]}"
 jobs=$(nproc)
-
-# The sanitizer build (no Verilated model) is configured and built beside
-# the main configure, whose Verilator runs (one a configuration) keep one
-# core busy and the other idle; its output goes to build-asan/build.log,
-# shown if it fails.
 mkdir -p build-asan
 (
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DTCU_BUILD_RTL=OFF -DTCU_SANITIZE=ON -DTCU_FUZZ=ON \
     -DTCU_BUILD_PYTHON=OFF
   cmake --build build-asan -j 1
+  echo "test.sh: the sanitizer build passed"
+  ctest --test-dir build-asan --output-on-failure -j 1 "${tier[@]}"
 ) >build-asan/build.log 2>&1 &
-asan_build=$!
-trap 'kill "$asan_build" 2>/dev/null || true' EXIT
+asan=$!
+trap 'kill "$asan" 2>/dev/null || true' EXIT
+./scripts/setup.sh "${setup_args[@]}"
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
   -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation -DTCU_FULL_TIER=$full \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"
-if ! wait "$asan_build"; then
-  tail -n 60 build-asan/build.log
-  echo "test.sh: the sanitizer build failed (build-asan/build.log)" >&2
+ctest --test-dir build --output-on-failure -j "$jobs" "${tier[@]}"
+if ! wait "$asan"; then
+  tail -n 80 build-asan/build.log
+  echo "test.sh: the sanitizer build or its tests failed (build-asan/build.log)" >&2
   exit 1
 fi
-echo "test.sh: the sanitizer build passed (its log: build-asan/build.log)"
-ctest --test-dir build --output-on-failure -j "$jobs" "${tier[@]}"
-ctest --test-dir build-asan --output-on-failure -j "$jobs" "${tier[@]}"
+echo "test.sh: the sanitizer build and its tests passed (build-asan/build.log)"
 echo "test.sh: all tests passed"

@@ -71,6 +71,24 @@ void pack_descriptor(const Instr& in, uint32_t tag, DatapathInputs* out) {
 
 namespace port_detail {
 
+// The words of the port an operand's map writes.
+size_t port_words(Operand operand) {
+  switch (operand) {
+    case Operand::kA:
+      return kDatapathPortWords[0];
+    case Operand::kB:
+      return kDatapathPortWords[1];
+    case Operand::kMeta:
+      return kDatapathPortWords[3];
+    case Operand::kScaleA:
+      return kDatapathPortWords[4];
+    case Operand::kScaleB:
+      return kDatapathPortWords[5];
+    default:  // C
+      return kDatapathPortWords[2];
+  }
+}
+
 PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
                        int width) {
   const Matrix shape(layout.batches(), layout.rows(), layout.cols());
@@ -108,6 +126,20 @@ PortMap build_port_map(const Instr& instr, Operand operand, const FragmentLayout
     }
   }
   map.runs = cover_halves(half_of);
+  // The words the map writes, and the ranges between them.
+  std::vector<bool> covered(port_words(operand), false);
+  for (const HalfRun& r : map.runs)
+    for (int i = 0; i < r.count; ++i) covered[size_t(r.to + i * r.to_stride)] = true;
+  for (const PortMap::Elem& e : map.elems) covered[size_t(e.bit / 32)] = true;
+  for (size_t w = 0; w < covered.size();) {
+    if (covered[w]) {
+      ++w;
+      continue;
+    }
+    const size_t first = w;
+    while (w < covered.size() && !covered[w]) ++w;
+    map.zeros.push_back({int(first), int(w)});
+  }
   return map;
 }
 
@@ -184,25 +216,6 @@ void DatapathInputsPacker::plan(const Instr& in, const Selectors& sel) {
     plan_.maps[5] =
         &port_map(in, Operand::kScaleB, fragment_layout(in, Operand::kScaleB, sel), 8);
   }
-  for (size_t p = 0; p < 6; ++p) {
-    // The words the map writes, and the ranges between them.
-    std::vector<bool> covered(kDatapathPortWords[p], false);
-    if (const port_detail::PortMap* map = plan_.maps[p]) {
-      for (const HalfRun& r : map->runs)
-        for (int i = 0; i < r.count; ++i) covered[size_t(r.to + i * r.to_stride)] = true;
-      for (const port_detail::PortMap::Elem& e : map->elems) covered[size_t(e.bit / 32)] = true;
-    }
-    plan_.zeros[p].clear();
-    for (size_t w = 0; w < covered.size();) {
-      if (covered[w]) {
-        ++w;
-        continue;
-      }
-      const size_t first = w;
-      while (w < covered.size() && !covered[w]) ++w;
-      plan_.zeros[p].push_back({int(first), int(w)});
-    }
-  }
   planned_ = true;
   instr_ = in;
   selectors_ = sel;
@@ -253,7 +266,7 @@ bool DatapathInputsPacker::matches(const Instr& in, const WarpOperands& warp,
       if (port[word] != want) return false;
     }
     uint32_t any = 0;
-    for (const auto& [first, last] : plan_.zeros[p])
+    for (const auto& [first, last] : map->zeros)
       for (int w = first; w < last; ++w) any |= port[w];
     if (any) return false;
   }

@@ -63,6 +63,8 @@ struct PortMap {
   uint64_t mask = 0;
   int extent = 0;
   bool straddles = false;  // an element spans two port words
+  // The ranges [first, last) of the port's words no register bit lands in.
+  std::vector<std::pair<int, int>> zeros;
 };
 const PortMap& port_map(const Instr& instr, Operand operand, const FragmentLayout& layout,
                         int width);
@@ -98,8 +100,6 @@ class DatapathInputsPacker {
     // A, B, C, metadata, scale_a, scale_b (null: the port stays zero).
     std::array<const port_detail::PortMap*, 6> maps{};
     std::array<int, 6> widths{};
-    // Per port, the ranges [first, last) of words no register bit lands in.
-    std::array<std::vector<std::pair<int, int>>, 6> zeros;
   };
   DatapathInputs inputs_;
   int extent_[6];  // per port, the words that may be nonzero

@@ -2,6 +2,9 @@
 // as generated into tcu/phys_figures.h: what each counter is charged.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tcu/energy.h"
 #include "tcu/phys_figures.h"
@@ -21,11 +24,17 @@ const tcu::phys::DotUnitFigures& figures(tcu::ActivityEngine engine, int stages)
   return *f;
 }
 
-// The engines' part of an estimate (the router's and the glue's are their
-// own test cases').
+// The engines' units' part of an estimate (the engines' registers, the
+// router's and the glue's are their own test cases').
 double engines_pj(const tcu::EnergyEstimate& e) {
   double pj = 0;
-  for (const tcu::EngineEnergy& x : e.engines) pj += x.pj;
+  for (const tcu::EngineEnergy& x : e.engines) pj += x.pj - x.regs_pj;
+  return pj;
+}
+
+double regs_pj(const tcu::EnergyEstimate& e) {
+  double pj = 0;
+  for (const tcu::EngineEnergy& x : e.engines) pj += x.regs_pj;
   return pj;
 }
 
@@ -130,7 +139,7 @@ TEST_CASE("energy: the figures are those of the configuration's stage count") {
   CHECK(e.stages == 1);
   CHECK(e.config_stages == 1);
   CHECK(
-      e.pj ==
+      e.pj - e.regs_pj ==
       Approx(10.0 * 32 * figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle).epsilon(1e-12));
   CHECK(figures(tcu::ActivityEngine::kInt4, 1).idle_pj_per_cycle !=
         figures(tcu::ActivityEngine::kInt4, 2).idle_pj_per_cycle);
@@ -187,11 +196,88 @@ TEST_CASE("energy: the skid, the control and the counters cost their idle figure
   CHECK(e.glue.parts == 3);
   CHECK(e.glue.pj_per_cycle == Approx(all).epsilon(1e-9));  // 1885.36 pJ
   CHECK(e.glue.pj == Approx(100 * all).epsilon(1e-9));
-  CHECK(engines_pj(e) + e.router.pj + e.glue.pj == Approx(e.pj).epsilon(1e-12));
+  CHECK(engines_pj(e) + regs_pj(e) + e.router.pj + e.glue.pj == Approx(e.pj).epsilon(1e-12));
   // The int4 engine alone: D 4096 bits, the skid as measured; one set.
   dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
   CHECK(tcu::glue_pj_per_cycle(dp) == Approx(827.438498 + 8.00905 + 53.391493 * 1.2).epsilon(1e-9));
   // No engine: the control alone.
   dp.int4_enable = false;
   CHECK(tcu::glue_pj_per_cycle(dp) == Approx(8.00905).epsilon(1e-9));
+}
+
+TEST_CASE("energy: piecewise linear between points, the end slopes beyond") {
+  const std::vector<std::pair<double, double>> p = {{4, 24}, {1, 10}, {2, 20}};
+  CHECK(tcu::piecewise_linear(p, 1) == 10);
+  CHECK(tcu::piecewise_linear(p, 3) == 22);         // between 2 and 4
+  CHECK(tcu::piecewise_linear(p, 8) == 32);         // 24 + 4 x 2
+  CHECK(tcu::piecewise_linear(p, 0) == 0);          // 10 - 1 x 10
+  CHECK(tcu::piecewise_linear(p, 1.5) == 15);
+  CHECK(tcu::piecewise_linear({{2, 5}, {2, 7}, {4, 10}}, 3) == 8);  // equal x averaged: 6
+  CHECK(tcu::piecewise_linear({{3, 9}}, 100) == 9);
+  CHECK(tcu::piecewise_linear({}, 1) == 0);
+}
+
+TEST_CASE("energy: the engines' registers, their flip-flops between the settings mapped") {
+  // spec/phys_osu018.toml [[engine_regs]] tcu_int4_engine flip-flops:
+  // SparseEnable 1: Units 1 Stages 1 14445, Units 4 Stages 1 14521, Units
+  // 1 Stages 2 14506, Units 4 Stages 2 14678; SparseEnable 0: Units 1
+  // Stages 2 14504, Units 4 Stages 2 14670. tcu_e2m1_engine Stages 2:
+  // Units 1 15135, Units 2 15180. tcu_f64_engine: Units 1 FmaStages 2 12515.
+  using tcu::ActivityEngine;
+  tcu::EngineRegs r = tcu::engine_regs_figures(ActivityEngine::kInt4, 4, 2, 1);
+  CHECK(r.found);
+  CHECK(r.exact);
+  CHECK(r.flip_flops == 14678);
+  // Units 2 Stages 1: a third of the way from 1 to 4 units, 14445 + 76 / 3.
+  r = tcu::engine_regs_figures(ActivityEngine::kInt4, 2, 1, 1);
+  CHECK_FALSE(r.exact);
+  CHECK(r.flip_flops == Approx(14445 + 76.0 / 3).epsilon(1e-12));
+  // Stages 6 at one unit: beyond 2 stages at the 1-2 slope, 14506 + 4 x 61.
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kInt4, 1, 6, 1).flip_flops ==
+        Approx(14506 + 4 * 61.0).epsilon(1e-12));
+  // Units 2 Stages 2: the stage-2 tables alone, 14506 + 172 / 3.
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kInt4, 2, 2, 1).flip_flops ==
+        Approx(14506 + 172.0 / 3).epsilon(1e-12));
+  // Without the sparse path: its own tables, 14504 + 166 / 3 at two units.
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kInt4, 2, 2, 0).flip_flops ==
+        Approx(14504 + 166.0 / 3).epsilon(1e-12));
+  // 16 e2m1 units: beyond 2 at the 1-2 slope, 15180 + 14 x 45; one stage
+  // count mapped: the same at every stage count.
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kE2m1, 16, 2, -1).flip_flops ==
+        Approx(15180 + 14 * 45.0).epsilon(1e-12));
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kE2m1, 16, 4, -1).flip_flops ==
+        Approx(15180 + 14 * 45.0).epsilon(1e-12));
+  // One table: its count at every setting.
+  CHECK(tcu::engine_regs_figures(ActivityEngine::kF64, 4, 9, -1).flip_flops == 12515);
+}
+
+TEST_CASE("energy: the engines' registers cost their idle figure every clocked cycle") {
+  // No [[engine_regs]] table measures an idle figure: each flip-flop costs
+  // the output skid's, [[glue]] tcu_output_skid 827.438498 pJ over 4113
+  // flip-flops, 0.201176 pJ (the liberty's clocked DFFPOSX1 by hand,
+  // 0.201175: tests/phys/test_glue_hand.py). An int4 engine of two units,
+  // one stage, the sparse path: 14445 + 76 / 3 flip-flops (above), 2911.09
+  // pJ a clocked cycle; none gated; no busy figure, so no MAC is charged.
+  tcu::DatapathConfig dp;
+  dp.int4_macs_per_cycle = 64;
+  dp.int_stages = 1;
+  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  tcu::Activity a;
+  a.cycles = 740;
+  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
+  const tcu::EngineEnergy& e = estimate.engines[0];
+  const double per_cycle = (14445 + 76.0 / 3) * 827.438498 / 4113;
+  CHECK(e.regs_flip_flops == Approx(14445 + 76.0 / 3).epsilon(1e-12));
+  CHECK(std::string(e.regs_source) == "interpolated");
+  CHECK(e.regs_idle_pj_per_cycle == Approx(per_cycle).epsilon(1e-12));
+  CHECK(e.regs_idle_pj_per_cycle == Approx(2911.089443).epsilon(1e-9));
+  CHECK_FALSE(e.regs_dynamic_priced);
+  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle).epsilon(1e-12));
+  // A measured setting says so; an engine not built has none.
+  dp.int4_macs_per_cycle = 128;
+  dp.int_stages = 2;
+  CHECK(std::string(tcu::estimate_energy(a, dp).engines[0].regs_source) == "measured");
+  dp.int4_enable = false;
+  CHECK(tcu::estimate_energy(a, dp).engines[0].regs_pj == 0);
 }

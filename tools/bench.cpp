@@ -145,7 +145,7 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
   const uint64_t cycles_before = engine.cycles();
   *ips = rate(seconds, double(items.size()), [&] {
     for (size_t i = 0; i < items.size(); ++i) {
-      want[i] = golden_execute(instr, items[i].operands);
+      golden_execute(instr, items[i].operands, &want[i]);
       items[i].expected = &want[i];
     }
     const std::vector<Fragment> got = engine.execute_stream(items);

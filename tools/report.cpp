@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "tcu/energy.h"
 #include "version.h"
@@ -58,11 +59,13 @@ nlohmann::ordered_json version_json() {
 namespace {
 
 constexpr char kEnergyCovers[] =
-    "the dot units, the operand router and the parts on the ungated clock (not the engines' "
-    "operand, D and accumulator registers or the sparse mux); per engine MACs x dynamic pJ/MAC + "
-    "clocked (busy + idle) cycles x units x idle pJ/cycle + gated cycles x units x leakage "
-    "pJ/cycle; router cycles x idle pJ/cycle + router words x dynamic pJ/word; cycles x the "
-    "output skid's, the control's and the activity counters' idle pJ/cycle";
+    "the dot units, the engines' registers around them, the operand router and the parts on the "
+    "ungated clock (not the int4 engine's sparse path, on a clock of its own, nor the sparse "
+    "mux); per engine MACs x dynamic pJ/MAC + clocked (busy + idle) cycles x units x idle "
+    "pJ/cycle + gated cycles x units x leakage pJ/cycle; its registers' clocked cycles x their "
+    "idle pJ/cycle + MACs x their dynamic pJ/MAC; router cycles x idle pJ/cycle + router words "
+    "x dynamic pJ/word; cycles x the output skid's, the control's and the activity counters' "
+    "idle pJ/cycle";
 
 }  // namespace
 
@@ -89,7 +92,7 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
   }
   std::snprintf(line, sizeof line, "  energy %.4g pJ, %.3g pJ/issued MAC", energy.pj, energy.pj_per_issued_mac());
   out << indent << line << " (estimate, " << energy_library()
-      << ": the dot units', the router's and the glue's figures x the counters; docs/guide/energy.md)\n";
+      << ": the dot units', the engines' registers', the router's and the glue's figures x the counters; docs/guide/energy.md)\n";
   if (energy.router.measured) {
     std::snprintf(line, sizeof line, "  router %.4g pJ (%llu words)", energy.router.pj,
                   static_cast<unsigned long long>(energy.router.words));
@@ -109,7 +112,19 @@ void print_activity(std::ostream& out, const Activity& activity, const DatapathC
       out << indent << "  " << to_string(ActivityEngine(e)) << ": priced with " << x.unit
           << "'s figures at " << x.stages << " stages, the nearest the data file holds (this "
           << "configuration's unit has " << x.config_stages << ")\n";
+    if (x.units > 0 && x.measured && !*x.regs_source)
+      out << indent << "  " << to_string(ActivityEngine(e))
+          << ": no [[engine_regs]] figures, its registers around the units not priced\n";
   }
+  std::string idle_only;  // engines whose registers have no busy figure
+  for (int e = 0; e < kActivityEngines; ++e) {
+    const EngineEnergy& x = energy.engines[size_t(e)];
+    if (x.units > 0 && *x.regs_source && !x.regs_dynamic_priced)
+      idle_only += std::string(idle_only.empty() ? "" : ", ") + to_string(ActivityEngine(e));
+  }
+  if (!idle_only.empty())
+    out << indent << "  the registers around the units of " << idle_only
+        << ": priced idle alone (no busy figure in the data file)\n";
 }
 
 nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfig& datapath) {
@@ -143,7 +158,13 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
         {"config_stages", x.config_stages},
         {"dynamic_pj_per_issued_mac", x.dynamic_pj_per_issued_mac},
         {"idle_pj_per_unit_cycle", x.idle_pj_per_unit_cycle},
-        {"leakage_pj_per_unit_cycle", x.leakage_pj_per_unit_cycle}};
+        {"leakage_pj_per_unit_cycle", x.leakage_pj_per_unit_cycle},
+        {"regs_source", x.regs_source},
+        {"regs_flip_flops", x.regs_flip_flops},
+        {"regs_pj", x.regs_pj},
+        {"regs_idle_pj_per_cycle", x.regs_idle_pj_per_cycle},
+        {"regs_dynamic_pj_per_issued_mac", x.regs_dynamic_pj_per_issued_mac},
+        {"regs_dynamic_priced", x.regs_dynamic_priced}};
   }
   return json;
 }

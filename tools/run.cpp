@@ -240,6 +240,7 @@ class Runner {
   uint64_t cases_run_ = 0;
   std::string hang_;
   std::optional<CoverageSampler> sampler_;
+  std::vector<Fragment> want_;  // run_batch's golden D, a fragment a case
 };
 
 std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
@@ -272,10 +273,12 @@ std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
 std::vector<bool> Runner::take_engine_errors(const std::vector<PlannedCase>& cases,
                                              const std::vector<StreamItem>& items) {
   const uint64_t first = cases.front().index, last = cases.back().index;
+  std::vector<bool> failed(items.size(), false);
+  const std::vector<std::string> errors = engine_.take_errors();
+  if (errors.empty()) return failed;  // (the usual batch: no case table to build)
   std::unordered_map<std::string, size_t> position_of_id;
   for (size_t p = 0; p < items.size(); ++p) position_of_id[items[p].case_id] = p;
-  std::vector<bool> failed(items.size(), false);
-  for (const std::string& error : engine_.take_errors()) {
+  for (const std::string& error : errors) {
     const size_t p = named_case(error, position_of_id);
     const size_t variant = p == std::string::npos ? cases.front().variant : cases[p].variant;
     ++results_[variant].engine_errors;
@@ -299,12 +302,12 @@ void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<St
     const Instr& instr = items[p].instr;
     const Fragment& want = wants[p];
     const Fragment& have = got[p];
-    const int bits = fragment_layout(instr, Operand::kD).reg_bits();
     bool ok = true;
     for (int lane = 0; lane < kLanes && ok; ++lane)
       for (int reg = 0; reg < want.regs_per_lane; ++reg) {
         if (want.at(lane, reg) == have.at(lane, reg)) continue;
         ok = false;
+        const int bits = fragment_layout(instr, Operand::kD).reg_bits();
         note(cases[p].variant,
              "mismatch: " + instr.ptx() + " case " + items[p].case_id + " lane " +
                  std::to_string(lane) + " d[" + std::to_string(reg) + "]: expected " +
@@ -323,15 +326,16 @@ bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
   // Each case's golden D is computed once, before the engine runs: the
   // check below compares against it, and an engine with a golden
   // scoreboard (RTL) takes it as its expectation.
+  // (want_'s fragments are reused from batch to batch.)
   std::vector<StreamItem> items;
-  std::vector<Fragment> want;
+  std::vector<Fragment>& want = want_;
   items.reserve(cases.size());
-  want.reserve(cases.size());
+  want.resize(cases.size());
   for (const PlannedCase& c : cases) {
     const Instr& instr = variants_[c.variant];
     items.push_back({instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
                      std::to_string(c.index)});
-    want.push_back(golden_execute(instr, items.back().operands));
+    golden_execute(instr, items.back().operands, &want[items.size() - 1]);
   }
   for (size_t p = 0; p < items.size(); ++p) items[p].expected = &want[p];
   const std::vector<Fragment> got = execute(cases, items);

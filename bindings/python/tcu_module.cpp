@@ -493,6 +493,54 @@ py::dict gemm_estimate(const std::string& ptx, long long m, long long n, long lo
   return out;
 }
 
+// estimate_energy: the energy estimate (tcu/energy.h) of an activity (the
+// report's "activity": cycles, router_words, per engine busy, idle,
+// stalled, gated, macs) on a core, with the report's "energy" keys.
+py::dict estimate_energy(const py::dict& activity, const py::dict& params) {
+  const tcu::DatapathConfig dp = datapath_of(params);
+  tcu::Activity a;
+  a.cycles = activity["cycles"].cast<uint64_t>();
+  if (activity.contains("router_words")) a.router_words = activity["router_words"].cast<uint64_t>();
+  const py::dict engines = activity["engines"].cast<py::dict>();
+  for (int e = 0; e < tcu::kActivityEngines; ++e) {
+    const char* name = tcu::to_string(tcu::ActivityEngine(e));
+    if (!engines.contains(name)) continue;
+    const py::dict x = engines[name].cast<py::dict>();
+    auto get = [&x](const char* key) { return x.contains(key) ? x[key].cast<uint64_t>() : 0; };
+    a[tcu::ActivityEngine(e)] = {get("busy"), get("idle"), get("stalled"), get("gated"),
+                                 get("macs")};
+  }
+  const tcu::EnergyEstimate est = tcu::estimate_energy(a, dp);
+  py::dict out, per_engine, router, glue;
+  out["pj"] = est.pj;
+  router["pj"] = est.router.pj;
+  router["width"] = est.router.width;
+  router["idle_pj_per_cycle"] = est.router.idle_pj_per_cycle;
+  router["dynamic_pj_per_word"] = est.router.dynamic_pj_per_word;
+  glue["pj"] = est.glue.pj;
+  glue["pj_per_cycle"] = est.glue.pj_per_cycle;
+  for (int e = 0; e < tcu::kActivityEngines; ++e) {
+    const tcu::EngineEnergy& x = est.engines[size_t(e)];
+    py::dict d;
+    d["measured"] = x.measured;
+    d["pj"] = x.pj;
+    d["units"] = x.units;
+    d["dynamic_pj_per_issued_mac"] = x.dynamic_pj_per_issued_mac;
+    d["idle_pj_per_unit_cycle"] = x.idle_pj_per_unit_cycle;
+    d["leakage_pj_per_unit_cycle"] = x.leakage_pj_per_unit_cycle;
+    d["regs_source"] = x.regs_source;
+    d["regs_flip_flops"] = x.regs_flip_flops;
+    d["regs_pj"] = x.regs_pj;
+    d["regs_idle_pj_per_cycle"] = x.regs_idle_pj_per_cycle;
+    d["regs_dynamic_pj_per_issued_mac"] = x.regs_dynamic_pj_per_issued_mac;
+    per_engine[tcu::to_string(tcu::ActivityEngine(e))] = d;
+  }
+  out["router"] = router;
+  out["glue"] = glue;
+  out["per_engine"] = per_engine;
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(tcu, m) {
@@ -555,6 +603,25 @@ PYBIND11_MODULE(tcu, m) {
         "figures for the engine). rf_bandwidth 0: the router's WordsPerCycle. "
         "ValueError for an unknown parameter, a configuration that cannot be built, an engine "
         "left out, or a register file out of range.");
+  m.def("estimate_energy", &estimate_energy, py::arg("activity"), py::arg("params") = py::dict(),
+        "The energy estimate (tcu/energy.h) of an activity ({cycles, router_words, engines: "
+        "{int4: {busy, idle, stalled, gated, macs}, ...}}, a --report's \"activity\") on the "
+        "core of `params` ({RTL parameter: value}), with the report's \"energy\" keys (pj, "
+        "router, glue, per_engine). ValueError for a configuration that cannot be built.");
+  m.def(
+      "router_figures",
+      [](double width) -> py::object {
+        double busy = 0, idle = 0;
+        if (!tcu::router_figures(width, busy, idle)) return py::none();
+        py::dict out;
+        out["busy_pj_per_cycle"] = busy;
+        out["idle_pj_per_cycle"] = idle;
+        return out;
+      },
+      py::arg("width"),
+      "The operand router's busy and idle pJ a cycle at mean width `width` ((WordsPerCycle + "
+      "DWordsPerCycle) / 2) by the energy estimate's rule (tcu/energy.h router_figures: "
+      "piecewise linear between the data file's measured widths); None if it has none.");
   m.def("to_fragments", &to_fragments, py::arg("ptx"), py::arg("operand"), py::arg("matrix"),
         py::kw_only(), py::arg("sparsity_selector") = 0, py::arg("byte_id_a") = 0,
         py::arg("thread_id_a") = 0, py::arg("byte_id_b") = 0, py::arg("thread_id_b") = 0,

@@ -49,6 +49,23 @@ const phys::DotUnitFigures* unit_figures(ActivityEngine engine, int stages) {
   return best;
 }
 
+// The engine's registers around its units: every clocked cycle their idle
+// figure, every issued MAC their dynamic one.
+void price_regs(EngineEnergy& out, const EngineActivity& a, ActivityEngine engine,
+                const DatapathConfig& config) {
+  const int sparse = engine == ActivityEngine::kInt4 ? int(config.sparse_enable) : -1;
+  const EngineRegs r = engine_regs_figures(engine, out.units, out.config_stages, sparse);
+  if (!r.found) return;
+  out.regs_flip_flops = r.flip_flops;
+  out.regs_source = r.exact ? "measured" : "interpolated";
+  out.regs_idle_pj_per_cycle = r.flip_flops * r.idle_pj_per_flip_flop;
+  out.regs_dynamic_pj_per_issued_mac = r.dynamic_pj_per_issued_mac;
+  out.regs_dynamic_priced = r.dynamic_priced;
+  out.regs_pj = double(a.busy + a.idle) * out.regs_idle_pj_per_cycle +
+                double(a.macs) * out.regs_dynamic_pj_per_issued_mac;
+  out.pj += out.regs_pj;
+}
+
 RouterEnergy router_energy(const Activity& activity, const DatapathConfig& config) {
   RouterEnergy out;
   out.words = activity.router_words;
@@ -62,22 +79,102 @@ RouterEnergy router_energy(const Activity& activity, const DatapathConfig& confi
   return out;
 }
 
+// The engine's tables that apply: the int4 engine's at `sparse` where it has
+// any (its sparse path is on a clock of its own, so they differ little).
+std::vector<const phys::EngineRegsFigures*> regs_tables(ActivityEngine engine, int sparse) {
+  std::vector<const phys::EngineRegsFigures*> all, same;
+  for (const phys::EngineRegsFigures& f : phys::kEngineRegs) {
+    if (f.engine < 0) break;
+    if (f.engine != int(engine)) continue;
+    all.push_back(&f);
+    if (f.sparse == sparse) same.push_back(&f);
+  }
+  return same.empty() ? all : same;
+}
+
+double mean_idle_per_flip_flop(ActivityEngine engine, int sparse, bool& own) {
+  double sum = 0;
+  int n = 0;
+  for (const phys::EngineRegsFigures* f : regs_tables(engine, sparse))
+    if (f->idle_pj_per_flip_flop >= 0) sum += f->idle_pj_per_flip_flop, ++n;
+  own = n > 0;
+  if (own) return sum / n;
+  for (const phys::EngineRegsFigures& f : phys::kEngineRegs) {
+    if (f.engine < 0) break;
+    if (f.idle_pj_per_flip_flop >= 0) sum += f.idle_pj_per_flip_flop, ++n;
+  }
+  if (n) return sum / n;
+  // None measured on an engine: the output skid's, a register bank of the
+  // same cells with its load enable, inputs held.
+  for (const phys::GlueFigures& g : phys::kGlue) {
+    if (!g.unit) break;
+    if (std::string_view(g.unit) == "tcu_output_skid") return g.idle_pj_per_cycle / g.flip_flops;
+  }
+  return 0.0;
+}
+
 }  // namespace
 
+double piecewise_linear(std::vector<std::pair<double, double>> points, double x) {
+  std::sort(points.begin(), points.end());
+  std::vector<std::pair<double, double>> merged;  // equal x averaged
+  for (size_t i = 0; i < points.size();) {
+    size_t j = i;
+    double sum = 0;
+    for (; j < points.size() && points[j].first == points[i].first; ++j) sum += points[j].second;
+    merged.emplace_back(points[i].first, sum / double(j - i));
+    i = j;
+  }
+  if (merged.empty()) return 0.0;
+  if (merged.size() == 1) return merged[0].second;
+  size_t hi = 1;
+  while (hi + 1 < merged.size() && merged[hi].first < x) ++hi;
+  const auto& [x0, y0] = merged[hi - 1];
+  const auto& [x1, y1] = merged[hi];
+  return y0 + (x - x0) * (y1 - y0) / (x1 - x0);
+}
+
+EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int sparse) {
+  EngineRegs out;
+  const std::vector<const phys::EngineRegsFigures*> tables = regs_tables(engine, sparse);
+  if (tables.empty()) return out;
+  out.found = true;
+  std::vector<std::pair<double, double>> by_stages;  // (stages, flip-flops at `units`)
+  std::vector<int> stage_counts;
+  for (const phys::EngineRegsFigures* f : tables)
+    if (std::find(stage_counts.begin(), stage_counts.end(), f->stages) == stage_counts.end())
+      stage_counts.push_back(f->stages);
+  for (int s : stage_counts) {
+    std::vector<std::pair<double, double>> by_units;
+    for (const phys::EngineRegsFigures* f : tables) {
+      if (f->stages != s) continue;
+      by_units.emplace_back(f->units, f->flip_flops);
+      if (f->units == units && s == stages) out.exact = true;
+    }
+    by_stages.emplace_back(s, piecewise_linear(by_units, units));
+  }
+  out.flip_flops = std::max(0.0, piecewise_linear(by_stages, stages));
+  out.idle_pj_per_flip_flop = mean_idle_per_flip_flop(engine, sparse, out.idle_own);
+  double sum = 0;
+  int n = 0;
+  for (const phys::EngineRegsFigures* f : tables)
+    if (f->dynamic_pj_per_issued_mac >= 0) sum += f->dynamic_pj_per_issued_mac, ++n;
+  out.dynamic_priced = n > 0;
+  out.dynamic_pj_per_issued_mac = n ? sum / n : 0.0;
+  return out;
+}
+
 bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per_cycle) {
-  const phys::RouterFigures *lo = nullptr, *hi = nullptr;
+  std::vector<std::pair<double, double>> busy, idle;
   for (const phys::RouterFigures& f : phys::kRouterPoints) {
     if (f.words_per_cycle == 0) break;
     const double w = (f.words_per_cycle + f.d_words_per_cycle) / 2.0;
-    if (!lo || w < (lo->words_per_cycle + lo->d_words_per_cycle) / 2.0) lo = &f;
-    if (!hi || w > (hi->words_per_cycle + hi->d_words_per_cycle) / 2.0) hi = &f;
+    busy.emplace_back(w, f.busy_pj_per_cycle);
+    idle.emplace_back(w, f.idle_pj_per_cycle);
   }
-  if (!lo) return false;
-  const double wl = (lo->words_per_cycle + lo->d_words_per_cycle) / 2.0;
-  const double wh = (hi->words_per_cycle + hi->d_words_per_cycle) / 2.0;
-  const double t = wh > wl ? (width - wl) / (wh - wl) : 0.0;
-  busy_pj_per_cycle = lo->busy_pj_per_cycle + t * (hi->busy_pj_per_cycle - lo->busy_pj_per_cycle);
-  idle_pj_per_cycle = lo->idle_pj_per_cycle + t * (hi->idle_pj_per_cycle - lo->idle_pj_per_cycle);
+  if (busy.empty()) return false;
+  busy_pj_per_cycle = piecewise_linear(busy, width);
+  idle_pj_per_cycle = piecewise_linear(idle, width);
   return true;
 }
 
@@ -135,6 +232,7 @@ EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& c
     out.pj = double(a.macs) * out.dynamic_pj_per_issued_mac +
              double(a.busy + a.idle) * out.units * f.idle_pj_per_cycle +
              double(a.gated) * out.units * f.leakage_pj_per_cycle;
+    if (out.units > 0) price_regs(out, a, engine, config);
     estimate.pj += out.pj;
   }
   estimate.router = router_energy(activity, config);

@@ -58,7 +58,6 @@ def check(d: dict) -> None:
     assert d["int4_area_um2"] == pytest.approx(388)
     assert d["dot_units_area_um2"] == pytest.approx(360)
     assert d["router_area_um2"] == pytest.approx(7200)
-    assert d["router_pj_per_word"] == 0.5
     # the clock: the slowest part, the router's 4-word point (6 ns)
     assert d["critical_path_ns"] == 6.0 and d["path_unit"] == "tcu_operand_router"
     assert d["missing"] == []
@@ -119,19 +118,35 @@ def test_planted_activity_left_out():
         check(d)
 
 
-def test_router_energy_scaled_as_its_area():
-    """Busy 900 and 1200 pJ a cycle at 1 and 4 words: 900 + 11 x 300 / 3 =
-    2000 at the mean width 12; idle 600 and 660: 600 + 11 x 60 / 3 = 820;
-    without the wide point's figure, none."""
-    points = [dict(p) for p in POINTS]
-    points[3].update(busy_pj_per_cycle=900.0, idle_pj_per_cycle=600.0)
-    points[4].update(busy_pj_per_cycle=1200.0, idle_pj_per_cycle=660.0)
-    d = compose.datapath(points, "t", VALUES)
-    assert d["router_busy_pj_per_cycle"] == pytest.approx(2000)
-    assert d["router_idle_pj_per_cycle"] == pytest.approx(820)
+class _Module:
+    """A stand-in tcu module: the widths asked, fixed figures back."""
+
+    def __init__(self):
+        self.widths = []
+
+    def router_figures(self, width):
+        self.widths.append(width)
+        return {"busy_pj_per_cycle": 2000.0 + width, "idle_pj_per_cycle": 820.0}
+
+
+def test_router_energy_is_the_estimates(monkeypatch):
+    """The router's energy a cycle is the energy estimate's rule at the
+    configuration's mean width (the tcu module's router_figures, here a
+    stand-in): 16/8 words, the mean 12; the units' idle figure apart."""
+    module = _Module()
+    monkeypatch.setattr("tcu_tools.explore.fast.tcu_module", lambda: module)
+    d = compose.datapath(POINTS, "t", VALUES)
+    assert module.widths == [12.0]
+    assert d["router_busy_pj_per_cycle"] == 2012.0
+    assert d["router_idle_pj_per_cycle"] == 820.0
     assert d["idle_pj_per_cycle"] == pytest.approx(4.0)  # the units' alone
-    del points[4]["busy_pj_per_cycle"]
-    assert compose.datapath(points, "t", VALUES)["router_busy_pj_per_cycle"] is None
+
+
+def test_router_energy_none_without_the_module(monkeypatch):
+    def missing():
+        raise ImportError("no tcu module")
+    monkeypatch.setattr("tcu_tools.explore.fast.tcu_module", missing)
+    assert compose.datapath(POINTS, "t", VALUES)["router_busy_pj_per_cycle"] is None
 
 
 def test_router_point_used_where_measured():
@@ -170,11 +185,13 @@ def test_planted_router_unscaled(monkeypatch):
         check(compose.datapath(POINTS, "t", VALUES))
 
 
-def test_planted_router_energy_unscaled(monkeypatch):
-    """The router's energy not scaled (the 4-word point's taken as it is)."""
-    monkeypatch.setattr(compose, "ENERGY_KEYS", ())
+def test_planted_router_energy_at_the_gather_width(monkeypatch):
+    """The router's energy asked at WordsPerCycle (16) instead of the mean
+    width."""
+    real = compose.router_energy
+    monkeypatch.setattr(compose, "router_energy", lambda width: real(16.0))
     with pytest.raises(AssertionError):
-        test_router_energy_scaled_as_its_area()
+        test_router_energy_is_the_estimates(monkeypatch)
 
 
 def test_engine_beside_its_units():

@@ -84,3 +84,51 @@ def test_the_estimate_a_cycle_per_state_is_the_datapaths():
                    "int4 idle": 2 * 3.0 + 100.0,                   # 106
                    "int4 gated": 2 * 0.25 + 100.0}                 # 100.5
     assert datapath_energy.datapath_estimate_pj(report) == 3800.0
+
+
+def test_the_estimate_per_state_prices_the_engine_registers():
+    """The engine's registers around its units: their idle figure in busy
+    and idle cycles, their dynamic figure per MAC in busy ones, nothing when
+    gated (hand arithmetic on made-up figures)."""
+    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640}}},
+              "energy": {"pj": 5000.0, "glue": {"pj_per_cycle": 100.0},
+                         "per_engine": {"int4": {"units": 2, "idle_pj_per_unit_cycle": 3.0,
+                                                 "dynamic_pj_per_issued_mac": 0.5,
+                                                 "leakage_pj_per_unit_cycle": 0.25,
+                                                 "regs_idle_pj_per_cycle": 40.0,
+                                                 "regs_dynamic_pj_per_issued_mac": 0.25}}}}
+    got = datapath_energy.per_state_estimate(report)
+    assert got == {"int4 busy": 640 * 0.75 / 10 + 2 * 3.0 + 40.0 + 100.0,  # 194
+                   "int4 idle": 2 * 3.0 + 40.0 + 100.0,                    # 146
+                   "int4 gated": 2 * 0.25 + 100.0}                         # 100.5
+
+
+def test_reprice_prices_the_run_again(monkeypatch):
+    """--reprice: the gate-level figures kept, the estimate per state taken
+    from this build's estimate_energy (a stand-in here) on the run's
+    activity and parameters (SynthImpl dropped), the errors by hand."""
+    asked = {}
+
+    class Module:
+        def estimate_energy(self, activity, params):
+            asked.update(params)
+            return {"pj": 3000.0, "router": {"pj": 1000.0}, "glue": {"pj_per_cycle": 100.0},
+                    "per_engine": {"int4": {"units": 1, "idle_pj_per_unit_cycle": 10.0,
+                                            "dynamic_pj_per_issued_mac": 1.0,
+                                            "leakage_pj_per_unit_cycle": 0.0,
+                                            "regs_idle_pj_per_cycle": 90.0,
+                                            "regs_dynamic_pj_per_issued_mac": 1.0}}}
+    monkeypatch.setattr("tcu_tools.explore.fast.tcu_module", lambda: Module())
+    report = {"configuration": {"parameters": {"IntStages": 1, "SynthImpl": 0}},
+              "activity": {"engines": {"int4": {"busy": 10, "idle": 5, "gated": 5,
+                                                "macs": 100}}}}
+    measured = {"pj": 4000.0, "by_state": {"int4 busy": {"cycles": 10, "pj_per_cycle": 250.0},
+                                           "int4 idle": {"cycles": 5, "pj_per_cycle": 160.0}}}
+    got = datapath_energy.reprice(measured, report)
+    assert asked == {"IntStages": 1}
+    # busy: 100 MACs x 2 pJ / 10 cycles + 10 + 90 + 100 = 220; idle 200
+    assert got["by_state"]["int4 busy"]["estimate_pj_per_cycle"] == 220.0
+    assert got["by_state"]["int4 idle"]["estimate_pj_per_cycle"] == 200.0
+    assert got["estimate_pj"] == 2000.0
+    assert datapath_energy.errors(got) == pytest.approx(
+        {"int4 busy": 220 / 250 - 1, "int4 idle": 200 / 160 - 1, "total": -0.5})

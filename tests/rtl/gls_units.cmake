@@ -12,10 +12,13 @@
 #                          a sample of 21 variants)
 # Netlists are big (the f16 dot is about 25,000 gates): Verilated without
 # splitting into classes, compiled at TCU_GLS_OPT (default -O0, which
-# compiles several times faster than -O1, and the runs are short). Each
-# unit's test has a twin linked with a copy of its netlist in which one
-# gate is changed (tests/rtl/gls_plant_fault.sh), which must fail:
-# gls_<unit>_planted_fault. Units whose synthesis, Verilation and
+# compiles several times faster than -O1, and the runs are short). The
+# model is the netlist with one gate made switchable
+# (tests/rtl/gls_plant_fault.sh: as synthesized, or faulty while
+# TCU_GLS_PLANT is set): the unit's test runs it as synthesized, and its
+# twin, the same executable with TCU_GLS_PLANT=1, must fail:
+# gls_<unit>_planted_fault (one model a unit, not two: 30 CPU s of
+# Verilation and compiles saved). Units whose synthesis, Verilation and
 # compilation take more than about two minutes are in the second tier (the
 # end of this file).
 # Included by tests/CMakeLists.txt (Yosys found).
@@ -91,63 +94,61 @@ function(tcu_gls_test name source model)
   set_tests_properties(${name} PROPERTIES LABELS gls)
 endfunction()
 
-# tcu_gls_planted(<test> <top> <prefix> <netlist> <gate> <regex> <libraries...>):
-# a copy of <netlist> with one gate changed (gls_plant_fault.sh: <gate> xor
-# or mux, optionally with its ordinal in the file: "xor;N"), Verilated as <prefix>, linked with <test>'s driver:
-# <test>_planted_fault, which passes only if its output matches <regex> (the
-# check that must fail). The variable TCU_GLS_PLANTED_ARGS, if set, holds
-# the twin's command-line arguments (a Catch2 section filter).
-function(tcu_gls_planted test top prefix netlist gate regex)
-  get_filename_component(base ${netlist} NAME_WE)
-  set(planted ${TCU_GLS_DIR}/${base}.planted_fault.v)
-  add_custom_command(OUTPUT ${planted}
-    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${planted} ${gate}
+# tcu_gls_plantable(<top> <prefix> <netlist> <gate> <out-var>): a copy of
+# <netlist> with one gate switchable (gls_plant_fault.sh: <gate> xor or mux,
+# optionally with its ordinal in the file: "xor;N"), its path in <out-var>.
+function(tcu_gls_plantable netlist gate out_var)
+  get_filename_component(base ${netlist} NAME_WLE)
+  set(plantable ${TCU_GLS_DIR}/${base}.plantable.v)
+  add_custom_command(OUTPUT ${plantable}
+    COMMAND ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh ${netlist} ${plantable} ${gate}
     DEPENDS ${netlist} ${TCU_GLS_TEST_DIR}/gls_plant_fault.sh
     VERBATIM)
-  tcu_gls_model(tcu_${test}_planted ${top} ${prefix} ${planted})
-  add_executable(${test}_planted_fault $<TARGET_OBJECTS:${test}_driver>)
-  target_link_libraries(${test}_planted_fault PRIVATE tcu_catch_main tcu_${test}_planted ${ARGN}
-    Catch2::Catch2)
-  add_test(NAME ${test}_planted_fault COMMAND ${test}_planted_fault ${TCU_GLS_PLANTED_ARGS})
-  set_tests_properties(${test}_planted_fault PROPERTIES LABELS gls
+  set(${out_var} ${plantable} PARENT_SCOPE)
+endfunction()
+
+# tcu_gls_planted(<test> <regex>): <test>_planted_fault, <test> run with its
+# gate faulty (TCU_GLS_PLANT=1), which passes only if its output matches
+# <regex> (the check that must fail). The variable TCU_GLS_PLANTED_ARGS, if
+# set, holds the twin's command-line arguments (a Catch2 section filter).
+function(tcu_gls_planted test regex)
+  add_test(NAME ${test}_planted_fault COMMAND ${test} ${TCU_GLS_PLANTED_ARGS})
+  set_tests_properties(${test}_planted_fault PROPERTIES LABELS gls ENVIRONMENT TCU_GLS_PLANT=1
     PASS_REGULAR_EXPRESSION "${regex}")
 endfunction()
 
 # ---- the units ---------------------------------------------------------------
+# The planted faults: an XOR made an XNOR (the sparse mux's netlist has no
+# XOR: a multiplexer's inputs swapped); the twin must fail on a value (not
+# on valid_o, nor by crashing). The f16 dot's is its 1,121st XOR (the
+# middle of its 2,241); its first XOR lies in logic the test's cases do not
+# reach (made an XNOR, the test passes).
 tcu_gls_netlist(tcu_int4_dot "" int4_netlist)
-tcu_gls_model(tcu_gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist})
+tcu_gls_plantable(${int4_netlist} xor int4_plantable)
+tcu_gls_model(tcu_gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_plantable})
 tcu_gls_test(gls_int4_dot test_rtl_int4_dot.cpp tcu_gls_int4_dot tcu_vectors)
+tcu_gls_planted(gls_int4_dot "REQUIRE\\( sum_of\\(m\\) == \\*want \\)")
 
 tcu_gls_netlist(tcu_e2m1_dot "" e2m1_netlist)
-tcu_gls_model(tcu_gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist})
+tcu_gls_plantable(${e2m1_netlist} xor e2m1_plantable)
+tcu_gls_model(tcu_gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_plantable})
 tcu_gls_test(gls_e2m1_dot test_rtl_e2m1_dot.cpp tcu_gls_e2m1_dot tcu_vectors)
+tcu_gls_planted(gls_e2m1_dot "REQUIRE\\( m.d_o == (want->d|d.at\\(0, r, col\\)) \\)")
+
 tcu_gls_netlist(tcu_sparse_mux "" sparse_netlist)
-tcu_gls_model(tcu_gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist})
+tcu_gls_plantable(${sparse_netlist} mux sparse_plantable)
+tcu_gls_model(tcu_gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_plantable})
 tcu_gls_test(gls_sparse_mux test_rtl_sparse_mux.cpp tcu_gls_sparse_mux tcu_vectors)
+tcu_gls_planted(gls_sparse_mux
+  "REQUIRE\\( (int64_t\\(routed\\[i\\]\\) == |tcu::int4_dot|routed\\[i\\] == row.b|tcu::int4_accumulate)")
 
 # The floating-point test takes the host's rounding mode around std::fma.
 tcu_gls_netlist(tcu_f16_dot "" f16_netlist)
-tcu_gls_model(tcu_gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist})
+tcu_gls_plantable(${f16_netlist} "xor;1121" f16_plantable)
+tcu_gls_model(tcu_gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_plantable})
 tcu_gls_test(gls_f16_dot test_f16_dot.cpp tcu_gls_f16_dot tcu_model)
 target_compile_options(gls_f16_dot_driver PRIVATE -frounding-math -ffp-contract=off)
-
-# ---- the proof that a gate-level test can fail ----------------------------------
-# One gate of a netlist changed (an XOR made an XNOR, in a copy): the unit's
-# test, the same object file linked with that model, must fail on a value
-# (not on valid_o, nor by crashing).
-tcu_gls_planted(gls_int4_dot tcu_int4_dot Vtcu_int4_dot_gls ${int4_netlist} xor
-  "REQUIRE\\( sum_of\\(m\\) == \\*want \\)" tcu_vectors)
-tcu_gls_planted(gls_e2m1_dot tcu_e2m1_dot Vtcu_e2m1_dot_gls ${e2m1_netlist} xor
-  "REQUIRE\\( m.d_o == (want->d|d.at\\(0, r, col\\)) \\)" tcu_vectors)
-# The sparse mux's netlist has no XOR: a multiplexer's inputs swapped.
-tcu_gls_planted(gls_sparse_mux tcu_sparse_mux Vtcu_sparse_mux_gls ${sparse_netlist} mux
-  "REQUIRE\\( (int64_t\\(routed\\[i\\]\\) == |tcu::int4_dot|routed\\[i\\] == row.b|tcu::int4_accumulate)"
-  tcu_vectors)
-# The f16 dot: the netlist's 1,121st XOR (the middle of its 2,241); its
-# first XOR lies in logic the test's cases do not reach (made an XNOR, the
-# test passes).
-tcu_gls_planted(gls_f16_dot tcu_f16_dot Vtcu_f16_dot_gls ${f16_netlist} "xor;1121"
-  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
+tcu_gls_planted(gls_f16_dot "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)")
 
 # ---- the second tier: units whose netlist takes minutes --------------------------
 # Synthesis, Verilation and compilation of these netlists take several CPU
@@ -168,13 +169,12 @@ endfunction()
 
 # f64 dot at its default FmaStages=2.
 tcu_gls_netlist(tcu_f64_dot "" f64_netlist)
-tcu_gls_model(tcu_gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist})
+tcu_gls_plantable(${f64_netlist} xor f64_plantable)
+tcu_gls_model(tcu_gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_plantable})
 tcu_gls_test(gls_f64_dot test_f64_dot.cpp tcu_gls_f64_dot tcu_model)
 target_compile_options(gls_f64_dot_driver PRIVATE -frounding-math -ffp-contract=off)
-tcu_gls_planted(gls_f64_dot tcu_f64_dot Vtcu_f64_dot_gls ${f64_netlist} xor
-  "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)" tcu_model)
-tcu_gls_full(f64_dot gls_f64_dot gls_f64_dot_driver tcu_gls_f64_dot gls_f64_dot_planted_fault
-  tcu_gls_f64_dot_planted)
+tcu_gls_planted(gls_f64_dot "REQUIRE\\( bench.mismatches\\(\\) == 0 \\)")
+tcu_gls_full(f64_dot gls_f64_dot gls_f64_dot_driver tcu_gls_f64_dot)
 set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gls;full"
   FIXTURES_REQUIRED gls_f64_dot)
 
@@ -186,8 +186,8 @@ set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gl
 # netlist aliases the 8,192-bit D buffer in two assignments of more than
 # 40,000 tokens, which Verilator 5.006 refuses: written one bit an
 # assignment first (tests/rtl/gls_split_assigns.py). Second tier: its
-# synthesis, Verilation and compilation alone take about 250 CPU s (the
-# twin's another 120), and the test about 6 CPU minutes on its sample
+# synthesis, Verilation and compilation alone take about 250 CPU s, and
+# the test about 6 CPU minutes on its sample
 # (tests/rtl/test_operand_router.cpp, gls_variants; figures in
 # docs/guide/formal.md, "Gate-level simulation").
 tcu_gls_netlist(tcu_operand_router "WordsPerCycle=1 DWordsPerCycle=1" router_synth_netlist)
@@ -196,17 +196,16 @@ add_custom_command(OUTPUT ${router_netlist}
   COMMAND ${TCU_GLS_TEST_DIR}/gls_split_assigns.py ${router_synth_netlist} ${router_netlist}
   DEPENDS ${router_synth_netlist} ${TCU_GLS_TEST_DIR}/gls_split_assigns.py
   VERBATIM)
-tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist})
+tcu_gls_plantable(${router_netlist} xor router_plantable)
+tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router_plantable})
 tcu_gls_test(gls_router test_operand_router.cpp tcu_gls_router tcu_datapath_ports)
 # The twin's fault (the netlist's first XOR) is in the scatter's word
 # counter: it runs the scatter section only (the gather and timing sections
 # pass on it and would cost 4 CPU minutes of the sample).
 set(TCU_GLS_PLANTED_ARGS -c "W1 netlist: scatter, every variant, random and full rate")
-tcu_gls_planted(gls_router tcu_operand_router Vtcu_operand_router_gls ${router_netlist} xor
-  "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)|e.seen.size\\(\\) == e.words.size\\(\\)) \\)"
-  tcu_datapath_ports)
+tcu_gls_planted(gls_router
+  "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)|e.seen.size\\(\\) == e.words.size\\(\\)) \\)")
 unset(TCU_GLS_PLANTED_ARGS)
-tcu_gls_full(router gls_router gls_router_driver tcu_gls_router gls_router_planted_fault
-  tcu_gls_router_planted)
+tcu_gls_full(router gls_router gls_router_driver tcu_gls_router)
 set_tests_properties(gls_router gls_router_planted_fault PROPERTIES LABELS "gls;full"
   FIXTURES_REQUIRED gls_router TIMEOUT 3600)

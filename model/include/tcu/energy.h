@@ -10,7 +10,11 @@
 //      + (busy + idle cycles) x U x idle pJ/cycle  every clocked cycle
 //      + gated cycles x U x leakage pJ/cycle       the clock off
 // so a cycle with every unit taking a slice costs U x the busy figure, a
-// clocked cycle without work U x the idle figure. The operand router, on
+// clocked cycle without work U x the idle figure. The engine's registers
+// around its units (engine_regs_figures: F flip-flops on its gated clock):
+//   pJ += (busy + idle cycles) x F x idle pJ per flip-flop
+//       + MACs x their dynamic pJ per issued MAC
+// (the int4 engine's sparse path, on a clock of its own, is left out). The operand router, on
 // the ungated clock, with its busy and idle figures at the configuration's
 // mean width w = (WordsPerCycle + DWordsPerCycle) / 2 (router_figures):
 //   pJ += cycles x idle pJ/cycle                    every cycle clocked
@@ -20,13 +24,15 @@
 //   pJ += cycles x (skid idle x (its flip-flops - its DataW + D) / its flip-flops
 //                   + control idle + counters idle x (E + 1/5))
 // with D the widest D of the E engines built (the skid's flip-flops beyond
-// it are constant zero and mapped away). It leaves out the engines'
-// operand, D and accumulator registers, the sparse mux, and the glue's
-// data activity (the skid taking a D, the control's handshakes).
+// it are constant zero and mapped away). It leaves out the int4 engine's
+// sparse path and the sparse mux, and the glue's data activity (the skid
+// taking a D, the control's handshakes).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "tcu/activity.h"
 
@@ -43,7 +49,40 @@ struct EngineEnergy {
   double dynamic_pj_per_issued_mac = 0;  // (busy - idle) pJ per cycle / MACs per slice
   double idle_pj_per_unit_cycle = 0;
   double leakage_pj_per_unit_cycle = 0;
+  // The engine's registers around its units (engine_regs_figures), in pj.
+  double regs_flip_flops = 0;            // on its gated clock, not a unit's
+  const char* regs_source = "";          // measured, interpolated ("" : none in the data file)
+  double regs_idle_pj_per_cycle = 0;     // every clocked cycle
+  double regs_dynamic_pj_per_issued_mac = 0;
+  bool regs_dynamic_priced = false;      // the data file has a busy figure for the engine
+  double regs_pj = 0;
 };
+
+// An engine's registers around its units at a configuration: the
+// flip-flops of the data file's [[engine_regs]] tables of that engine (the
+// int4 engine's at the configuration's SparseEnable where any are), piecewise
+// linear in the units between the two nearest unit counts mapped at a stage
+// count, then piecewise linear in the stages between the two nearest stage
+// counts mapped (piecewise_linear); the idle pJ per flip-flop and the
+// dynamic pJ per issued MAC, the mean of the engine's tables that measured
+// them (the idle figure, where the engine has none, the mean of every
+// engine's, and where none has one the output skid's [[glue]] idle figure
+// a flip-flop: the same cells with their load enables, inputs held).
+struct EngineRegs {
+  bool found = false;        // the data file has tables of the engine
+  bool exact = false;        // one of them is at these units and stages
+  double flip_flops = 0;
+  double idle_pj_per_flip_flop = 0;
+  bool idle_own = false;     // measured on this engine (else every engine's mean)
+  double dynamic_pj_per_issued_mac = 0;
+  bool dynamic_priced = false;
+};
+EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int sparse);
+
+// y at x on the line through the points (sorted by x or not): between the
+// two that bracket x, beyond them the slope of the two nearest ends; one
+// point: its y; none: 0. Points of equal x are averaged first.
+double piecewise_linear(std::vector<std::pair<double, double>> points, double x);
 
 struct RouterEnergy {
   bool measured = false;  // the data file has router energies (else pj is 0)
@@ -54,9 +93,11 @@ struct RouterEnergy {
   double dynamic_pj_per_word = 0;    // (busy - idle) pJ per cycle / width
 };
 
-// The router's busy and idle pJ a cycle at mean width `width`: linear in the
-// width between the narrowest and the widest point of the data file
-// (beyond them, their slope; one point: its figures). False if it has none.
+// The router's busy and idle pJ a cycle at mean width `width`: piecewise
+// linear in the mean width between the data file's points
+// (piecewise_linear: beyond the narrowest and the widest, the slope of the
+// two nearest). False if it has none. The one statement of the router's
+// energy rule (the Python module's router_figures is this function).
 bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per_cycle);
 
 struct GlueEnergy {

@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = ([], [])   # the [[whole]] and [[engine]] measurements of a --from-json data file
     rtl_then: dict = {}  # the --from-json data files' rtl_sha256
     glue: list = []  # the --from-json data files' [[glue]] tables, written as they are
+    engine_regs: list = []  # and their [[engine_regs]] tables
     if args.from_json:
         for name in args.from_json:
             try:
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                     tables = datafile.measured_tables(data)
                     rtl_then.update(data.get("rtl_sha256", {}))
                     glue = data.get("glue", glue)
+                    engine_regs = data.get("engine_regs", engine_regs)
                 else:
                     loaded = json.loads(Path(name).read_text())["units"]
                 rows = datafile.merge(rows, loaded)
@@ -197,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
         datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
                        engines, measured_here=not args.from_json, rtl_then=rtl_then,
-                       glue=glue)
+                       glue=glue, engine_regs=engine_regs)
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

@@ -45,8 +45,20 @@ AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 # instruction's dense-equivalent MACs are twice its issued ones). An f16
 # product is one of the four of an output element a tcu_f16_dot cycle does.
 ISSUED_OP = {"int4": "mac", "e2m1": "mac", "f16": "product", "f64": "fma"}
-# The router's energy per cycle, scaled as its area (where both points have it).
-ENERGY_KEYS = ("busy_pj_per_cycle", "idle_pj_per_cycle")
+
+
+def router_energy(width: float) -> dict | None:
+    """The router's busy and idle pJ a cycle at mean width `width` by the
+    energy estimate's own rule (model/src/energy.cpp router_figures, through
+    the tcu Python module built from this data file: the one statement of
+    it); None where the module is not built or the file has no router
+    energies."""
+    try:
+        from tcu_tools.explore.fast import tcu_module  # the build's, as tcu explore's
+        tcu = tcu_module()
+    except Exception:  # noqa: BLE001 - no module: no router energy
+        return None
+    return tcu.router_figures(width) if hasattr(tcu, "router_figures") else None
 
 
 def _find(points: list[dict], unit: str, params: dict) -> dict | None:
@@ -65,9 +77,8 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     grow with their slots), at the mean of the two widths when they differ
     (exact only if a gather and a scatter slot cost the same). Its clock is
     the wider point's (an upper bound: the gather's OR grows with log2 of
-    the words); its energy a cycle (busy, idle) linear between the points
-    at 1/1 and 4/4 (those measured with energy), its pJ per word the narrow
-    point's."""
+    the words); its energy a cycle (busy, idle) the energy estimate's
+    (router_energy)."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     if exact:
@@ -75,9 +86,7 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     square = sorted((p["params"]["WordsPerCycle"], i, p) for i, p in enumerate(points)
                     if p["unit"] == "tcu_operand_router"
                     and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle"))
-    lo = _find(points, "tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1})
-    hi = _find(points, "tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4})
-    if len(square) < 2 or not (lo and hi):
+    if len(square) < 2:
         return None
     width = (words + d_words) / 2
     pairs = list(zip(square, square[1:]))
@@ -87,10 +96,9 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     out = dict(pb)
     for k in AREA_KEYS:
         out[k] = pa[k] + (width - wa) * (pb[k] - pa[k]) / (wb - wa)
-    for k in ENERGY_KEYS:
-        out[k] = (lo[k] + (width - 1) * (hi[k] - lo[k]) / 3
-                  if lo.get(k) is not None and hi.get(k) is not None else None)
-    out["pj_per_issued_op"] = lo.get("pj_per_issued_op")
+    energy = router_energy(width)
+    for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
+        out[k] = energy[k] if energy else None
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
                      f"{wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of {wb}/{wb}")
     return out
@@ -252,9 +260,9 @@ def datapath(points: list[dict], name: str, values: dict,
         "dot_units_area_um2": sum(e["units_area_um2"] for e in engines.values()),
         "router_area_um2": router["area_um2"] if router else None,
         "router_scaled": router["scaled"] if router else None,
-        "router_pj_per_word": router.get("pj_per_issued_op") if router else None,
         # the router's energy a cycle, busy (every gather slot valid) and idle,
-        # scaled as its area (not in idle_pj_per_cycle, which is the units')
+        # the energy estimate's (router_energy; not in idle_pj_per_cycle,
+        # which is the units')
         "router_busy_pj_per_cycle": router.get("busy_pj_per_cycle") if router else None,
         "router_idle_pj_per_cycle": router.get("idle_pj_per_cycle") if router else None,
         "control_area_um2": sum(a["area_um2"] for n, a in areas if n.startswith("tcu_")),

@@ -116,7 +116,8 @@ def stale(data: dict, tools: dict | None = None, rtl: Path | None = None) -> lis
 
 def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
           wholes: list[dict] = (), engines: list[dict] = (), measured_here: bool = True,
-          rtl_then: dict | None = None, glue: list[dict] = ()) -> None:
+          rtl_then: dict | None = None, glue: list[dict] = (),
+          engine_regs: list[dict] = ()) -> None:
     """The data file of these points (and [[datapath]] compositions, the
     [[whole]] and [[engine]] tables beside them). Every entry carries the
     stamp of the RTL its figures were measured from (tcu_tools.phys.stamp):
@@ -125,7 +126,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     (figures taken from an earlier run) stamp.UNRECORDED_STAMP, stale until
     --refresh measures it. rtl_then: the earlier data file's rtl_sha256, for
     the files of entries measured from other sources than this tree's.
-    glue: the [[glue]] tables (tcu_tools.phys.glue), written as they are."""
+    glue, engine_regs: the [[glue]] and [[engine_regs]] tables
+    (tcu_tools.phys.glue, tcu_tools.phys.engine_regs), written as they are."""
     head = {
         "library": library.LABEL,
         "liberty": str(library.LIBERTY),
@@ -159,7 +161,10 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# register wrapper: tcu_tools.phys.in_place); [[datapath]]: a configuration\n"
         "# composed from its points, each engine's clock and the datapath's and what\n"
         "# sets each (compose in python/tcu_tools/phys/compose.py says how);\n"
-        "# [[whole]], [[engine]]: tops mapped whole beside their composition.\n"
+        "# [[whole]], [[engine]]: tops mapped whole beside their composition;\n"
+        "# [[glue]], [[engine_regs]]: the parts on the ungated clock and the\n"
+        "# engines' registers around their units, as the energy estimate prices\n"
+        "# them (tcu_tools.phys.glue, tcu_tools.phys.engine_regs).\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
         "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]
@@ -191,6 +196,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         text.append(_table("[[engine]]", e))
     for g in glue:
         text.append(_table("[[glue]]", g))
+    for r in engine_regs:
+        text.append(_table("[[engine_regs]]", r))
     path.write_text("\n".join(text))
 
 

@@ -12,12 +12,16 @@ file: model/src/energy.cpp) is checked.
 
     python -m tcu_tools.phys.datapath_energy --netlist FLAT.v --trace RUN.fst \\
         [--report RUN.json] [--params "NAME=VALUE ..."] [--json OUT.json] [--workdir DIR]
+    python -m tcu_tools.phys.datapath_energy --reprice OUT.json --report RUN.json [--json NEW.json]
 
 The netlist must be the datapath at the run's parameters: its activity
 counter outputs at the end of the replay must equal the run's (the
 report's `activity`, with --report), else exit 1. Energies are per cycle at
 the data file's 10 ns reference period, summed over the run's cycles after
-reset."""
+reset. --reprice takes an earlier measurement's gate-level figures and
+prices the run's activity again with this build's estimate (the tcu
+module's estimate_energy), giving the estimate's error per state and in
+all ("errors") without simulating again."""
 from __future__ import annotations
 
 import argparse
@@ -154,8 +158,10 @@ def per_state_estimate(report: dict) -> dict[str, float]:
     """The run report's energy estimate a cycle in each state of each built
     engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
     over the busy cycles plus the units' idle figure; idle, the units' idle
-    figure; gated, their leakage; in every state, the parts on the ungated
-    clock (the estimate's glue a cycle). The router's term is left out: it
+    figure; the engine's registers around its units (their idle figure in
+    busy and idle, their dynamic one per MAC in busy); gated, the units'
+    leakage; in every state, the parts on the ungated clock (the
+    estimate's glue a cycle). The router's term is left out: it
     is tcu_core's, outside tcu_datapath."""
     energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
     engines = report.get("activity", {}).get("engines", {})
@@ -165,9 +171,11 @@ def per_state_estimate(report: dict) -> dict[str, float]:
         units, a = e.get("units", 0), engines.get(name, {})
         if not units or not a:
             continue
-        idle = units * e["idle_pj_per_unit_cycle"] + glue
+        regs_idle = e.get("regs_idle_pj_per_cycle", 0.0)
+        idle = units * e["idle_pj_per_unit_cycle"] + regs_idle + glue
         if a.get("busy"):
-            out[f"{name} busy"] = a["macs"] * e["dynamic_pj_per_issued_mac"] / a["busy"] + idle
+            dynamic = e["dynamic_pj_per_issued_mac"] + e.get("regs_dynamic_pj_per_issued_mac", 0.0)
+            out[f"{name} busy"] = a["macs"] * dynamic / a["busy"] + idle
         out[f"{name} idle"] = idle
         out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"] + glue
     return out
@@ -233,11 +241,44 @@ def datapath_estimate_pj(report: dict) -> float | None:
     return block["pj"] - block.get("router", {}).get("pj", 0.0)
 
 
+def reprice(measured: dict, report: dict) -> dict:
+    """A gate-level measurement (--json of an earlier run) with its
+    estimate per state and in all priced again by the energy estimate of
+    this build (the tcu module's estimate_energy) on the run's activity and
+    configuration: the estimate's error against the same gate-level
+    figures, before and after a change of the estimate."""
+    from tcu_tools.explore.fast import tcu_module
+    params = {k: v for k, v in report.get("configuration", {}).get("parameters", {}).items()
+              if k != "SynthImpl"}
+    energy_block = tcu_module().estimate_energy(report["activity"], params)
+    now = {"activity": report["activity"], "energy": energy_block}
+    estimate = per_state_estimate(now)
+    out = dict(measured)
+    out["by_state"] = {k: {**v, "estimate_pj_per_cycle": estimate.get(k)}
+                       for k, v in measured["by_state"].items()}
+    out["estimate_pj"] = datapath_estimate_pj(now)
+    return out
+
+
+def errors(measured: dict) -> dict[str, float]:
+    """Per state and in all: the estimate's error against the gate level
+    ((estimate - gate level) / gate level)."""
+    out = {k: v["estimate_pj_per_cycle"] / v["pj_per_cycle"] - 1
+           for k, v in measured["by_state"].items()
+           if v.get("estimate_pj_per_cycle") is not None and v["pj_per_cycle"]}
+    if measured.get("estimate_pj") is not None and measured.get("pj"):
+        out["total"] = measured["estimate_pj"] / measured["pj"] - 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tcu_tools.phys.datapath_energy",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--netlist", required=True, help="the datapath's flat mapped netlist")
-    parser.add_argument("--trace", required=True, help="a waveform of the RTL run (.fst, .vcd)")
+    parser.add_argument("--netlist", help="the datapath's flat mapped netlist")
+    parser.add_argument("--trace", help="a waveform of the RTL run (.fst, .vcd)")
+    parser.add_argument("--reprice", metavar="JSON",
+                        help="instead of measuring: an earlier --json's gate-level figures, "
+                        "priced again by this build's estimate on --report's activity")
     parser.add_argument("--report", help="the run's --report JSON: its activity checked")
     parser.add_argument("--instance", default=INSTANCE,
                         help="regular expression of the datapath's scope (default %(default)s)")
@@ -246,6 +287,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--workdir", default="build/phys-datapath")
     args = parser.parse_args(argv)
+    if args.reprice:
+        if not args.report:
+            parser.error("--reprice needs --report (the run's activity and configuration)")
+        try:
+            got = reprice(json.loads(Path(args.reprice).read_text()),
+                          json.loads(Path(args.report).read_text()))
+        except (OSError, KeyError, ValueError, json.JSONDecodeError) as error:
+            print(f"datapath_energy: {error}", file=sys.stderr)
+            return 1
+        got["errors"] = errors(got)
+        text = json.dumps(got, indent=2)
+        if args.json:
+            Path(args.json).write_text(text)
+        print(text)
+        return 0
+    if not args.netlist or not args.trace:
+        parser.error("--netlist and --trace are required (or --reprice)")
     try:
         report = json.loads(Path(args.report).read_text()) if args.report else None
         got = measure(Path(args.netlist), Path(args.trace), Path(args.workdir), args.instance,

@@ -69,6 +69,7 @@ def refresh(path: Path, workdir: Path) -> int:
         print(f"tcu_phys: {error}", file=sys.stderr)
         return 1
     datafile.write(path, points, data["cycles"], data["seed"], tools, wholes, engines,
-                   rtl_then=data.get("rtl_sha256", {}), glue=data.get("glue", []))
+                   rtl_then=data.get("rtl_sha256", {}), glue=data.get("glue", []),
+                   engine_regs=data.get("engine_regs", []))
     print(f"wrote {path}")
     return 0

@@ -29,6 +29,10 @@ ENGINES = [("int4", "tcu_int4_dot", "Stages"), ("e2m1", "tcu_e2m1_dot", "Stages"
            ("f16", "tcu_f16_dot", "FmaStages"), ("f64", "tcu_f64_dot", "FmaStages")]
 # The parts on the ungated clock ([[glue]] tables), in kGlue's order.
 GLUE = ("tcu_output_skid", "tcu_datapath_ctrl", "tcu_activity")
+# The engine tops ([[engine_regs]] tables), by tcu::ActivityEngine index, and
+# their stage parameter.
+ENGINE_TOPS = {"tcu_int4_engine": (0, "Stages"), "tcu_e2m1_engine": (1, "Stages"),
+               "tcu_f16_engine": (2, "FmaStages"), "tcu_f64_engine": (3, "FmaStages")}
 POINT_KEYS = ("area_um2", "fmax_mhz", "busy_pj_per_cycle", "idle_pj_per_cycle", "leakage_uw",
               "issued_ops_per_cycle")
 
@@ -86,6 +90,21 @@ def header(data: dict, source: str) -> str:
                            f"{float(g['busy_pj_per_cycle'])!r}, {float(g['idle_pj_per_cycle'])!r}, "
                            f"{leak_pj!r}}},")
     glue_rows = [glue[u] for u in GLUE if u in glue]
+    regs = []
+    for t in data.get("engine_regs", []):
+        if t.get("top") not in ENGINE_TOPS:
+            raise ValueError(f"[[engine_regs]] {t.get('top')}: not one of "
+                             f"{', '.join(ENGINE_TOPS)}")
+        index, stage = ENGINE_TOPS[t["top"]]
+        params = t.get("params", {})
+        missing = [k for k in ("Units", stage) if k not in params] + \
+            [k for k in ("flip_flops",) if k not in t]
+        if missing:
+            raise ValueError(f"[[engine_regs]] {t['top']} {params}: no {', '.join(missing)}")
+        regs.append(f"    {{{index}, {int(params['Units'])}, {int(params[stage])}, "
+                    f"{int(params.get('SparseEnable', -1))}, {int(t['flip_flops'])}, "
+                    f"{float(t.get('idle_pj_per_flip_flop', -1.0))!r}, "
+                    f"{float(t.get('dynamic_pj_per_issued_mac', -1.0))!r}}},")
     d_bits = ", ".join(str(int(D_BITS[engine])) for engine, _, _ in ENGINES)
     clocks = []
     for d in data.get("datapath", []):
@@ -160,6 +179,27 @@ struct GlueFigures {{
 inline constexpr GlueFigures kGlue[] = {{
 {chr(10).join(glue_rows)}
     {{nullptr, 0, 0, 0.0, 0.0, 0.0}},  // the end
+}};
+
+// The engines' registers around their units ([[engine_regs]] tables,
+// tcu_tools.phys.engine_regs): the flip-flops on an engine's gated clock
+// that are not a dot unit's, at each setting mapped, and where measured
+// their energy: idle (clocked, nothing moving) per flip-flop a cycle, and
+// the rest of a busy cycle per MAC issued (operand selection, the D
+// buffer's writes, the pipes). Negative: not measured.
+struct EngineRegsFigures {{
+  int engine;                        // tcu::ActivityEngine (-1: the end of the table)
+  int units;
+  int stages;                        // Stages or FmaStages
+  int sparse;                        // SparseEnable (int4; -1 for the other engines)
+  int flip_flops;
+  double idle_pj_per_flip_flop;
+  double dynamic_pj_per_issued_mac;
+}};
+
+inline constexpr EngineRegsFigures kEngineRegs[] = {{
+{chr(10).join(regs)}
+    {{-1, 0, 0, -1, 0, -1.0, -1.0}},  // the end (engine -1)
 }};
 
 // The D bits each engine hands the output skid (tcu::ActivityEngine order)

@@ -1,0 +1,232 @@
+"""The figures docs/guide/explore-evaluator.md gives, computed from the data
+that holds them, so that the page cannot keep a figure its data no longer
+gives (docs/hooks.py replaces each `<!-- figure: NAME -->` by figure(NAME)
+when the site is built):
+
+  python -m tcu_tools.explore.doc_figures [NAME...]   # each figure, or all
+
+Sources: spec/phys_osu018.toml (the router's points, the engines'
+[[engine]] and [[engine_regs]] tables, the [[whole]] datapaths, the
+activity counters' point), the composition
+(tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
+(a datapath's energy at gate level) priced by this build's energy estimate
+(the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
+the entry a figure needs, exits 1 naming it."""
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from tcu_tools import source_dir
+
+# DFFPOSX1's clocked cycle, inputs held, from the liberty by hand
+# (tests/phys/test_glue_hand.py: CLK rise + fall internal energy at 0 ns and
+# the clock net's charge into the pin at both edges).
+DFFPOSX1_PJ = 0.201175
+
+
+class FigureError(ValueError):
+    pass
+
+
+def _data() -> dict:
+    return tomllib.loads((source_dir() / "spec" / "phys_osu018.toml").read_text())
+
+
+def _find(tables: list[dict], what: str, **want) -> dict:
+    for t in tables:
+        if all(t.get(k, t.get("params", {}).get(k)) == v for k, v in want.items()):
+            return t
+    raise FigureError(f"spec/phys_osu018.toml: no {what} {want}")
+
+
+def _router(data: dict, words: int) -> dict:
+    return _find(data["point"], "tcu_operand_router point", unit="tcu_operand_router",
+                 WordsPerCycle=words, DWordsPerCycle=words)
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:+.1f}%"
+
+
+def router_growth() -> str:
+    data = _data()
+    a1, a2, a4 = (_router(data, w)["area_um2"] for w in (1, 2, 4))
+    line = a1 + (a4 - a1) / 3
+    return (f"the router grows {round(a2 - a1, -4):,.0f} µm² from one word to two and "
+            f"{round((a4 - a2) / 2, -3):,.0f} a word from two to four, so the straight line "
+            f"from 1/1 to 4/4 was {abs(line / a2 - 1) * 100:.1f}% "
+            f"{'low' if line < a2 else 'high'} at 2/2")
+
+
+def router_2_2() -> str:
+    data = _data()
+    a1, a4 = (_router(data, w)["area_um2"] for w in (1, 4))
+    p2 = _router(data, 2)
+    line = a1 + (a4 - a1) / 3
+    return (f"the router at 2/2 words a cycle ({p2['area_um2']:,.0f} µm², "
+            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the straight line from "
+            f"its 1/1 and 4/4 points gave {line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+
+
+def engine_growth() -> str:
+    data = _data()
+    one = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=1,
+                SparseEnable=0, Stages=2)
+    two = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=2,
+                SparseEnable=0, Stages=2)
+    four = _find(data["engine"], "int4 [[engine]]", top="tcu_int4_engine", Units=4,
+                 SparseEnable=0, Stages=2)
+    flat = (four["around_units_area_um2"] - one["around_units_area_um2"]) / 3
+    around = two["bottom_up_around_units_area_um2"] - one["bottom_up_around_units_area_um2"]
+    return (f"mapped flat, the logic around a unit merges with the unit's, and the int4 "
+            f"engine grows {round(flat, -3):,.0f} µm² a unit where mapped around its units it "
+            f"grows {round(around, -3):,.0f} from one unit to two")
+
+
+def int4_around_areas() -> str:
+    """The int4 engine's logic around its units, mapped around them (black
+    boxes) and flat, at the unit counts the [[engine]] tables hold."""
+    tables = [e for e in _data()["engine"] if e["top"] == "tcu_int4_engine"
+              and e["params"].get("SparseEnable") == 0 and e["params"].get("Stages") == 2]
+    around = sorted((e["params"]["Units"], e["bottom_up_around_units_area_um2"]) for e in tables
+                    if e.get("bottom_up_around_units_area_um2") is not None)
+    flat = sorted((e["params"]["Units"], e["around_units_area_um2"]) for e in tables
+                  if e.get("around_units_area_um2") is not None)
+    if not around or not flat:
+        raise FigureError("spec/phys_osu018.toml: no int4 [[engine]] tables at Stages 2")
+
+    def listed(pairs):
+        areas = [f"{a:,.0f}" for _, a in pairs]
+        counts = [_UNITS_WORDS.get(u, str(u)) for u, _ in pairs]
+        join = lambda xs: ", ".join(xs[:-1]) + " and " + xs[-1] if len(xs) > 1 else xs[0]
+        return join(areas), join(counts)
+    a_areas, a_units = listed(around)
+    f_areas, f_units = listed(flat)
+    return f"{a_areas} µm² at {a_units} units, against {f_areas} flat at {f_units}"
+
+
+_UNITS_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 8: "eight"}
+
+
+def unit_areas() -> str:
+    """The int4 and e2m1 dot units' areas at two stages."""
+    points = _data()["point"]
+    int4 = _find(points, "int4 dot point", unit="tcu_int4_dot", Stages=2)
+    e2m1 = _find(points, "e2m1 dot point", unit="tcu_e2m1_dot", Stages=2)
+    return f"{int4['area_um2']:,.0f} and {e2m1['area_um2']:,.0f} µm²"
+
+
+def activity_area() -> str:
+    p = _find(_data()["point"], "tcu_activity point", unit="tcu_activity")
+    return (f"{p['area_um2']:,.0f} µm²: {p['flip_flops']} flip-flops of "
+            f"{p['flip_flop_area_um2'] / p['flip_flops']:,.0f} µm²")
+
+
+def whole_errors() -> str:
+    """The composition (without the [[whole]] tables it is held to) against
+    each whole datapath, ascending."""
+    from tcu_tools.explore import params
+    from tcu_tools.phys import compose
+    data = _data()
+    spec = params.config_spec()
+    units_only = dict(data, whole=[])
+    errors = []
+    for whole in data.get("whole", []):
+        c = compose.explored_point(units_only, spec.resolve(dict(whole["params"])))
+        errors.append((c["area_um2"] - c["router_area_um2"]) / whole["area_um2"] - 1)
+    if not errors:
+        raise FigureError("spec/phys_osu018.toml: no [[whole]] datapath")
+    text = [_pct(e) for e in sorted(errors)]
+    return ", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1 else text[0]
+
+
+def engine_regs_table() -> str:
+    """The [[engine_regs]] tables: the flip-flops on each engine's gated
+    clock around its units, and where measured their energy, beside the
+    liberty's DFFPOSX1 by hand."""
+    regs = _data().get("engine_regs", [])
+    if not regs:
+        raise FigureError("spec/phys_osu018.toml: no [[engine_regs]] table")
+    rows = ["| engine | parameters | flip-flops (other clocks) | counted in | idle pJ a flip-flop "
+            "(liberty 0.2012) | dynamic pJ per issued MAC |",
+            "| --- | --- | --: | --- | --: | --: |"]
+    for t in sorted(regs, key=lambda t: (t["top"], sorted(t["params"].items()))):
+        params = " ".join(f"{k}={v}" for k, v in t["params"].items())
+        idle = t.get("idle_pj_per_flip_flop")
+        dyn = t.get("dynamic_pj_per_issued_mac")
+        rows.append(
+            f"| `{t['top']}` | {params} | {t['flip_flops']:,}"
+            + (f" ({t['other_domain_flip_flops']:,})" if t.get("other_domain_flip_flops") else "")
+            + f" | {t.get('netlist_form', '')} "
+            + (f"| {idle:.4f} ({_pct(idle / DFFPOSX1_PJ - 1)}) " if idle is not None else "| – ")
+            + (f"| {dyn:.3f} |" if dyn is not None else "| – |"))
+    return "\n".join(rows)
+
+
+def gate_level_table() -> str:
+    """The energy estimate of this build (the tcu module's estimate_energy)
+    against the gate-level datapath energy of docs/data/gate_level_int4_64.json,
+    per state and in all (tcu_tools.phys.datapath_energy.reprice)."""
+    from tcu_tools.phys import datapath_energy
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
+    got = datapath_energy.reprice(measured, g["report"])
+    errors = datapath_energy.errors(got)
+    rows = ["| cycles in | cycles | gate level pJ/cycle | estimate pJ/cycle | error |",
+            "| --- | --: | --: | --: | --: |"]
+    for state, v in sorted(got["by_state"].items()):
+        rows.append(f"| {state} | {v['cycles']} | {v['pj_per_cycle']:,.1f} "
+                    f"| {v['estimate_pj_per_cycle']:,.1f} | {_pct(errors[state])} |")
+    rows.append(f"| the run | {g['gate_level']['cycles']} | {got['pj']:,.0f} pJ "
+                f"| {got['estimate_pj']:,.0f} pJ | {_pct(errors['total'])} |")
+    return "\n".join(rows)
+
+
+def gate_level_regs() -> str:
+    """The gate-level netlist's engine registers beside the estimate's."""
+    from tcu_tools.explore.fast import tcu_module
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    params = {k: v for k, v in g["report"]["configuration"]["parameters"].items()
+              if k != "SynthImpl"}
+    est = tcu_module().estimate_energy(g["report"]["activity"], params)["per_engine"]["int4"]
+    n = g["engine_flip_flops"]
+    return (f"in that netlist {n['gated_clock']:,} flip-flops on the int4 engine's gated clock "
+            f"(the estimate's `[[engine_regs]]` give {est['regs_flip_flops']:,.0f} at "
+            f"{params['Int4MacsPerCycle'] // 32} units and {params['IntStages']} "
+            f"stage{'s' if params['IntStages'] != 1 else ''}), and {n['sparse_clock']:,} on its "
+            f"sparse path's")
+
+
+FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
+           "router-growth": router_growth, "router-2-2": router_2_2,
+           "engine-growth": engine_growth, "activity-area": activity_area,
+           "whole-errors": whole_errors,
+           "engine-regs-table": engine_regs_table, "gate-level-table": gate_level_table,
+           "gate-level-regs": gate_level_regs}
+
+
+def figure(name: str) -> str:
+    if name not in FIGURES:
+        raise FigureError(f"unknown figure '{name}' (one of {', '.join(FIGURES)})")
+    return FIGURES[name]()
+
+
+def main(argv: list[str]) -> int:
+    from tcu_tools.explore.params import UsageError  # no tcu module: the figure cannot be priced
+    try:
+        for name in argv or list(FIGURES):
+            print(f"{name}: {figure(name)}")
+    except (FigureError, UsageError, OSError, KeyError, ValueError,
+            tomllib.TOMLDecodeError) as e:
+        print(f"doc_figures: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
