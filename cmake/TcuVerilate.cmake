@@ -10,6 +10,20 @@
 # unit-test models at -O1 (below).
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 
+# Verilator runs from the repository root with the sources named relative
+# to it (cmake/verilator_at_root.sh.in), so that a Verilated model's
+# messages name repository files; the generated C++ is compiled with the
+# build tree's prefix mapped off __FILE__ (its "%Error: No delays" and the
+# like). No path of the checkout is compiled into a model (CTest
+# verilated_paths).
+set(TCU_VERILATOR_REAL_BIN ${VERILATOR_BIN})
+configure_file(${CMAKE_CURRENT_LIST_DIR}/verilator_at_root.sh.in
+               ${PROJECT_BINARY_DIR}/verilator_at_root.sh @ONLY
+               FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+set(TCU_VERILATOR_AT_ROOT ${PROJECT_BINARY_DIR}/verilator_at_root.sh)
+set(TCU_VERILATED_PREFIX_MAP -fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=)
+
 set(TCU_VERILATED_OPT_FAST -O3 CACHE STRING "optimization of Verilated per-cycle code")
 set(TCU_VERILATED_OPT_SLOW -O0 CACHE STRING "optimization of Verilated set-up code")
 # The waveform dump code (per cycle, but only when tracing) at -O1: it was
@@ -170,6 +184,7 @@ function(tcu_verilate lib)
   if(ARG_TRACE)
     set(trace TRACE_FST)
   endif()
+  set(VERILATOR_BIN ${TCU_VERILATOR_AT_ROOT})  # verilate() runs it (above)
   if(TCU_VERILATED_UNITY)
     # One translation unit at -O1 (tcu explore's point builds): a small
     # model compiles several times faster than as ~50 files that each parse
@@ -197,5 +212,6 @@ function(tcu_verilate lib)
   list(FILTER sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")
   set_property(TARGET ${lib} PROPERTY SOURCES ${sources})
   target_link_libraries(${lib} PUBLIC tcu_verilated_runtime)
+  target_compile_options(${lib} PRIVATE ${TCU_VERILATED_PREFIX_MAP})
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

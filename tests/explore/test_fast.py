@@ -339,8 +339,9 @@ def test_bottom_up_table_and_update(tmp_path):
     assert [r["name"] for r in bottom_up.rows(fixture, data)] == \
         [m["name"] for m in fixture["datapaths"]]
     first = fixture["datapaths"][0]
-    fresh = {"top": "tcu_datapath", "params": dict(first["params"]), "area_um2": 1000.0,
-             "units": first["units"], "rtl_files": stamp.files_hash("tcu_datapath")}
+    fresh = {"top": "tcu_datapath", "params": {**first["params"], "SynthImpl": 1},
+             "area_um2": 1000.0, "units": first["units"],
+             "rtl_files": stamp.files_hash("tcu_datapath")}
     measured = tmp_path / "area.json"
     measured.write_text(json.dumps(fresh))
     updated = bottom_up.update(copy.deepcopy(fixture), [measured])

@@ -97,7 +97,10 @@ def update(fixture: dict, measured: list[Path]) -> dict:
         if m.get("top") != "tcu_datapath" or "rtl_files" not in m or "units" not in m:
             raise BottomUpError(f"{path}: not the JSON of `tcu_tools.phys.area tcu_datapath "
                                 f"--around`")
-        hits = [d for d in fixture["datapaths"] if d["params"] == m["params"]]
+        # the tool maps the synthesis forms (SynthImpl=1), given or not
+        given = {k: v for k, v in m["params"].items() if k != "SynthImpl"}
+        hits = [d for d in fixture["datapaths"]
+                if {k: v for k, v in d["params"].items() if k != "SynthImpl"} == given]
         if not hits:
             raise BottomUpError(f"{path}: no datapath of the fixture has its parameters "
                                 f"{m['params']}")
