@@ -191,7 +191,7 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
     scope, cycles = read_cycles(trace, instance, [n for n, _ in data])
     if not cycles:
         raise WorkloadError(f"{trace}: {scope} has no cycle after reset")
-    rows = [[0 if n == "rst_ni" else 0 for n, _ in data] for _ in range(RESET_ROWS)]
+    rows = [[0] * len(data) for _ in range(RESET_ROWS)]  # rst_ni low, the rest zero
     rows += [[c[n] & ((1 << w) - 1) for n, w in data] for c in cycles]
     workdir.mkdir(parents=True, exist_ok=True)
     activity.simulate_rows(netlist, top, workdir, rows, "datapath_run")
