@@ -151,6 +151,16 @@ module tcu_fma_steps #(
   localparam int unsigned RChunks = tcu_pkg::FMA_RND_CHUNKS;
   localparam int unsigned IncW    = ExpW + ManBits;
   localparam int unsigned RcW     = (IncW + RChunks - 1) / RChunks;
+  // Each chunk is a carry-select adder: its low half (the *L bits) ripples
+  // from the chunk's carry-in, its high half (*H) is added for both carries
+  // at once and the low half's carry picks one, so a chunk's carry chain is
+  // half its width.
+  localparam int unsigned PcL     = (PcW + 1) / 2;
+  localparam int unsigned PcH     = PcW - PcL;
+  localparam int unsigned SmL     = (SmW + 1) / 2;
+  localparam int unsigned SmH     = SmW - SmL;
+  localparam int unsigned RcL     = (RcW + 1) / 2;
+  localparam int unsigned RcH     = RcW - RcL;
 
   // ---------------------------------------------------------------------------
   // Constants
@@ -271,6 +281,13 @@ module tcu_fma_steps #(
       logic [AddW-1:0]    t_add_w;
       logic [Chunks*PcW-1:0] t_rs, t_rc;
       logic [Chunks*SmW-1:0] t_x, t_y;
+      logic [PcL:0]       t_plo;
+      logic [PcH:0]       t_phi0, t_phi1;
+      logic [SmL:0]       t_slo;
+      logic [SmH:0]       t_shi0, t_shi1;
+      logic [SmW-1:0]     t_sx;
+      logic [RcL:0]       t_rlo;
+      logic [RcH:0]       t_rhi0, t_rhi1;
       logic [MagW-1:0]    t_mag;
       logic [LzcPadW-1:0] t_padded;
       logic [63:0]        t_top, t_word;
@@ -404,8 +421,12 @@ module tcu_fma_steps #(
             end
             t_rs = (Chunks * PcW)'(w_row_s);
             t_rc = (Chunks * PcW)'(w_row_c);
-            {w_cy, w_prod[r*PcW +: PcW]} = (PcW + 1)'(t_rs[r*PcW +: PcW]) +
-                                           (PcW + 1)'(t_rc[r*PcW +: PcW]) + (PcW + 1)'(w_cy);
+            t_plo  = (PcL + 1)'(t_rs[r*PcW +: PcL]) + (PcL + 1)'(t_rc[r*PcW +: PcL]) +
+                     (PcL + 1)'(w_cy);
+            t_phi0 = (PcH + 1)'(t_rs[r*PcW+PcL +: PcH]) + (PcH + 1)'(t_rc[r*PcW+PcL +: PcH]);
+            t_phi1 = (PcH + 1)'(t_rs[r*PcW+PcL +: PcH]) + (PcH + 1)'(t_rc[r*PcW+PcL +: PcH]) +
+                     (PcH + 1)'(1'b1);
+            {w_cy, w_prod[r*PcW +: PcW]} = {t_plo[PcL] ? t_phi1 : t_phi0, t_plo[PcL-1:0]};
           end
         end
 
@@ -421,8 +442,12 @@ module tcu_fma_steps #(
             if (r == 0) w_cy = w_eff_sub;
             t_x = (Chunks * SmW)'(w_prod_al);
             t_y = (Chunks * SmW)'(w_add_al) ^ {(Chunks * SmW){w_eff_sub}};
-            {w_cy, w_sum[r*SmW +: SmW]} = (SmW + 1)'(t_x[r*SmW +: SmW]) +
-                                          (SmW + 1)'(t_y[r*SmW +: SmW]) + (SmW + 1)'(w_cy);
+            t_slo  = (SmL + 1)'(t_x[r*SmW +: SmL]) + (SmL + 1)'(t_y[r*SmW +: SmL]) +
+                     (SmL + 1)'(w_cy);
+            t_shi0 = (SmH + 1)'(t_x[r*SmW+SmL +: SmH]) + (SmH + 1)'(t_y[r*SmW+SmL +: SmH]);
+            t_shi1 = (SmH + 1)'(t_x[r*SmW+SmL +: SmH]) + (SmH + 1)'(t_y[r*SmW+SmL +: SmH]) +
+                     (SmH + 1)'(1'b1);
+            {w_cy, w_sum[r*SmW +: SmW]} = {t_slo[SmL] ? t_shi1 : t_shi0, t_slo[SmL-1:0]};
           end
         end
 
@@ -433,8 +458,11 @@ module tcu_fma_steps #(
               w_neg = w_sum[SumW-1];
               w_cy  = w_neg;
             end
-            {w_cy, w_mag[r*SmW +: SmW]} = {1'b0, w_sum[r*SmW +: SmW] ^ {SmW{w_neg}}} +
-                                          (SmW + 1)'(w_cy);
+            t_sx   = w_sum[r*SmW +: SmW] ^ {SmW{w_neg}};
+            t_slo  = (SmL + 1)'(t_sx[SmL-1:0]) + (SmL + 1)'(w_cy);
+            t_shi0 = (SmH + 1)'(t_sx[SmW-1:SmL]);
+            t_shi1 = (SmH + 1)'(t_sx[SmW-1:SmL]) + (SmH + 1)'(1'b1);
+            {w_cy, w_mag[r*SmW +: SmW]} = {t_slo[SmL] ? t_shi1 : t_shi0, t_slo[SmL-1:0]};
           end
         end
 
@@ -445,22 +473,12 @@ module tcu_fma_steps #(
           // one sign keep it. Otherwise the sign of the larger magnitude.
           w_res_sign = (t_mag == '0) ? (w_eff_sub ? (w_rnd == tcu_pkg::RDN) : w_sign_p)
                                      : (w_sign_p ^ w_neg);
-          // Leading zeros of the window (MagW when zero): pick the 64-bit
-          // word with the leading one, then halve the search six times.
+          // Leading zeros of the window (MagW when zero): the 64-bit word
+          // with the leading one, its leading zeros (tcu_pkg::fma_word_lz).
           t_padded  = {t_mag, {(LzcPadW - MagW){1'b1}}};
           t_top     = 64'(t_padded >> (LzcPadW - 64));
           t_word    = (t_top != '0) ? t_top : 64'(t_padded);
-          t_word_lz[5] = t_word[63:32] == '0;
-          t_word       = t_word_lz[5] ? t_word << 32 : t_word;
-          t_word_lz[4] = t_word[63:48] == '0;
-          t_word       = t_word_lz[4] ? t_word << 16 : t_word;
-          t_word_lz[3] = t_word[63:56] == '0;
-          t_word       = t_word_lz[3] ? t_word << 8 : t_word;
-          t_word_lz[2] = t_word[63:60] == '0;
-          t_word       = t_word_lz[2] ? t_word << 4 : t_word;
-          t_word_lz[1] = t_word[63:62] == '0;
-          t_word       = t_word_lz[1] ? t_word << 2 : t_word;
-          t_word_lz[0] = !t_word[63];
+          t_word_lz = tcu_pkg::fma_word_lz(t_word);
           w_lz = ((t_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(t_word_lz);
         end
 
@@ -488,35 +506,18 @@ module tcu_fma_steps #(
               t_frac   = w_norm[MagW-2 -: ManBits];
               t_guard  = w_norm[MagW-1-Prec];
               t_sticky = |w_norm[MagW-2-Prec:0];
-              unique case (w_rnd)
-                tcu_pkg::RNE: begin
-                  w_round_up = t_guard && (t_sticky || t_frac[0]);
-                  w_to_inf   = 1'b1;
-                end
-                tcu_pkg::RTZ: begin
-                  w_round_up = 1'b0;
-                  w_to_inf   = 1'b0;
-                end
-                tcu_pkg::RDN: begin
-                  w_round_up = w_res_sign && (t_guard || t_sticky);
-                  w_to_inf   = w_res_sign;
-                end
-                tcu_pkg::RUP: begin
-                  w_round_up = !w_res_sign && (t_guard || t_sticky);
-                  w_to_inf   = !w_res_sign;
-                end
-                default: begin
-                  w_round_up = 1'b0;
-                  w_to_inf   = 1'b0;
-                end
-              endcase
+              {w_round_up, w_to_inf} = tcu_pkg::fma_round(w_rnd, w_res_sign, t_frac[0], t_guard,
+                                                           t_sticky);
               // Rounding adds one at the last fraction bit; a carry
               // renormalises into the exponent (subnormal to the smallest
               // normal included).
               w_inc_in = (RChunks * RcW)'({w_norm[MagW-1] ? w_exp_pre : ExpW'(0), t_frac});
               w_cy     = w_round_up;
             end
-            {w_cy, w_inc[r*RcW +: RcW]} = (RcW + 1)'(w_inc_in[r*RcW +: RcW]) + (RcW + 1)'(w_cy);
+            t_rlo  = (RcL + 1)'(w_inc_in[r*RcW +: RcL]) + (RcL + 1)'(w_cy);
+            t_rhi0 = (RcH + 1)'(w_inc_in[r*RcW+RcL +: RcH]);
+            t_rhi1 = (RcH + 1)'(w_inc_in[r*RcW+RcL +: RcH]) + (RcH + 1)'(1'b1);
+            {w_cy, w_inc[r*RcW +: RcW]} = {t_rlo[RcL] ? t_rhi1 : t_rhi0, t_rlo[RcL-1:0]};
             if (r == RChunks - 1) begin
               t_overflow = w_inc[IncW-1:ManBits] >= EXP_ALL_ONES;
               if (w_special) begin

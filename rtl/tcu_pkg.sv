@@ -147,7 +147,7 @@ package tcu_pkg;
 
   // Weights (FO4), one 32-bit field per step, step FMA_STEPS-1 first.
   //                                                 RND1   RND0   NORM   NSH    LZC    ABS2   ABS1   ABS0   SUM2   SUM1   SUM0   PALIGN PCPA2  PCPA1  PCPA0  DIGIT  SUBP
-  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP64 = {32'd30, 32'd30, 32'd7, 32'd24, 32'd25, 32'd40, 32'd40, 32'd40, 32'd45, 32'd45, 32'd45, 32'd8, 32'd30, 32'd30, 32'd30, 32'd27, 32'd37};
+  localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP64 = {32'd28, 32'd24, 32'd14, 32'd26, 32'd29, 32'd29, 32'd29, 32'd27, 32'd30, 32'd28, 32'd29, 32'd6, 32'd22, 32'd26, 32'd10, 32'd40, 32'd40};
   localparam logic [FMA_STEPS*32-1:0] FMA_FO4_FP32 = {32'd18, 32'd19, 32'd5, 32'd24, 32'd20, 32'd17, 32'd21, 32'd20, 32'd23, 32'd24, 32'd22, 32'd6, 32'd14, 32'd3, 32'd5, 32'd17, 32'd37};
 
   function automatic int unsigned fma_step_fo4(bit fp64, int unsigned step);
@@ -164,7 +164,9 @@ package tcu_pkg;
   // C, rounded to the nearest multiple of total / stages (capped at
   // stages - 1), is past that of the step before. The registers the steps'
   // boundaries do not take (at most one each) are at the output: it has
-  // stages - (registers at boundaries) >= 1.
+  // stages - (registers at boundaries) >= 1. From FMA_STEPS registers on
+  // every boundary takes one (the rounding alone would leave a step of less
+  // than half a stage's depth without one).
   function automatic int unsigned fma_level(int unsigned depth, int unsigned total,
                                             int unsigned stages);
     fma_level = (2 * depth * stages + total) / (2 * total);
@@ -180,8 +182,9 @@ package tcu_pkg;
     fma_cuts = '0;
     upto = in_fo4;
     for (s = 0; s + 1 < FMA_STEPS; s = s + 1) begin
-      if (stages >= 2 && fma_level(upto + fma_step_fo4(fp64, s), total, stages) >
-                         fma_level(upto, total, stages)) begin
+      if (stages >= FMA_STEPS ||
+          (stages >= 2 && fma_level(upto + fma_step_fo4(fp64, s), total, stages) >
+                          fma_level(upto, total, stages))) begin
         fma_cuts[s] = 1'b1;
       end
       upto = upto + fma_step_fo4(fp64, s);
@@ -201,6 +204,47 @@ package tcu_pkg;
     int unsigned s;
     fma_first = 0;
     for (s = 0; s < step; s = s + 1) if (mask[s]) fma_first = s + 1;
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // The FMA's arithmetic shared by its forms (rtl/tcu_fma_three.sv,
+  // rtl/tcu_fma_steps.sv) and the f16 dot's fast form (rtl/tcu_f16_dot_fast.sv)
+  // ---------------------------------------------------------------------------
+  // Leading zeros of a 64-bit word of the window (63 for a zero word): the
+  // search halved six times (no loops). The window is padded below with
+  // ones to whole words, and its forms pick the word with the leading one.
+  function automatic logic [5:0] fma_word_lz(logic [63:0] word);
+    logic [63:0] w;
+    logic [5:0]  lz;
+    w     = word;
+    lz[5] = w[63:32] == '0;
+    w     = lz[5] ? w << 32 : w;
+    lz[4] = w[63:48] == '0;
+    w     = lz[4] ? w << 16 : w;
+    lz[3] = w[63:56] == '0;
+    w     = lz[3] ? w << 8 : w;
+    lz[2] = w[63:60] == '0;
+    w     = lz[2] ? w << 4 : w;
+    lz[1] = w[63:62] == '0;
+    w     = lz[1] ? w << 2 : w;
+    lz[0] = !w[63];
+    fma_word_lz = lz;
+  endfunction
+
+  // Rounding of a normalised result of sign `sign` in mode `rnd` (a
+  // roundmode_e code), from its last kept bit (lsb), the guard bit below it
+  // and the sticky OR of the rest: {round_up, to_inf}, round_up to add one
+  // at the last place and to_inf whether an overflow gives Inf (else the
+  // largest finite value).
+  function automatic logic [1:0] fma_round(logic [1:0] rnd, logic sign, logic lsb,
+                                           logic guard, logic sticky);
+    unique case (rnd)
+      tcu_pkg::RNE: fma_round = {guard && (sticky || lsb), 1'b1};
+      tcu_pkg::RTZ: fma_round = 2'b00;
+      tcu_pkg::RDN: fma_round = {sign && (guard || sticky), sign};
+      tcu_pkg::RUP: fma_round = {!sign && (guard || sticky), !sign};
+      default:      fma_round = 2'b00;
+    endcase
   endfunction
 
   // ---------------------------------------------------------------------------
