@@ -506,8 +506,8 @@ module tcu_fma_steps #(
               t_frac   = w_norm[MagW-2 -: ManBits];
               t_guard  = w_norm[MagW-1-Prec];
               t_sticky = |w_norm[MagW-2-Prec:0];
-              {w_round_up, w_to_inf} = tcu_pkg::fma_round(w_rnd, w_res_sign, t_frac[0], t_guard,
-                                                           t_sticky);
+              w_round_up = tcu_pkg::fma_round_up(w_rnd, w_res_sign, t_frac[0], t_guard, t_sticky);
+              w_to_inf   = tcu_pkg::fma_to_inf(w_rnd, w_res_sign);
               // Rounding adds one at the last fraction bit; a carry
               // renormalises into the exponent (subnormal to the smallest
               // normal included).

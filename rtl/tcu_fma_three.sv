@@ -272,22 +272,12 @@ module tcu_fma_three #(
     s2_res_sign = (s2_mag == '0) ? (c1_eff_sub ? (c1_rnd == tcu_pkg::RDN) : c1_sign_p)
                                  : (c1_sign_p ^ s2_sum[SumW-1]);
 
-    // Leading zeros of the window (MagW when zero): pick the 64-bit word
-    // with the leading one, then halve the search six times.
+    // Leading zeros of the window (MagW when zero): the 64-bit word with the
+    // leading one, its leading zeros (tcu_pkg::fma_word_lz).
     s2_padded  = {s2_mag, {(LzcPadW - MagW){1'b1}}};
     s2_top     = 64'(s2_padded >> (LzcPadW - 64));
     s2_word    = (s2_top != '0) ? s2_top : 64'(s2_padded);
-    s2_word_lz[5] = s2_word[63:32] == '0;
-    s2_word       = s2_word_lz[5] ? s2_word << 32 : s2_word;
-    s2_word_lz[4] = s2_word[63:48] == '0;
-    s2_word       = s2_word_lz[4] ? s2_word << 16 : s2_word;
-    s2_word_lz[3] = s2_word[63:56] == '0;
-    s2_word       = s2_word_lz[3] ? s2_word << 8 : s2_word;
-    s2_word_lz[2] = s2_word[63:60] == '0;
-    s2_word       = s2_word_lz[2] ? s2_word << 4 : s2_word;
-    s2_word_lz[1] = s2_word[63:62] == '0;
-    s2_word       = s2_word_lz[1] ? s2_word << 2 : s2_word;
-    s2_word_lz[0] = !s2_word[63];
+    s2_word_lz = tcu_pkg::fma_word_lz(s2_word);
     s2_lz = ((s2_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(s2_word_lz);
 
     // Normal result: shift the leading one to the top, exponent
@@ -325,28 +315,8 @@ module tcu_fma_three #(
     s3_frac   = s3_norm[MagW-2 -: ManBits];
     s3_guard  = s3_norm[MagW-1-Prec];
     s3_sticky = |s3_norm[MagW-2-Prec:0];
-    unique case (c2_rnd)
-      tcu_pkg::RNE: begin
-        s3_round_up = s3_guard && (s3_sticky || s3_frac[0]);
-        s3_to_inf   = 1'b1;
-      end
-      tcu_pkg::RTZ: begin
-        s3_round_up = 1'b0;
-        s3_to_inf   = 1'b0;
-      end
-      tcu_pkg::RDN: begin
-        s3_round_up = c2_sign && (s3_guard || s3_sticky);
-        s3_to_inf   = c2_sign;
-      end
-      tcu_pkg::RUP: begin
-        s3_round_up = !c2_sign && (s3_guard || s3_sticky);
-        s3_to_inf   = !c2_sign;
-      end
-      default: begin
-        s3_round_up = 1'b0;
-        s3_to_inf   = 1'b0;
-      end
-    endcase
+    s3_round_up = tcu_pkg::fma_round_up(c2_rnd, c2_sign, s3_frac[0], s3_guard, s3_sticky);
+    s3_to_inf   = tcu_pkg::fma_to_inf(c2_rnd, c2_sign);
     // Rounding adds one at the last fraction bit; a carry renormalises into
     // the exponent (subnormal to the smallest normal included).
     s3_exp_field = s3_hidden ? c2_exp_pre : '0;

@@ -232,18 +232,27 @@ package tcu_pkg;
   endfunction
 
   // Rounding of a normalised result of sign `sign` in mode `rnd` (a
-  // roundmode_e code), from its last kept bit (lsb), the guard bit below it
-  // and the sticky OR of the rest: {round_up, to_inf}, round_up to add one
-  // at the last place and to_inf whether an overflow gives Inf (else the
-  // largest finite value).
-  function automatic logic [1:0] fma_round(logic [1:0] rnd, logic sign, logic lsb,
-                                           logic guard, logic sticky);
+  // roundmode_e code): whether to add one at its last place, from its last
+  // kept bit (lsb), the guard bit below it and the sticky OR of the rest;
+  // and whether an overflow gives Inf (else the largest finite value).
+  function automatic logic fma_round_up(logic [1:0] rnd, logic sign, logic lsb, logic guard,
+                                        logic sticky);
     unique case (rnd)
-      tcu_pkg::RNE: fma_round = {guard && (sticky || lsb), 1'b1};
-      tcu_pkg::RTZ: fma_round = 2'b00;
-      tcu_pkg::RDN: fma_round = {sign && (guard || sticky), sign};
-      tcu_pkg::RUP: fma_round = {!sign && (guard || sticky), !sign};
-      default:      fma_round = 2'b00;
+      tcu_pkg::RNE: fma_round_up = guard && (sticky || lsb);
+      tcu_pkg::RTZ: fma_round_up = 1'b0;
+      tcu_pkg::RDN: fma_round_up = sign && (guard || sticky);
+      tcu_pkg::RUP: fma_round_up = !sign && (guard || sticky);
+      default:      fma_round_up = 1'b0;
+    endcase
+  endfunction
+
+  function automatic logic fma_to_inf(logic [1:0] rnd, logic sign);
+    unique case (rnd)
+      tcu_pkg::RNE: fma_to_inf = 1'b1;
+      tcu_pkg::RTZ: fma_to_inf = 1'b0;
+      tcu_pkg::RDN: fma_to_inf = sign;
+      tcu_pkg::RUP: fma_to_inf = !sign;
+      default:      fma_to_inf = 1'b0;
     endcase
   endfunction
 
