@@ -49,13 +49,18 @@
 //   NORM    the normalisation shift;
 //   RND     rounding, its increment in FMA_RND_CHUNKS chunks, overflow,
 //           specials, the packed result.
-// No step holds a carry chain wider than a chunk, so every step's depth is
-// bounded; tcu_pkg lists each step's depth (FO4) for FP32 and FP64.
+// Each chunk is a carry-select adder (its high half added for both carries
+// in parallel with its low half), so no step holds a carry chain longer
+// than half a chunk and every step's depth is bounded; tcu_pkg lists each
+// step's depth (FO4) for FP32 and FP64. The leading-zero search and the
+// rounding decision are tcu_pkg's (fma_word_lz, fma_round_up, fma_to_inf),
+// as in tcu_fma_three and tcu_f16_dot_fast.
 //
-// Registers: one rule, tcu_pkg::fma_cut, gives each step boundary zero or
+// Registers: one rule, tcu_pkg::fma_cuts, gives each step boundary zero or
 // one register from the steps' depths (InFo4 and OutFo4: logic of the
 // enclosing unit in the first and last cycle), so the Stages registers cut
-// the depth into near-equal parts; the output has the rest (at least one
+// the depth into near-equal parts, and every boundary one from
+// tcu_pkg::FMA_STEPS registers on; the output has the rest (at least one
 // for Stages >= 1). The state handed across a boundary is every step
 // variable (the w_* list); synthesis keeps only the bits a later step reads.
 //
@@ -189,7 +194,7 @@ module tcu_fma_steps #(
   localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
 
   // ---------------------------------------------------------------------------
-  // The register rule (tcu_pkg::fma_cut) at this unit's parameters
+  // The register rule (tcu_pkg::fma_cuts) at this unit's parameters
   // ---------------------------------------------------------------------------
   localparam int unsigned NumSteps = tcu_pkg::FMA_STEPS;
 
