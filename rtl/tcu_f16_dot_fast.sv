@@ -312,7 +312,17 @@ module tcu_f16_dot_fast #(
         s2_padded  = {s2_mag, {(LzcPadW - MagW){1'b1}}};
         s2_top     = 64'(s2_padded >> (LzcPadW - 64));
         s2_word    = (s2_top != '0) ? s2_top : 64'(s2_padded);
-        s2_word_lz = tcu_pkg::fma_word_lz(s2_word);
+        s2_word_lz[5] = s2_word[63:32] == '0;
+        s2_word       = s2_word_lz[5] ? s2_word << 32 : s2_word;
+        s2_word_lz[4] = s2_word[63:48] == '0;
+        s2_word       = s2_word_lz[4] ? s2_word << 16 : s2_word;
+        s2_word_lz[3] = s2_word[63:56] == '0;
+        s2_word       = s2_word_lz[3] ? s2_word << 8 : s2_word;
+        s2_word_lz[2] = s2_word[63:60] == '0;
+        s2_word       = s2_word_lz[2] ? s2_word << 4 : s2_word;
+        s2_word_lz[1] = s2_word[63:62] == '0;
+        s2_word       = s2_word_lz[1] ? s2_word << 2 : s2_word;
+        s2_word_lz[0] = !s2_word[63];
         s2_lz = ((s2_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(s2_word_lz);
         s2_sub_shamt  = ANCHOR_DIFF + s1_frame_exp;
         s2_norm_shamt = ($signed(ExpW'(s2_lz)) <= $signed(s2_sub_shamt)) ? s2_lz
@@ -324,8 +334,7 @@ module tcu_f16_dot_fast #(
         s3_frac      = s3_norm[MagW-2 -: ManBits];
         s3_guard     = s3_norm[MagW-1-Prec];
         s3_sticky    = |s3_norm[MagW-2-Prec:0];
-        s3_round_up  = tcu_pkg::fma_round_up(tcu_pkg::RNE, s2_res_sign, s3_frac[0], s3_guard,
-                                             s3_sticky);
+        s3_round_up  = s3_guard && (s3_sticky || s3_frac[0]);
         s3_exp_field = s3_hidden ? s2_exp_pre : '0;
         s3_rounded   = {s3_exp_field, s3_frac} + (ExpW + ManBits)'(s3_round_up);
         s3_overflow  = s3_rounded[ExpW+ManBits-1:ManBits] >= EXP_ALL_ONES;
