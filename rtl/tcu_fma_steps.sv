@@ -54,7 +54,7 @@
 // than half a chunk and every step's depth is bounded; tcu_pkg lists each
 // step's depth (FO4) for FP32 and FP64. The leading-zero search and the
 // rounding decision are tcu_pkg's (fma_word_lz, fma_round_up, fma_to_inf),
-// as in tcu_fma_three and tcu_f16_dot_fast.
+// as in tcu_fma_three.
 //
 // Registers: one rule, tcu_pkg::fma_cuts, gives each step boundary zero or
 // one register from the steps' depths (InFo4 and OutFo4: logic of the

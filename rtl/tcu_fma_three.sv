@@ -60,8 +60,7 @@
 //     count is a binary search over 64-bit words (no loops).
 //
 // The leading-zero search and the rounding decision are tcu_pkg's
-// (fma_word_lz, fma_round_up, fma_to_inf), shared with tcu_fma_steps and
-// tcu_f16_dot_fast.
+// (fma_word_lz, fma_round_up, fma_to_inf), shared with tcu_fma_steps.
 module tcu_fma_three #(
   parameter tcu_pkg::fp_format_e Format       = tcu_pkg::FP64,
   parameter int unsigned         Stages       = 2,

@@ -122,15 +122,18 @@ package tcu_pkg;
   // built; below, its three-stage form (rtl/tcu_fma_three.sv).
   localparam int unsigned FMA_STEPS_FROM = 4;
   // The step form is an ordered list of FMA_STEPS steps (the FS_* names
-  // below; each step's work is listed in rtl/tcu_fma_steps.sv). A step's weight is its logic
-  // depth in FO4 delays of the OSU 0.18 um library (0.0992 ns, typical
-  // corner: tcu_tools.phys.calib), less the 12 FO4 of a register (clock to
-  // output, load multiplexer, setup). FP32: measured by mapping tcu_fma
-  // with a register after every step (tcu_tools.phys.stepdepth --format 0:
-  // each boundary's worst arrival from OpenSTA); FP64: the FP32 figures with
-  // the carry chains scaled to FP64's chunk widths (37-bit add chunks
-  // against 18), an estimate until stepdepth --format 1 is run. fma_cuts
-  // places a Stages-register pipeline by these weights.
+  // below; each step's work is listed in rtl/tcu_fma_steps.sv). A step's
+  // weight is its logic depth in FO4 delays of the OSU 0.18 um library
+  // (0.0992 ns, typical corner: tcu_tools.phys.calib), less a register's own
+  // (clock to output, load multiplexer, setup: the depth at a valid-bit
+  // register), from each boundary's worst arrival in OpenSTA with a register
+  // after every step (tcu_tools.phys.stepdepth). FP32: tcu_fma mapped with
+  // its chunks as ripple adders, an upper bound on the carry-select chunks
+  // (PCPA, SUM, ABS, RND). FP64: the f64 dot mapped at FmaStages = 19 with
+  // ripple chunks, each chunk step less the 16 FO4 a 37-bit carry-select
+  // chunk saves (39 against 55 between two registers), an estimate until
+  // stepdepth --format 1 is run. fma_cuts places a Stages-register pipeline
+  // by these weights.
   localparam int unsigned FMA_STEPS = 17;
   localparam int unsigned FS_SUBP   = 0;   // significand sub-products; unpack, exponents
   localparam int unsigned FS_DIGIT  = 1;   // product digit sums; shift amounts, specials
@@ -208,7 +211,7 @@ package tcu_pkg;
 
   // ---------------------------------------------------------------------------
   // The FMA's arithmetic shared by its forms (rtl/tcu_fma_three.sv,
-  // rtl/tcu_fma_steps.sv) and the f16 dot's fast form (rtl/tcu_f16_dot_fast.sv)
+  // rtl/tcu_fma_steps.sv)
   // ---------------------------------------------------------------------------
   // Leading zeros of a 64-bit word of the window (63 for a zero word): the
   // search halved six times (no loops). The window is padded below with

@@ -1,8 +1,8 @@
 """python3 -m tcu_tools.phys.stepdepth [--format 0|1] [--stages N] [--workdir DIR] [--json FILE]
 
 The logic depth of each step of tcu_fma (tcu_pkg::FMA_STEPS, the FS_* list):
-maps tcu_fma at a Stages deep enough that tcu_pkg::fma_cut puts a register
-after every step, and reads from OpenSTA the worst arrival (plus setup) at
+maps tcu_fma at Stages >= tcu_pkg::FMA_STEPS, where tcu_pkg::fma_cuts puts a
+register after every step, and reads from OpenSTA the worst arrival (plus setup) at
 each boundary's registers: the depth of the step in front of it, from the
 register before it (step 0: from the input ports, which arrive at time 0).
 Prints each boundary's depth in ns and in FO4 (tcu_tools.phys.calib's
@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tcu_tools.phys.stepdepth",
                                      description=__doc__.split("\n\n")[1])
     parser.add_argument("--format", type=int, choices=sorted(FORMATS), default=1)
-    parser.add_argument("--stages", type=int, default=40,
-                        help="tcu_fma's Stages (deep enough for a register after every step)")
+    parser.add_argument("--stages", type=int, default=FMA_STEPS,
+                        help="tcu_fma's Stages (at least FMA_STEPS: a register after every step)")
     parser.add_argument("--workdir", default="build/phys")
     parser.add_argument("--json", help="write the depths as JSON to this file")
     args = parser.parse_args(argv)
