@@ -296,3 +296,32 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   dp.int4_enable = false;
   CHECK(tcu::estimate_energy(a, dp).engines[0].regs_pj == 0);
 }
+
+TEST_CASE("energy: each engine's energy a cycle in each state sums to its energy") {
+  // The int4 engine of two units, one stage, the sparse path, over the
+  // gate-level record's activity: busy = MACs x (the unit's and the data
+  // pJ per issued MAC) / busy cycles + U x idle + the registers' idle;
+  // idle = U x idle + the registers' idle; gated = U x leakage.
+  tcu::DatapathConfig dp;
+  dp.int4_macs_per_cycle = 64;
+  dp.int_stages = 1;
+  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  tcu::Activity a;
+  a.cycles = 740;
+  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
+  const tcu::EngineEnergy& e = estimate.engines[0];
+  const tcu::phys::DotUnitFigures& f = figures(tcu::ActivityEngine::kInt4, 1);
+  const double unit_per_mac =
+      (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.issued_macs_per_cycle;
+  const double idle = 2 * f.idle_pj_per_cycle + e.regs_idle_pj_per_cycle;
+  CHECK(e.idle_pj_per_cycle == Approx(idle).epsilon(1e-12));
+  CHECK(e.gated_pj_per_cycle == Approx(2 * f.leakage_pj_per_cycle).epsilon(1e-12));
+  CHECK(e.busy_pj_per_cycle ==
+        Approx(32768 * (unit_per_mac + e.around_pj_per_issued_mac) / 518 + idle).epsilon(1e-12));
+  CHECK(518 * e.busy_pj_per_cycle + 6 * e.idle_pj_per_cycle + 216 * e.gated_pj_per_cycle ==
+        Approx(e.pj).epsilon(1e-12));
+  // Without busy cycles: no busy figure.
+  a[tcu::ActivityEngine::kInt4] = {0, 10, 0, 730, 0};
+  CHECK(tcu::estimate_energy(a, dp).engines[0].busy_pj_per_cycle == 0);
+}
