@@ -257,10 +257,13 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   // flip-flops, 0.201176 pJ (the liberty's clocked DFFPOSX1 by hand,
   // 0.201175: tests/phys/test_glue_hand.py). An int4 engine of two units,
   // one stage, the sparse path: 14445 + 76 / 3 flip-flops (above), 2911.09
-  // pJ a clocked cycle; none gated. Every MAC issued charges the registers'
-  // data toggles: [[engine_regs_toggles]] int4, 0.877129 toggles per issued
-  // MAC (counted on an RTL run) at 0.211251 pJ (the liberty's DFFPOSX1 with
-  // its nets by hand, 0.211202: tests/phys/test_engine_regs_toggles_hand.py).
+  // pJ a clocked cycle; none gated. Every MAC issued charges the engine's
+  // logic around its units measured busy ([[engine_glue]] int4, 12.196509 pJ
+  // per issued MAC at Units 2, Stages 1, SparseEnable 1), which holds the
+  // registers' data toggles: [[engine_regs_toggles]] int4, 0.877129 toggles
+  // per issued MAC (counted on an RTL run) at 0.211251 pJ (the liberty's
+  // DFFPOSX1 with its nets by hand, 0.211202:
+  // tests/phys/test_engine_regs_toggles_hand.py), kept beside it.
   tcu::DatapathConfig dp;
   dp.int4_macs_per_cycle = 64;
   dp.int_stages = 1;
@@ -277,7 +280,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(e.regs_idle_pj_per_cycle == Approx(2911.089443).epsilon(1e-9));
   CHECK(e.regs_dynamic_priced);
   CHECK(e.regs_data_pj_per_issued_mac == Approx(0.877129 * 0.211251).epsilon(1e-12));
-  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 0.877129 * 0.211251).epsilon(1e-12));
+  CHECK(std::string(e.glue_source) == "measured");
+  CHECK(e.glue_pj_per_issued_mac == 12.196509);
+  CHECK(e.around_pj_per_issued_mac == 12.196509);
+  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 12.196509).epsilon(1e-12));
   // The f64 engine has no toggles table: its registers priced idle alone.
   dp.f64_enable = true;
   tcu::Activity f64;
@@ -286,13 +292,30 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate f64_estimate = tcu::estimate_energy(f64, dp);
   const tcu::EngineEnergy& x = f64_estimate.engines[3];
   CHECK_FALSE(x.regs_dynamic_priced);
+  CHECK(std::string(x.glue_source).empty());
+  CHECK(x.around_pj_per_issued_mac == 0);
   CHECK(x.regs_idle_pj_per_cycle > 0);
   CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
   dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
   dp.int4_macs_per_cycle = 128;
   dp.int_stages = 2;
-  CHECK(std::string(tcu::estimate_energy(a, dp).engines[0].regs_source) == "measured");
+  const tcu::EnergyEstimate other = tcu::estimate_energy(a, dp);
+  CHECK(std::string(other.engines[0].regs_source) == "measured");
+  // The glue's figure per issued MAC at a setting it was not measured at.
+  CHECK(std::string(other.engines[0].glue_source) == "per issued MAC");
+  CHECK(other.engines[0].around_pj_per_issued_mac == 12.196509);
+  // The e2m1 engine has no [[engine_glue]] table: its registers' toggles.
+  dp.int4_enable = false;
+  dp.e2m1_enable = true;
+  tcu::Activity e2m1;
+  e2m1.cycles = 100;
+  e2m1[tcu::ActivityEngine::kE2m1] = {100, 0, 0, 0, 6400};
+  const tcu::EnergyEstimate e2m1_estimate = tcu::estimate_energy(e2m1, dp);
+  CHECK(std::string(e2m1_estimate.engines[1].glue_source).empty());
+  CHECK(e2m1_estimate.engines[1].around_pj_per_issued_mac ==
+        Approx(0.477894 * 0.202988).epsilon(1e-12));
+  dp.e2m1_enable = false;
   dp.int4_enable = false;
   CHECK(tcu::estimate_energy(a, dp).engines[0].regs_pj == 0);
 }

@@ -10,7 +10,10 @@ library's label; tcu::phys::kRouterPoints, the operand router's energies at
 each width measured with energy; tcu::phys::kGlue, the energies of the
 parts on the ungated clock (the skid, the control, the activity counters:
 [[glue]] tables, tcu_tools.phys.glue), with each engine's D bits and the
-counter sets (tcu_tools.phys.compose's D_BITS, ACTIVITY_COUNTERS); tcu::phys::kConfigClocks, each named configuration's clock
+counter sets (tcu_tools.phys.compose's D_BITS, ACTIVITY_COUNTERS);
+tcu::phys::kEngineRegs, kEngineRegsToggles and kEngineGlue, the engines'
+registers around their units and their logic busy ([[engine_regs]],
+[[engine_regs_toggles]], [[engine_glue]]); tcu::phys::kConfigClocks, each named configuration's clock
 and what sets it ([[datapath]], for `tcu timing`). model/src/energy.cpp reads them, so `tcu` needs no file at
 run time; an engine whose unit has no point is not priced (its estimate
 says so). A malformed data file exits 1 with the reason on stderr (the
