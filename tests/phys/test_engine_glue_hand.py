@@ -80,3 +80,21 @@ def test_the_data_files_idle_figure_is_the_flip_flops_clock():
     for t in tables:
         assert t["idle_pj_per_cycle"] == pytest.approx(t["flip_flops"] * 0.201175, rel=0.02), \
             t["engine"]
+
+
+def test_a_bad_engine_glue_table_is_refused():
+    """tcu_tools.spec.gen_phys (the configure step) names the table and what
+    is wrong with it."""
+    from tcu_tools.spec import gen_phys
+    data = tomllib.loads((REPO / "spec" / "phys_osu018.toml").read_text())
+    good = next(dict(t) for t in data["engine_glue"] if t["engine"] == "int4")
+    p = good["params"]
+    row = f"{{0, {p['Units']}, {p['Stages']}, {p['SparseEnable']}, " \
+          f"{good['dynamic_pj_per_issued_mac']!r}}}"
+    assert row in gen_phys.header(data, "phys_osu018.toml")
+    for bad, message in ((dict(good, engine="int8"), "int8: not one of"),
+                         (dict(good, top="tcu_e2m1_engine"), "is not that engine's"),
+                         ({k: v for k, v in good.items() if k != "source"}, "no source"),
+                         (dict(good, params={"Units": 2}), "no Stages")):
+        with pytest.raises(ValueError, match=message):
+            gen_phys.header(dict(data, engine_glue=[bad]), "phys_osu018.toml")

@@ -10,8 +10,9 @@ the units black boxes) and each unit setting on its own (hier.map_leaf,
 cached in --cache); the two are linked and simulated at gate level
 (Icarus) as tcu_datapath drives the engine: busy, an instruction started
 every Groups cycles with random operands and tag, every unit issuing every
-cycle (tcu_tools.phys.engine_regs.int4_rows); idle, clocked with the
-inputs held. The energy method (tcu_tools.phys.energy) charges the
+cycle, two instructions back to back unless --cycles says otherwise
+(tcu_tools.phys.engine_regs.int4_rows; e2m1_rows below); idle, clocked with
+the inputs held. The energy method (tcu_tools.phys.energy) charges the
 engine's own cells alone (the units' cells are their [[point]]'s): the
 operand registers and the operand selection that feeds the units a slice a
 cycle, the D buffer and its write enables, the C and group pipes, the
@@ -20,13 +21,16 @@ them. busy - idle over the MACs issued a cycle is the engine's data energy
 per issued MAC (dynamic_pj_per_issued_mac): everything around the units
 that a busy cycle adds to a clocked idle one, the registers' own data
 toggles included. The idle figure is kept beside it as a check of the
-[[engine_regs]] figure (the flip-flops' clock alone).
+[[engine_regs]] figure (the flip-flops' clock alone), and the flip-flops'
+output toggles per issued MAC beside the RTL run's count of
+[[engine_regs_toggles]].
 
 --write replaces the engine's [[engine_glue]] table in the data file (one
 table per engine: the figure is per issued MAC, so it is taken at any
 number of units), stamped with this tree's RTL (tcu_tools.phys.stamp). The
-busy stimulus is tcu_int4_engine's (dense m16n8k64 instructions); another
-engine top exits 2."""
+int4 and e2m1 engines have a busy stimulus (dense m16n8k64 instructions,
+block-scaled m16n8k64 ones); another engine top exits 2. Exit 1 when a
+step fails, naming it."""
 from __future__ import annotations
 
 import argparse
