@@ -58,7 +58,8 @@ traced zero TCU_PLUSARGS=
 random_desc=$(first_desc "$dir/random.fst") || exit 1
 zero_desc=$(first_desc "$dir/zero.fst") || exit 1
 if [ -z "${random_desc//0/}" ]; then
-  echo "FAIL: under '${random}1' desc_q starts at zero ($random_desc): the power-up state is not random"
+  echo "FAIL: under '${random}1' desc_q starts at zero ($random_desc): the power-up state is not" \
+    "random (or desc_q has a reset: watch another register without one)"
   failures=$((failures + 1))
 fi
 if [ -n "${zero_desc//0/}" ]; then
