@@ -70,8 +70,10 @@ def link(top: str, params: dict, workdir: Path, cache: Path) -> tuple[Path, Path
     if not leaves:
         raise RuntimeError(f"{top}: no dot unit found to map around")
     around = workdir / f"{top}.top.v"
-    if not around.exists():
+    sources = workdir / f"{top}.top.rtl"  # the hash of the sources it was mapped from
+    if not around.exists() or not sources.exists() or sources.read_text() != stamp.files_hash(top):
         hier.map_around(top, params, workdir, leaves)
+        sources.write_text(stamp.files_hash(top))
     lib = library.liberty()
     text = mapping.split_netlist(around, lib, workdir / f"{top}.top.log").read_text()
     tools = tool_versions()
