@@ -52,14 +52,35 @@ def test_data_file_rewritten_from_itself_keeps_every_table(tmp_path):
     engines, wholes and the tables other tools append (the [[glue]],
     [[engine_regs]] and [[engine_regs_toggles]] the energy estimate reads)."""
     from tcu_tools import source_dir
-    from tcu_tools.phys import cli
+    from tcu_tools.phys import cli, compose
+    if compose.router_energy(1.0) is None:
+        pytest.skip("no tcu Python module (TCU_MODULE_DIR): the datapaths' router energies")
     src = source_dir() / "spec" / "phys_osu018.toml"
     out = tmp_path / "again.toml"
     assert cli.main(["--from-json", str(src), "--write", str(out)]) == 0
     before, after = datafile.load(src), datafile.load(out)
+    for a, b in zip(after["datapath"], before["datapath"], strict=True):
+        assert a.keys() == b.keys()  # the router's energies among them
+        assert a == pytest.approx(b, rel=1e-6) if all(
+            isinstance(v, (int, float)) for v in a.values()) else all(
+            a[k] == pytest.approx(b[k], rel=1e-6) if isinstance(b[k], float) else a[k] == b[k]
+            for k in b), a["name"]
     for table in ("point", "engine", "whole") + datafile.KEPT_TABLES:
         assert len(after.get(table, [])) == len(before.get(table, [])), table
     for name in datafile.KEPT_TABLES + datafile.KEPT_HEAD:
         assert after.get(name) == before.get(name), name
     # every table the file has is one write writes
     assert set(before) - set(after) == set(), set(before) - set(after)
+
+
+def test_data_file_not_written_without_the_router_energies(tmp_path, monkeypatch, capsys):
+    """Without the tcu module the [[datapath]] tables would lose their
+    router energies: the write is refused, naming why, and no file left."""
+    from tcu_tools import source_dir
+    from tcu_tools.phys import cli, compose
+    monkeypatch.setattr(compose, "router_energy", lambda width: None)
+    out = tmp_path / "again.toml"
+    src = source_dir() / "spec" / "phys_osu018.toml"
+    assert cli.main(["--from-json", str(src), "--write", str(out)]) != 0
+    assert not out.exists()
+    assert "TCU_MODULE_DIR" in capsys.readouterr().err

@@ -195,9 +195,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tcu_phys: --whole/--engine/--engine-around: {e}", file=sys.stderr)
             return 1
         # figures from earlier runs keep their own stamps (stamp.UNRECORDED without one)
-        datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
-                       engines, measured_here=not args.from_json, rtl_then=rtl_then,
-                       kept=kept)
+        try:
+            datafile.write(Path(args.write), rows, args.cycles, args.seed, _tools(), wholes,
+                           engines, measured_here=not args.from_json, rtl_then=rtl_then,
+                           kept=kept)
+        except datafile.DataFileError as e:
+            print(f"tcu_tools.phys: {e}", file=sys.stderr)
+            return 1
         print(f"wrote {args.write}")
     if stored is not None:
         problems = datafile.compare(stored, rows)

@@ -207,6 +207,11 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     text.append(_table("", head))
     for p in data["point"]:
         text.append(_table("[[point]]", p))
+    if (any(p["unit"] == "tcu_operand_router" for p in data["point"])
+            and compose.router_energy(1.0) is None):
+        raise DataFileError(f"{path}: not written: the [[datapath]] tables' router energies come "
+                            "from the tcu Python module, which is not found (build it and set "
+                            "TCU_MODULE_DIR to the build's python/ directory)")
     for d in compose.datapaths(data["point"], data["engine"]):
         text.append(_table("[[datapath]]", d))
     for w in data["whole"]:
