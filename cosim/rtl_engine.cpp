@@ -32,14 +32,16 @@ class RtlEngine : public Engine {
 
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     if (!trace.empty()) model_->open_trace(trace);
-    // Reset for a few cycles, outside the front-end's clock (its cycle
-    // count starts after reset).
+    // Reset for a few cycles, outside the front-end's clock, which starts
+    // after reset: no edge before it reaches the core (its registers hold
+    // their power-up values until then) and no check reads its outputs.
     model_->set_start(false);
     model_->set_words(nullptr, 0, false);
     model_->set_wb_ready(true);
     model_->reset();
     model_->settle();  // reset's release; its last falling edge is already dumped
     front_end_.pause_when_idle(true);
+    front_end_.start_clock();
   }
 
   std::string name() const override { return "rtl(" + config_name_ + ")"; }
