@@ -123,9 +123,40 @@ def test_tcu_explore_refuses_a_stale_characterization(tree):
     assert "refresh it with: " + stamp.REFRESH in proc.stderr
 
 
+def test_a_comment_is_fresh_but_not_exact_until_restamped(tree):
+    """stamp.exact, the repository's check: an entry whose files changed is
+    refused until restamp records them, which it does only where the design
+    is the one measured (a comment, not a logic change). The control's
+    sources (units.sources_of) hold the sparse mux's file, not its logic."""
+    rtl = tree / "rtl"
+    data = entries_of(rtl)
+    tools = data["tools"]
+    assert stamp.exact(data, tools, rtl) == []
+    (rtl / MUX).write_text((rtl / MUX).read_text() + "// a comment changes no logic\n")
+    assert stamp.staleness(data, tools, rtl) == []
+    (reason,) = stamp.exact(data, tools, rtl)
+    assert reason.startswith("2 entries record other RTL sources than this checkout's: "
+                             "[[point]] tcu_sparse_mux, [[point]] tcu_datapath_ctrl "
+                             "(rtl/tcu_sparse_mux.sv changed); "), reason
+    assert reason.endswith(stamp.REFRESH)
+    design = [e["rtl_design"] for _, e in stamp.entries(data)]
+    assert len(stamp.restamp(data, rtl, tools["yosys"])) == 2
+    assert [e["rtl_design"] for _, e in stamp.entries(data)] == design
+    assert stamp.exact(data, tools, rtl) == []
+    plant_logic_change(rtl)
+    assert [e["unit"] for _, e in stamp.restamp(data, rtl, tools["yosys"])] == [
+        "tcu_datapath_ctrl"]
+    (reason,) = stamp.exact(data, tools, rtl)
+    assert reason.startswith("1 entry records other RTL sources than this checkout's: "
+                             "[[point]] tcu_sparse_mux (rtl/tcu_sparse_mux.sv changed)"), reason
+    assert "1 entry is not of this RTL" in stamp.staleness(data, tools, rtl)[0]
+
+
 def test_the_repositorys_data_file_is_fresh():
+    """Its stamps are this checkout's sources and tools exactly (no Yosys
+    run): stale or merely behind the RTL, it fails, naming --refresh."""
     data = datafile.load(REPO / "spec" / "phys_osu018.toml")
-    assert datafile.stale(data) == []
+    assert stamp.exact(data, datafile.tool_versions()) == []
 
 
 def test_figures_from_an_earlier_run_keep_their_stamp(tree, tmp_path):

@@ -1,8 +1,10 @@
 """`python -m tcu_tools.phys --refresh FILE`: the data file's stale entries
 (tcu_tools.phys.stamp: their design or the tools changed) re-measured and
-stamped with this tree's RTL, the rest kept with their stamps, the file
-rewritten. With nothing stale it only rewrites it (a renamed file or a
-comment leaves the figures as they are)."""
+stamped with this tree's RTL, the rest kept with their stamps (those whose
+files changed but elaborate to the same design with this tree's files:
+stamp.restamp), the file rewritten. With nothing stale it only re-stamps
+and rewrites it (a renamed file or a comment leaves the figures as they
+are)."""
 from __future__ import annotations
 
 import dataclasses
@@ -48,6 +50,11 @@ def refresh(path: Path, workdir: Path) -> int:
     ids = {id(e) for _, e in stale}
     print(f"{path}: {'; '.join(reasons) or 'fresh'}; re-measuring {len(stale)} entr"
           f"{'y' if len(stale) == 1 else 'ies'}", flush=True)
+    if not every:
+        restamped = stamp.restamp(data, yosys_version=tools["yosys"])
+        if restamped:
+            print(f"  re-stamped with this tree's sources (the same design): "
+                  f"{', '.join(stamp.entry_label(k, e) for k, e in restamped)}", flush=True)
     points, wholes, engines = [], [], []
     try:
         for kind, entry in stamp.entries(data):

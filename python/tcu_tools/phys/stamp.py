@@ -24,7 +24,10 @@ but elaborate to the same design (a comment, a renamed file or module, a
 default the entry does not use); it is stale when its design changed, and
 the whole file is stale when a tool did. A stale file is refused by its
 readers (tcu explore) with what changed and REFRESH, which re-measures the
-stale entries only and re-stamps the file."""
+stale entries only, records this tree's sources in the stamps of the fresh
+ones whose files changed (restamp) and re-stamps the file. The
+repository's own file is held to its stamps exactly (exact: every entry's
+rtl_files this checkout's), which takes no Yosys run to check."""
 from __future__ import annotations
 
 import hashlib
@@ -218,6 +221,50 @@ def stale_entries(data: dict, rtl: Path | None = None,
         if e["rtl_design"] == UNRECORDED or design_hash(top, params, rtl, yosys_version) != e["rtl_design"]:
             out.append((kind, e))
     return out
+
+
+def behind(data: dict, rtl: Path | None = None) -> list[tuple[str, dict]]:
+    """The entries whose stamp records other sources (rtl_files) than the
+    ones under `rtl`: fresh only if these elaborate to the design the stamp
+    records, which takes Yosys to tell (stale_entries); restamp records
+    these sources in the stamps of those that do."""
+    rtl = units.RTL if rtl is None else rtl
+    return [(kind, e) for kind, e in entries(data)
+            if e.get("rtl_design", UNRECORDED) != UNRECORDED and "rtl_files" in e
+            and e["rtl_files"] != files_hash(entry_top(kind, e)[0], rtl)]
+
+
+def restamp(data: dict, rtl: Path | None = None, yosys_version: str = "") -> list[tuple[str, dict]]:
+    """Each entry of behind() whose sources elaborate to the design its stamp
+    records (design_hash) gets these sources' hash as its rtl_files (its
+    figures are of this design); one whose design changed keeps its stamp
+    (stale). Returns the entries restamped."""
+    rtl = units.RTL if rtl is None else rtl
+    done = []
+    for kind, e in behind(data, rtl):
+        top, params = entry_top(kind, e, rtl)
+        if design_hash(top, params, rtl, yosys_version) == e["rtl_design"]:
+            e["rtl_files"] = files_hash(top, rtl)
+            done.append((kind, e))
+    return done
+
+
+def exact(data: dict, tools: dict, rtl: Path | None = None) -> list[str]:
+    """Why the data file's stamps are not exactly this RTL's and these
+    tools' (the repository's own file must be, CTest explore_stamps): the
+    entries whose stamps record other sources (behind: --refresh records
+    these where the design is the same, re-measures where it is not), else
+    staleness's reasons. No Yosys runs: every entry it passes has the
+    sources its stamp records."""
+    rtl = units.RTL if rtl is None else rtl
+    lag = behind(data, rtl)
+    if lag:
+        files = changed_files(data, rtl, lag)
+        return [f"{len(lag)} entr{'y records' if len(lag) == 1 else 'ies record'} other RTL "
+                f"sources than this checkout's: " + ", ".join(entry_label(k, e) for k, e in lag)
+                + (f" ({'; '.join(files)})" if files else "")
+                + f"; re-stamp (and re-measure what changed) with: {REFRESH}"]
+    return staleness(data, tools, rtl)
 
 
 def changed_files(data: dict, rtl: Path | None = None, of: list | None = None) -> list[str]:
