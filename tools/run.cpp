@@ -395,7 +395,7 @@ void Runner::run_all() {
 
 int Runner::finish(Report* report) {
   report->variants = std::move(results_);
-  if (std::optional<Activity> activity = engine_.activity()) {
+  if (std::optional<Activity> activity = opt_.activity ? engine_.activity() : std::nullopt) {
     for (const VariantResult& v : report->variants)
       activity->router_words += v.instruction_count() * router_words(parse_ptx(v.ptx));
     report->activity = activity;
