@@ -55,17 +55,27 @@ class RtlEngine : public Engine {
     // in place: none may stay queued behind a refused one).
     for (const WarpOperands& operands : batch) validate_operands(instr, operands);
     for (const WarpOperands& operands : batch) issue(instr, operands, nullptr);
-    return run_issued();
+    std::vector<Fragment> out;
+    run_issued(&out);
+    return out;
   }
 
   std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
+    std::vector<Fragment> out;
+    execute_stream_into(items, &out);
+    return out;
+  }
+
+  void execute_stream_into(const std::vector<StreamItem>& items,
+                           std::vector<Fragment>* out) override {
     for (const StreamItem& item : items) refuse_disabled(item.instr);
     // What the golden model rejects is never issued, nor anything beside it
     // (an item's expected D is the golden model's: it accepted them).
     for (const StreamItem& item : items)
       if (!item.expected) validate_operands(item.instr, item.operands);
     for (const StreamItem& item : items) issue(item.instr, item.operands, &item);
-    return run_issued();
+    front_end_.reuse(out);  // the last stream's D fragments, for this one's
+    run_issued(out);
   }
 
   // An instruction for an engine this configuration leaves out never
@@ -81,8 +91,9 @@ class RtlEngine : public Engine {
                       item ? item->expected : nullptr});
     ++issued_;
   }
-  // Runs what was issued until the front-end is idle; its D in issue order.
-  std::vector<Fragment> run_issued() {
+  // Runs what was issued until the front-end is idle; its D in issue order
+  // into `*out` (swapped with the front-end's results).
+  void run_issued(std::vector<Fragment>* out) {
     // The front-end pauses the kernel once idle; a datapath that never
     // answers runs into the cycle limit instead.
     const uint64_t start = front_end_.cycle();
@@ -97,11 +108,10 @@ class RtlEngine : public Engine {
                           std::to_string(front_end_.cycle() - start) +
                           " cycles; cases not finished: " + cases);
     }
-    std::vector<Fragment> out;
-    out.swap(front_end_.results());
+    out->swap(front_end_.results());
+    front_end_.results().clear();
     last_write_back_stalls_.clear();
     last_write_back_stalls_.swap(front_end_.write_back_stalls());
-    return out;
   }
   uint64_t issued_since_run() const { return issued_ - run_start_; }
 

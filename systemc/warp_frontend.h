@@ -78,6 +78,13 @@ SC_MODULE(WarpFrontEnd) {
   // router's WordsPerCycle: throws std::invalid_argument).
   void set_front_end(const FrontEndConfig& config);
   std::vector<Fragment>& results() { return results_; }
+  // Between runs (results() taken): `fragments`' storage is reused for the
+  // coming Ds, and `*fragments` (emptied) swapped with results(), so that
+  // neither allocates again.
+  void reuse(std::vector<Fragment>* fragments) {
+    write_back_.reuse(fragments);
+    results_.swap(*fragments);
+  }
   // Per D in results(), the write-back cycles back-pressure held.
   std::vector<uint64_t>& write_back_stalls() { return write_back_stalls_; }
   const FrontEndConfig& front_end() const { return front_end_; }

@@ -143,7 +143,7 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
   std::vector<StreamItem> items;
   for (int i = 0; i < kStackBatch; ++i)
     items.push_back({instr, cases[size_t(i) % cases.size()], std::to_string(i)});
-  std::vector<Fragment> want(items.size());
+  std::vector<Fragment> want(items.size()), got;
   uint64_t instructions = 0;
   const uint64_t cycles_before = engine.cycles();
   *ips = rate(seconds, double(items.size()), [&] {
@@ -151,7 +151,7 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
       golden_execute(instr, items[i].operands, &want[i]);
       items[i].expected = &want[i];
     }
-    const std::vector<Fragment> got = engine.execute_stream(items);
+    engine.execute_stream_into(items, &got);
     for (size_t i = 0; i < items.size(); ++i)
       if (want[i].regs != got[i].regs)
         throw std::runtime_error("bench: " + instr.ptx() + " result differs from the golden model");
