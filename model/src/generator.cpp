@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include "tcu/xoshiro.h"
 
 #include "tcu/encodings.h"
@@ -144,24 +145,34 @@ void shape(const FragmentLayout& layout, Fragment& f) {
   f.regs.resize(size_t(kLanes) * size_t(layout.regs_per_lane()));
 }
 
-// Fills a fragment of `layout` register by register.
+// The fill functions below draw from a copy of the caller's Source held in
+// a local, stored back at the end: the registers they write are uint64_t
+// as the generator's state is, and through the caller's Source every store
+// to a register would make the compiler reload the state.
+
+// Fills a fragment of `layout` register by register, each element
+// fill_elem(source).
 template <typename Fill>
-void fill(const FragmentLayout& layout, Fragment& f, Fill&& fill_elem) {
+void fill(const FragmentLayout& layout, Fragment& f, Source& src, Fill&& fill_elem) {
   shape(layout, f);
   const int bits = layout.elem_bits(), per_reg = layout.elems_per_reg();
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  Source local = src;
   for (uint64_t& reg : f.regs) {
     uint64_t v = 0;
-    for (int e = 0; e < per_reg; ++e) v |= (fill_elem() & mask) << (e * bits);
+    for (int e = 0; e < per_reg; ++e) v |= (fill_elem(local) & mask) << (e * bits);
     reg = v;
   }
+  src = local;
 }
 
 // Every bit of every register random (elements of uniformly random codes).
 void fill_random(const FragmentLayout& layout, Fragment& f, Source& src) {
   shape(layout, f);
   const int bits = layout.elem_bits() * layout.elems_per_reg();
-  for (auto& reg : f.regs) reg = bits >= 64 ? src.bits() : src.take(bits);
+  Source local = src;
+  for (auto& reg : f.regs) reg = bits >= 64 ? local.bits() : local.take(bits);
+  src = local;
 }
 
 // Eight int4 codes from one draw `r`, code i at bits 4i: `small`, 0, +1 or
@@ -194,20 +205,24 @@ uint64_t int4_codes(uint64_t r, bool small) {
 void fill_int4(const FragmentLayout& layout, Fragment& f, bool small, Source& src) {
   shape(layout, f);
   const int n = layout.elems_per_reg();
+  Source local = src;
   for (auto& reg : f.regs) {
     uint64_t v = 0;
     for (int e = 0; e < n; e += 8) {
-      const uint64_t codes = int4_codes(src.bits(), small);
+      const uint64_t codes = int4_codes(local.bits(), small);
       v |= (n - e >= 8 ? codes : codes & ((1ull << (4 * (n - e))) - 1)) << (4 * e);
     }
     reg = v;
   }
+  src = local;
 }
 
 void junk_words(Source& src, Fragment& f) {
   f.regs_per_lane = 1;
   f.regs.resize(kLanes);
-  for (auto& w : f.regs) w = src.bits() & 0xffffffff;
+  Source local = src;
+  for (auto& w : f.regs) w = local.bits() & 0xffffffff;
+  src = local;
 }
 
 // No registers (an operand the instruction does not take).
@@ -243,14 +258,46 @@ void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
       }
 }
 
-// Overwrites the used elements of `f` (per `layout`) with `value()`, in
-// matrix order.
+// Overwrites the used elements of `f` (per `layout`) with `value(source)`,
+// in matrix order.
 template <typename Value>
-void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
-  place_at(layout, f, [&](int, int, int) { return value(); });
+void place(const FragmentLayout& layout, Fragment& f, Source& src, Value&& value) {
+  Source local = src;
+  place_at(layout, f, [&](int, int, int) { return value(local); });
+  src = local;
 }
 
 void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, WarpOperands& w);
+
+// Sparse metadata: per element two different indices of four, the second
+// drawn again while it equals the first (ordered metadata: ascending). The
+// draws are walked as a stream of 2-bit values with no branch per draw (a
+// redraw is no misprediction), the elements then placed in matrix order.
+void place_metadata(const FragmentLayout& layout, Fragment& f, Source& src, bool ordered) {
+  constexpr int kMax = 256;
+  uint8_t values[kMax];
+  const int count = layout.elem_count();
+  if (count > kMax) throw std::logic_error("place_metadata: more than 256 elements");
+  Source local = src;
+  bool need_first = true;
+  unsigned first = 0;
+  for (int n = 0; n < count;) {
+    const unsigned t = unsigned(local.below(4));
+    const bool emit = !need_first && t != first;  // t is the second index
+    // Ordered: the two swapped where the first is larger (in arithmetic:
+    // min and max compile to a branch on data that goes either way).
+    const unsigned swap = (0u - unsigned(ordered && first > t)) & (first ^ t);
+    values[n] = uint8_t((first ^ swap) | (t ^ swap) << 2);  // kept only when emitted
+    n += emit;
+    first = need_first ? t : first;
+    need_first = emit;
+  }
+  src = local;
+  int next = 0;
+  place_at(layout, f, [&](int, int, int) { return uint64_t(values[next++]); });
+}
+
+
 
 // ---- directed cases ------------------------------------------------------
 // One case in kDirectedEvery is built for a result the random recipes reach
@@ -536,7 +583,7 @@ void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, Wa
       const bool small = recipe == Recipe::kSmall;
       uniform ? fill_random(la, w.a, src) : fill_int4(la, w.a, small, src);
       uniform ? fill_random(lb, w.b, src) : fill_int4(lb, w.b, small, src);
-      fill(lc, w.c, [&] { return src.s32_acc(); });
+      fill(lc, w.c, src, [](Source& s) { return s.s32_acc(); });
       clear(w.scale_a);
       clear(w.scale_b);
       if (!in.sparse()) {
@@ -545,34 +592,26 @@ void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, Wa
       }
       w.selectors.sparsity = int(src.below(2));
       junk_words(src, w.e);
-      // Two different indices of four, the second drawn again while it
-      // equals the first; ordered metadata has them ascending.
-      const bool ordered = in.ordered_metadata;
-      place(fragment_layout(in, Operand::kMeta, w.selectors), w.e, [&] {
-        const unsigned first = unsigned(src.below(4));
-        unsigned second;
-        do second = unsigned(src.below(4));
-        while (second == first);
-        const unsigned low = ordered ? std::min(first, second) : first;
-        const unsigned high = ordered ? std::max(first, second) : second;
-        return uint64_t(low | (high << 2));
-      });
+      place_metadata(fragment_layout(in, Operand::kMeta, w.selectors), w.e, src,
+                     in.ordered_metadata);
       break;
     }
     case Family::kF16: {
-      fill(la, w.a, [&] { return src.f16(recipe); });
-      fill(lb, w.b, [&] { return src.f16(recipe); });
+      auto f16 = [recipe](Source& s) { return s.f16(recipe); };
+      fill(la, w.a, src, f16);
+      fill(lb, w.b, src, f16);
       if (in.c_type == ElemType::kF16)
-        fill(lc, w.c, [&] { return src.f16(recipe); });
+        fill(lc, w.c, src, f16);
       else
-        fill(lc, w.c, [&] { return src.f32(recipe); });
+        fill(lc, w.c, src, [recipe](Source& s) { return s.f32(recipe); });
       for (Fragment* f : {&w.e, &w.scale_a, &w.scale_b}) clear(*f);
       break;
     }
     case Family::kF64: {
-      fill(la, w.a, [&] { return src.f64(recipe); });
-      fill(lb, w.b, [&] { return src.f64(recipe); });
-      fill(lc, w.c, [&] { return src.f64(recipe); });
+      auto f64 = [recipe](Source& s) { return s.f64(recipe); };
+      fill(la, w.a, src, f64);
+      fill(lb, w.b, src, f64);
+      fill(lc, w.c, src, f64);
       for (Fragment* f : {&w.e, &w.scale_a, &w.scale_b}) clear(*f);
       break;
     }
@@ -580,8 +619,8 @@ void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, Wa
       fill_random(la, w.a, src);
       fill_random(lb, w.b, src);
       // No infinite C (outside the reference numerics' domain).
-      fill(lc, w.c, [&] {
-        uint64_t v = src.f32(recipe);
+      fill(lc, w.c, src, [recipe](Source& s) {
+        uint64_t v = s.f32(recipe);
         return (v & 0x7fffffff) == 0x7f800000 ? v ^ 0x00000001 : v;
       });
       clear(w.e);
@@ -591,16 +630,16 @@ void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, Wa
       sel.thread_id_b = int(src.below(4));
       sel.byte_id_a = four_x ? 0 : 2 * int(src.below(2));
       sel.byte_id_b = four_x ? 0 : 2 * int(src.below(2));
-      auto scale = [&]() -> uint64_t {
+      auto scale = [four_x](Source& s) -> uint64_t {
         // Mostly near 2^0, some extremes; ue4m3 keeps bit 7 clear.
-        const uint64_t near = four_x ? 0x30 + src.below(0x20) : 120 + src.below(16);
-        const uint64_t any = four_x ? src.bits() & 0x7f : src.bits() & 0xff;
-        return src.chance(80) ? near : any;
+        const uint64_t near = four_x ? 0x30 + s.below(0x20) : 120 + s.below(16);
+        const uint64_t any = four_x ? s.bits() & 0x7f : s.bits() & 0xff;
+        return s.chance(80) ? near : any;
       };
       junk_words(src, w.scale_a);
       junk_words(src, w.scale_b);
-      place(fragment_layout(in, Operand::kScaleA, sel), w.scale_a, scale);
-      place(fragment_layout(in, Operand::kScaleB, sel), w.scale_b, scale);
+      place(fragment_layout(in, Operand::kScaleA, sel), w.scale_a, src, scale);
+      place(fragment_layout(in, Operand::kScaleB, sel), w.scale_b, src, scale);
       break;
     }
   }
