@@ -95,10 +95,11 @@ class RtlEngine : public Engine {
   // into `*out` (swapped with the front-end's results).
   void run_issued(std::vector<Fragment>* out) {
     // The front-end pauses the kernel once idle; a datapath that never
-    // answers runs into the cycle limit instead.
+    // answers runs into the cycle limit instead (99,999 cycles and 1,000
+    // more an instruction), where the front-end pauses too.
     const uint64_t start = front_end_.cycle();
-    const uint64_t limit = 100000 + 1000 * issued_since_run();
-    sc_core::sc_start(double(limit), sc_core::SC_NS);
+    front_end_.set_last_cycle(start + 99999 + 1000 * issued_since_run());
+    sc_core::sc_start();
     run_start_ = issued_;
     if (!front_end_.idle()) {
       std::string cases;
