@@ -32,14 +32,16 @@ class RtlEngine : public Engine {
 
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     if (!trace.empty()) model_->open_trace(trace);
-    // Reset for a few cycles, outside the front-end's clock (its cycle
-    // count starts after reset).
+    // Reset for a few cycles, outside the front-end's clock, which starts
+    // after reset: no edge before it reaches the core (its registers hold
+    // their power-up values until then) and no check reads its outputs.
     model_->set_start(false);
     model_->set_words(nullptr, 0, false);
     model_->set_wb_ready(true);
     model_->reset();
     model_->settle();  // reset's release; its last falling edge is already dumped
     front_end_.pause_when_idle(true);
+    front_end_.start_clock();
   }
 
   std::string name() const override { return "rtl(" + config_name_ + ")"; }
@@ -95,10 +97,13 @@ class RtlEngine : public Engine {
   // into `*out` (swapped with the front-end's results).
   void run_issued(std::vector<Fragment>* out) {
     // The front-end pauses the kernel once idle; a datapath that never
-    // answers runs into the cycle limit instead (99,999 cycles and 1,000
-    // more an instruction), where the front-end pauses too.
+    // answers runs into the cycle limit instead, where the front-end pauses
+    // too: the edges of `limit` clock periods from the run's start (the
+    // first of them at the start itself before the clock's first cycle,
+    // else a period on).
     const uint64_t start = front_end_.cycle();
-    front_end_.set_last_cycle(start + 99999 + 1000 * issued_since_run());
+    const uint64_t limit = 100000 + 1000 * issued_since_run();
+    front_end_.set_last_cycle(start + (start == 0 ? limit : limit - 1));
     sc_core::sc_start();
     run_start_ = issued_;
     if (!front_end_.idle()) {

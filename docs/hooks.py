@@ -24,6 +24,11 @@ so that no figure or option is copied by hand:
     <!-- figure: NAME -->            a figure (inline, or a table) computed from
                                       the data that holds it
                                       (tcu_tools.explore.doc_figures NAME)
+    <!-- generated: worked-sweep -->  what the docs' worked sweep shows, worded
+                                      from its fast run's explore.csv (the sweep
+                                      runs when the site is built; its plots are
+                                      the page's images/explore-worked-*.png)
+                                      (tcu_tools.explore.worked_findings)
     <!-- generated: bottom-up-datapaths --> the composition against datapaths
                                       mapped as the full flow maps them,
                                       tests/explore/data/bottom_up_datapaths.json
@@ -39,9 +44,11 @@ from __future__ import annotations
 
 import os
 import re
+import functools
 import shlex
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -251,6 +258,27 @@ def _figure(name: str) -> str:
     return text.rstrip("\n").removeprefix(f"{name}: ")
 
 
+@functools.cache
+def _worked_sweep() -> Path:
+    """The docs' worked sweep (tests/explore/worked_sweep.toml) run by the
+    fast evaluator, with its plots, into a directory of this build."""
+    os.environ.setdefault("TCU_MODULE_DIR", str(Path(_tcu()).resolve().parent / "python"))
+    out = Path(tempfile.mkdtemp(prefix="tcu-docs-worked-"))
+    _run([sys.executable, "-m", "tcu_tools.explore", "tests/explore/worked_sweep.toml",
+          "--out", str(out), "--plots"], "tcu explore tests/explore/worked_sweep.toml --plots")
+    return out
+
+
+# The worked sweep's plots as the page names them.
+WORKED_PLOTS = {"images/explore-worked-throughput-vs-area.png": "throughput_vs_area.png",
+                "images/explore-worked-energy-vs-throughput.png": "energy_vs_throughput.png"}
+
+
+def _worked_findings() -> str:
+    return _run([sys.executable, "-m", "tcu_tools.explore.worked_findings", str(_worked_sweep())],
+                "python -m tcu_tools.explore.worked_findings")
+
+
 def _bottom_up_datapaths() -> str:
     return _run([sys.executable, "-m", "tcu_tools.explore.bottom_up", "--table"],
                 "python -m tcu_tools.explore.bottom_up --table")
@@ -260,7 +288,7 @@ GENERATED = {"cli-reference": _cli_reference, "variants": _variants,
              "phys-tables": _phys_tables, "phys-calibration": _phys_calibration,
              "config-spec": _config_spec, "formal-checks": _formal_checks,
              "bench-table": _bench_table, "explore-validation": _explore_validation,
-             "bottom-up-datapaths": _bottom_up_datapaths}
+             "bottom-up-datapaths": _bottom_up_datapaths, "worked-sweep": _worked_findings}
 
 
 # ---- hooks -----------------------------------------------------------------------------
@@ -290,6 +318,8 @@ def on_files(files, config):
         source = REPO / rel
         if source.is_file():
             files.append(_SourceFile.generated(config, f"src/{rel}", abs_src_path=str(source)))
+    for name, plot in WORKED_PLOTS.items():
+        files.append(_SourceFile.generated(config, name, abs_src_path=str(_worked_sweep() / plot)))
     return files
 
 

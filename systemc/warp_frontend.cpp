@@ -23,7 +23,12 @@ WarpFrontEnd::WarpFrontEnd(sc_core::sc_module_name name, DatapathModel* model,
   SC_METHOD(tick);
   sensitive << edge_;
   dont_initialize();
-  edge_.notify(sc_core::SC_ZERO_TIME);  // the first rising edge, at time zero
+}
+
+void WarpFrontEnd::start_clock() {
+  if (clock_started_) throw std::logic_error("WarpFrontEnd::start_clock: the clock runs already");
+  clock_started_ = true;
+  edge_.notify(sc_core::SC_ZERO_TIME);  // the first rising edge, now
 }
 
 void WarpFrontEnd::set_front_end(const FrontEndConfig& config) {

@@ -11,13 +11,14 @@
 // logic on what it sampled, sets the core's inputs and clocks the falling
 // edge, so the model sees exactly what it would see from signals, without
 // a wide sc_signal or a delta cycle per port. The clock is the process's
-// own timed event: woken at a rising edge, the process runs that cycle and,
-// while instructions are in flight, the next ones back to back, up to a
-// quantum of kQuantum cycles (temporal decoupling, as TLM's quantum keeper:
-// nothing else in the simulation reads the time between), and sets the
-// event at the edge after its last cycle (the first at time zero). One
-// event and one activation run a quantum, where an sc_clock would add its
-// two edges' processes and signal updates to every cycle.
+// own timed event (the first edge when start_clock() is called, once the
+// caller has reset the core): woken at a rising edge, the process runs that
+// cycle and, while instructions are in flight, the next ones back to back,
+// up to a quantum of kQuantum cycles (temporal decoupling, as TLM's quantum
+// keeper: nothing else in the simulation reads the time between), and sets
+// the event at the edge after its last cycle. One event and one activation
+// run a quantum, where an sc_clock would add its two edges' processes and
+// signal updates to every cycle.
 //
 // Its pieces, each with one job: the core's ports are driven by CoreDriver
 // (core_driver.h, shared with `tcu bench`'s raw core); the handshakes' protocol
@@ -66,12 +67,17 @@ struct IssueRequest {
 SC_MODULE(WarpFrontEnd) {
   SC_HAS_PROCESS(WarpFrontEnd);
 
-  // `period`: the clock's period (its rising edges at 0, period, ...).
+  // `period`: the clock's period (its rising edges at t, t + period, ...
+  // from the time t of start_clock()).
   WarpFrontEnd(sc_core::sc_module_name name, DatapathModel * model, const DatapathConfig& datapath,
                const FrontEndConfig& front_end, FrontEndChecker* checker,
                FrontEndFaults* faults, const BackPressureStimulus& backpressure,
                const sc_core::sc_time& period);
 
+  // Starts the clock: its first rising edge at the current simulation
+  // time, then one a period. The caller resets the core first: no edge
+  // reaches the model, and no check reads its outputs, before then.
+  void start_clock();
   // Queues an instruction; its D lands in results() in issue order.
   void issue(IssueRequest request);
   bool idle() const;
@@ -136,6 +142,7 @@ SC_MODULE(WarpFrontEnd) {
   DatapathModel& model_;
   sc_core::sc_time period_;
   sc_core::sc_event edge_;  // the clock's next rising edge
+  bool clock_started_ = false;
   bool pause_when_idle_ = false;
   uint64_t last_cycle_ = UINT64_MAX;
   DatapathConfig datapath_;

@@ -257,10 +257,13 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   // flip-flops, 0.201176 pJ (the liberty's clocked DFFPOSX1 by hand,
   // 0.201175: tests/phys/test_glue_hand.py). An int4 engine of two units,
   // one stage, the sparse path: 14445 + 76 / 3 flip-flops (above), 2911.09
-  // pJ a clocked cycle; none gated. Every MAC issued charges the registers'
-  // data toggles: [[engine_regs_toggles]] int4, 0.877129 toggles per issued
-  // MAC (counted on an RTL run) at 0.211251 pJ (the liberty's DFFPOSX1 with
-  // its nets by hand, 0.211202: tests/phys/test_engine_regs_toggles_hand.py).
+  // pJ a clocked cycle; none gated. Every MAC issued charges the engine's
+  // logic around its units measured busy ([[engine_glue]] int4, 12.196509 pJ
+  // per issued MAC at Units 2, Stages 1, SparseEnable 1), which holds the
+  // registers' data toggles: [[engine_regs_toggles]] int4, 0.877129 toggles
+  // per issued MAC (counted on an RTL run) at 0.211251 pJ (the liberty's
+  // DFFPOSX1 with its nets by hand, 0.211202:
+  // tests/phys/test_engine_regs_toggles_hand.py), kept beside it.
   tcu::DatapathConfig dp;
   dp.int4_macs_per_cycle = 64;
   dp.int_stages = 1;
@@ -277,7 +280,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(e.regs_idle_pj_per_cycle == Approx(2911.089443).epsilon(1e-9));
   CHECK(e.regs_dynamic_priced);
   CHECK(e.regs_data_pj_per_issued_mac == Approx(0.877129 * 0.211251).epsilon(1e-12));
-  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 0.877129 * 0.211251).epsilon(1e-12));
+  CHECK(std::string(e.glue_source) == "measured");
+  CHECK(e.glue_pj_per_issued_mac == 12.196509);
+  CHECK(e.around_pj_per_issued_mac == 12.196509);
+  CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 12.196509).epsilon(1e-12));
   // The f64 engine has no toggles table: its registers priced idle alone.
   dp.f64_enable = true;
   tcu::Activity f64;
@@ -286,13 +292,65 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate f64_estimate = tcu::estimate_energy(f64, dp);
   const tcu::EngineEnergy& x = f64_estimate.engines[3];
   CHECK_FALSE(x.regs_dynamic_priced);
+  CHECK(std::string(x.glue_source).empty());
+  CHECK(x.around_pj_per_issued_mac == 0);
   CHECK(x.regs_idle_pj_per_cycle > 0);
   CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
   dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
   dp.int4_macs_per_cycle = 128;
   dp.int_stages = 2;
-  CHECK(std::string(tcu::estimate_energy(a, dp).engines[0].regs_source) == "measured");
+  const tcu::EnergyEstimate other = tcu::estimate_energy(a, dp);
+  CHECK(std::string(other.engines[0].regs_source) == "measured");
+  // The glue's figure per issued MAC at a setting it was not measured at.
+  CHECK(std::string(other.engines[0].glue_source) == "per issued MAC");
+  CHECK(other.engines[0].around_pj_per_issued_mac == 12.196509);
+  // The e2m1 engine's own table ([[engine_glue]] e2m1, 8.661088 pJ per
+  // issued MAC at Units 1, Stages 2: the default's 16 units, per issued
+  // MAC); the f16 engine has none: its registers' toggles ([[engine_regs_toggles]]
+  // f16, 4.387024 toggles per issued MAC at 0.21393 pJ).
+  dp.int4_enable = false;
+  dp.e2m1_enable = dp.f16_enable = true;
+  tcu::Activity mix;
+  mix.cycles = 100;
+  mix[tcu::ActivityEngine::kE2m1] = {100, 0, 0, 0, 6400};
+  mix[tcu::ActivityEngine::kF16] = {100, 0, 0, 0, 1600};
+  const tcu::EnergyEstimate mix_estimate = tcu::estimate_energy(mix, dp);
+  CHECK(std::string(mix_estimate.engines[1].glue_source) == "per issued MAC");
+  CHECK(mix_estimate.engines[1].around_pj_per_issued_mac == 8.661088);
+  CHECK(std::string(mix_estimate.engines[2].glue_source).empty());
+  CHECK(mix_estimate.engines[2].around_pj_per_issued_mac ==
+        Approx(4.387024 * 0.21393).epsilon(1e-12));
+  dp.e2m1_enable = dp.f16_enable = false;
   dp.int4_enable = false;
   CHECK(tcu::estimate_energy(a, dp).engines[0].regs_pj == 0);
+}
+
+TEST_CASE("energy: each engine's energy a cycle in each state sums to its energy") {
+  // The int4 engine of two units, one stage, the sparse path, over the
+  // gate-level record's activity: busy = MACs x (the unit's and the data
+  // pJ per issued MAC) / busy cycles + U x idle + the registers' idle;
+  // idle = U x idle + the registers' idle; gated = U x leakage.
+  tcu::DatapathConfig dp;
+  dp.int4_macs_per_cycle = 64;
+  dp.int_stages = 1;
+  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  tcu::Activity a;
+  a.cycles = 740;
+  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
+  const tcu::EngineEnergy& e = estimate.engines[0];
+  const tcu::phys::DotUnitFigures& f = figures(tcu::ActivityEngine::kInt4, 1);
+  const double unit_per_mac =
+      (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.issued_macs_per_cycle;
+  const double idle = 2 * f.idle_pj_per_cycle + e.regs_idle_pj_per_cycle;
+  CHECK(e.idle_pj_per_cycle == Approx(idle).epsilon(1e-12));
+  CHECK(e.gated_pj_per_cycle == Approx(2 * f.leakage_pj_per_cycle).epsilon(1e-12));
+  CHECK(e.busy_pj_per_cycle ==
+        Approx(32768 * (unit_per_mac + e.around_pj_per_issued_mac) / 518 + idle).epsilon(1e-12));
+  CHECK(518 * e.busy_pj_per_cycle + 6 * e.idle_pj_per_cycle + 216 * e.gated_pj_per_cycle ==
+        Approx(e.pj).epsilon(1e-12));
+  // Without busy cycles: no busy figure.
+  a[tcu::ActivityEngine::kInt4] = {0, 10, 0, 730, 0};
+  CHECK(tcu::estimate_energy(a, dp).engines[0].busy_pj_per_cycle == 0);
 }

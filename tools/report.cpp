@@ -167,7 +167,13 @@ nlohmann::ordered_json energy_json(const Activity& activity, const DatapathConfi
         {"regs_dynamic_priced", x.regs_dynamic_priced},
         {"regs_toggles_per_issued_mac", x.regs_toggles_per_issued_mac},
         {"regs_pj_per_toggle", x.regs_pj_per_toggle},
-        {"regs_data_pj_per_issued_mac", x.regs_data_pj_per_issued_mac}};
+        {"regs_data_pj_per_issued_mac", x.regs_data_pj_per_issued_mac},
+        {"glue_source", x.glue_source},
+        {"glue_pj_per_issued_mac", x.glue_pj_per_issued_mac},
+        {"around_pj_per_issued_mac", x.around_pj_per_issued_mac},
+        {"busy_pj_per_cycle", x.busy_pj_per_cycle},
+        {"idle_pj_per_cycle", x.idle_pj_per_cycle},
+        {"gated_pj_per_cycle", x.gated_pj_per_cycle}};
   }
   return json;
 }

@@ -536,6 +536,12 @@ py::dict estimate_energy(const py::dict& activity, const py::dict& params) {
     d["regs_toggles_per_issued_mac"] = x.regs_toggles_per_issued_mac;
     d["regs_pj_per_toggle"] = x.regs_pj_per_toggle;
     d["regs_data_pj_per_issued_mac"] = x.regs_data_pj_per_issued_mac;
+    d["glue_source"] = x.glue_source;
+    d["glue_pj_per_issued_mac"] = x.glue_pj_per_issued_mac;
+    d["around_pj_per_issued_mac"] = x.around_pj_per_issued_mac;
+    d["busy_pj_per_cycle"] = x.busy_pj_per_cycle;
+    d["idle_pj_per_cycle"] = x.idle_pj_per_cycle;
+    d["gated_pj_per_cycle"] = x.gated_pj_per_cycle;
     per_engine[tcu::to_string(tcu::ActivityEngine(e))] = d;
   }
   out["router"] = router;

@@ -50,8 +50,10 @@ const phys::DotUnitFigures* unit_figures(ActivityEngine engine, int stages) {
 }
 
 // The engine's registers around its units: every clocked cycle their idle
-// figure, every issued MAC their dynamic one and their data toggles
-// (toggles per issued MAC x pJ per toggle).
+// figure; every issued MAC the engine's data energy around its units, its
+// logic measured busy where the data file has it (engine_glue_figures),
+// else the registers' dynamic figure and their data toggles (toggles per
+// issued MAC x pJ per toggle).
 void price_regs(EngineEnergy& out, const EngineActivity& a, ActivityEngine engine,
                 const DatapathConfig& config) {
   const int sparse = engine == ActivityEngine::kInt4 ? int(config.sparse_enable) : -1;
@@ -65,9 +67,26 @@ void price_regs(EngineEnergy& out, const EngineActivity& a, ActivityEngine engin
   out.regs_toggles_per_issued_mac = r.toggles_per_issued_mac;
   out.regs_pj_per_toggle = r.pj_per_toggle;
   out.regs_data_pj_per_issued_mac = r.toggles_per_issued_mac * r.pj_per_toggle;
+  out.around_pj_per_issued_mac =
+      out.regs_dynamic_pj_per_issued_mac + out.regs_data_pj_per_issued_mac;
+  const EngineGlue g = engine_glue_figures(engine, out.units, out.config_stages, sparse);
+  if (g.found) {
+    out.glue_source = g.exact ? "measured" : "per issued MAC";
+    out.glue_pj_per_issued_mac = g.dynamic_pj_per_issued_mac;
+    out.around_pj_per_issued_mac = g.dynamic_pj_per_issued_mac;
+  }
   out.regs_pj = double(a.busy + a.idle) * out.regs_idle_pj_per_cycle +
-                double(a.macs) * (out.regs_dynamic_pj_per_issued_mac + out.regs_data_pj_per_issued_mac);
+                double(a.macs) * out.around_pj_per_issued_mac;
   out.pj += out.regs_pj;
+}
+
+// The engine's energy a cycle in each state (energy.h).
+void price_states(EngineEnergy& out, const EngineActivity& a) {
+  out.idle_pj_per_cycle = out.units * out.idle_pj_per_unit_cycle + out.regs_idle_pj_per_cycle;
+  out.gated_pj_per_cycle = out.units * out.leakage_pj_per_unit_cycle;
+  const double per_mac = out.dynamic_pj_per_issued_mac + out.around_pj_per_issued_mac;
+  if (a.busy)
+    out.busy_pj_per_cycle = double(a.macs) * per_mac / double(a.busy) + out.idle_pj_per_cycle;
 }
 
 RouterEnergy router_energy(const Activity& activity, const DatapathConfig& config) {
@@ -175,6 +194,18 @@ EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int
   return out;
 }
 
+EngineGlue engine_glue_figures(ActivityEngine engine, int units, int stages, int sparse) {
+  EngineGlue out;
+  for (const phys::EngineGlueFigures& g : phys::kEngineGlue) {
+    if (g.engine < 0) break;
+    if (g.engine != int(engine)) continue;
+    out.found = true;
+    out.exact = g.units == units && g.stages == stages && g.sparse == sparse;
+    out.dynamic_pj_per_issued_mac = g.dynamic_pj_per_issued_mac;
+  }
+  return out;
+}
+
 bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per_cycle) {
   std::vector<std::pair<double, double>> busy, idle;
   for (const phys::RouterFigures& f : phys::kRouterPoints) {
@@ -244,6 +275,7 @@ EnergyEstimate estimate_energy(const Activity& activity, const DatapathConfig& c
              double(a.busy + a.idle) * out.units * f.idle_pj_per_cycle +
              double(a.gated) * out.units * f.leakage_pj_per_cycle;
     if (out.units > 0) price_regs(out, a, engine, config);
+    price_states(out, a);
     estimate.pj += out.pj;
   }
   estimate.router = router_energy(activity, config);

@@ -69,38 +69,27 @@ def test_final_outputs(tmp_path):
 
 
 def test_the_estimate_a_cycle_per_state_is_the_datapaths():
-    """The report's estimate per state of the datapath: the units' terms
-    plus the glue's figure a cycle in every state; the router's term, which
-    is tcu_core's, left out of the total (hand arithmetic on made-up
-    figures)."""
-    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640}}},
+    """The report's estimate per state of the datapath: each built engine's
+    figure a cycle in the state (energy.cpp's busy_pj_per_cycle,
+    idle_pj_per_cycle, gated_pj_per_cycle) plus the glue's figure a cycle;
+    no busy state without busy cycles, no engine without units or
+    activity; the router's term, which is tcu_core's, left out of the
+    total (made-up figures)."""
+    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640},
+                                       "e2m1": {"busy": 0, "idle": 0, "gated": 16, "macs": 0},
+                                       "f64": {"busy": 16, "macs": 16}}},
               "energy": {"pj": 5000.0, "router": {"pj": 1200.0},
                          "glue": {"pj_per_cycle": 100.0},
-                         "per_engine": {"int4": {"units": 2, "idle_pj_per_unit_cycle": 3.0,
-                                                 "dynamic_pj_per_issued_mac": 0.5,
-                                                 "leakage_pj_per_unit_cycle": 0.25}}}}
+                         "per_engine": {
+                             "int4": {"units": 2, "busy_pj_per_cycle": 38.0,
+                                      "idle_pj_per_cycle": 6.0, "gated_pj_per_cycle": 0.5},
+                             "e2m1": {"units": 1, "busy_pj_per_cycle": 0.0,
+                                      "idle_pj_per_cycle": 3.0, "gated_pj_per_cycle": 0.25},
+                             "f64": {"units": 0, "busy_pj_per_cycle": 9.0}}}}
     got = datapath_energy.per_state_estimate(report)
-    assert got == {"int4 busy": 640 * 0.5 / 10 + 2 * 3.0 + 100.0,  # 138
-                   "int4 idle": 2 * 3.0 + 100.0,                   # 106
-                   "int4 gated": 2 * 0.25 + 100.0}                 # 100.5
+    assert got == {"int4 busy": 138.0, "int4 idle": 106.0, "int4 gated": 100.5,
+                   "e2m1 idle": 103.0, "e2m1 gated": 100.25}
     assert datapath_energy.datapath_estimate_pj(report) == 3800.0
-
-
-def test_the_estimate_per_state_prices_the_engine_registers():
-    """The engine's registers around its units: their idle figure in busy
-    and idle cycles, their dynamic figure per MAC in busy ones, nothing when
-    gated (hand arithmetic on made-up figures)."""
-    report = {"activity": {"engines": {"int4": {"busy": 10, "idle": 2, "gated": 4, "macs": 640}}},
-              "energy": {"pj": 5000.0, "glue": {"pj_per_cycle": 100.0},
-                         "per_engine": {"int4": {"units": 2, "idle_pj_per_unit_cycle": 3.0,
-                                                 "dynamic_pj_per_issued_mac": 0.5,
-                                                 "leakage_pj_per_unit_cycle": 0.25,
-                                                 "regs_idle_pj_per_cycle": 40.0,
-                                                 "regs_dynamic_pj_per_issued_mac": 0.25}}}}
-    got = datapath_energy.per_state_estimate(report)
-    assert got == {"int4 busy": 640 * 0.75 / 10 + 2 * 3.0 + 40.0 + 100.0,  # 194
-                   "int4 idle": 2 * 3.0 + 40.0 + 100.0,                    # 146
-                   "int4 gated": 2 * 0.25 + 100.0}                         # 100.5
 
 
 def test_reprice_prices_the_run_again(monkeypatch):
@@ -113,12 +102,9 @@ def test_reprice_prices_the_run_again(monkeypatch):
         def estimate_energy(self, activity, params):
             asked.update(params)
             return {"pj": 3000.0, "router": {"pj": 1000.0}, "glue": {"pj_per_cycle": 100.0},
-                    "per_engine": {"int4": {"units": 1, "idle_pj_per_unit_cycle": 10.0,
-                                            "dynamic_pj_per_issued_mac": 1.0,
-                                            "leakage_pj_per_unit_cycle": 0.0,
-                                            "regs_idle_pj_per_cycle": 90.0,
-                                            "regs_dynamic_pj_per_issued_mac": 1.0,
-                                            "regs_data_pj_per_issued_mac": 0.5}}}
+                    "per_engine": {"int4": {"units": 1, "busy_pj_per_cycle": 125.0,
+                                            "idle_pj_per_cycle": 100.0,
+                                            "gated_pj_per_cycle": 0.0}}}
     monkeypatch.setattr("tcu_tools.explore.fast.tcu_module", lambda: Module())
     report = {"configuration": {"parameters": {"IntStages": 1, "SynthImpl": 0}},
               "activity": {"engines": {"int4": {"busy": 10, "idle": 5, "gated": 5,
@@ -127,7 +113,7 @@ def test_reprice_prices_the_run_again(monkeypatch):
                                            "int4 idle": {"cycles": 5, "pj_per_cycle": 160.0}}}
     got = datapath_energy.reprice(measured, report)
     assert asked == {"IntStages": 1}
-    # busy: 100 MACs x 2.5 pJ / 10 cycles + 10 + 90 + 100 = 225; idle 200
+    # busy: 125 + the glue's 100 = 225; idle 200
     assert got["by_state"]["int4 busy"]["estimate_pj_per_cycle"] == 225.0
     assert got["by_state"]["int4 idle"]["estimate_pj_per_cycle"] == 200.0
     assert got["estimate_pj"] == 2000.0

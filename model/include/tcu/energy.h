@@ -13,13 +13,23 @@
 // clocked cycle without work U x the idle figure. The engine's registers
 // around its units (engine_regs_figures: F flip-flops on its gated clock):
 //   pJ += (busy + idle cycles) x F x idle pJ per flip-flop
-//       + MACs x their dynamic pJ per issued MAC
-//       + MACs x toggles per issued MAC x pJ per toggle
-// (the registers' data toggles: the operand registers loaded and the D
-// buffer written once an instruction, so their bit changes go with the
-// MACs; counted on an RTL run's waveform, each at a DFFPOSX1's energy with
-// its D and Q nets from the liberty at the mapped engine's loads)
-// (the int4 engine's sparse path, on a clock of its own, is left out). The operand router, on
+//       + MACs x the engine's data pJ per issued MAC
+// the data energy being, where the data file measured the engine's logic
+// around its units busy (engine_glue_figures: [[engine_glue]], the engine
+// mapped around its units and simulated at gate level with them, its own
+// cells charged, busy - idle per issued MAC: operand selection, D buffer
+// writes, pipes, sequencer, the registers' data toggles among them), that
+// figure; elsewhere the registers' dynamic figure plus their data toggles
+// (toggles per issued MAC x pJ per toggle: the operand registers loaded and
+// the D buffer written once an instruction, counted on an RTL run's
+// waveform, each at a DFFPOSX1's energy with its D and Q nets from the
+// liberty at the mapped engine's loads), which leave the logic out
+// (the int4 engine's sparse path, on a clock of its own, is left out).
+// Per engine the estimate gives its energy a cycle in each state (units
+// and registers): busy, MACs x (the units' and the data pJ per issued MAC)
+// / busy cycles + U x idle + F x idle per flip-flop; idle, U x idle + F x
+// idle per flip-flop; gated, U x leakage; times the cycles in each state
+// they sum to the engine's pJ. The operand router, on
 // the ungated clock, with its busy and idle figures at the configuration's
 // mean width w = (WordsPerCycle + DWordsPerCycle) / 2 (router_figures):
 //   pJ += cycles x idle pJ/cycle                    every cycle clocked
@@ -63,7 +73,17 @@ struct EngineEnergy {
   double regs_toggles_per_issued_mac = 0;  // register bits changing, per MAC issued
   double regs_pj_per_toggle = 0;
   double regs_data_pj_per_issued_mac = 0;  // toggles per issued MAC x pJ per toggle
+  // The engine's logic around its units, busy (engine_glue_figures).
+  const char* glue_source = "";  // measured, per issued MAC ("": none in the data file)
+  double glue_pj_per_issued_mac = 0;
+  // The data energy priced per issued MAC: glue_pj_per_issued_mac where the
+  // data file has it, else regs_dynamic_pj_per_issued_mac + regs_data_pj_per_issued_mac.
+  double around_pj_per_issued_mac = 0;
   double regs_pj = 0;
+  // The engine's energy a cycle in each state (its units and registers).
+  double busy_pj_per_cycle = 0;   // 0 without busy cycles
+  double idle_pj_per_cycle = 0;
+  double gated_pj_per_cycle = 0;
 };
 
 // An engine's registers around its units at a configuration: the
@@ -90,6 +110,16 @@ struct EngineRegs {
   bool toggles_priced = false;
 };
 EngineRegs engine_regs_figures(ActivityEngine engine, int units, int stages, int sparse);
+
+// An engine's logic around its units, busy: the engine's [[engine_glue]]
+// table (the last of the engine's), its pJ per issued MAC taken at any
+// setting (exact: the table's units, stages and, int4, SparseEnable).
+struct EngineGlue {
+  bool found = false;
+  bool exact = false;
+  double dynamic_pj_per_issued_mac = 0;
+};
+EngineGlue engine_glue_figures(ActivityEngine engine, int units, int stages, int sparse);
 
 // y at x on the line through the points (sorted by x or not): between the
 // two that bracket x, beyond them the slope of the two nearest ends; one

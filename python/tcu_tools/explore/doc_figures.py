@@ -6,7 +6,7 @@ when the site is built):
   python -m tcu_tools.explore.doc_figures [NAME...]   # each figure, or all
 
 Sources: spec/phys_osu018.toml (the router's points, the engines'
-[[engine]] and [[engine_regs]] tables, the [[whole]] datapaths, the
+[[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
 (a datapath's energy at gate level) priced by this build's energy estimate
@@ -184,6 +184,32 @@ def engine_regs_toggles() -> str:
     return "\n".join(rows)
 
 
+def engine_glue_table() -> str:
+    """The [[engine_glue]] tables: each engine's logic around its units
+    measured busy and idle at gate level, beside the [[engine_regs]]
+    figure a flip-flop (the liberty's DFFPOSX1) and the registers' data
+    toggles ([[engine_regs_toggles]]) that the measurement includes."""
+    tables = _data().get("engine_glue", [])
+    if not tables:
+        raise FigureError("spec/phys_osu018.toml: no [[engine_glue]] table")
+    toggles = {t["engine"]: t for t in _data().get("engine_regs_toggles", [])}
+    rows = ["| engine | parameters | cells | flip-flops | busy pJ/cycle | idle pJ/cycle "
+            "| idle pJ a flip-flop (liberty 0.2012) | MACs a cycle | pJ per issued MAC "
+            "| flip-flop toggles per issued MAC (RTL run) |",
+            "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: |"]
+    for t in tables:
+        params = " ".join(f"{k}={v}" for k, v in t["params"].items())
+        rtl = toggles.get(t["engine"], {}).get("toggles_per_issued_mac")
+        rows.append(f"| {t['engine']} | {params} | {t['cells']:,} | {t['flip_flops']:,} "
+                    f"| {t['busy_pj_per_cycle']:,.1f} | {t['idle_pj_per_cycle']:,.1f} "
+                    f"| {t['idle_pj_per_flip_flop']:.4f} "
+                    f"({_pct(t['idle_pj_per_flip_flop'] / DFFPOSX1_PJ - 1)}) "
+                    f"| {t['issued_macs_per_cycle']:.1f} | {t['dynamic_pj_per_issued_mac']:.3f} "
+                    f"| {t['flip_flop_toggles_per_issued_mac']:.3f}"
+                    + (f" ({rtl:.3f}) |" if rtl is not None else " |"))
+    return "\n".join(rows)
+
+
 def gate_level_table() -> str:
     """The energy estimate of this build (the tcu module's estimate_energy)
     against the gate-level datapath energy of docs/data/gate_level_int4_64.json,
@@ -236,13 +262,40 @@ def gate_level_toggles() -> str:
             f"a busy cycle of this run")
 
 
+def gate_level_glue() -> str:
+    """The estimate's logic around the int4 engine's units over the
+    gate-level record's run, and the busy state's error with the registers'
+    data toggles alone in its place."""
+    from tcu_tools.explore.fast import tcu_module
+    from tcu_tools.phys import datapath_energy
+    path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
+    g = json.loads(path.read_text())
+    params = {k: v for k, v in g["report"]["configuration"]["parameters"].items()
+              if k != "SynthImpl"}
+    act = g["report"]["activity"]
+    est = tcu_module().estimate_energy(act, params)["per_engine"]["int4"]
+    if not est["glue_source"]:
+        raise FigureError("spec/phys_osu018.toml: no [[engine_glue]] table of the int4 engine")
+    a = act["engines"]["int4"]
+    glue = est["glue_pj_per_issued_mac"]
+    toggles = est["regs_dynamic_pj_per_issued_mac"] + est["regs_data_pj_per_issued_mac"]
+    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
+    busy = datapath_energy.reprice(measured, g["report"])["by_state"]["int4 busy"]
+    without = busy["estimate_pj_per_cycle"] - a["macs"] * (glue - toggles) / a["busy"]
+    return (f"{glue:.3f} pJ per issued MAC ({est['glue_source']}), "
+            f"{a['macs'] * glue / a['busy']:,.1f} pJ a busy cycle of this run; with the "
+            f"registers' toggles alone in its place a busy cycle would be "
+            f"{_pct(without / busy['pj_per_cycle'] - 1)} off the gate level")
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
+           "engine-glue-table": engine_glue_table,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
-           "gate-level-regs": gate_level_regs}
+           "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue}
 
 
 def figure(name: str) -> str:

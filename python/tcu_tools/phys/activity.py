@@ -73,10 +73,12 @@ endmodule
 """
 
 
-def build(netlist: Path, top: str, workdir: Path) -> Path:
+def build(netlist: Path, top: str, workdir: Path, sources: list[Path] | None = None) -> Path:
     """Compiles the netlist with the cell models and a testbench that reads
     one line of hex port values per cycle (Icarus Verilog); returns a script
-    run as `SCRIPT STIMULUS VCD`."""
+    run as `SCRIPT STIMULUS VCD`. `sources`: the Verilog compiled in the
+    netlist's place (a design of several modules whose top's ports are the
+    netlist's)."""
     ins, outs = ports(netlist)
     clock = "clk_i" if any(n == "clk_i" for n, _ in ins) else None
     data = [(n, w) for n, w in ins if n != clock]
@@ -98,7 +100,8 @@ def build(netlist: Path, top: str, workdir: Path) -> Path:
     ivl = os.environ.get("TCU_IVL_DIR")
     proc = subprocess.run(["iverilog", *(["-B", ivl] if ivl else []), "-g2005", "-o", str(sim),
                            "-s", "tcu_phys_tb",
-                           str(library.cell_models(workdir)), str(netlist), str(tb)],
+                           str(library.cell_models(workdir)),
+                           *[str(f) for f in (sources or [netlist])], str(tb)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         (workdir / f"{top}.iverilog.log").write_text(proc.stdout + proc.stderr)

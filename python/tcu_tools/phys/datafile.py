@@ -115,8 +115,8 @@ def stale(data: dict, tools: dict | None = None, rtl: Path | None = None) -> lis
 
 
 # What other tools add to the data file, kept by a rewrite (write's kept).
-KEPT_TABLES = ("glue", "engine_regs", "engine_regs_toggles")
-KEPT_HEAD = ("toggles_command",)
+KEPT_TABLES = ("glue", "engine_regs", "engine_regs_toggles", "engine_glue")
+KEPT_HEAD = ("toggles_command", "engine_glue_command")
 
 
 def kept_of(data: dict) -> dict:
@@ -136,8 +136,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     --refresh measures it. rtl_then: the earlier data file's rtl_sha256, for
     the files of entries measured from other sources than this tree's.
     kept: the tables other tools append (KEPT_TABLES: [[glue]],
-    [[engine_regs]], [[engine_regs_toggles]]; tcu_tools.phys.glue,
-    tcu_tools.phys.engine_regs) and the head's commands that measure them
+    [[engine_regs]], [[engine_regs_toggles]], [[engine_glue]];
+    tcu_tools.phys.glue, tcu_tools.phys.engine_regs,
+    tcu_tools.phys.engine_glue) and the head's commands that measure them
     (KEPT_HEAD), as an earlier data file has them: written as they are."""
     kept = kept or {}
     head = {
@@ -180,6 +181,8 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# [[engine_regs_toggles]]: per engine its registers' data toggles per MAC\n"
         "# issued, counted on an RTL run's waveform, and a toggle's energy from the\n"
         "# liberty at a mapped engine's loads (toggles_command).\n"
+        "# [[engine_glue]]: per engine its logic around its units, busy, measured at\n"
+        "# gate level (tcu_tools.phys.engine_glue; source says how).\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
         "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
     ]

@@ -156,30 +156,24 @@ def by_state(netlist: Path, top: str, vcd: Path, workdir: Path, start: int, end:
 
 def per_state_estimate(report: dict) -> dict[str, float]:
     """The run report's energy estimate a cycle in each state of each built
-    engine (model/src/energy.cpp's terms): busy, the MACs' dynamic energy
-    over the busy cycles plus the units' idle figure; idle, the units' idle
-    figure; the engine's registers around its units (their idle figure in
-    busy and idle, their dynamic one per MAC and their data toggles in
-    busy); gated, the units'
-    leakage; in every state, the parts on the ungated clock (the
-    estimate's glue a cycle). The router's term is left out: it
-    is tcu_core's, outside tcu_datapath."""
+    engine: the engine's own figure a cycle in that state, as
+    model/src/energy.cpp prices it (per_engine's busy_pj_per_cycle,
+    idle_pj_per_cycle, gated_pj_per_cycle: its units and the registers
+    around them), plus the parts on the ungated clock (the glue's
+    pj_per_cycle), which every cycle of the datapath has. The router's term
+    is left out: it is tcu_core's, outside tcu_datapath."""
     energy_block = report.get("energy") or report.get("gemm", {}).get("energy", {})
     engines = report.get("activity", {}).get("engines", {})
     glue = energy_block.get("glue", {}).get("pj_per_cycle", 0.0)
     out = {}
     for name, e in energy_block.get("per_engine", {}).items():
-        units, a = e.get("units", 0), engines.get(name, {})
-        if not units or not a:
+        a = engines.get(name, {})
+        if not e.get("units") or not a:
             continue
-        regs_idle = e.get("regs_idle_pj_per_cycle", 0.0)
-        idle = units * e["idle_pj_per_unit_cycle"] + regs_idle + glue
         if a.get("busy"):
-            dynamic = (e["dynamic_pj_per_issued_mac"] + e.get("regs_dynamic_pj_per_issued_mac", 0.0)
-                       + e.get("regs_data_pj_per_issued_mac", 0.0))
-            out[f"{name} busy"] = a["macs"] * dynamic / a["busy"] + idle
-        out[f"{name} idle"] = idle
-        out[f"{name} gated"] = units * e["leakage_pj_per_unit_cycle"] + glue
+            out[f"{name} busy"] = e["busy_pj_per_cycle"] + glue
+        out[f"{name} idle"] = e["idle_pj_per_cycle"] + glue
+        out[f"{name} gated"] = e["gated_pj_per_cycle"] + glue
     return out
 
 

@@ -10,7 +10,10 @@ library's label; tcu::phys::kRouterPoints, the operand router's energies at
 each width measured with energy; tcu::phys::kGlue, the energies of the
 parts on the ungated clock (the skid, the control, the activity counters:
 [[glue]] tables, tcu_tools.phys.glue), with each engine's D bits and the
-counter sets (tcu_tools.phys.compose's D_BITS, ACTIVITY_COUNTERS); tcu::phys::kConfigClocks, each named configuration's clock
+counter sets (tcu_tools.phys.compose's D_BITS, ACTIVITY_COUNTERS);
+tcu::phys::kEngineRegs, kEngineRegsToggles and kEngineGlue, the engines'
+registers around their units and their logic busy ([[engine_regs]],
+[[engine_regs_toggles]], [[engine_glue]]); tcu::phys::kConfigClocks, each named configuration's clock
 and what sets it ([[datapath]], for `tcu timing`). model/src/energy.cpp reads them, so `tcu` needs no file at
 run time; an engine whose unit has no point is not priced (its estimate
 says so). A malformed data file exits 1 with the reason on stderr (the
@@ -116,6 +119,22 @@ def header(data: dict, source: str) -> str:
             raise ValueError(f"[[engine_regs_toggles]] {t['engine']}: no {', '.join(missing)}")
         toggles.append(f"    {{{names.index(t['engine'])}, {float(t['toggles_per_issued_mac'])!r}, "
                        f"{float(t['pj_per_toggle'])!r}}},")
+    glue_logic = []
+    for t in data.get("engine_glue", []):
+        if t.get("engine") not in names:
+            raise ValueError(f"[[engine_glue]] {t.get('engine')}: not one of {', '.join(names)}")
+        if t.get("top") not in ENGINE_TOPS or ENGINE_TOPS[t["top"]][0] != names.index(t["engine"]):
+            raise ValueError(f"[[engine_glue]] {t['engine']}: top '{t.get('top')}' is not "
+                             "that engine's")
+        stage = ENGINE_TOPS[t["top"]][1]
+        params = t.get("params", {})
+        missing = [k for k in ("Units", stage) if k not in params] + \
+            [k for k in ("dynamic_pj_per_issued_mac", "source") if k not in t]
+        if missing:
+            raise ValueError(f"[[engine_glue]] {t['engine']}: no {', '.join(missing)}")
+        glue_logic.append(f"    {{{names.index(t['engine'])}, {int(params['Units'])}, "
+                          f"{int(params[stage])}, {int(params.get('SparseEnable', -1))}, "
+                          f"{float(t['dynamic_pj_per_issued_mac'])!r}}},")
     d_bits = ", ".join(str(int(D_BITS[engine])) for engine, _, _ in ENGINES)
     clocks = []
     for d in data.get("datapath", []):
@@ -227,6 +246,24 @@ struct EngineRegsToggles {{
 inline constexpr EngineRegsToggles kEngineRegsToggles[] = {{
 {chr(10).join(toggles)}
     {{-1, 0.0, 0.0}},  // the end (engine -1)
+}};
+
+// The engines' logic around their units, busy ([[engine_glue]] tables,
+// tcu_tools.phys.engine_glue): the engine mapped around its units and
+// simulated at gate level with them, its own cells charged; busy - idle
+// per MAC issued (operand selection, D buffer writes, pipes, sequencer,
+// the registers' data toggles among them), at the setting measured.
+struct EngineGlueFigures {{
+  int engine;                        // tcu::ActivityEngine (-1: the end of the table)
+  int units;
+  int stages;                        // Stages or FmaStages
+  int sparse;                        // SparseEnable (int4; -1 for the other engines)
+  double dynamic_pj_per_issued_mac;
+}};
+
+inline constexpr EngineGlueFigures kEngineGlue[] = {{
+{chr(10).join(glue_logic)}
+    {{-1, 0, 0, -1, 0.0}},  // the end (engine -1)
 }};
 
 // The D bits each engine hands the output skid (tcu::ActivityEngine order)

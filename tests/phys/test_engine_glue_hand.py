@@ -1,0 +1,100 @@
+"""The engine-glue measurement (tcu_tools.phys.engine_glue): an engine
+simulated linked with its units' netlists, the engine's own cells charged
+alone, and the data file's [[engine_glue]] table against the liberty by
+hand (/usr/share/qflow/tech/osu018/osu018_stdcells.lib, 1.8 V).
+
+A toy engine, a DFFPOSX1 whose D a unit drives (the unit an INVX1 of a
+port that toggles every cycle), charged as engine_glue charges it, must
+cost exactly what the same cells mapped flat cost less the unit's own
+part: the INVX1's output internal energy per toggle (the mean of its A->Y
+rise and fall tables at the port's slew, 0, and its load, the DFFPOSX1's D
+pin) and the port net's charge into its A pin (1/2 C V^2 a toggle)."""
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tcu_tools.phys import energy, engine_glue, library, liberty_power
+
+REPO = Path(__file__).resolve().parents[2]
+V2 = 1.8 ** 2
+ENGINE = """module toy_engine(clk_i, d_i, q_o);
+  input clk_i;
+  input d_i;
+  output q_o;
+  wire n1;
+  DFFPOSX1 _1_ (.CLK(clk_i), .D(n1), .Q(q_o));
+  {unit}
+endmodule
+"""
+UNIT = "module toy_unit(a, y);\n  input a;\n  output y;\n  INVX1 _1_ (.A(a), .Y(y));\nendmodule\n"
+
+
+def rows(cycles: int) -> list[list[int]]:
+    return [[0]] * 2 + [[c % 2] for c in range(cycles)]
+
+
+def test_the_units_cells_are_left_out(tmp_path):
+    own = tmp_path / "own.v"
+    own.write_text(ENGINE.format(unit="toy_unit u_dot (.a(d_i), .y(n1));"))
+    linked = tmp_path / "linked.v"
+    linked.write_text(own.read_text() + UNIT)
+    flat = tmp_path / "flat.v"
+    flat.write_text(ENGINE.format(unit="INVX1 _2_ (.A(d_i), .Y(n1));"))
+    cycles = 20
+    model = engine_glue.own_model(own, linked, "toy_engine", {"toy_unit"}, tmp_path / "g")
+    assert set(model.net.cells) == {"_1_"}
+    vcd = engine_glue.simulate(own, linked, "toy_engine", tmp_path / "g", rows(cycles), "toy")
+    got = engine_glue.charge(model, vcd, "toy_engine", 4, 2 * (cycles + 2))
+    stream = rows(cycles)
+    # the port's changes in the counted cycles (the rows after the reset's two)
+    toggles = sum(stream[r] != stream[r - 1] for r in range(2, cycles + 2)) / cycles
+    assert toggles == pytest.approx(0.95)
+    assert got["q_toggles"] == pytest.approx(toggles, abs=0.051)  # Q follows !d_i
+    (tmp_path / "f").mkdir()
+    whole = energy.run(flat, "toy_engine", tmp_path / "f", rows(cycles), "toy")
+    lib = liberty_power.load(library.liberty())
+    inv = lib.cells["INVX1"]
+    d_cap = lib.cells["DFFPOSX1"].capacitance["D"]
+    arc = inv.arcs["Y"][0]
+    per_toggle = (arc.rise.lookup(0.0, d_cap) + arc.fall.lookup(0.0, d_cap)) / 2 \
+        + 0.5 * inv.capacitance["A"] * V2
+    unit_part = whole.internal_pj + whole.switching_pj + whole.ports_pj - got["pj"]
+    assert unit_part == pytest.approx(toggles * per_toggle, rel=0.02)
+    assert got["pj"] > 0.2  # the flip-flop's clock, its D and its Q remain
+
+
+def test_the_data_files_idle_figure_is_the_flip_flops_clock():
+    """The [[engine_glue]] idle cycle (the engine clocked, its inputs held)
+    costs its flip-flops on the gated clock their clocked DFFPOSX1 figure by
+    hand (0.201175 pJ: tests/phys/test_glue_hand.py) within 2% (the clock
+    gate's latch and gating cell besides), as the [[engine_regs]] idle
+    figure prices them. TCU_GLUE_DATAFILE: another data file."""
+    path = Path(os.environ.get("TCU_GLUE_DATAFILE", REPO / "spec" / "phys_osu018.toml"))
+    tables = tomllib.loads(path.read_text()).get("engine_glue", [])
+    if not tables:
+        pytest.skip(f"{path}: no [[engine_glue]] table")
+    for t in tables:
+        assert t["idle_pj_per_cycle"] == pytest.approx(t["flip_flops"] * 0.201175, rel=0.02), \
+            t["engine"]
+
+
+def test_a_bad_engine_glue_table_is_refused():
+    """tcu_tools.spec.gen_phys (the configure step) names the table and what
+    is wrong with it."""
+    from tcu_tools.spec import gen_phys
+    data = tomllib.loads((REPO / "spec" / "phys_osu018.toml").read_text())
+    good = next(dict(t) for t in data["engine_glue"] if t["engine"] == "int4")
+    p = good["params"]
+    row = f"{{0, {p['Units']}, {p['Stages']}, {p['SparseEnable']}, " \
+          f"{good['dynamic_pj_per_issued_mac']!r}}}"
+    assert row in gen_phys.header(data, "phys_osu018.toml")
+    for bad, message in ((dict(good, engine="int8"), "int8: not one of"),
+                         (dict(good, top="tcu_e2m1_engine"), "is not that engine's"),
+                         ({k: v for k, v in good.items() if k != "source"}, "no source"),
+                         (dict(good, params={"Units": 2}), "no Stages")):
+        with pytest.raises(ValueError, match=message):
+            gen_phys.header(dict(data, engine_glue=[bad]), "phys_osu018.toml")
