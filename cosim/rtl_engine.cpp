@@ -57,17 +57,27 @@ class RtlEngine : public Engine {
     // in place: none may stay queued behind a refused one).
     for (const WarpOperands& operands : batch) validate_operands(instr, operands);
     for (const WarpOperands& operands : batch) issue(instr, operands, nullptr);
-    return run_issued();
+    std::vector<Fragment> out;
+    run_issued(&out);
+    return out;
   }
 
   std::vector<Fragment> execute_stream(const std::vector<StreamItem>& items) override {
+    std::vector<Fragment> out;
+    execute_stream_into(items, &out);
+    return out;
+  }
+
+  void execute_stream_into(const std::vector<StreamItem>& items,
+                           std::vector<Fragment>* out) override {
     for (const StreamItem& item : items) refuse_disabled(item.instr);
     // What the golden model rejects is never issued, nor anything beside it
     // (an item's expected D is the golden model's: it accepted them).
     for (const StreamItem& item : items)
       if (!item.expected) validate_operands(item.instr, item.operands);
     for (const StreamItem& item : items) issue(item.instr, item.operands, &item);
-    return run_issued();
+    front_end_.reuse(out);  // the last stream's D fragments, for this one's
+    run_issued(out);
   }
 
   // An instruction for an engine this configuration leaves out never
@@ -83,13 +93,18 @@ class RtlEngine : public Engine {
                       item ? item->expected : nullptr});
     ++issued_;
   }
-  // Runs what was issued until the front-end is idle; its D in issue order.
-  std::vector<Fragment> run_issued() {
+  // Runs what was issued until the front-end is idle; its D in issue order
+  // into `*out` (swapped with the front-end's results).
+  void run_issued(std::vector<Fragment>* out) {
     // The front-end pauses the kernel once idle; a datapath that never
-    // answers runs into the cycle limit instead.
+    // answers runs into the cycle limit instead, where the front-end pauses
+    // too: the edges of `limit` clock periods from the run's start (the
+    // first of them at the start itself before the clock's first cycle,
+    // else a period on).
     const uint64_t start = front_end_.cycle();
     const uint64_t limit = 100000 + 1000 * issued_since_run();
-    sc_core::sc_start(double(limit), sc_core::SC_NS);
+    front_end_.set_last_cycle(start + (start == 0 ? limit : limit - 1));
+    sc_core::sc_start();
     run_start_ = issued_;
     if (!front_end_.idle()) {
       std::string cases;
@@ -99,11 +114,10 @@ class RtlEngine : public Engine {
                           std::to_string(front_end_.cycle() - start) +
                           " cycles; cases not finished: " + cases);
     }
-    std::vector<Fragment> out;
-    out.swap(front_end_.results());
+    out->swap(front_end_.results());
+    front_end_.results().clear();
     last_write_back_stalls_.clear();
     last_write_back_stalls_.swap(front_end_.write_back_stalls());
-    return out;
   }
   uint64_t issued_since_run() const { return issued_ - run_start_; }
 

@@ -196,8 +196,19 @@ void WarpFrontEnd::set_wb_ready() {
 }
 
 void WarpFrontEnd::tick() {
+  // Cycles back to back while instructions are in flight, up to a quantum
+  // and the last cycle allowed; the next activation at the edge after them.
+  int ran = 0;
+  do {
+    run_cycle();
+    ++ran;
+  } while (ran < kQuantum && !idle() && cycle_ < last_cycle_);
+  edge_.notify(period_ * double(ran));
+  if ((pause_when_idle_ && idle()) || cycle_ >= last_cycle_) sc_core::sc_pause();
+}
+
+void WarpFrontEnd::run_cycle() {
   ++cycle_;
-  edge_.notify(period_);
 
   // ---- the handshakes of the cycle that ends at this rising edge ----------
   // The checker's output model needs every edge at which the router did not
@@ -229,7 +240,6 @@ void WarpFrontEnd::tick() {
   drive_collection();
   set_wb_ready();
   model_.falling_edge();
-  if (pause_when_idle_ && idle()) sc_core::sc_pause();
 }
 
 }  // namespace tcu

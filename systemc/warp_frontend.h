@@ -6,15 +6,19 @@
 // step is reported to a checker (FrontEndChecker, frontend_hooks.h; the
 // co-verification's Cosim implements it), which checks it.
 //
-// One SystemC process, at each clock period's rising edge, does a whole
-// cycle: it samples the core's outputs, clocks the Verilated model's rising
-// edge, runs the front-end's logic on what it sampled, sets the core's
-// inputs and clocks the falling edge, so the model sees exactly what it
-// would see from signals, without a wide sc_signal or a delta cycle per
-// port. The clock is the process's own timed event, a period after each
-// edge (the first when start_clock() is called, once the caller has reset
-// the core): one event and one process run a cycle, where an sc_clock
-// would add its two edges' processes and signal updates.
+// One SystemC process does whole cycles: per cycle it samples the core's
+// outputs, clocks the Verilated model's rising edge, runs the front-end's
+// logic on what it sampled, sets the core's inputs and clocks the falling
+// edge, so the model sees exactly what it would see from signals, without
+// a wide sc_signal or a delta cycle per port. The clock is the process's
+// own timed event (the first edge when start_clock() is called, once the
+// caller has reset the core): woken at a rising edge, the process runs that
+// cycle and, while instructions are in flight, the next ones back to back,
+// up to a quantum of kQuantum cycles (temporal decoupling, as TLM's quantum
+// keeper: nothing else in the simulation reads the time between), and sets
+// the event at the edge after its last cycle. One event and one activation
+// run a quantum, where an sc_clock would add its two edges' processes and
+// signal updates to every cycle.
 //
 // Its pieces, each with one job: the core's ports are driven by CoreDriver
 // (core_driver.h, shared with `tcu bench`'s raw core); the handshakes' protocol
@@ -80,10 +84,22 @@ SC_MODULE(WarpFrontEnd) {
   // When set, the process calls sc_pause() once the front-end is idle, so
   // sc_start() returns as soon as the queued work is done.
   void pause_when_idle(bool pause) { pause_when_idle_ = pause; }
+  // The last cycle the process runs (it pauses there): a run's cycle limit,
+  // exact although the process runs ahead of SystemC's time.
+  void set_last_cycle(uint64_t cycle) { last_cycle_ = cycle; }
+  // Cycles the process runs back to back in one activation, at most.
+  static constexpr int kQuantum = 64;
   // Between runs (idle): a new register-file bandwidth (at most the
   // router's WordsPerCycle: throws std::invalid_argument).
   void set_front_end(const FrontEndConfig& config);
   std::vector<Fragment>& results() { return results_; }
+  // Between runs (results() taken): `fragments`' storage is reused for the
+  // coming Ds, and `*fragments` (emptied) swapped with results(), so that
+  // neither allocates again.
+  void reuse(std::vector<Fragment>* fragments) {
+    write_back_.reuse(fragments);
+    results_.swap(*fragments);
+  }
   // Per D in results(), the write-back cycles back-pressure held.
   std::vector<uint64_t>& write_back_stalls() { return write_back_stalls_; }
   const FrontEndConfig& front_end() const { return front_end_; }
@@ -115,6 +131,7 @@ SC_MODULE(WarpFrontEnd) {
     bool isolated = false;  // nothing else in flight when it issued
   };
   void tick();
+  void run_cycle();  // one clock cycle
   void start_collection();
   void drive_collection();
   void router_handover();
@@ -127,6 +144,7 @@ SC_MODULE(WarpFrontEnd) {
   sc_core::sc_event edge_;  // the clock's next rising edge
   bool clock_started_ = false;
   bool pause_when_idle_ = false;
+  uint64_t last_cycle_ = UINT64_MAX;
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
   FrontEndChecker* cosim_;

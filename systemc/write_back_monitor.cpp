@@ -43,6 +43,10 @@ void WriteBackMonitor::start(uint64_t tag, const Instr& instr, bool isolated) {
   wb.tag = tag;
   wb.isolated = isolated;
   wb.shape = &shape_of(instr);
+  if (!spares_.empty()) {
+    wb.d = std::move(spares_.back());
+    spares_.pop_back();
+  }
   wb.d.regs_per_lane = wb.shape->regs_per_lane;
   wb.d.regs.assign(size_t(kLanes * wb.shape->regs_per_lane), 0);
 }

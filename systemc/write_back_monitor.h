@@ -59,6 +59,12 @@ class WriteBackMonitor {
   bool need_beat();
   // The tags of the Ds still writing back, in order.
   std::vector<uint64_t> tags() const;
+  // Fragments whose storage the coming Ds reuse (their contents are
+  // overwritten); `fragments` is left empty.
+  void reuse(std::vector<Fragment>* fragments) {
+    for (Fragment& f : *fragments) spares_.push_back(std::move(f));
+    fragments->clear();
+  }
 
  private:
   using Written = std::bitset<kLanes * 8>;  // per 32-bit word of D, lane-major
@@ -107,6 +113,7 @@ class WriteBackMonitor {
   DatapathConfig datapath_;
   FrontEndConfig front_end_;
   std::deque<WritingBack> write_backs_;
+  std::vector<Fragment> spares_;  // storage for the coming Ds (reuse())
   bool active_ = false;  // write_backs_.front() writes in the coming cycle
   WbPorts ports_;
   std::array<WbWord, kMaxWbWords> words_{};

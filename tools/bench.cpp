@@ -5,9 +5,11 @@
 #include <ctime>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <vector>
 
 #include "exit_codes.h"
+#include "run.h"
 #include "tcu/generator.h"
 #include "tcu/golden.h"
 #include "tcu/register_file.h"
@@ -79,6 +81,7 @@ struct Row {
   double golden_ips = 0;
   double raw_cps = 0, raw_ips = 0, raw_macs = 0, raw_cpi = 0;
   double stack_ips = 0, stack_cpi = 0;  // front-end at the router's WordsPerCycle
+  double run_ips = 0;                    // `tcu run --jobs 1`'s path on the stack
   int words_per_cycle = 0;
   bool has_rtl = false;
   std::string no_rtl;  // why the RTL is not measured (its engine left out)
@@ -140,7 +143,7 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
   std::vector<StreamItem> items;
   for (int i = 0; i < kStackBatch; ++i)
     items.push_back({instr, cases[size_t(i) % cases.size()], std::to_string(i)});
-  std::vector<Fragment> want(items.size());
+  std::vector<Fragment> want(items.size()), got;
   uint64_t instructions = 0;
   const uint64_t cycles_before = engine.cycles();
   *ips = rate(seconds, double(items.size()), [&] {
@@ -148,7 +151,7 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
       golden_execute(instr, items[i].operands, &want[i]);
       items[i].expected = &want[i];
     }
-    const std::vector<Fragment> got = engine.execute_stream(items);
+    engine.execute_stream_into(items, &got);
     for (size_t i = 0; i < items.size(); ++i)
       if (want[i].regs != got[i].regs)
         throw std::runtime_error("bench: " + instr.ptx() + " result differs from the golden model");
@@ -157,6 +160,30 @@ void measure_stack(Engine& engine, const Instr& instr, const std::vector<WarpOpe
   if (!engine.take_errors().empty())
     throw std::runtime_error("bench: " + instr.ptx() + " scoreboard errors");
   *cpi = double(engine.cycles() - cycles_before) / double(instructions);
+}
+
+// `tcu run --jobs 1` on the same engine: tools/run.cpp's run() as the
+// command calls it (case generation, each case's golden D, batches of 256
+// through the engine, the checks, the result lines), kRunCases cases a
+// call, each call's cases new ones (--first moves on from *first). Not
+// timed: what the command does once, before and after its cases (the
+// engine's construction, the activity counters' report).
+constexpr uint64_t kRunCases = 1024;
+double measure_run(Engine& engine, const Instr& instr, double seconds, uint64_t* first) {
+  RunOptions opt;
+  opt.variants = {instr};
+  opt.count = kRunCases;
+  opt.seed = 7;
+  opt.activity = false;  // the counters count the other measurements too
+  std::ostringstream out;
+  return rate(seconds, double(kRunCases), [&] {
+    opt.first = *first;
+    *first += kRunCases;
+    out.str("");
+    Report report;
+    if (run(engine, opt, out, &report) != kExitOk)
+      throw std::runtime_error("bench: tcu run of " + instr.ptx() + " failed:\n" + out.str());
+  });
 }
 #endif
 
@@ -192,7 +219,7 @@ struct RtlModels {
 };
 
 // One family's row: each measurement the best of opt.rounds rounds, the
-// family's golden, raw and stack rounds taking turns.
+// family's golden, raw, stack and run rounds taking turns.
 Row measure_family(const BenchOptions& opt, const BenchFamily& family, RtlModels& models) {
   Row row;
   row.family = family.name;
@@ -200,6 +227,7 @@ Row measure_family(const BenchOptions& opt, const BenchFamily& family, RtlModels
   row.ptx = instr.ptx();
   const std::vector<WarpOperands> cases = make_cases(instr, 64);
   size_t i = 0;
+  uint64_t first = 0;  // the next `tcu run` case
   Fragment d;
   const double round_seconds = opt.seconds / opt.rounds;
 #ifdef TCU_HAVE_RTL
@@ -231,6 +259,7 @@ Row measure_family(const BenchOptions& opt, const BenchFamily& family, RtlModels
       row.stack_ips = stack_ips;
       row.stack_cpi = stack_cpi;
     }
+    row.run_ips = std::max(row.run_ips, measure_run(*models.stack, instr, round_seconds, &first));
 #endif
   }
   return row;
@@ -258,6 +287,8 @@ void print_json(const BenchOptions& opt, const std::vector<Row>& rows, std::ostr
                        {"cycles_per_instr", r.raw_cpi}};
       j["cosim_stack"] = {{"instr_per_s", r.stack_ips}, {"cycles_per_instr", r.stack_cpi}};
       j["stack_to_raw_ratio"] = r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0.0;
+      j["tcu_run"] = {{"instr_per_s", r.run_ips}};
+      j["run_to_stack_ratio"] = r.stack_ips > 0 ? r.run_ips / r.stack_ips : 0.0;
     }
     doc["families"].push_back(j);
   }
@@ -284,6 +315,9 @@ void print_table(const BenchOptions& opt, const std::vector<Row>& rows, std::ost
         << fmt("%31.2f", r.stack_cpi) << " cycles/instr (" << front_end << ")\n";
     out << "  stack / raw core       " << fmt("%12.2f", r.raw_ips > 0 ? r.stack_ips / r.raw_ips : 0)
         << "\n";
+    out << "  tcu run --jobs 1       " << fmt("%12.0f", r.run_ips) << " instr/s\n";
+    out << "  tcu run / stack        "
+        << fmt("%12.2f", r.stack_ips > 0 ? r.run_ips / r.stack_ips : 0) << "\n";
   }
 }
 

@@ -16,7 +16,7 @@ struct BenchOptions {
   // other processes share, their time slices then lower no figure.
   bool cpu_time = false;
   // Each measurement is the best of this many rounds (seconds / rounds
-  // each; a family's golden, raw and stack rounds take turns), so that
+  // each; a family's golden, raw, stack and run rounds take turns), so that
   // another process's bursts lower no figure.
   int rounds = 5;
   bool json = false;               // one JSON document instead of the table

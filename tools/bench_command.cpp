@@ -32,7 +32,7 @@ void add_bench_command(CLI::App& app, BenchCommand* c) {
       ->check(CLI::Range(0.01, 600.0));
   c->cmd
       ->add_option("--rounds", c->options.rounds,
-                   "rounds per measurement, of seconds/rounds each, the three measurements "
+                   "rounds per measurement, of seconds/rounds each, the four measurements "
                    "of a family taking turns; the best round is reported")
       ->check(CLI::Range(1, 100));
   c->cmd->add_flag("--json", c->options.json, "print one JSON document instead of tables");

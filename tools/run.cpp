@@ -216,10 +216,11 @@ class Runner {
   }
   // Runs one batch back to back; false after a hang (the engine is unusable).
   bool run_batch(const std::vector<PlannedCase>& cases);
-  // The batch through the engine (a hang into hang_), its time and cycles
-  // shared among its variants by their cases.
-  std::vector<Fragment> execute(const std::vector<PlannedCase>& cases,
-                                const std::vector<StreamItem>& items);
+  // The batch's cases into items_, each with its golden D (in want_).
+  void prepare(const std::vector<PlannedCase>& cases);
+  // The batch through the engine (a hang into hang_; its D into got_), its
+  // time and cycles shared among its variants by their cases.
+  void execute(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items);
   // The engine's errors, each charged to the case it names; which failed.
   std::vector<bool> take_engine_errors(const std::vector<PlannedCase>& cases,
                                        const std::vector<StreamItem>& items);
@@ -240,16 +241,17 @@ class Runner {
   uint64_t cases_run_ = 0;
   std::string hang_;
   std::optional<CoverageSampler> sampler_;
-  std::vector<Fragment> want_;  // run_batch's golden D, a fragment a case
+  // A batch's cases, their golden D and the engine's, a slot a case, their
+  // storage reused from batch to batch.
+  std::vector<StreamItem> items_;
+  std::vector<Fragment> want_, got_;
 };
 
-std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
-                                      const std::vector<StreamItem>& items) {
+void Runner::execute(const std::vector<PlannedCase>& cases, const std::vector<StreamItem>& items) {
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cycles_before = engine_.cycles();
-  std::vector<Fragment> got;
   try {
-    got = engine_.execute_stream(items);
+    engine_.execute_stream_into(items, &got_);
   } catch (const DesignFailure& e) {
     hang_ = e.what();
   }
@@ -267,7 +269,6 @@ std::vector<Fragment> Runner::execute(const std::vector<PlannedCase>& cases,
     cycles_shared += cycles * n / cases.size();
   }
   results_[cases.front().variant].cycles += cycles - cycles_shared;
-  return got;
 }
 
 std::vector<bool> Runner::take_engine_errors(const std::vector<PlannedCase>& cases,
@@ -322,23 +323,28 @@ void Runner::compare(const std::vector<PlannedCase>& cases, const std::vector<St
   }
 }
 
-bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
+void Runner::prepare(const std::vector<PlannedCase>& cases) {
   // Each case's golden D is computed once, before the engine runs: the
-  // check below compares against it, and an engine with a golden
-  // scoreboard (RTL) takes it as its expectation.
-  // (want_'s fragments are reused from batch to batch.)
-  std::vector<StreamItem> items;
-  std::vector<Fragment>& want = want_;
-  items.reserve(cases.size());
-  want.resize(cases.size());
-  for (const PlannedCase& c : cases) {
-    const Instr& instr = variants_[c.variant];
-    items.push_back({instr, generate_operands(instr, opt_.seed, c.index, opt_.special_rate),
-                     std::to_string(c.index)});
-    golden_execute(instr, items.back().operands, &want[items.size() - 1]);
+  // check compares against it, and an engine with a golden scoreboard
+  // (RTL) takes it as its expectation.
+  items_.resize(cases.size());
+  want_.resize(cases.size());
+  for (size_t p = 0; p < cases.size(); ++p) {
+    StreamItem& item = items_[p];
+    item.instr = variants_[cases[p].variant];
+    generate_operands(item.instr, opt_.seed, cases[p].index, opt_.special_rate, &item.operands);
+    item.case_id = std::to_string(cases[p].index);
+    golden_execute(item.instr, item.operands, &want_[p]);
+    item.expected = &want_[p];
   }
-  for (size_t p = 0; p < items.size(); ++p) items[p].expected = &want[p];
-  const std::vector<Fragment> got = execute(cases, items);
+}
+
+bool Runner::run_batch(const std::vector<PlannedCase>& cases) {
+  prepare(cases);
+  const std::vector<StreamItem>& items = items_;
+  const std::vector<Fragment>& want = want_;
+  execute(cases, items);
+  const std::vector<Fragment>& got = got_;
   const std::vector<bool> failed = take_engine_errors(cases, items);
   if (!hang_.empty()) {
     for (const PlannedCase& c : cases) {
@@ -395,7 +401,7 @@ void Runner::run_all() {
 
 int Runner::finish(Report* report) {
   report->variants = std::move(results_);
-  if (std::optional<Activity> activity = engine_.activity()) {
+  if (std::optional<Activity> activity = opt_.activity ? engine_.activity() : std::nullopt) {
     for (const VariantResult& v : report->variants)
       activity->router_words += v.instruction_count() * router_words(parse_ptx(v.ptx));
     report->activity = activity;

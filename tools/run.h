@@ -44,6 +44,10 @@ struct RunOptions {
   bool record_cases = false;
   // Functional coverage of the run's instructions (`--coverage`), or null.
   FunctionalCoverage* coverage = nullptr;
+  // Print the engine's activity counters and check them against the run's
+  // instructions; off for an engine that ran other work before the run
+  // (`tcu bench`'s, whose counters count every measurement).
+  bool activity = true;
 };
 
 // The variants a run covers and the number of cases of each in its shard.

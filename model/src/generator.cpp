@@ -1,6 +1,8 @@
 #include "tcu/generator.h"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include "tcu/xoshiro.h"
 
 #include "tcu/encodings.h"
@@ -136,58 +138,97 @@ class Source {
   int pool_bits_ = 0;
 };
 
-// Fills a fragment of `layout` register by register.
+// `f` in `layout`'s shape, its storage kept (a run's operands reuse theirs
+// case after case); its registers are all written next.
+void shape(const FragmentLayout& layout, Fragment& f) {
+  f.regs_per_lane = layout.regs_per_lane();
+  f.regs.resize(size_t(kLanes) * size_t(layout.regs_per_lane()));
+}
+
+// The fill functions below draw from a copy of the caller's Source held in
+// a local, stored back at the end: the registers they write are uint64_t
+// as the generator's state is, and through the caller's Source every store
+// to a register would make the compiler reload the state.
+
+// Fills a fragment of `layout` register by register, each element
+// fill_elem(source).
 template <typename Fill>
-Fragment fill(const FragmentLayout& layout, Fill&& fill_elem) {
-  Fragment f = layout.empty_fragment();
-  const int bits = layout.elem_bits();
+void fill(const FragmentLayout& layout, Fragment& f, Source& src, Fill&& fill_elem) {
+  shape(layout, f);
+  const int bits = layout.elem_bits(), per_reg = layout.elems_per_reg();
   const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
-  for (auto& reg : f.regs)
-    for (int e = 0; e < layout.elems_per_reg(); ++e) reg |= (fill_elem() & mask) << (e * bits);
-  return f;
+  Source local = src;
+  for (uint64_t& reg : f.regs) {
+    uint64_t v = 0;
+    for (int e = 0; e < per_reg; ++e) v |= (fill_elem(local) & mask) << (e * bits);
+    reg = v;
+  }
+  src = local;
 }
 
 // Every bit of every register random (elements of uniformly random codes).
-Fragment fill_random(const FragmentLayout& layout, Source& src) {
-  Fragment f = layout.empty_fragment();
+void fill_random(const FragmentLayout& layout, Fragment& f, Source& src) {
+  shape(layout, f);
   const int bits = layout.elem_bits() * layout.elems_per_reg();
-  for (auto& reg : f.regs) reg = bits >= 64 ? src.bits() : src.take(bits);
-  return f;
+  Source local = src;
+  for (auto& reg : f.regs) reg = bits >= 64 ? local.bits() : local.take(bits);
+  src = local;
 }
 
-// int4 elements, eight to a draw, with no branch per element: `small`, 0,
-// +1 and -1 (a byte's multiply-shift to 0, 1 or 2, each 1/3 within 1/256);
-// otherwise the edges 0, 7, -8 and -1 (two bits b1 b0: b1 * 8 + b0 * 7),
-// uniformly.
-Fragment fill_int4(const FragmentLayout& layout, bool small, Source& src) {
-  Fragment f = layout.empty_fragment();
+// Eight int4 codes from one draw `r`, code i at bits 4i: `small`, 0, +1 or
+// -1 from byte i (its multiply-shift to 0, 1 or 2, each 1/3 within 1/256);
+// otherwise an edge from bits 2i and 2i + 1 (b1 b0: b1 * 8 + b0 * 7: 0, 7,
+// -8 or -1). Eight codes at once: bytes in 16-bit lanes, bit pairs spread
+// to nibbles; no branch and no loop per code.
+uint64_t int4_codes(uint64_t r, bool small) {
+  constexpr uint64_t kLanes16 = 0x00ff00ff00ff00ffull, kLow16 = 0x0001000100010001ull;
+  if (small) {
+    // Bytes 0, 2, 4, 6 and 1, 3, 5, 7 in 16-bit lanes, each times 3 (no
+    // carry out of its lane), its top byte the third (0, 1 or 2).
+    const uint64_t even = ((r & kLanes16) * 3 >> 8), odd = (((r >> 8) & kLanes16) * 3 >> 8);
+    // Third t to a code: t & 1, and 0xf for t == 2.
+    auto codes = [&](uint64_t t) {
+      const uint64_t c = (t & kLow16) | ((t >> 1) & kLow16) * 0xf;  // a code a lane
+      const uint64_t packed = (c | c >> 8) & 0x0000ffff0000ffffull;  // a code a byte
+      return (packed | packed >> 16) & 0xffffffffull;
+    };
+    return codes(even) | codes(odd) << 4;
+  }
+  uint64_t x = r & 0xffff;  // bit pairs 0..7 to nibbles 0..7
+  x = (x | x << 8) & 0x00ff00ffull;
+  x = (x | x << 4) & 0x0f0f0f0full;
+  x = (x | x << 2) & 0x33333333ull;
+  return (x & 0x11111111ull) * 7 | ((x >> 1) & 0x11111111ull) << 3;
+}
+
+// int4 elements, eight to a draw (int4_codes), with no branch per element.
+void fill_int4(const FragmentLayout& layout, Fragment& f, bool small, Source& src) {
+  shape(layout, f);
   const int n = layout.elems_per_reg();
+  Source local = src;
   for (auto& reg : f.regs) {
     uint64_t v = 0;
     for (int e = 0; e < n; e += 8) {
-      const uint64_t r = src.bits();
-      for (int i = 0; i < 8 && e + i < n; ++i) {
-        uint64_t nib;
-        if (small) {
-          const uint64_t third = ((r >> (8 * i)) & 0xff) * 3 >> 8;  // 0, 1, 2
-          nib = (third & 1) | ((third >> 1) * 0xf);
-        } else {
-          nib = ((r >> (2 * i)) & 1) * 7 | ((r >> (2 * i + 1)) & 1) << 3;
-        }
-        v |= nib << (4 * (e + i));
-      }
+      const uint64_t codes = int4_codes(local.bits(), small);
+      v |= (n - e >= 8 ? codes : codes & ((1ull << (4 * (n - e))) - 1)) << (4 * e);
     }
     reg = v;
   }
-  return f;
+  src = local;
 }
 
-Fragment junk_words(Source& src) {
-  Fragment f;
+void junk_words(Source& src, Fragment& f) {
   f.regs_per_lane = 1;
   f.regs.resize(kLanes);
-  for (auto& w : f.regs) w = src.bits() & 0xffffffff;
-  return f;
+  Source local = src;
+  for (auto& w : f.regs) w = local.bits() & 0xffffffff;
+  src = local;
+}
+
+// No registers (an operand the instruction does not take).
+void clear(Fragment& f) {
+  f.regs_per_lane = 0;
+  f.regs.clear();
 }
 
 // Sets every used element of `f` to value(batch, row, col).
@@ -217,14 +258,46 @@ void place_at(const FragmentLayout& layout, Fragment& f, Value&& value) {
       }
 }
 
-// Overwrites the used elements of `f` (per `layout`) with `value()`, in
-// matrix order.
+// Overwrites the used elements of `f` (per `layout`) with `value(source)`,
+// in matrix order.
 template <typename Value>
-void place(const FragmentLayout& layout, Fragment& f, Value&& value) {
-  place_at(layout, f, [&](int, int, int) { return value(); });
+void place(const FragmentLayout& layout, Fragment& f, Source& src, Value&& value) {
+  Source local = src;
+  place_at(layout, f, [&](int, int, int) { return value(local); });
+  src = local;
 }
 
-WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index);
+void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, WarpOperands& w);
+
+// Sparse metadata: per element two different indices of four, the second
+// drawn again while it equals the first (ordered metadata: ascending). The
+// draws are walked as a stream of 2-bit values with no branch per draw (a
+// redraw is no misprediction), the elements then placed in matrix order.
+void place_metadata(const FragmentLayout& layout, Fragment& f, Source& src, bool ordered) {
+  constexpr int kMax = 256;
+  uint8_t values[kMax];
+  const int count = layout.elem_count();
+  if (count > kMax) throw std::logic_error("place_metadata: more than 256 elements");
+  Source local = src;
+  bool need_first = true;
+  unsigned first = 0;
+  for (int n = 0; n < count;) {
+    const unsigned t = unsigned(local.below(4));
+    const bool emit = !need_first && t != first;  // t is the second index
+    // Ordered: the two swapped where the first is larger (in arithmetic:
+    // min and max compile to a branch on data that goes either way).
+    const unsigned swap = (0u - unsigned(ordered && first > t)) & (first ^ t);
+    values[n] = uint8_t((first ^ swap) | (t ^ swap) << 2);  // kept only when emitted
+    n += emit;
+    first = need_first ? t : first;
+    need_first = emit;
+  }
+  src = local;
+  int next = 0;
+  place_at(layout, f, [&](int, int, int) { return uint64_t(values[next++]); });
+}
+
+
 
 // ---- directed cases ------------------------------------------------------
 // One case in kDirectedEvery is built for a result the random recipes reach
@@ -470,12 +543,13 @@ void sprinkle_operands(const Instr& in, uint64_t seed, uint64_t index, double ra
 
 }  // namespace
 
-WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index,
-                               double special_rate) {
-  WarpOperands w = generate_random_operands(in, seed, index);
+void generate_operands(const Instr& in, uint64_t seed, uint64_t index, double special_rate,
+                       WarpOperands* out) {
+  WarpOperands& w = *out;
+  generate_random_operands(in, seed, index, w);
   if (index % kDirectedEvery != kDirectedEvery - 1) {
     sprinkle_operands(in, seed, index, special_rate, w);
-    return w;
+    return;
   }
   const uint64_t target = index / kDirectedEvery;
   switch (in.family) {
@@ -484,14 +558,20 @@ WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index,
     case Family::kE2m1: direct_e2m1(in, target, w); break;
     default: direct_int4(in, target, w); break;
   }
+}
+
+WarpOperands generate_operands(const Instr& in, uint64_t seed, uint64_t index,
+                               double special_rate) {
+  WarpOperands w;
+  generate_operands(in, seed, index, special_rate, &w);
   return w;
 }
 
 namespace {
 
-WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t index) {
+void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, WarpOperands& w) {
   Source src(mix(mix(seed) ^ variant_hash(in)) ^ mix(index));
-  WarpOperands w;
+  w.selectors = Selectors{};
   const Recipe recipe = src.recipe();
   const auto& la = fragment_layout(in, Operand::kA);
   const auto& lb = fragment_layout(in, Operand::kB);
@@ -500,64 +580,69 @@ WarpOperands generate_random_operands(const Instr& in, uint64_t seed, uint64_t i
     case Family::kInt4Dense:
     case Family::kInt4Sparse: {
       const bool uniform = recipe == Recipe::kModerate || recipe == Recipe::kBits;
-      w.a = uniform ? fill_random(la, src) : fill_int4(la, recipe == Recipe::kSmall, src);
-      w.b = uniform ? fill_random(lb, src) : fill_int4(lb, recipe == Recipe::kSmall, src);
-      w.c = fill(lc, [&] { return src.s32_acc(); });
-      if (in.sparse()) {
-        w.selectors.sparsity = int(src.below(2));
-        w.e = junk_words(src);
-        const auto& lm = fragment_layout(in, Operand::kMeta, w.selectors);
-        place(lm, w.e, [&] {
-          unsigned first = unsigned(src.below(4)), second;
-          do second = unsigned(src.below(4));
-          while (second == first);
-          if (in.ordered_metadata && first > second) std::swap(first, second);
-          return uint64_t(first | (second << 2));
-        });
+      const bool small = recipe == Recipe::kSmall;
+      uniform ? fill_random(la, w.a, src) : fill_int4(la, w.a, small, src);
+      uniform ? fill_random(lb, w.b, src) : fill_int4(lb, w.b, small, src);
+      fill(lc, w.c, src, [](Source& s) { return s.s32_acc(); });
+      clear(w.scale_a);
+      clear(w.scale_b);
+      if (!in.sparse()) {
+        clear(w.e);
+        break;
       }
+      w.selectors.sparsity = int(src.below(2));
+      junk_words(src, w.e);
+      place_metadata(fragment_layout(in, Operand::kMeta, w.selectors), w.e, src,
+                     in.ordered_metadata);
       break;
     }
     case Family::kF16: {
-      w.a = fill(la, [&] { return src.f16(recipe); });
-      w.b = fill(lb, [&] { return src.f16(recipe); });
-      w.c = in.c_type == ElemType::kF16 ? fill(lc, [&] { return src.f16(recipe); })
-                                        : fill(lc, [&] { return src.f32(recipe); });
+      auto f16 = [recipe](Source& s) { return s.f16(recipe); };
+      fill(la, w.a, src, f16);
+      fill(lb, w.b, src, f16);
+      if (in.c_type == ElemType::kF16)
+        fill(lc, w.c, src, f16);
+      else
+        fill(lc, w.c, src, [recipe](Source& s) { return s.f32(recipe); });
+      for (Fragment* f : {&w.e, &w.scale_a, &w.scale_b}) clear(*f);
       break;
     }
     case Family::kF64: {
-      w.a = fill(la, [&] { return src.f64(recipe); });
-      w.b = fill(lb, [&] { return src.f64(recipe); });
-      w.c = fill(lc, [&] { return src.f64(recipe); });
+      auto f64 = [recipe](Source& s) { return s.f64(recipe); };
+      fill(la, w.a, src, f64);
+      fill(lb, w.b, src, f64);
+      fill(lc, w.c, src, f64);
+      for (Fragment* f : {&w.e, &w.scale_a, &w.scale_b}) clear(*f);
       break;
     }
     case Family::kE2m1: {
-      w.a = fill_random(la, src);
-      w.b = fill_random(lb, src);
+      fill_random(la, w.a, src);
+      fill_random(lb, w.b, src);
       // No infinite C (outside the reference numerics' domain).
-      w.c = fill(lc, [&] {
-        uint64_t v = src.f32(recipe);
+      fill(lc, w.c, src, [recipe](Source& s) {
+        uint64_t v = s.f32(recipe);
         return (v & 0x7fffffff) == 0x7f800000 ? v ^ 0x00000001 : v;
       });
+      clear(w.e);
       const bool four_x = in.scale_vec == ScaleVec::k4X;
       Selectors& sel = w.selectors;
       sel.thread_id_a = int(src.below(2));
       sel.thread_id_b = int(src.below(4));
       sel.byte_id_a = four_x ? 0 : 2 * int(src.below(2));
       sel.byte_id_b = four_x ? 0 : 2 * int(src.below(2));
-      auto scale = [&]() -> uint64_t {
+      auto scale = [four_x](Source& s) -> uint64_t {
         // Mostly near 2^0, some extremes; ue4m3 keeps bit 7 clear.
-        const uint64_t near = four_x ? 0x30 + src.below(0x20) : 120 + src.below(16);
-        const uint64_t any = four_x ? src.bits() & 0x7f : src.bits() & 0xff;
-        return src.chance(80) ? near : any;
+        const uint64_t near = four_x ? 0x30 + s.below(0x20) : 120 + s.below(16);
+        const uint64_t any = four_x ? s.bits() & 0x7f : s.bits() & 0xff;
+        return s.chance(80) ? near : any;
       };
-      w.scale_a = junk_words(src);
-      w.scale_b = junk_words(src);
-      place(fragment_layout(in, Operand::kScaleA, sel), w.scale_a, scale);
-      place(fragment_layout(in, Operand::kScaleB, sel), w.scale_b, scale);
+      junk_words(src, w.scale_a);
+      junk_words(src, w.scale_b);
+      place(fragment_layout(in, Operand::kScaleA, sel), w.scale_a, src, scale);
+      place(fragment_layout(in, Operand::kScaleB, sel), w.scale_b, src, scale);
       break;
     }
   }
-  return w;
 }
 
 }  // namespace

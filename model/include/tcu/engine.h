@@ -77,6 +77,12 @@ class Engine {
     for (const StreamItem& item : items) out.push_back(execute(item.instr, item.operands));
     return out;
   }
+  // The same into `out` (a D per item, in order), whose fragments' storage
+  // the engine may reuse: a caller that passes the same vector batch after
+  // batch lets an RTL engine write back each D without allocating.
+  virtual void execute_stream_into(const std::vector<StreamItem>& items, std::vector<Fragment>* out) {
+    *out = execute_stream(items);
+  }
   // Simulated clock cycles so far (0 for an untimed engine).
   virtual uint64_t cycles() const { return 0; }
   // The datapath's activity counters so far (an RTL engine's); none for an

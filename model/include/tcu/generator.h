@@ -24,5 +24,9 @@ constexpr double kDefaultSpecialRate = 0.25;
 // included). One case in 32 is a directed case instead (generator.cpp).
 WarpOperands generate_operands(const Instr& instr, uint64_t seed, uint64_t index,
                                double special_rate = kDefaultSpecialRate);
+// The same case into `out`, whose registers' storage is reused (a run
+// generates case after case into the same operands without allocating).
+void generate_operands(const Instr& instr, uint64_t seed, uint64_t index, double special_rate,
+                       WarpOperands* out);
 
 }  // namespace tcu
