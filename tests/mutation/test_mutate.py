@@ -162,3 +162,25 @@ def test_format_constants_are_sites(tmp_path):
 
 def pyslang_tree(text):
     return sites._S.SyntaxTree.fromText(text, "f.sv")
+
+
+def test_the_equivalent_list_names_sites_of_this_rtl(tmp_path):
+    """Every entry of spec/mutation_equivalent.txt is a mutation site of this
+    tree's RTL at the campaign configuration's parameters (small's; an RTL edit that
+    moves or removes a listed site fails here, not only in the second
+    tier's campaign, which refuses the list)."""
+    import json
+
+    from tcu_tools import source_dir, spec
+    from tcu_tools.mutate import cli
+    root = source_dir()
+    config = spec.load()
+    params = config.resolve(config.configs["small"])  # mutant: small's parameters
+    args = ["instrument", "--out", str(tmp_path)]
+    for name, value in params.items():
+        if name != "SynthImpl":
+            args += ["--param", f"{name}={int(value)}"]
+    assert cli.main(args) == 0
+    data = json.loads((tmp_path / "mutants.json").read_text())
+    known = set(data.get("site_ids", [])) | {m["id"] for m in data["mutants"]}
+    equivalent.read(root / "spec" / "mutation_equivalent.txt", known)
