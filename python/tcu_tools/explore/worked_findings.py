@@ -38,9 +38,9 @@ def load(out: Path) -> list[dict]:
     missing = [c for c in NEEDED if c not in rows[0]]
     if missing:
         raise FindingsError(f"{path}: no column {missing[0]} (not the worked sweep's run)")
-    bad = [r["point"] for r in rows if r["status"] != "ok"]
+    bad = next((r for r in rows if r["status"] != "ok"), None)
     if bad:
-        raise FindingsError(f"{path}: point {bad[0]} has status {rows[int(bad[0])]['status']}")
+        raise FindingsError(f"{path}: point {bad['point']} has status {bad['status']}")
     return rows
 
 
