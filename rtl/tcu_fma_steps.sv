@@ -56,13 +56,16 @@
 // rounding decision are tcu_pkg's (fma_word_lz, fma_round_up, fma_to_inf),
 // as in tcu_fma_three.
 //
-// Registers: one rule, tcu_pkg::fma_cuts, gives each step boundary zero or
-// one register from the steps' depths (InFo4 and OutFo4: logic of the
-// enclosing unit in the first and last cycle), so the Stages registers cut
-// the depth into near-equal parts, and every boundary one from
-// tcu_pkg::FMA_STEPS registers on; the output has the rest (at least one
-// for Stages >= 1). The state handed across a boundary is every step
-// variable (the w_* list); synthesis keeps only the bits a later step reads.
+// Registers: one rule (tcu_pkg::fma_cuts, fma_in_cut) gives each step
+// boundary zero or one register from the steps' depths (InFo4 and OutFo4:
+// logic of the enclosing unit in the first and last cycle; InFo4 > 0 is an
+// input step of its own, whose boundary with step 0 is a register at
+// a_i, b_i, c_i, rnd_i and aux_i), so the Stages registers cut the depth
+// into near-equal parts; every boundary between steps takes one from
+// tcu_pkg::FMA_STEPS registers on, the input step's from FMA_STEPS + 1 on;
+// the output has the rest (at least one for Stages >= 1). The state handed
+// across a boundary is every step variable (the w_* list); synthesis keeps
+// only the bits a later step reads.
 //
 // Simulation speed (the RTL describes the same logic and registers as with
 // continuous assignments; synthesis sees no difference):
@@ -89,8 +92,9 @@ module tcu_fma_steps #(
   parameter int unsigned         Stages       = 2,
   parameter bit                  CanonicalNan = 1'b0,
   parameter int unsigned         AuxWidth     = 1,
-  // Depth (FO4) of the enclosing unit's logic in front of a_i/b_i/c_i and
-  // behind result_o, in the same cycles: counted by the register rule.
+  // Depth (FO4) of the enclosing unit's logic in front of a_i/b_i/c_i (a
+  // step of its own for the register rule) and behind result_o (counted
+  // with the last step), in the same cycles.
   parameter int unsigned         InFo4        = 0,
   parameter int unsigned         OutFo4       = 0,
   localparam int unsigned        Width        = tcu_pkg::fp_width(Format)
@@ -203,9 +207,12 @@ module tcu_fma_steps #(
       tcu_pkg::fma_cuts(Format == tcu_pkg::FP64, Stages, InFo4, OutFo4) |
       ((Stages >= 1) ? (32'd1 << (NumSteps - 1)) : 32'd0);
 
-  // Registers at the boundaries between steps, and at the output.
+  // A register at the inputs (between the enclosing unit's logic in front
+  // and step 0), at the boundaries between steps, and at the output.
+  localparam bit          InReg   = tcu_pkg::fma_in_cut(Format == tcu_pkg::FP64, Stages, InFo4,
+                                                        OutFo4);
   localparam int unsigned NumCuts = tcu_pkg::fma_slot(RegMask, NumSteps - 1);
-  localparam int unsigned OutRegs = Stages - NumCuts;
+  localparam int unsigned OutRegs = Stages - NumCuts - 32'(InReg);
 
   // The state handed across a boundary: the w_* step variables, packed.
   localparam int unsigned StW = 3 * Width + RndW + AuxWidth + 11 + Prec + 2 * ExpW + SubpW +
@@ -219,6 +226,34 @@ module tcu_fma_steps #(
   logic [NumCuts:0]           bnd_v;
   logic [Width-1:0]           res_q;
   logic [AuxWidth-1:0]        res_aux_q;
+
+  // The inputs step 0 reads: the ports, or the input register.
+  logic                in_v;
+  logic [Width-1:0]    in_a, in_b, in_c;
+  logic [RndW-1:0]     in_rnd;
+  logic [AuxWidth-1:0] in_aux;
+  if (InReg) begin : g_in_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) in_v <= 1'b0;
+      else if (en_i) in_v <= valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i && valid_i) begin
+        in_a   <= a_i;
+        in_b   <= b_i;
+        in_c   <= c_i;
+        in_rnd <= rnd_i;
+        in_aux <= aux_i;
+      end
+    end
+  end else begin : g_in_ports
+    assign in_v   = valid_i;
+    assign in_a   = a_i;
+    assign in_b   = b_i;
+    assign in_c   = c_i;
+    assign in_rnd = rnd_i;
+    assign in_aux = aux_i;
+  end
 
   // The step variables are combinational temporaries: each is written with
   // blocking assignments by the one block that runs its step (the always_ff
@@ -305,11 +340,11 @@ module tcu_fma_steps #(
         if (First == 0) begin
           // (Each variable on its own: a concatenation on the left of one
           // wide shifted value is re-evaluated per variable by Verilator.)
-          w_a   = a_i;
-          w_b   = b_i;
-          w_c   = c_i;
-          w_rnd = rnd_i;
-          w_aux = aux_i;
+          w_a   = in_a;
+          w_b   = in_b;
+          w_c   = in_c;
+          w_rnd = in_rnd;
+          w_aux = in_aux;
           {w_sign_p, w_sign_c, w_eff_sub, w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan,
            w_b_nan, w_c_nan, w_sig_c, w_ec, w_ep, w_subp, w_shamt, w_pshamt, w_frame_exp,
            w_special, w_special_result, w_row_s, w_row_c, w_add_al, w_cy, w_prod, w_prod_al, w_sum,
@@ -544,7 +579,7 @@ module tcu_fma_steps #(
         end
         assign result_o = w_result;
         assign aux_o    = w_aux;
-        assign valid_o  = valid_i;
+        assign valid_o  = in_v;
 
         // No registers: the clock, reset and enable go unused.
         logic unused_ctrl;
@@ -556,7 +591,7 @@ module tcu_fma_steps #(
       end else begin : g_ff
         // The register loads when en_i and its input's valid bit are high.
         logic in_valid, v_q;
-        assign in_valid = (First == 0) ? valid_i : bnd_v[InSlot];
+        assign in_valid = (First == 0) ? in_v : bnd_v[InSlot];
         always_ff @(posedge clk_i or negedge rst_ni) begin
           if (!rst_ni) v_q <= 1'b0;
           else if (en_i) v_q <= in_valid;

@@ -162,26 +162,35 @@ package tcu_pkg;
   // enum argument handed on to another constant function.)
   // The one rule: a tcu_fma of `stages` registers (stages >= 1; extra logic
   // of in_fo4 before step 0 and out_fo4 after the last step, in the same
-  // clock cycles, counts as part of those steps) has a register after step
-  // `step` (step < FMA_STEPS - 1) when the cumulative depth through it,
-  // C, rounded to the nearest multiple of total / stages (capped at
-  // stages - 1), is past that of the step before. The registers the steps'
-  // boundaries do not take (at most one each) are at the output: it has
-  // stages - (registers at boundaries) >= 1. From FMA_STEPS registers on
-  // every boundary takes one (the rounding alone would leave a step of less
-  // than half a stage's depth without one).
+  // clock cycles) places them by depth. The logic in front is a step of its
+  // own (the input step, in front of step 0) when in_fo4 > 0, the logic
+  // behind counts as part of the last step. A boundary between two steps
+  // (the input step's with step 0 included) takes a register when the
+  // cumulative depth through the step in front of it, C, rounded to the
+  // nearest multiple of total / stages (capped at stages - 1), is past that
+  // of the step before. The registers the boundaries do not take (at most
+  // one each) are at the output: it has stages - (registers at boundaries)
+  // >= 1. From FMA_STEPS registers on every boundary between two of the
+  // FMA_STEPS steps takes one, and from FMA_STEPS + 1 on the input step's
+  // boundary too (the rounding alone would leave a step of less than half
+  // a stage's depth without one).
   function automatic int unsigned fma_level(int unsigned depth, int unsigned total,
                                             int unsigned stages);
     fma_level = (2 * depth * stages + total) / (2 * total);
     if (fma_level > stages - 1) fma_level = stages - 1;
   endfunction
 
+  function automatic int unsigned fma_total(bit fp64, int unsigned in_fo4, int unsigned out_fo4);
+    int unsigned s;
+    fma_total = in_fo4 + out_fo4;
+    for (s = 0; s < FMA_STEPS; s = s + 1) fma_total = fma_total + fma_step_fo4(fp64, s);
+  endfunction
+
   // Bit k of the result: a register after step k.
   function automatic logic [31:0] fma_cuts(bit fp64, int unsigned stages, int unsigned in_fo4,
                                            int unsigned out_fo4);
     int unsigned total, upto, s;
-    total = in_fo4 + out_fo4;
-    for (s = 0; s < FMA_STEPS; s = s + 1) total = total + fma_step_fo4(fp64, s);
+    total = fma_total(fp64, in_fo4, out_fo4);
     fma_cuts = '0;
     upto = in_fo4;
     for (s = 0; s + 1 < FMA_STEPS; s = s + 1) begin
@@ -192,6 +201,15 @@ package tcu_pkg;
       end
       upto = upto + fma_step_fo4(fp64, s);
     end
+  endfunction
+
+  // A register between the input step and step 0 (at a_i, b_i, c_i).
+  function automatic bit fma_in_cut(bit fp64, int unsigned stages, int unsigned in_fo4,
+                                    int unsigned out_fo4);
+    if (in_fo4 == 0) fma_in_cut = 1'b0;
+    else if (stages >= FMA_STEPS) fma_in_cut = stages > FMA_STEPS;
+    else fma_in_cut = stages >= 2 &&
+                      fma_level(in_fo4, fma_total(fp64, in_fo4, out_fo4), stages) > 0;
   endfunction
 
   // Set bits of `mask` below bit `step` (a register's slot), and one past
