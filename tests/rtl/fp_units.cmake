@@ -21,7 +21,8 @@ set(_fma_src ${TCU_FP_RTL_DIR}/tcu_pkg.sv ${TCU_FP_RTL_DIR}/tcu_fma.sv
 # tcu_fma: FP64 with the DMMA NaN rules, combinational (the three-stage
 # form) and at 22 registers (the step form: a register after every step,
 # tcu_pkg::fma_cuts, and the rest at the output); FP32 with canonical NaNs,
-# three registers (the three-stage form) and nine (the step form). Format is
+# three registers (the three-stage form) and nine (the step form, with the
+# f16 dot's InFo4: a register at the inputs, tcu_pkg::fma_in_cut). Format is
 # an enum parameter; Verilator 5.006 takes
 # -G values only as numbers, hence -Wno-ENUMVALUE (FP32 = 0).
 tcu_fp_model(Vtcu_fma_f64_s0 tcu_fma "${_fma_src}"
@@ -31,7 +32,7 @@ tcu_fp_model(Vtcu_fma_f64_s22 tcu_fma "${_fma_src}"
 tcu_fp_model(Vtcu_fma_f32_s3 tcu_fma "${_fma_src}"
   -Wno-ENUMVALUE -GFormat=3'd0 -GStages=3 -GCanonicalNan=1'b1 -GAuxWidth=16)
 tcu_fp_model(Vtcu_fma_f32_s9 tcu_fma "${_fma_src}"
-  -Wno-ENUMVALUE -GFormat=3'd0 -GStages=9 -GCanonicalNan=1'b1 -GAuxWidth=16)
+  -Wno-ENUMVALUE -GFormat=3'd0 -GStages=9 -GCanonicalNan=1'b1 -GAuxWidth=16 -GInFo4=20)
 
 # tcu_f16_dot and tcu_f64_dot at two FMA depths each, and at a deep one
 # (most step boundaries registered); tcu_f16_dot's fast implementation (the
@@ -49,6 +50,10 @@ tcu_fp_model(Vtcu_f64_dot_s3 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_
   -GFmaStages=3)
 tcu_fp_model(Vtcu_f64_dot_s12 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
   -GFmaStages=12)
+
+# tcu_pkg's FMA register rule at run-time arguments (test_fma_rule.cpp).
+tcu_fp_model(Vfma_rule_probe fma_rule_probe
+  "${TCU_FP_RTL_DIR}/tcu_pkg.sv;${TCU_FP_TEST_DIR}/fma_rule_probe.sv")
 
 # tcu_fp_test(<name> <source> <models...>)
 function(tcu_fp_test name source)
@@ -68,3 +73,4 @@ tcu_fp_test(rtl_test_f16_dot test_f16_dot.cpp Vtcu_f16_dot_s0 Vtcu_f16_dot_s2 Vt
             Vtcu_f16_dot_synth_s2 Vtcu_f16_dot_synth_s9)
 tcu_fp_test(rtl_test_f64_dot test_f64_dot.cpp Vtcu_f64_dot_s1 Vtcu_f64_dot_s3
             Vtcu_f64_dot_s12)
+tcu_fp_test(rtl_test_fma_rule test_fma_rule.cpp Vfma_rule_probe)

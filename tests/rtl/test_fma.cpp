@@ -6,7 +6,8 @@
 //                     (tcu_pkg::fma_cuts), the rest at the output
 //   Vtcu_fma_f32_s3:  FP32, canonical NaN,  Stages = 3 (against the host fma,
 //                     NaN made canonical, as the golden f16 path's steps)
-//   Vtcu_fma_f32_s9:  FP32, Stages = 9 (a middle setting of the step form)
+//   Vtcu_fma_f32_s9:  FP32, Stages = 9, InFo4 = 20 (a middle setting of the
+//                     step form, with a register at the inputs)
 // Both in all four rounding modes, on corner-biased random operands and on
 // directed cases, with random stalls and bubbles, each result checked to
 // leave exactly Stages enabled cycles after it entered.
