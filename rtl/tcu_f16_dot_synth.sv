@@ -78,7 +78,9 @@ module tcu_f16_dot_synth #(
   // Depth (FO4) of the f16 -> f32 widening in front of an FMA level (a
   // 10-bit leading-zero count, a shift and an 8-bit subtract; an estimate
   // from the library's adder and shifter depths, docs/guide/physical.md):
-  // tcu_fma's register rule counts it with the level's first step.
+  // tcu_fma's register rule takes it as a step of its own, in front of the
+  // level's first, and at deep settings puts a register between them (at
+  // the FMA's inputs).
   localparam int unsigned WidenFo4 = 20;
 
   localparam logic [Width-1:0] POS_ZERO = '0;
