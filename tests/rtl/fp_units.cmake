@@ -36,7 +36,8 @@ tcu_fp_model(Vtcu_fma_f32_s9 tcu_fma "${_fma_src}"
 
 # tcu_f16_dot and tcu_f64_dot at two FMA depths each, and at a deep one
 # (most step boundaries registered); tcu_f16_dot's fast implementation (the
-# default, SynthImpl = 0) at all three, its synthesis implementation at 2 and 9.
+# default, SynthImpl = 0) at all three, its synthesis implementation at 2 and 9
+# and at 19 (the deep configuration's, the setting the data file times).
 set(_f16_src ${_fma_src} ${TCU_FP_RTL_DIR}/tcu_f16_dot.sv
     ${TCU_FP_RTL_DIR}/tcu_f16_dot_synth.sv ${TCU_FP_RTL_DIR}/tcu_f16_dot_fast.sv)
 tcu_fp_model(Vtcu_f16_dot_s0 tcu_f16_dot "${_f16_src}" -GFmaStages=0)
@@ -44,6 +45,7 @@ tcu_fp_model(Vtcu_f16_dot_s2 tcu_f16_dot "${_f16_src}" -GFmaStages=2)
 tcu_fp_model(Vtcu_f16_dot_s9 tcu_f16_dot "${_f16_src}" -GFmaStages=9)
 tcu_fp_model(Vtcu_f16_dot_synth_s2 tcu_f16_dot "${_f16_src}" -GFmaStages=2 -GSynthImpl=1'b1)
 tcu_fp_model(Vtcu_f16_dot_synth_s9 tcu_f16_dot "${_f16_src}" -GFmaStages=9 -GSynthImpl=1'b1)
+tcu_fp_model(Vtcu_f16_dot_synth_s19 tcu_f16_dot "${_f16_src}" -GFmaStages=19 -GSynthImpl=1'b1)
 tcu_fp_model(Vtcu_f64_dot_s1 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
   -GFmaStages=1)
 tcu_fp_model(Vtcu_f64_dot_s3 tcu_f64_dot "${_fma_src};${TCU_FP_RTL_DIR}/tcu_f64_dot.sv"
@@ -70,7 +72,7 @@ endfunction()
 tcu_fp_test(rtl_test_fma test_fma.cpp Vtcu_fma_f64_s0 Vtcu_fma_f64_s22 Vtcu_fma_f32_s3
             Vtcu_fma_f32_s9)
 tcu_fp_test(rtl_test_f16_dot test_f16_dot.cpp Vtcu_f16_dot_s0 Vtcu_f16_dot_s2 Vtcu_f16_dot_s9
-            Vtcu_f16_dot_synth_s2 Vtcu_f16_dot_synth_s9)
+            Vtcu_f16_dot_synth_s2 Vtcu_f16_dot_synth_s9 Vtcu_f16_dot_synth_s19)
 tcu_fp_test(rtl_test_f64_dot test_f64_dot.cpp Vtcu_f64_dot_s1 Vtcu_f64_dot_s3
             Vtcu_f64_dot_s12)
 tcu_fp_test(rtl_test_fma_rule test_fma_rule.cpp Vfma_rule_probe)

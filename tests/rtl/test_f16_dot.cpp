@@ -1,8 +1,9 @@
 // rtl/tcu_f16_dot.sv against the golden tcu::f16_dot_f32 / f16_dot_f16,
 // bit-exact, for the three legal C/D type pairs (f16/f16, f16 C with f32 D,
 // f32/f32): the fast implementation at FmaStages = 0, 2 and 9
-// (Vtcu_f16_dot_s0, _s2, _s9; 9: a deep setting) and the synthesis one at 2
-// and 9 (Vtcu_f16_dot_synth_s2, _synth_s9), each D
+// (Vtcu_f16_dot_s0, _s2, _s9; 9: a deep setting) and the synthesis one at 2,
+// 9 and 19 (Vtcu_f16_dot_synth_s2, _synth_s9, _synth_s19; 19: the deep
+// configuration's, a register behind each FMA's widening and every step), each D
 // checked to appear exactly unit_latency(kF16) cycles after its input, for
 // both D types.
 #include <catch2/catch.hpp>
@@ -21,6 +22,7 @@ constexpr int kRandomShare = 50;
 #include "Vtcu_f16_dot_s9.h"
 #include "Vtcu_f16_dot_synth_s2.h"
 #include "Vtcu_f16_dot_synth_s9.h"
+#include "Vtcu_f16_dot_synth_s19.h"
 constexpr int kRandomShare = 1;
 #endif
 #include "fp_rtl_util.h"
@@ -243,6 +245,19 @@ TEST_CASE("tcu_f16_dot_synth FmaStages=2: directed and random, all C/D types",
 TEST_CASE("tcu_f16_dot_synth FmaStages=9: directed and random, all C/D types",
           "[rtl][f16_dot]") {
   run_all<Vtcu_f16_dot_synth_s9>(9, 0xf16a);
+}
+
+TEST_CASE("tcu_f16_dot_synth FmaStages=19: directed and random, all C/D types",
+          "[rtl][f16_dot]") {
+  run_all<Vtcu_f16_dot_synth_s19>(19, 0xf16b);
+  tcu_test::UnitBench<Vtcu_f16_dot_synth_s19, F16Dot> synth_s19(95);
+  F16Dot::In in{{0x3c00, 0x3c00, 0, 0}, {0x4000, 0x3c00, 0, 0}, 0x3800, true, true};
+  for (bool d_f16 : {true, false}) {
+    in.d_f16 = d_f16;
+    CHECK(synth_s19.latency(in, 0) == 95);
+    CHECK(synth_s19.latency(in, 4) == 99);
+    CHECK(synth_s19.model().d_o == (d_f16 ? 0x4300u : 0x40600000u));
+  }
 }
 
 TEST_CASE("tcu_f16_dot D leaves exactly unit_latency(kF16) enabled cycles after input",
