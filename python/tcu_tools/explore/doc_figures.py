@@ -217,8 +217,7 @@ def gate_level_table() -> str:
     from tcu_tools.phys import datapath_energy
     path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
     g = json.loads(path.read_text())
-    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
-    got = datapath_energy.reprice(measured, g["report"])
+    got = datapath_energy.reprice_saved(g)
     errors = datapath_energy.errors(got)
     rows = ["| cycles in | cycles | gate level pJ/cycle | estimate pJ/cycle | error |",
             "| --- | --: | --: | --: | --: |"]
@@ -279,8 +278,7 @@ def gate_level_glue() -> str:
     a = act["engines"]["int4"]
     glue = est["glue_pj_per_issued_mac"]
     toggles = est["regs_dynamic_pj_per_issued_mac"] + est["regs_data_pj_per_issued_mac"]
-    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
-    busy = datapath_energy.reprice(measured, g["report"])["by_state"]["int4 busy"]
+    busy = datapath_energy.reprice_saved(g)["by_state"]["int4 busy"]
     without = busy["estimate_pj_per_cycle"] - a["macs"] * (glue - toggles) / a["busy"]
     return (f"{glue:.3f} pJ per issued MAC ({est['glue_source']}), "
             f"{a['macs'] * glue / a['busy']:,.1f} pJ a busy cycle of this run; with the "

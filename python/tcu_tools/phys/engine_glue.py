@@ -11,7 +11,7 @@ cached in --cache); the two are linked and simulated at gate level
 (Icarus) as tcu_datapath drives the engine: busy, an instruction started
 every Groups cycles with random operands and tag, every unit issuing every
 cycle, two instructions back to back unless --cycles says otherwise
-(tcu_tools.phys.engine_regs.int4_rows; e2m1_rows below); idle, clocked with
+(tcu_tools.phys.engine_stimulus, every engine's family); idle, clocked with
 the inputs held. The energy method (tcu_tools.phys.energy) charges the
 engine's own cells alone (the units' cells are their [[point]]'s): the
 operand registers and the operand selection that feeds the units a slice a
@@ -27,15 +27,13 @@ output toggles per issued MAC beside the RTL run's count of
 
 --write replaces the engine's [[engine_glue]] table in the data file (one
 table per engine: the figure is per issued MAC, so it is taken at any
-number of units), stamped with this tree's RTL (tcu_tools.phys.stamp). The
-int4 and e2m1 engines have a busy stimulus (dense m16n8k64 instructions,
-block-scaled m16n8k64 ones); another engine top exits 2. Exit 1 when a
-step fails, naming it."""
+number of units), stamped with this tree's RTL (tcu_tools.phys.stamp).
+Another top than the four engines' exits 2. Exit 1 when a step fails,
+naming it."""
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import subprocess
 import sys
@@ -44,14 +42,12 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
-from . import activity, energy, engine_regs, hier, library, liberty_power, mapping, stamp
+from . import activity, energy, engine_regs, engine_stimulus, hier, library, liberty_power, mapping, stamp
 from .datafile import table_text, tool_versions
 from .units import synthesis_params
 
-ENGINES = {"tcu_int4_engine": "int4", "tcu_e2m1_engine": "e2m1"}  # the tops with a busy stimulus
-# tcu_pkg's e2m1 instruction shape (m16n8k64 block-scaled: a slice of 64
-# products per unit, E2M1_SLICES of them) and its descriptor's scale mode
-FAM_E2M1, E2M1_SLICES, E2M1_LANES, DESC_SCALE_4X = 4, 128, 64, 27
+ENGINES = {"tcu_int4_engine": "int4", "tcu_e2m1_engine": "e2m1", "tcu_f16_engine": "f16",
+           "tcu_f64_engine": "f64"}  # the tops with a busy stimulus (engine_stimulus)
 SOURCE = ("measured: the engine mapped around its dot units, linked with the units' "
           "netlists and simulated at gate level, busy with an instruction every Groups "
           "cycles and idle, the engine's own cells charged (tcu_tools.phys.engine_glue)")
@@ -167,50 +163,6 @@ def charge(model: energy._Model, vcd: Path, top: str, start: int, end: int) -> d
             "q_toggles": q_toggles / cycles}
 
 
-def e2m1_rows(ports: list[tuple[str, int]], units: int, cycles: int, seed: int,
-              idle: bool) -> tuple[list[list[int]], int]:
-    """tcu_e2m1_engine's stream (engine_regs.int4_rows's, for the e2m1
-    family): an m16n8k64 block-scaled instruction every Groups cycles, its
-    A and B codes random (every 4-bit code is an e2m1 value), its scales
-    random ue8m0 exponents near 1 (2^-16 .. 2^15, no NaN), C random f32
-    values of magnitude 2^-16 .. 2^15, the scale mode random."""
-    rng = random.Random(seed)
-    groups = E2M1_SLICES // units
-    if groups * units != E2M1_SLICES:
-        raise ValueError(f"Units={units}: the stimulus needs a divisor of {E2M1_SLICES}")
-    held = {n: 0 for n, _ in ports}
-    rows, macs = [], 0
-    for c in range(cycles + 2):
-        v = dict(held)
-        v["rst_ni"] = int(c >= 2)
-        v["clk_en_i"] = v["pipe_en_i"] = v["pipe_take_i"] = 1
-        start = not idle and c >= 2 and (c - 2) % groups == 0
-        v["start_i"] = int(start)
-        if start:
-            v["desc_i"] = (rng.getrandbits(16) | FAM_E2M1 << engine_regs.DESC_FAMILY
-                           | rng.getrandbits(1) << DESC_SCALE_4X)
-            for name, width in ports:
-                if name in ("a_i", "b_i"):
-                    v[name] = rng.getrandbits(width)
-                elif name in ("scale_a_i", "scale_b_i"):
-                    v[name] = sum(rng.randrange(111, 143) << (8 * i) for i in range(width // 8))
-                elif name == "c_i":
-                    v[name] = sum((rng.getrandbits(1) << 31 | rng.randrange(111, 143) << 23
-                                   | rng.getrandbits(23)) << (32 * i) for i in range(width // 32))
-        if not idle and c >= 3:
-            macs += units * E2M1_LANES
-        held = {k: v[k] for k in held}
-        rows.append([v[n] & ((1 << w) - 1) for n, w in ports])
-    return rows, macs
-
-
-STIMULUS = {"tcu_int4_engine": engine_regs.int4_rows, "tcu_e2m1_engine": e2m1_rows}
-# An instruction's slices: the default run is two instructions back to back
-# (each instruction's operand load, D buffer fill and hand-over once a
-# Groups cycles, as in a GEMM's steady state).
-SLICES = {"tcu_int4_engine": engine_regs.INT4_K64_SLICES, "tcu_e2m1_engine": E2M1_SLICES}
-
-
 def measure(top: str, params: dict, workdir: Path, cache: Path, cycles: int | None,
             seed: int) -> dict:
     if top not in ENGINES:
@@ -225,10 +177,13 @@ def measure(top: str, params: dict, workdir: Path, cache: Path, cycles: int | No
     ins, _ = activity.ports(split)
     data = [(n, w) for n, w in ins if n != "clk_i"]
     units = params.get("Units", 1)
-    cycles = cycles or 2 * SLICES[top] // units
+    # the default run: two instructions back to back (each instruction's
+    # operand load, D buffer fill and hand-over once a Groups cycles, as in
+    # a GEMM's steady state)
+    cycles = cycles or 2 * engine_stimulus.FAMILIES[top].slices // units
     got: dict = {}
     for state, idle, n in (("busy", False, cycles), ("idle", True, IDLE_CYCLES)):
-        rows, macs = STIMULUS[top](data, units, n, seed, idle)
+        rows, macs = engine_stimulus.rows(top, data, units, n, seed, idle)
         vcd = simulate(split, linked, top, workdir, rows, f"glue_{state}")
         got[state] = charge(model, vcd, top, 4, 2 * len(rows))
         if not idle:
