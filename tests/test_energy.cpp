@@ -284,7 +284,11 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(e.glue_pj_per_issued_mac == 12.196509);
   CHECK(e.around_pj_per_issued_mac == 12.196509);
   CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 12.196509).epsilon(1e-12));
-  // The f64 engine has no toggles table: its registers priced idle alone.
+  // The f64 engine has no toggles table; its logic around its units is
+  // measured busy ([[engine_glue]] f64, 66.159952 pJ per issued FMA at
+  // Units 2, FmaStages 2: the default's 4 units per issued FMA). Its
+  // registers: one [[engine_regs]] table, 12515 flip-flops (at every
+  // setting), each at the skid's idle figure.
   dp.f64_enable = true;
   tcu::Activity f64;
   f64.cycles = 100;
@@ -292,10 +296,11 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate f64_estimate = tcu::estimate_energy(f64, dp);
   const tcu::EngineEnergy& x = f64_estimate.engines[3];
   CHECK_FALSE(x.regs_dynamic_priced);
-  CHECK(std::string(x.glue_source).empty());
-  CHECK(x.around_pj_per_issued_mac == 0);
-  CHECK(x.regs_idle_pj_per_cycle > 0);
-  CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
+  CHECK(std::string(x.glue_source) == "per issued MAC");
+  CHECK(x.glue_pj_per_issued_mac == 66.159952);
+  CHECK(x.around_pj_per_issued_mac == 66.159952);
+  CHECK(x.regs_idle_pj_per_cycle == Approx(12515 * 827.438498 / 4113).epsilon(1e-9));
+  CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle + 1440 * 66.159952).epsilon(1e-12));
   dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
   dp.int4_macs_per_cycle = 128;
