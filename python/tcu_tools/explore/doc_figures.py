@@ -193,14 +193,15 @@ def engine_glue_table() -> str:
     if not tables:
         raise FigureError("spec/phys_osu018.toml: no [[engine_glue]] table")
     toggles = {t["engine"]: t for t in _data().get("engine_regs_toggles", [])}
-    rows = ["| engine | parameters | cells | flip-flops | busy pJ/cycle | idle pJ/cycle "
-            "| idle pJ a flip-flop (liberty 0.2012) | MACs a cycle | pJ per issued MAC "
-            "| flip-flop toggles per issued MAC (RTL run) |",
-            "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: |"]
+    rows = ["| engine | parameters | units simulated as | cells | flip-flops | busy pJ/cycle "
+            "| idle pJ/cycle | idle pJ a flip-flop (liberty 0.2012) | MACs a cycle "
+            "| pJ per issued MAC | flip-flop toggles per issued MAC (RTL run) |",
+            "| --- | --- | --- | --: | --: | --: | --: | --: | --: | --: | --: |"]
     for t in tables:
         params = " ".join(f"{k}={v}" for k, v in t["params"].items())
         rtl = toggles.get(t["engine"], {}).get("toggles_per_issued_mac")
-        rows.append(f"| {t['engine']} | {params} | {t['cells']:,} | {t['flip_flops']:,} "
+        rows.append(f"| {t['engine']} | {params} | {t.get('units', 'netlist')} "
+                    f"| {t['cells']:,} | {t['flip_flops']:,} "
                     f"| {t['busy_pj_per_cycle']:,.1f} | {t['idle_pj_per_cycle']:,.1f} "
                     f"| {t['idle_pj_per_flip_flop']:.4f} "
                     f"({_pct(t['idle_pj_per_flip_flop'] / DFFPOSX1_PJ - 1)}) "
