@@ -312,8 +312,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(other.engines[0].around_pj_per_issued_mac == 12.196509);
   // The e2m1 engine's own table ([[engine_glue]] e2m1, 8.661088 pJ per
   // issued MAC at Units 1, Stages 2: the default's 16 units, per issued
-  // MAC); the f16 engine has none: its registers' toggles ([[engine_regs_toggles]]
-  // f16, 4.387024 toggles per issued MAC at 0.21393 pJ).
+  // MAC); the f16 engine's ([[engine_glue]] f16, 78.456366 pJ per issued
+  // product at Units 4, FmaStages 2: the default's 64 units), in place of
+  // its registers' toggles ([[engine_regs_toggles]] f16, 4.387024 toggles
+  // per issued MAC at 0.21393 pJ, kept beside it).
   dp.int4_enable = false;
   dp.e2m1_enable = dp.f16_enable = true;
   tcu::Activity mix;
@@ -323,8 +325,9 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate mix_estimate = tcu::estimate_energy(mix, dp);
   CHECK(std::string(mix_estimate.engines[1].glue_source) == "per issued MAC");
   CHECK(mix_estimate.engines[1].around_pj_per_issued_mac == 8.661088);
-  CHECK(std::string(mix_estimate.engines[2].glue_source).empty());
-  CHECK(mix_estimate.engines[2].around_pj_per_issued_mac ==
+  CHECK(std::string(mix_estimate.engines[2].glue_source) == "per issued MAC");
+  CHECK(mix_estimate.engines[2].around_pj_per_issued_mac == 78.456366);
+  CHECK(mix_estimate.engines[2].regs_data_pj_per_issued_mac ==
         Approx(4.387024 * 0.21393).epsilon(1e-12));
   dp.e2m1_enable = dp.f16_enable = false;
   dp.int4_enable = false;

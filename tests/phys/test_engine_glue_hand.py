@@ -141,3 +141,20 @@ def test_the_float_hand_count():
     bits): 2048 + 2048 + 4096 + 4096 + 18 + 1 + 6 + 1 = 12,314, and 8 pipe
     stages of 6 + 2 + 16 + 1 = 25, 12,514 in all."""
     assert float_hand_count("tcu_f64_engine", 1, 2) == 12514
+
+
+def test_the_units_rtl_form_measures_what_the_netlists_do():
+    """engine_glue --units rtl (the units' RTL elaborated beside the
+    engine's netlist; the f64 engine's table) against the netlist form on
+    the int4 engine's table's setting (docs/data/engine_glue_int4_rtl.json):
+    the same values reach the engine, so the figures agree within 0.5%
+    (only the slews of the nets the units drive differ)."""
+    import json
+    rtl = json.loads((REPO / "docs" / "data" / "engine_glue_int4_rtl.json").read_text())
+    data = tomllib.loads((REPO / "spec" / "phys_osu018.toml").read_text())
+    table = next(t for t in data["engine_glue"] if t["engine"] == "int4")
+    assert rtl["units"] == "rtl" and rtl["params"] == table["params"]
+    assert (rtl["cycles"], rtl["seed"], rtl["flip_flops"]) == \
+        (table["cycles"], table["seed"], table["flip_flops"])
+    for key in ("dynamic_pj_per_issued_mac", "idle_pj_per_cycle", "busy_pj_per_cycle"):
+        assert rtl[key] == pytest.approx(table[key], rel=0.005), key

@@ -9,7 +9,8 @@ Sources: spec/phys_osu018.toml (the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
-(a datapath's energy at gate level) priced by this build's energy estimate
+(a datapath's energy at gate level) priced by this build's energy estimate,
+docs/data/engine_glue_int4_rtl.json (the int4 engine's glue with its units' RTL)
 (the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
 the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
@@ -287,12 +288,27 @@ def gate_level_glue() -> str:
             f"{_pct(without / busy['pj_per_cycle'] - 1)} off the gate level")
 
 
+def engine_glue_units_rtl() -> str:
+    """The int4 engine's [[engine_glue]] figure (its units' netlists beside
+    it) against the same measurement with the units' RTL
+    (docs/data/engine_glue_int4_rtl.json: engine_glue --units rtl --json)."""
+    path = source_dir() / "docs" / "data" / "engine_glue_int4_rtl.json"
+    rtl = json.loads(path.read_text())
+    table = _find(_data().get("engine_glue", []), "[[engine_glue]]", engine="int4")
+    if rtl.get("units") != "rtl" or rtl.get("params") != table["params"]:
+        raise FigureError(f"{path}: not the int4 table's setting with --units rtl")
+    a, b = table["dynamic_pj_per_issued_mac"], rtl["dynamic_pj_per_issued_mac"]
+    return (f"{b:.3f} pJ per issued MAC with the units' RTL against {a:.3f} with their "
+            f"netlists ({(b / a - 1) * 100:+.2f}%; idle {rtl['idle_pj_per_cycle']:,.1f} against "
+            f"{table['idle_pj_per_cycle']:,.1f} pJ a cycle)")
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
-           "engine-glue-table": engine_glue_table,
+           "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
            "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue}
 
