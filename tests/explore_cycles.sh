@@ -26,6 +26,8 @@ if ! compgen -G "$(dirname "$tcu")/python/tcu*.so" >/dev/null; then
   exit 77
 fi
 export TCU_EXPLORE_CACHE=$work/cache
+# tcu explore runs the package's tcu-explore from PATH: the checkout's .venv
+export PATH="$here/../.venv/bin:$PATH"
 sweep=$here/explore/cycles_sweep.toml
 common=(--validate 0 --no-fronts --no-synth --jobs 2 --build-jobs 1)
 middle=(--axis Int4MacsPerCycle=64,256 --axis IntStages=1,3 --axis E2m1MacsPerCycle=128,320
