@@ -3,11 +3,13 @@ the data file, read by the energy estimate (model/src/energy.cpp).
 
   python -m tcu_tools.phys.engine_glue --top tcu_int4_engine \\
       --params "Units=2 Stages=1 SparseEnable=1" [--cycles N] [--seed S] \\
-      [--write spec/phys_osu018.toml] [--json OUT] [--workdir DIR] [--cache DIR]
+      [--units netlist|rtl] [--write spec/phys_osu018.toml] [--json OUT] \\
+      [--workdir DIR] [--cache DIR]
 
 The engine is mapped around its dot units (tcu_tools.phys.hier.map_around:
 the units black boxes) and each unit setting on its own (hier.map_leaf,
-cached in --cache); the two are linked and simulated at gate level
+cached in --cache; with --units rtl, the units' RTL elaborated by Yosys
+instead, rtl_unit); the two are linked and simulated at gate level
 (Icarus) as tcu_datapath drives the engine: busy, an instruction started
 every Groups cycles with random operands and tag, every unit issuing every
 cycle, two instructions back to back unless --cycles says otherwise
