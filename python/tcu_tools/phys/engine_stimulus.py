@@ -32,7 +32,7 @@ from typing import Callable
 from .stimulus import _field_values
 
 # tcu_pkg's descriptor fields and family codes
-DESC_FAMILY, DESC_A_SIGNED, DESC_B_SIGNED, DESC_K32 = 16, 19, 20, 22
+DESC_FAMILY, DESC_A_SIGNED, DESC_B_SIGNED = 16, 19, 20  # int4: K32 clear (m16n8k64)
 DESC_RND, DESC_C_F16, DESC_D_F16, DESC_SCALE_4X = 23, 25, 26, 27
 FAM_INT4, FAM_F16, FAM_F64, FAM_E2M1 = 0, 2, 3, 4
 TAG_BITS = 16
