@@ -143,16 +143,19 @@ def test_the_float_hand_count():
     assert float_hand_count("tcu_f64_engine", 1, 2) == 12514
 
 
-def test_the_units_rtl_form_measures_what_the_netlists_do():
+@pytest.mark.parametrize("engine", ["int4", "f16"])
+def test_the_units_rtl_form_measures_what_the_netlists_do(engine):
     """engine_glue --units rtl (the units' RTL elaborated beside the
     engine's netlist; the f64 engine's table) against the netlist form on
-    the int4 engine's table's setting (docs/data/engine_glue_int4_rtl.json):
-    the same values reach the engine, so the figures agree within 0.5%
-    (only the slews of the nets the units drive differ)."""
+    the int4 and f16 engines' tables' settings
+    (docs/data/engine_glue_ENGINE_rtl.json): the same values reach the
+    engine, so the figures agree within 0.5% (only the slews of the nets
+    the units drive differ)."""
     import json
-    rtl = json.loads((REPO / "docs" / "data" / "engine_glue_int4_rtl.json").read_text())
+    rtl = json.loads((REPO / "docs" / "data" / f"engine_glue_{engine}_rtl.json").read_text())
     data = tomllib.loads((REPO / "spec" / "phys_osu018.toml").read_text())
-    table = next(t for t in data["engine_glue"] if t["engine"] == "int4")
+    table = next(t for t in data["engine_glue"] if t["engine"] == engine)
+    assert table.get("units", "netlist") == "netlist"
     assert rtl["units"] == "rtl" and rtl["params"] == table["params"]
     assert (rtl["cycles"], rtl["seed"], rtl["flip_flops"]) == \
         (table["cycles"], table["seed"], table["flip_flops"])

@@ -10,7 +10,7 @@ Sources: spec/phys_osu018.toml (the router's points, the engines'
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
 (a datapath's energy at gate level) priced by this build's energy estimate,
-docs/data/engine_glue_int4_rtl.json (the int4 engine's glue with its units' RTL)
+docs/data/engine_glue_*_rtl.json (the int4 and f16 engines' glue with their units' RTL)
 (the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
 the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
@@ -289,18 +289,22 @@ def gate_level_glue() -> str:
 
 
 def engine_glue_units_rtl() -> str:
-    """The int4 engine's [[engine_glue]] figure (its units' netlists beside
-    it) against the same measurement with the units' RTL
-    (docs/data/engine_glue_int4_rtl.json: engine_glue --units rtl --json)."""
-    path = source_dir() / "docs" / "data" / "engine_glue_int4_rtl.json"
-    rtl = json.loads(path.read_text())
-    table = _find(_data().get("engine_glue", []), "[[engine_glue]]", engine="int4")
-    if rtl.get("units") != "rtl" or rtl.get("params") != table["params"]:
-        raise FigureError(f"{path}: not the int4 table's setting with --units rtl")
-    a, b = table["dynamic_pj_per_issued_mac"], rtl["dynamic_pj_per_issued_mac"]
-    return (f"{b:.3f} pJ per issued MAC with the units' RTL against {a:.3f} with their "
-            f"netlists ({(b / a - 1) * 100:+.2f}%; idle {rtl['idle_pj_per_cycle']:,.1f} against "
-            f"{table['idle_pj_per_cycle']:,.1f} pJ a cycle)")
+    """The int4 and f16 engines' [[engine_glue]] figures (their units'
+    netlists beside them) against the same measurements with the units' RTL
+    (docs/data/engine_glue_ENGINE_rtl.json: engine_glue --units rtl --json)."""
+    parts = []
+    for engine in ("int4", "f16"):
+        path = source_dir() / "docs" / "data" / f"engine_glue_{engine}_rtl.json"
+        rtl = json.loads(path.read_text())
+        table = _find(_data().get("engine_glue", []), "[[engine_glue]]", engine=engine)
+        if rtl.get("units") != "rtl" or rtl.get("params") != table["params"]:
+            raise FigureError(f"{path}: not the {engine} table's setting with --units rtl")
+        a, b = table["dynamic_pj_per_issued_mac"], rtl["dynamic_pj_per_issued_mac"]
+        parts.append(f"{engine}: {b:.3f} pJ per issued MAC with the units' RTL against "
+                     f"{a:.3f} with their netlists ({(b / a - 1) * 100:+.3f}%; idle "
+                     f"{rtl['idle_pj_per_cycle']:,.1f} against "
+                     f"{table['idle_pj_per_cycle']:,.1f} pJ a cycle)")
+    return "; ".join(parts)
 
 
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
