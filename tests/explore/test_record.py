@@ -119,3 +119,43 @@ def test_gate_level(tmp_path, stamped):
                                 "counter_mismatches": ["act_int4_busy_o: netlist 3, RTL 4"]}))
     with pytest.raises(record.RecordError, match="not the run's datapath"):
         record.write(tmp_path / "record.toml", [], [("gls", path)])
+
+
+def test_a_kept_gate_level_measurement_is_priced_by_this_build(tmp_path, stamped, monkeypatch):
+    """A kept measurement (docs/data/gate_level_int4_64.json's form: the
+    gate-level figures, their states and the run's report) is priced again
+    by the estimate of this build (datapath_energy.reprice), not taken with
+    the estimate it was kept with; its counters must be the report's."""
+    from tcu_tools.phys import datapath_energy
+    report = {"activity": {"cycles": 740, "engines": {"int4": {"busy": 518}}},
+              "configuration": {"parameters": {"Int4MacsPerCycle": 64}}}
+    priced = []
+
+    def reprice(measured, rep):
+        priced.append(rep)
+        return {**measured, "estimate_pj": 1050000.0,
+                "by_state": {k: {**v, "estimate_pj_per_cycle": 5500.0}
+                             for k, v in measured["by_state"].items()}}
+
+    monkeypatch.setattr(datapath_energy, "reprice", reprice)
+    kept = {"gate_level": {"pj": 1000000.0, "cycles": 740, "params": {"Int4MacsPerCycle": 64},
+                           "counters": {"act_cycles_o": 740, "act_int4_busy_o": 518}},
+            "trace": "run1.fst", "report": report,
+            "by_state": {"int4 busy": {"cycles": 518, "pj_per_cycle": 5000.0,
+                                       "estimate_pj_per_cycle": 1.0}}}
+    path = tmp_path / "kept.json"
+    path.write_text(json.dumps(kept))
+    data = record.write(tmp_path / "record.toml", [], [("gls", path)])
+    assert priced == [report]
+    r = data["result"][0]
+    assert (r["fast"], r["full"], r["status"]) == (1050000.0, 1000000.0, "ok")
+    assert r["error"] == pytest.approx(0.05)
+    assert data["run"][0]["states"][0]["estimate_pj_per_cycle"] == 5500.0
+    kept["gate_level"]["counters"]["act_int4_busy_o"] = 517
+    path.write_text(json.dumps(kept))
+    with pytest.raises(record.RecordError, match="act_int4_busy_o: netlist 517, RTL 518"):
+        record.write(tmp_path / "record.toml", [], [("gls", path)])
+    del kept["report"]
+    path.write_text(json.dumps(kept))
+    with pytest.raises(record.RecordError, match="no 'report'"):
+        record.write(tmp_path / "record.toml", [], [("gls", path)])

@@ -4,7 +4,7 @@ generated from it (docs/hooks.py, `<!-- generated: explore-validation -->`).
 
     python -m tcu_tools.explore.record --write docs/data/explore_validation.toml \\
         --run NAME=OUT_DIR [--run NAME=OUT_DIR]...   # tcu explore --validate output folders
-        [--gate-level NAME=JSON]...   # python -m tcu_tools.phys.datapath_energy --json
+        [--gate-level NAME=JSON]...   # a gate-level datapath energy (read_gate_level)
     python -m tcu_tools.explore.record --check        # exit 1 when the record is stale
     python -m tcu_tools.explore.record --table        # the docs' Markdown table
 
@@ -32,7 +32,7 @@ from pathlib import Path
 from .params import checkout
 
 RECORD_PATH = Path("docs") / "data" / "explore_validation.toml"  # in the checkout
-COMMAND = "tests/explore_cycles.sh build/tcu build/explore_cycles --record"
+COMMAND = "nice -n 10 tests/explore_cycles.sh build/tcu build/explore_cycles --record"
 
 
 class RecordError(RuntimeError):
@@ -44,7 +44,7 @@ def _files() -> list[Path]:
     root = checkout()
     globs = ["rtl/*.sv", "rtl/*.vlt", "tb/*.sv", "spec/config.toml", "spec/phys_osu018.toml",
              "model/src/*.cpp", "model/include/tcu/*.h", "systemc/**/*.cpp", "systemc/**/*.h",
-             "tools/gemm*.cpp", "python/tcu_tools/phys/compose.py",
+             "tools/gemm*.cpp", "python/tcu_tools/phys/compose.py", "docs/data/gate_level_*.json",
              "python/tcu_tools/explore/fast.py", "python/tcu_tools/explore/validate.py"]
     return sorted({f for g in globs for f in root.glob(g) if f.is_file()})
 
@@ -135,14 +135,25 @@ def read_run(name: str, out: Path) -> tuple[dict, list[dict]]:
 
 
 def read_gate_level(name: str, path: Path) -> tuple[dict, list[dict]]:
-    """A gate-level datapath energy (python -m tcu_tools.phys.datapath_energy
-    --report ... --json PATH): the run report's energy estimate against the
-    energy of the mapped datapath replayed with the run's own inputs."""
+    """A gate-level datapath energy against the energy estimate: the energy
+    of the mapped datapath replayed with an RTL run's own inputs, and the
+    estimate of the run's activity. PATH is either a kept measurement
+    (docs/data/gate_level_int4_64.json: the gate-level figures and the run
+    report's activity and configuration), priced here by this build's
+    estimate (tcu_tools.phys.datapath_energy.reprice_saved: the tcu module
+    of TCU_MODULE_DIR), or a measurement's --json with --report, whose
+    estimate is the run's."""
+    from tcu_tools.phys import datapath_energy
     from .validate import TOLERANCES
     try:
         got = json.loads(path.read_text())
+        if "gate_level" in got:
+            got = datapath_energy.reprice_saved(got)
     except (OSError, json.JSONDecodeError) as error:
         raise RecordError(f"{path}: {error}") from None
+    except KeyError as error:
+        raise RecordError(f"{path}: no {error} (a kept measurement has gate_level, by_state "
+                          f"and the run's report)") from None
     if got.get("estimate_pj") is None or got.get("counter_mismatches"):
         raise RecordError(f"{path}: no estimate (run with --report) or the netlist is not the "
                           f"run's datapath: {got.get('counter_mismatches')}")
@@ -287,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the --run folders into it")
     parser.add_argument("--run", action="append", default=[], metavar="NAME=OUT_DIR")
     parser.add_argument("--gate-level", action="append", default=[], metavar="NAME=JSON",
-                        help="a gate-level datapath energy (tcu_tools.phys.datapath_energy --json)")
+                        help="a gate-level datapath energy (a kept measurement, priced by this "
+                        "build's estimate, or tcu_tools.phys.datapath_energy --json)")
     parser.add_argument("--check", action="store_true", help="exit 1 when it is stale")
     parser.add_argument("--table", action="store_true", help="print the docs' table")
     args = parser.parse_args(argv)
