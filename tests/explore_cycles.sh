@@ -14,7 +14,10 @@
 # tcu explore must exit 0. With --record, the results go into
 # docs/data/explore_validation.toml (python -m tcu_tools.explore.record),
 # with the gate-level datapath energy of docs/data/gate_level_int4_64.json
-# priced by this build's estimate: the record's one regenerating command.
+# priced by this build's estimate and the physical data file's mapped
+# datapaths ([[whole]]) against the composition, then checked (record
+# --check: every figure within its tolerance): the record's one
+# regenerating command.
 #   tests/explore_cycles.sh TCU WORK_DIR [--record]
 set -euo pipefail
 tcu=$1
@@ -68,6 +71,10 @@ if [ "$status" = 0 ] && [ "$record" = --record ]; then
   (cd "$here/.." && TCU_MODULE_DIR=$(cd "$(dirname "$tcu")" && pwd)/python \
     .venv/bin/python -m tcu_tools.explore.record --write \
     --run cycles_extremes="$work/extremes" --run cycles_middle="$work/middle" \
-    --gate-level gate_level_int4_64=docs/data/gate_level_int4_64.json)
+    --gate-level gate_level_int4_64=docs/data/gate_level_int4_64.json) || status=1
+  # every figure of the record within its tolerance (the mapped datapaths'
+  # area and clock among them), the points over one named
+  (cd "$here/.." && TCU_MODULE_DIR=$(cd "$(dirname "$tcu")" && pwd)/python \
+    .venv/bin/python -m tcu_tools.explore.record --check) || status=1
 fi
 exit "$status"

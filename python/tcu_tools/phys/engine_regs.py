@@ -41,10 +41,12 @@ run issued (the operand registers load and the D buffer fills once an
 instruction, so the toggles go with the MACs, not with the busy cycles,
 whose rate a cycle grows with the units), and the energy of one toggle
 (toggle_energy: a DFFPOSX1 whose Q changes, with its D and Q nets, from
-the liberty at the mapped engine's loads).
+the liberty at the mapped engine's loads), with the engine (top) and
+parameters of that netlist, whose design the table's stamp records.
 
 write: appends one [[engine_regs]] table per setting (the JSON files of
-count and energy merged by top and params), stamped with this tree's RTL
+count and energy merged by top and params) and one [[engine_regs_toggles]]
+table per toggles JSON, stamped with this tree's RTL
 (tcu_tools.phys.stamp), to the data file. tcu_tools.spec.gen_phys reads
 them into the energy estimate (model/src/energy.cpp engine_regs_figures:
 the flip-flops piecewise linear in the units and the stages between the
@@ -287,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             got = toggles(Path(args.files[0]), args.engine, json.loads(Path(args.report).read_text()))
             got.update(toggle_energy(Path(args.netlist)))
             got["netlist"] = Path(args.netlist).name
+            got["top"], got["params"] = netlist_setting(got["netlist"])
             return _emit(got, args.json)
         if not args.top:
             parser.error("--top is required")
@@ -329,10 +332,28 @@ def _emit(got: dict, path: str | None) -> int:
     return 0
 
 
-TOGGLE_KEYS = ("engine", "toggles_per_issued_mac", "pj_per_toggle", "register_bits", "toggles",
+TOGGLE_KEYS = ("engine", "top", "params", "toggles_per_issued_mac", "pj_per_toggle", "register_bits", "toggles",
                "issued_macs", "busy_cycles", "busy_toggle_rate", "run_params", "netlist",
                "toggle_flip_flops", "q_load_pf", "q_internal_pj", "q_switching_pj",
-               "q_fanout_internal_pj", "d_internal_pj", "d_switching_pj", "d_driver_internal_pj")
+               "q_fanout_internal_pj", "d_internal_pj", "d_switching_pj", "d_driver_internal_pj",
+               "rtl_files", "rtl_design")
+
+
+def netlist_setting(name: str) -> tuple[str, dict]:
+    """The top and parameters of a mapped netlist named by the mapping flow
+    (TOP.NAME-VALUE....mapped.split.v), SynthImpl left out."""
+    words = name.split(".")
+    params = {}
+    for word in words[1:]:
+        key, sep, value = word.rpartition("-")
+        if sep and key.isidentifier() and value.isdigit():
+            params[key] = int(value)
+        elif word == "mapped":
+            break
+        else:
+            raise ValueError(f"{name}: not a mapped netlist's name (TOP.NAME-VALUE...mapped...)")
+    params.pop("SynthImpl", None)
+    return words[0], params
 
 
 def write(datafile: Path, paths: list[Path]) -> int:
@@ -341,6 +362,9 @@ def write(datafile: Path, paths: list[Path]) -> int:
     for p in paths:
         j = json.loads(p.read_text())
         if "toggles_per_issued_mac" in j:  # toggles: an [[engine_regs_toggles]] table
+            if "top" not in j:
+                j["top"], j["params"] = netlist_setting(j["netlist"])
+            j.update(stamp.stamp_of("engine", j))  # the engine whose registers it counts
             text.append(table_text("[[engine_regs_toggles]]",
                                    {k: j[k] for k in TOGGLE_KEYS if j.get(k) is not None}))
             continue
