@@ -199,8 +199,13 @@ module tcu_e2m1_dot #(
   endtask
 
   // ---------------------------------------------------------------------------
-  // Layer 1: group terms, the alignment exponent and distances (l1_in -> l1_out)
+  // Layer 1: group terms, the alignment exponent and distances (l1_in ->
+  // l1_out), in two parts: (1a) the terms and the largest exponent
+  // (l1_in -> l1a_out), (1b) the distances (l1b_in -> l1_out).
   // ---------------------------------------------------------------------------
+  localparam int unsigned L1aW = Groups * (1 + TermW + ExpW) + 1 + CSigW + ExpW + ExpW + 2;
+  logic [L1aW-1:0] l1a_out, l1b_in;
+
   logic [Groups*QW-1:0]     l1_q;
   logic [Groups*SprodW-1:0] l1_sprod;
   logic [Groups*ExpW-1:0]   l1_texp;
@@ -211,9 +216,8 @@ module tcu_e2m1_dot #(
   logic [QW-2:0]            l1_qmag;
   logic [Groups-1:0]        l1_term_sign;
   logic [Groups*TermW-1:0]  l1_term_mag;
-  logic [Groups*ExpW-1:0]   l1_term_dist;
 
-  task automatic layer1();
+  task automatic layer1a();
     {l1_q, l1_sprod, l1_texp, l1_c_sign, l1_c_mag, l1_c_exp, l1_nan, l1_inf} = l1_in;
     l1_max_exp = l1_c_exp;
     // A select, not an if: Verilator 5.006 counts an if in this loop
@@ -227,60 +231,212 @@ module tcu_e2m1_dot #(
       l1_qmag                       = l1_qg[QW-1] ? (QW-1)'(-l1_qg) : l1_qg[QW-2:0];
       l1_term_sign[g]               = l1_qg[QW-1];
       l1_term_mag[g*TermW +: TermW] = TermW'(l1_qmag) * TermW'(l1_sprod[g*SprodW +: SprodW]);
-      l1_term_dist[g*ExpW +: ExpW]  = l1_max_exp - l1_texp[g*ExpW +: ExpW];
     end
-    l1_out = {l1_term_sign, l1_term_mag, l1_term_dist, l1_c_sign, l1_c_mag,
-              ExpW'(l1_max_exp - l1_c_exp), l1_max_exp, l1_nan, l1_inf};
+    l1a_out = {l1_term_sign, l1_term_mag, l1_texp, l1_c_sign, l1_c_mag, l1_c_exp, l1_max_exp,
+               l1_nan, l1_inf};
+  endtask
+
+  logic [Groups-1:0]        l1b_term_sign;
+  logic [Groups*TermW-1:0]  l1b_term_mag;
+  logic [Groups*ExpW-1:0]   l1b_texp, l1b_term_dist;
+  logic                     l1b_c_sign, l1b_nan, l1b_inf;
+  logic [CSigW-1:0]         l1b_c_mag;
+  logic signed [ExpW-1:0]   l1b_c_exp, l1b_max_exp;
+
+  task automatic layer1b();
+    {l1b_term_sign, l1b_term_mag, l1b_texp, l1b_c_sign, l1b_c_mag, l1b_c_exp, l1b_max_exp,
+     l1b_nan, l1b_inf} = l1b_in;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      l1b_term_dist[g*ExpW +: ExpW] = l1b_max_exp - l1b_texp[g*ExpW +: ExpW];
+    end
+    l1_out = {l1b_term_sign, l1b_term_mag, l1b_term_dist, l1b_c_sign, l1b_c_mag,
+              ExpW'(l1b_max_exp - l1b_c_exp), l1b_max_exp, l1b_nan, l1b_inf};
+  endtask
+
+  task automatic layer1();
+    layer1a();
+    l1b_in = l1a_out;
+    layer1b();
   endtask
 
   // ---------------------------------------------------------------------------
-  // Layer 2: alignment (truncating toward zero) and the exact sum
-  // (l2_in -> l2_out)
+  // Layer 2: alignment (truncating toward zero) and the exact sum (l2_in ->
+  // l2_out), in two parts: (2a) the aligned terms and C, C signed
+  // (l2_in -> l2a_out), (2b) the sum (l2b_in -> l2_out).
   // ---------------------------------------------------------------------------
-  logic [Groups-1:0]       l2_term_sign;
-  logic [Groups*TermW-1:0] l2_term_mag;
-  logic [Groups*ExpW-1:0]  l2_term_dist;
-  logic                    l2_c_sign, l2_nan, l2_inf;
-  logic [CSigW-1:0]        l2_c_mag;
-  logic [ExpW-1:0]         l2_c_dist;
-  logic [ExpW-1:0]         l2_max_exp;
-  logic [CAlW-1:0]         l2_c_al;
-  logic [TermAlW-1:0]      l2_t_al;
-  logic signed [SumW-1:0]  l2_sum;
+  localparam int unsigned L2aW = SumW + Groups * (1 + TermAlW) + ExpW + 1 + 2;
+  logic [L2aW-1:0] l2a_out, l2b_in;
 
-  task automatic layer2();
+  logic [Groups-1:0]         l2_term_sign;
+  logic [Groups*TermW-1:0]   l2_term_mag;
+  logic [Groups*ExpW-1:0]    l2_term_dist;
+  logic                      l2_c_sign, l2_nan, l2_inf;
+  logic [CSigW-1:0]          l2_c_mag;
+  logic [ExpW-1:0]           l2_c_dist;
+  logic [ExpW-1:0]           l2_max_exp;
+  logic [CAlW-1:0]           l2_c_al;
+  logic [Groups*TermAlW-1:0] l2_t_al;
+  logic signed [SumW-1:0]    l2_c_term;
+
+  task automatic layer2a();
     {l2_term_sign, l2_term_mag, l2_term_dist, l2_c_sign, l2_c_mag, l2_c_dist, l2_max_exp, l2_nan,
      l2_inf} = l2_in;
-    l2_c_al = {l2_c_mag, {(CAlW - CSigW){1'b0}}} >> l2_c_dist;
-    l2_sum  = l2_c_sign ? -(SumW'(l2_c_al)) : SumW'(l2_c_al);
+    l2_c_al   = {l2_c_mag, {(CAlW - CSigW){1'b0}}} >> l2_c_dist;
+    l2_c_term = l2_c_sign ? -(SumW'(l2_c_al)) : SumW'(l2_c_al);
     for (int unsigned g = 0; g < Groups; g++) begin
-      l2_t_al = {l2_term_mag[g*TermW +: TermW], {(TermAlW - TermW){1'b0}}} >>
-                l2_term_dist[g*ExpW +: ExpW];
-      l2_sum  = l2_sum + ((SumW'(l2_t_al) ^ {SumW{l2_term_sign[g]}}) + SumW'(l2_term_sign[g]));
+      l2_t_al[g*TermAlW +: TermAlW] = {l2_term_mag[g*TermW +: TermW],
+                                       {(TermAlW - TermW){1'b0}}} >> l2_term_dist[g*ExpW +: ExpW];
     end
-    l2_out = {l2_sum, l2_max_exp, l2_c_sign, l2_nan, l2_inf};
+    l2a_out = {l2_c_term, l2_term_sign, l2_t_al, l2_max_exp, l2_c_sign, l2_nan, l2_inf};
+  endtask
+
+  logic signed [SumW-1:0]    l2b_sum;
+  logic [Groups-1:0]         l2b_term_sign;
+  logic [Groups*TermAlW-1:0] l2b_t_al;
+  logic [ExpW-1:0]           l2b_max_exp;
+  logic                      l2b_c_sign, l2b_nan, l2b_inf;
+
+  task automatic layer2b();
+    {l2b_sum, l2b_term_sign, l2b_t_al, l2b_max_exp, l2b_c_sign, l2b_nan, l2b_inf} = l2b_in;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      l2b_sum = l2b_sum + ((SumW'(l2b_t_al[g*TermAlW +: TermAlW]) ^ {SumW{l2b_term_sign[g]}}) +
+                           SumW'(l2b_term_sign[g]));
+    end
+    l2_out = {l2b_sum, l2b_max_exp, l2b_c_sign, l2b_nan, l2b_inf};
+  endtask
+
+  task automatic layer2();
+    layer2a();
+    l2b_in = l2a_out;
+    layer2b();
+  endtask
+
+  // The fine form's sum (Stages >= FineParts), the same value as layer2b's
+  // in three parts: (2s) the six addends (C, the four terms inverted when
+  // negative, the count of negative terms) reduced to two by three levels
+  // of carry-save adders (l2b_in -> l2s_out); (2l) their low LoS bits added
+  // (l2l_in -> l2l_out); (2h) their high bits added with its carry
+  // (l2h_in -> l2_out). Every sum is modulo 2^SumW, where the exact sum
+  // fits.
+  localparam int unsigned LoS  = SumW / 2;
+  localparam int unsigned L2sW = 2 * SumW + ExpW + 3;
+  localparam int unsigned L2lW = 2 * (SumW - LoS) + (LoS + 1) + ExpW + 3;
+  logic [L2sW-1:0]    l2s_out, l2l_in;
+  logic [L2lW-1:0]    l2l_out, l2h_in;
+  logic [6*SumW-1:0]  l2s_op;
+  logic [SumW-1:0]    l2s_s1, l2s_c1, l2s_s2, l2s_c2, l2s_s3, l2s_c3, l2s_x, l2s_y;
+
+  task automatic layer2s();
+    {l2b_sum, l2b_term_sign, l2b_t_al, l2b_max_exp, l2b_c_sign, l2b_nan, l2b_inf} = l2b_in;
+    l2s_op[0 +: SumW] = l2b_sum;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      l2s_op[(g+1)*SumW +: SumW] = SumW'(l2b_t_al[g*TermAlW +: TermAlW]) ^
+                                   {SumW{l2b_term_sign[g]}};
+    end
+    l2s_op[5*SumW +: SumW] = SumW'(l2b_term_sign[0]) + SumW'(l2b_term_sign[1]) +
+                             SumW'(l2b_term_sign[2]) + SumW'(l2b_term_sign[3]);
+    // 6 -> 4 -> 3 -> 2 addends: a + b + c = (a ^ b ^ c) + 2 maj(a, b, c).
+    l2s_s1 = l2s_op[0 +: SumW] ^ l2s_op[SumW +: SumW] ^ l2s_op[2*SumW +: SumW];
+    l2s_c1 = (((l2s_op[0 +: SumW] & l2s_op[SumW +: SumW]) |
+               (l2s_op[0 +: SumW] & l2s_op[2*SumW +: SumW]) |
+               (l2s_op[SumW +: SumW] & l2s_op[2*SumW +: SumW]))) << 1;
+    l2s_s2 = l2s_op[3*SumW +: SumW] ^ l2s_op[4*SumW +: SumW] ^ l2s_op[5*SumW +: SumW];
+    l2s_c2 = (((l2s_op[3*SumW +: SumW] & l2s_op[4*SumW +: SumW]) |
+               (l2s_op[3*SumW +: SumW] & l2s_op[5*SumW +: SumW]) |
+               (l2s_op[4*SumW +: SumW] & l2s_op[5*SumW +: SumW]))) << 1;
+    l2s_s3 = l2s_s1 ^ l2s_c1 ^ l2s_s2;
+    l2s_c3 = ((l2s_s1 & l2s_c1) | (l2s_s1 & l2s_s2) | (l2s_c1 & l2s_s2)) << 1;
+    l2s_x  = l2s_s3 ^ l2s_c3 ^ l2s_c2;
+    l2s_y  = ((l2s_s3 & l2s_c3) | (l2s_s3 & l2s_c2) | (l2s_c3 & l2s_c2)) << 1;
+    l2s_out = {l2s_x, l2s_y, l2b_max_exp, l2b_c_sign, l2b_nan, l2b_inf};
+  endtask
+
+  logic [SumW-1:0] l2l_x, l2l_y;
+  logic [ExpW-1:0] l2l_max_exp;
+  logic            l2l_c_sign, l2l_nan, l2l_inf;
+  logic [LoS:0]    l2l_lo;
+
+  task automatic layer2l();
+    {l2l_x, l2l_y, l2l_max_exp, l2l_c_sign, l2l_nan, l2l_inf} = l2l_in;
+    l2l_lo  = {1'b0, l2l_x[LoS-1:0]} + {1'b0, l2l_y[LoS-1:0]};
+    l2l_out = {l2l_x[SumW-1:LoS], l2l_y[SumW-1:LoS], l2l_lo, l2l_max_exp, l2l_c_sign, l2l_nan,
+               l2l_inf};
+  endtask
+
+  logic [SumW-LoS-1:0] l2h_x, l2h_y;
+  logic [LoS:0]        l2h_lo;
+  logic [ExpW-1:0]     l2h_max_exp;
+  logic                l2h_c_sign, l2h_nan, l2h_inf;
+
+  task automatic layer2h();
+    {l2h_x, l2h_y, l2h_lo, l2h_max_exp, l2h_c_sign, l2h_nan, l2h_inf} = l2h_in;
+    l2_out = {l2h_x + l2h_y + (SumW - LoS)'(l2h_lo[LoS]), l2h_lo[LoS-1:0], l2h_max_exp, l2h_c_sign,
+              l2h_nan, l2h_inf};
   endtask
 
   // ---------------------------------------------------------------------------
-  // Layer 3: truncation to f32 (golden fixed_to_f32_rz) (l3_in -> l3_out)
+  // Layer 3: truncation to f32 (golden fixed_to_f32_rz), in two parts:
+  // (3a) the magnitude and its leading zeros (l3_in -> l3a_out), (3b) the
+  // exponent, the normalised or subnormal fraction and the packing
+  // (l3b_in -> l3_out). layer3 runs both.
   // ---------------------------------------------------------------------------
+  localparam int unsigned L3mW = 1 + MagW + ExpW + 3;
+  localparam int unsigned L3aW = 1 + MagW + 6 + ExpW + 3;
+  logic [L3mW-1:0] l3m_out, l3z_in;
+  logic [L3aW-1:0] l3a_out, l3b_in;
+
   logic signed [SumW-1:0] l3_sum;
-  logic signed [ExpW-1:0] l3_max_exp, l3_res_exp, l3_sub_shift;
+  logic signed [ExpW-1:0] l3_max_exp;
   logic                   l3_c_sign, l3_nan, l3_inf, l3_sign;
   logic [MagW-1:0]        l3_mag;
-  logic [Man-1:0]         l3_frac;
   logic [63:0]            l3_probe;
   logic [5:0]             l3_lz;
-  logic [Man-1:0]         l3_sub_units;
 
-  task automatic layer3();
+  task automatic layer3a();
     {l3_sum, l3_max_exp, l3_c_sign, l3_nan, l3_inf} = l3_in;
     l3_sign = l3_sum[SumW-1];
     l3_mag  = l3_sign ? MagW'(-l3_sum) : l3_sum[MagW-1:0];
+    l3m_out = {l3_sign, l3_mag, l3_max_exp, l3_c_sign, l3_nan, l3_inf};
+  endtask
 
+  // The fine form's magnitude (Stages >= FineParts), the same value as
+  // layer3a's in two parts: (3h) the bits inverted for a negative sum and
+  // the low LoW bits' increment (l3_in -> l3h_out), (3i) the high bits'
+  // increment by the low bits' carry (l3i_in -> l3m_out).
+  localparam int unsigned LoW  = MagW / 2;
+  localparam int unsigned L3hW = 1 + (MagW - LoW) + (LoW + 1) + ExpW + 3;
+  logic [L3hW-1:0]      l3h_out, l3i_in;
+  logic [MagW-1:0]      l3h_inv;
+  logic [LoW:0]         l3h_lo;
+
+  task automatic layer3h();
+    {l3_sum, l3_max_exp, l3_c_sign, l3_nan, l3_inf} = l3_in;
+    l3_sign = l3_sum[SumW-1];
+    l3h_inv = l3_sum[MagW-1:0] ^ {MagW{l3_sign}};
+    l3h_lo  = {1'b0, l3h_inv[LoW-1:0]} + (LoW + 1)'(l3_sign);
+    l3h_out = {l3_sign, l3h_inv[MagW-1:LoW], l3h_lo, l3_max_exp, l3_c_sign, l3_nan, l3_inf};
+  endtask
+
+  logic                   l3i_sign, l3i_c_sign, l3i_nan, l3i_inf;
+  logic [MagW-LoW-1:0]    l3i_hi;
+  logic [LoW:0]           l3i_lo;
+  logic signed [ExpW-1:0] l3i_max_exp;
+
+  task automatic layer3i();
+    {l3i_sign, l3i_hi, l3i_lo, l3i_max_exp, l3i_c_sign, l3i_nan, l3i_inf} = l3i_in;
+    l3m_out = {l3i_sign, l3i_hi + (MagW - LoW)'(l3i_lo[LoW]), l3i_lo[LoW-1:0], l3i_max_exp,
+               l3i_c_sign, l3i_nan, l3i_inf};
+  endtask
+
+  logic                   l3z_sign, l3z_c_sign, l3z_nan, l3z_inf;
+  logic [MagW-1:0]        l3z_mag;
+  logic signed [ExpW-1:0] l3z_max_exp;
+
+  task automatic layer3z();
+    {l3z_sign, l3z_mag, l3z_max_exp, l3z_c_sign, l3z_nan, l3z_inf} = l3z_in;
     // Leading zeros of the magnitude (MagW when zero: ones below it), a
     // six-step binary search.
-    l3_probe = {l3_mag, {(64 - MagW){1'b1}}};
+    l3_probe = {l3z_mag, {(64 - MagW){1'b1}}};
     l3_lz[5] = l3_probe[63:32] == '0;
     l3_probe = l3_lz[5] ? l3_probe << 32 : l3_probe;
     l3_lz[4] = l3_probe[63:48] == '0;
@@ -293,32 +449,53 @@ module tcu_e2m1_dot #(
     l3_probe = l3_lz[1] ? l3_probe << 2 : l3_probe;
     l3_lz[0] = !l3_probe[63];
 
+    l3a_out = {l3z_sign, l3z_mag, l3_lz, l3z_max_exp, l3z_c_sign, l3z_nan, l3z_inf};
+  endtask
+
+  logic signed [ExpW-1:0] l3b_max_exp, l3b_res_exp, l3b_sub_shift;
+  logic                   l3b_c_sign, l3b_nan, l3b_inf, l3b_sign;
+  logic [MagW-1:0]        l3b_mag;
+  logic [5:0]             l3b_lz;
+  logic [Man-1:0]         l3b_frac;
+  logic [Man-1:0]         l3b_sub_units;
+
+  task automatic layer3b();
+    {l3b_sign, l3b_mag, l3b_lz, l3b_max_exp, l3b_c_sign, l3b_nan, l3b_inf} = l3b_in;
+
     // The value is mag * 2^(max_exp - 35); its leading one is at exponent
     // e = max_exp - 35 + (MagW - 1 - lz). Normalised: the leading one at the
     // top, the f32 fraction below it.
-    l3_res_exp = l3_max_exp - ExpW'(WinFrac) + ExpW'(MagW - 1) - ExpW'(l3_lz);
-    l3_frac    = Man'((l3_mag << l3_lz) >> (MagW - 1 - Man));
+    l3b_res_exp = l3b_max_exp - ExpW'(WinFrac) + ExpW'(MagW - 1) - ExpW'(l3b_lz);
+    l3b_frac    = Man'((l3b_mag << l3b_lz) >> (MagW - 1 - Man));
 
     // Subnormal: mag in units of 2^-149 is mag * 2^(max_exp - 35 + 149).
-    l3_sub_shift = l3_max_exp - ExpW'(WinFrac) + ExpW'(Bias - 1 + Man);
-    l3_sub_units = l3_sub_shift[ExpW-1] ? Man'(l3_mag >> (-l3_sub_shift))
-                                        : Man'(l3_mag << l3_sub_shift);
+    l3b_sub_shift = l3b_max_exp - ExpW'(WinFrac) + ExpW'(Bias - 1 + Man);
+    l3b_sub_units = l3b_sub_shift[ExpW-1] ? Man'(l3b_mag >> (-l3b_sub_shift))
+                                          : Man'(l3b_mag << l3b_sub_shift);
 
-    if (l3_nan) begin
+    if (l3b_nan) begin
       l3_out = tcu_pkg::F32_CANONICAL_NAN;
-    end else if (l3_inf) begin
-      l3_out = {l3_c_sign, POS_INF[Width-2:0]};
-    end else if (l3_mag == '0) begin
+    end else if (l3b_inf) begin
+      l3_out = {l3b_c_sign, POS_INF[Width-2:0]};
+    end else if (l3b_mag == '0) begin
       l3_out = '0;
-    end else if (l3_res_exp > EXP_MAX) begin
-      l3_out = {l3_sign, POS_INF[Width-2:0]};
-    end else if (l3_res_exp >= EXP_MIN) begin
-      l3_out = {l3_sign, ExpF'(l3_res_exp + EXP_MAX), l3_frac};
-    end else if (l3_sub_units == '0) begin
+    end else if (l3b_res_exp > EXP_MAX) begin
+      l3_out = {l3b_sign, POS_INF[Width-2:0]};
+    end else if (l3b_res_exp >= EXP_MIN) begin
+      l3_out = {l3b_sign, ExpF'(l3b_res_exp + EXP_MAX), l3b_frac};
+    end else if (l3b_sub_units == '0) begin
       l3_out = '0;
     end else begin
-      l3_out = {l3_sign, {ExpF{1'b0}}, l3_sub_units};
+      l3_out = {l3b_sign, {ExpF{1'b0}}, l3b_sub_units};
     end
+  endtask
+
+  task automatic layer3();
+    layer3a();
+    l3z_in = l3m_out;
+    layer3z();
+    l3b_in = l3a_out;
+    layer3b();
   endtask
 
   // ---------------------------------------------------------------------------
@@ -327,6 +504,10 @@ module tcu_e2m1_dot #(
   // Registers after layer l (D<l>), and the first layer the block of that
   // boundary's first register runs (F<l>: the one after the last registered
   // boundary before it).
+  // Below FineParts (11) registers they go after the four layers (D<l>);
+  // from there on (Fine) after the eleven parts of them (g_fine).
+  localparam int unsigned FineParts = 11;
+  localparam bit          Fine      = Stages >= FineParts;
   localparam int unsigned D0 = (1 * Stages) / 4;
   localparam int unsigned D1 = (2 * Stages) / 4 - (1 * Stages) / 4;
   localparam int unsigned D2 = (3 * Stages) / 4 - (2 * Stages) / 4;
@@ -337,7 +518,7 @@ module tcu_e2m1_dot #(
   // With D<l> as above, a boundary 2 with registers (Stages >= 3) always
   // follows a registered boundary 1 (F2 = 2), and F3 is 0 (Stages = 1), 2
   // (Stages = 2) or 3: the blocks below are written for those cases only.
-  if ((D2 > 0 && F2 != 2) || (Stages > 0 && F3 == 1)) begin : g_bad_boundaries
+  if (!Fine && ((D2 > 0 && F2 != 2) || (Stages > 0 && F3 == 1))) begin : g_bad_boundaries
     $fatal(1, "tcu_e2m1_dot: a register boundary the blocks do not cover");
   end
 
@@ -366,6 +547,122 @@ module tcu_e2m1_dot #(
     // No registers: the clock, reset and enable go unused.
     logic unused_ctrl;
     assign unused_ctrl = ^{clk_i, rst_ni, en_i, bnd0, bnd1, bnd2, bv0, bv1, bv2};
+  end else if (Fine) begin : g_fine
+    // Part p (of FineParts) is followed by floor((p+1)S/FineParts) -
+    // floor(pS/FineParts) >= 1 registers (a tcu_pipe_reg); each part runs in
+    // an always_comb from the registers before it.
+    logic [L0W-1:0] p0_d;
+    logic [L0W-1:0] p0_q;
+    logic p0_v;
+    logic [L1aW-1:0] p1_d;
+    logic [L1aW-1:0] p1_q;
+    logic p1_v;
+    logic [L1W-1:0] p2_d;
+    logic [L1W-1:0] p2_q;
+    logic p2_v;
+    logic [L2aW-1:0] p3_d;
+    logic [L2aW-1:0] p3_q;
+    logic p3_v;
+    logic [L2sW-1:0] p4_d;
+    logic [L2sW-1:0] p4_q;
+    logic p4_v;
+    logic [L2lW-1:0] p5_d;
+    logic [L2lW-1:0] p5_q;
+    logic p5_v;
+    logic [L2W-1:0] p6_d;
+    logic [L2W-1:0] p6_q;
+    logic p6_v;
+    logic [L3hW-1:0] p7_d;
+    logic [L3hW-1:0] p7_q;
+    logic p7_v;
+    logic [L3mW-1:0] p8_d;
+    logic [L3mW-1:0] p8_q;
+    logic p8_v;
+    logic [L3aW-1:0] p9_d;
+    logic [L3aW-1:0] p9_q;
+    logic p9_v;
+    logic [Width-1:0] p10_d;
+    always_comb begin
+      layer0();
+      p0_d = l0_out;
+    end
+    tcu_pipe_reg #(.Width(L0W), .Depth((1 * Stages) / FineParts - (0 * Stages) / FineParts)) u_r0 (
+      .clk_i, .rst_ni, .en_i, .valid_i(valid_i), .data_i(p0_d), .valid_o(p0_v), .data_o(p0_q));
+    always_comb begin
+      l1_in = p0_q;
+      layer1a();
+      p1_d = l1a_out;
+    end
+    tcu_pipe_reg #(.Width(L1aW), .Depth((2 * Stages) / FineParts - (1 * Stages) / FineParts)) u_r1 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p0_v), .data_i(p1_d), .valid_o(p1_v), .data_o(p1_q));
+    always_comb begin
+      l1b_in = p1_q;
+      layer1b();
+      p2_d = l1_out;
+    end
+    tcu_pipe_reg #(.Width(L1W), .Depth((3 * Stages) / FineParts - (2 * Stages) / FineParts)) u_r2 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p1_v), .data_i(p2_d), .valid_o(p2_v), .data_o(p2_q));
+    always_comb begin
+      l2_in = p2_q;
+      layer2a();
+      p3_d = l2a_out;
+    end
+    tcu_pipe_reg #(.Width(L2aW), .Depth((4 * Stages) / FineParts - (3 * Stages) / FineParts)) u_r3 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p2_v), .data_i(p3_d), .valid_o(p3_v), .data_o(p3_q));
+    always_comb begin
+      l2b_in = p3_q;
+      layer2s();
+      p4_d = l2s_out;
+    end
+    tcu_pipe_reg #(.Width(L2sW), .Depth((5 * Stages) / FineParts - (4 * Stages) / FineParts)) u_r4 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p3_v), .data_i(p4_d), .valid_o(p4_v), .data_o(p4_q));
+    always_comb begin
+      l2l_in = p4_q;
+      layer2l();
+      p5_d = l2l_out;
+    end
+    tcu_pipe_reg #(.Width(L2lW), .Depth((6 * Stages) / FineParts - (5 * Stages) / FineParts)) u_r5 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p4_v), .data_i(p5_d), .valid_o(p5_v), .data_o(p5_q));
+    always_comb begin
+      l2h_in = p5_q;
+      layer2h();
+      p6_d = l2_out;
+    end
+    tcu_pipe_reg #(.Width(L2W), .Depth((7 * Stages) / FineParts - (6 * Stages) / FineParts)) u_r6 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p5_v), .data_i(p6_d), .valid_o(p6_v), .data_o(p6_q));
+    always_comb begin
+      l3_in = p6_q;
+      layer3h();
+      p7_d = l3h_out;
+    end
+    tcu_pipe_reg #(.Width(L3hW), .Depth((8 * Stages) / FineParts - (7 * Stages) / FineParts)) u_r7 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p6_v), .data_i(p7_d), .valid_o(p7_v), .data_o(p7_q));
+    always_comb begin
+      l3i_in = p7_q;
+      layer3i();
+      p8_d = l3m_out;
+    end
+    tcu_pipe_reg #(.Width(L3mW), .Depth((9 * Stages) / FineParts - (8 * Stages) / FineParts)) u_r8 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p7_v), .data_i(p8_d), .valid_o(p8_v), .data_o(p8_q));
+    always_comb begin
+      l3z_in = p8_q;
+      layer3z();
+      p9_d = l3a_out;
+    end
+    tcu_pipe_reg #(.Width(L3aW), .Depth((10 * Stages) / FineParts - (9 * Stages) / FineParts)) u_r9 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p8_v), .data_i(p9_d), .valid_o(p9_v), .data_o(p9_q));
+    always_comb begin
+      l3b_in = p9_q;
+      layer3b();
+      p10_d = l3_out;
+    end
+    tcu_pipe_reg #(.Width(Width), .Depth(Stages - (10 * Stages) / FineParts)) u_r10 (
+      .clk_i, .rst_ni, .en_i, .valid_i(p9_v), .data_i(p10_d), .valid_o, .data_o(d_o));
+
+    assign {bnd0, bnd1, bnd2} = '0;
+    assign {bv0, bv1, bv2}    = '0;
+    logic unused_bnd;
+    assign unused_bnd = ^{bnd0, bnd1, bnd2, bv0, bv1, bv2};
   end else begin : g_pipe
     // A boundary without registers, or one the next block does not read
     // (boundary 0 when boundary 1 computes layer 0 itself), is unused.
