@@ -47,9 +47,10 @@ tcu_int_unit_model(tcu_rtl_sparse_mux tcu_sparse_mux Vtcu_sparse_mux
 tcu_int_unit_test(test_rtl_sparse_mux test_rtl_sparse_mux.cpp tcu_rtl_sparse_mux)
 
 # ---- tcu_e2m1_dot at Stages = 2 (default), 0 (combinational), 1 (every
-# layer in the output register's block) and 8 (two
-# registers after each layer; with SynthImpl = 1: the products as logic,
-# tcu_e2m1_group_dots_synth, not the simulation's table) ---------------------------------------------------
+# layer in the output register's block), 8 (two registers after each layer;
+# with SynthImpl = 1: the products as logic, tcu_e2m1_group_dots_synth, not
+# the simulation's table) and 11 (the fine form: a register after each of
+# its eleven parts, the deepest setting) --------------------------------------
 set(TCU_E2M1_SOURCES tcu_pipe_reg.sv tcu_e2m1_dot.sv tcu_e2m1_group_dots_synth.sv
     tcu_e2m1_group_dots_fast.sv)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s2 tcu_e2m1_dot Vtcu_e2m1_dot_s2
@@ -60,8 +61,11 @@ tcu_int_unit_model(tcu_rtl_e2m1_dot_s1 tcu_e2m1_dot Vtcu_e2m1_dot_s1
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=1)
 tcu_int_unit_model(tcu_rtl_e2m1_dot_s8 tcu_e2m1_dot Vtcu_e2m1_dot_s8
   SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=8 -GSynthImpl=1'b1)
+tcu_int_unit_model(tcu_rtl_e2m1_dot_s11 tcu_e2m1_dot Vtcu_e2m1_dot_s11
+  SOURCES ${TCU_E2M1_SOURCES} PARAMS -GStages=11)
 tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
-  tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0 tcu_rtl_e2m1_dot_s1 tcu_rtl_e2m1_dot_s8)
+  tcu_rtl_e2m1_dot_s2 tcu_rtl_e2m1_dot_s0 tcu_rtl_e2m1_dot_s1 tcu_rtl_e2m1_dot_s8
+  tcu_rtl_e2m1_dot_s11)
 
 # ---- tcu_datapath smoke test at one dot unit per engine (small and quick to
 # Verilate; the full datapath is tested through the SystemC build), with

@@ -1,4 +1,4 @@
-// rtl/tcu_e2m1_dot.sv at Stages = 2, 0 and 8, bit-exact against the golden
+// rtl/tcu_e2m1_dot.sv at Stages = 2, 0, 1, 8 and 11, bit-exact against the golden
 // e2m1_dot (model/src/e2m1.cpp): random operands biased toward the corners
 // the numerics have (window truncation, cancellation, zero terms that set the
 // alignment, overflow, subnormal results, NaN scales and C), with random
@@ -22,6 +22,7 @@
 #include "Vtcu_e2m1_dot_s1.h"
 #include "Vtcu_e2m1_dot_s2.h"
 #include "Vtcu_e2m1_dot_s8.h"
+#include "Vtcu_e2m1_dot_s11.h"
 #endif
 #include "int_rtl_util.h"
 #include "tcu/golden.h"
@@ -309,5 +310,11 @@ TEST_CASE("tcu_e2m1_dot Stages=1 matches e2m1_dot", "[rtl][e2m1]") {
 // Verilated with SynthImpl = 1: the products as Yosys maps them.
 TEST_CASE("tcu_e2m1_dot Stages=8 (SynthImpl=1) matches e2m1_dot", "[rtl][e2m1]") {
   check_unit<Vtcu_e2m1_dot_s8>(8, 23);
+}
+
+// The fine form at its one-register-a-part setting (the deepest): the sum
+// carry-save and in two chunks, the magnitude in two chunks.
+TEST_CASE("tcu_e2m1_dot Stages=11 (the fine form) matches e2m1_dot", "[rtl][e2m1]") {
+  check_unit<Vtcu_e2m1_dot_s11>(11, 25);
 }
 #endif
