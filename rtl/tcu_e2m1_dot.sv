@@ -22,11 +22,17 @@
 //
 // Four layers: (0) group dot products, scale decode and C unpack; (1) group
 // terms and the alignment exponent; (2) alignment and the exact sum;
-// (3) truncation to f32. The Stages pipeline registers are spread evenly
-// over them as in tcu_int4_dot (layer l is followed by
-// floor((l+1)S/4) - floor(lS/4)). valid_o and d_o follow valid_i exactly
-// Stages cycles later, counting only cycles with en_i high; en_i low holds
-// every register.
+// (3) truncation to f32. Below FineParts (11) registers, the Stages
+// pipeline registers are spread evenly over them as in tcu_int4_dot (layer
+// l is followed by floor((l+1)S/4) - floor(lS/4)). From FineParts on, the
+// fine form: the layers cut into eleven parts (0; 1a, 1b; 2a, 2s, 2l, 2h;
+// 3h, 3i, 3z, 3b below), part p followed by floor((p+1)S/11) - floor(pS/11)
+// >= 1 registers. Its sum (2s, 2l, 2h: carry-save, then two chunks) and
+// magnitude (3h, 3i: two chunks) are other logic of the same value as
+// layer2b's and layer3a's, so no part holds a carry chain of the full
+// width; the other parts are the layers' own code, cut. valid_o and d_o
+// follow valid_i exactly Stages cycles later, counting only cycles with
+// en_i high; en_i low holds every register.
 //
 // Layer 0's group dots (each group's exact sum of products of two codes)
 // come from one of two implementations with one port list, chosen by
@@ -39,7 +45,9 @@
 // Simulation speed (as in tcu_fma; synthesis sees the same logic): each
 // layer is a task without arguments or locals over module-level variables,
 // run inside the always_ff of the first register after it, under that
-// register's load enable, so an idle or stalled unit evaluates nothing; the
+// register's load enable, so an idle or stalled unit evaluates nothing (the
+// fine form, the deepest settings only, runs each part in an always_comb
+// ahead of a tcu_pipe_reg); the
 // data inputs are public_flat_rd, so all instances share one copy of the
 // Verilated code.
 module tcu_e2m1_dot #(
