@@ -799,4 +799,12 @@ module tcu_e2m1_dot #(
   end
   /* verilator lint_on BLKSEQ */
 
+  // The fine form's hand-offs between its sum and magnitude parts, which
+  // the four-layer form does not use.
+  if (!Fine) begin : g_fine_unused
+    assign {l2l_in, l2h_in, l3i_in} = '0;
+    logic unused_fine;
+    assign unused_fine = ^{l2s_out, l2l_out, l3h_out};
+  end
+
 endmodule
