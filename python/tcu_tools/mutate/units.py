@@ -17,6 +17,8 @@ UNIT_OF_FILE = {
     "tcu_e2m1_group_dots_fast.sv": "e2m1",
     "tcu_e2m1_engine.sv": "e2m1",
     "tcu_f16_dot_fast.sv": "f16",
+    "tcu_f16_fast_operands.sv": "f16",
+    "tcu_f16_fast_chain.sv": "f16",
     "tcu_f16_engine.sv": "f16",
     "tcu_fma_three.sv": "fma",
     "tcu_f64_dot.sv": "f64",
