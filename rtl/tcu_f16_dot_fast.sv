@@ -5,8 +5,8 @@
 // tcu_f16_fast_operands (A's, B's and C's elements widened to f32 and
 // classified as tcu_fma classifies an operand, combinationally). Same ports
 // and parameters as tcu_f16_dot. The f16 engine's fast form instantiates
-// the chain itself, behind operand records it makes once an instruction
-// (tcu_f16_engine).
+// the chain itself (tcu_f16_fast_unit), behind operand records it makes
+// once an instruction (tcu_f16_engine).
 //
 // Proven equal to tcu_f16_dot_synth (tcu-formal, formal/checks.toml): the
 // two chains at FmaStages 0 (f16_dot), this form's registers
@@ -48,10 +48,6 @@ module tcu_f16_dot_fast #(
     .rst_ni,
     .en_i,
     .valid_i,
-    .a_i,
-    .b_i,
-    .c_i,
-    .c_f16_i,
     .d_f16_i,
     .a_op_i (a_op),
     .b_op_i (b_op),

@@ -157,12 +157,12 @@ module tcu_f16_engine #(
     // column's f16 elements and every C element widened and classified once
     // an instruction; A's record of row r, element k is r * DOT_K + k, B's
     // likewise by column, C's record e) and each unit's chain
-    // (tcu_f16_fast_chain, proven equal to tcu_f16_dot_synth with
-    // tcu_f16_fast_operands in front of it as tcu_f16_dot_fast), which
-    // widens and classifies nothing. The unit instances are g_unit[u].u_dot
-    // in both forms; the fast chain's a_i, b_i, c_i and c_f16_i are the
-    // unit's operands as tcu_f16_dot takes them, for the waveform and
-    // tcu_tools.phys.workload.
+    // (tcu_f16_fast_unit around tcu_f16_fast_chain, proven equal to
+    // tcu_f16_dot_synth with tcu_f16_fast_operands in front of it as
+    // tcu_f16_dot_fast), which widens and classifies nothing. The unit
+    // instances are g_unit[u].u_dot in both forms; the fast unit's a_i, b_i,
+    // c_i and c_f16_i are the unit's operands as tcu_f16_dot takes them, for
+    // the waveform and tcu_tools.phys.workload.
     if (!SynthImpl) begin : g_fast
       localparam int unsigned OpW = 64;  // tcu_f16_fast_operands's record
       logic [SLICES/8*DOT_K*OpW-1:0] a_op, b_op;
@@ -218,7 +218,7 @@ module tcu_f16_engine #(
           .data_i(c_q), .sel_i(elem[7:0]), .data_o(c32));
         assign c = c_f16_q ? {{(F32_BITS - F16_BITS){1'b0}}, c16} : c32;
 
-        tcu_f16_fast_chain #(.FmaStages(FmaStages)) u_dot (
+        tcu_f16_fast_unit #(.FmaStages(FmaStages)) u_dot (
           .clk_i  (clk_engine),
           .rst_ni (rst_ni),
           .en_i   (pipe_en_i),

@@ -1,28 +1,32 @@
 // tcu_f16_dot_fast's dot from operands classified beforehand
 // (tcu_f16_fast_operands's records: A's row and B's column, four each, and
-// C widened to f32: a_op_i, b_op_i, c_op_i): tcu_f16_dot_synth's chain (the six FP32 FMAs, an f16 D
-// narrowed) computed at once (FmaStages = 0: the output), written in the
-// cycle that takes the input into a ring of 5 * FmaStages slots that
-// delivers it as many enabled cycles later, so valid_o and d_o keep
-// tcu_f16_dot's timing. It depends on tcu_fma's latency alone (FmaStages),
-// not on where tcu_fma places its registers.
+// C widened to f32: a_op_i, b_op_i, c_op_i): tcu_f16_dot_synth's chain (the
+// six FP32 FMAs, an f16 D narrowed) computed at once (FmaStages = 0: the
+// output), written in the cycle that takes the input into a ring of
+// 5 * FmaStages slots that delivers it as many enabled cycles later, so
+// valid_o and d_o keep tcu_f16_dot's timing. It depends on tcu_fma's latency
+// alone (FmaStages), not on where tcu_fma places its registers.
 //
 // Each FMA is tcu_fma's arithmetic (stage 1: classify, multiply, align;
 // stage 2: add, leading zeros; stage 3: normalise, round, pack) at FP32,
-// round to nearest even and canonical NaNs, in the same expressions; an
-// operand that is an input arrives classified (the f16 engine classifies
-// each A row and B column once an instruction, not once per dot), one that
-// is a level's result (the addend, and the multiplicand of an f16 D's last
-// level) is classified here. The six FMAs are one loop over the levels
-// (operands chosen per level and D type), its variables local to the block:
-// the Verilated code is one function with C++ locals, whose work is skipped
-// in a cycle with valid_i low (d_dot is then 0); an idle unit costs the
-// block's test and its registers' enable tests. The data inputs are
-// public_flat_rd, so all instances share one copy of the Verilated code.
+// round to nearest even and canonical NaNs, in the same expressions, but
+// for the first level's (and X1's), whose addend is a zero: there the
+// product of two f16 elements is exact in f32, and the level is that
+// product. An operand that is an input arrives classified (the f16 engine
+// classifies each A row and B column once an instruction, not once per
+// dot); one that is a level's result (the addend, and the multiplicand of
+// an f16 D's last level) is classified here. The levels are one loop
+// (operands chosen per level), once per D type (d_f16_i), so that the
+// simulator's code of each has its level table constant; the variables
+// are local to the block: the Verilated code is one function with C++
+// locals, whose work is skipped in a cycle with valid_i low (d_dot is then
+// 0). The data inputs are public_flat_rd, so all instances share one copy
+// of the Verilated code.
 //
 // tcu_f16_dot_fast is this module behind tcu_f16_fast_operands, with
 // tcu_f16_dot's ports; what tcu-formal proves of that pair (formal/checks.toml:
-// f16_dot, f16_dot_fast_pipe) covers this module's chain and registers.
+// f16_dot, f16_dot_fast_pipe) covers this module's chain and registers. The
+// f16 engine's fast form instantiates it behind tcu_f16_fast_unit.
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_f16_fast_chain #(
   parameter int unsigned  FmaStages = tcu_pkg::FmaStages,
@@ -35,10 +39,6 @@ module tcu_f16_fast_chain #(
   input  logic                rst_ni,
   input  logic                en_i,
   input  logic                      valid_i /* verilator public_flat_rd */,
-  input  logic [DotK*HalfWidth-1:0] a_i,
-  input  logic [DotK*HalfWidth-1:0] b_i,
-  input  logic [Width-1:0]          c_i,
-  input  logic                      c_f16_i,
   input  logic                      d_f16_i /* verilator public_flat_rd */,
   input  logic [DotK*OpW-1:0]       a_op_i /* verilator public_flat_rd */,
   input  logic [DotK*OpW-1:0]       b_op_i /* verilator public_flat_rd */,
@@ -114,6 +114,7 @@ module tcu_f16_fast_chain #(
     logic [RecW-1:0]      ra, rb;
     logic [Width-1:0]     fc;
     logic [Levels*Width-1:0] res;
+    logic                 p_top;
     logic                 r_sign;
     logic [SExp-1:0]      r_exp;
     logic [SMan-1:0]      r_man;
@@ -159,7 +160,7 @@ module tcu_f16_fast_chain #(
     logic [HalfWidth-1:0] d_half;
     // Every variable written first, outside any condition: the simulator then
     // keeps them all in locals of one function.
-    {d16, d_dot, ra, rb, fc, res, r_sign, r_exp, r_man, s1_sign_a, s1_sign_b, s1_sign_c,
+    {d16, d_dot, ra, rb, fc, res, p_top, r_sign, r_exp, r_man, s1_sign_a, s1_sign_b, s1_sign_c,
      s1_exp_c, s1_man_c, s1_a_zero, s1_b_zero, s1_a_inf, s1_b_inf, s1_c_inf, s1_a_nan,
      s1_b_nan, s1_c_nan, s1_any_nan, s1_invalid, s1_sig_a, s1_sig_b, s1_sig_c,
      s1_ea, s1_eb, s1_ec, s1_ep, s1_diff, s1_prod, s1_pshamt, s1_shamt, s1_prod_w,
@@ -169,8 +170,11 @@ module tcu_f16_fast_chain #(
      s2_res_sign, s3_norm, s3_hidden, s3_guard, s3_sticky, s3_round_up,
      s3_overflow, s3_frac, s3_exp_field, s3_rounded, n_sign, n_is_norm, n_guard,
      n_sticky, n_exp, n_exp1, n_man, n_drop, n_ext, n_kept, n_code, d_half} = '0;
-    if (valid_i) begin
-      d16 = d_f16_i;
+    // Each D type's chain on its own (m: d_f16_i's value), so that its
+    // level table is constant in the simulator's code.
+    for (int m = 0; m < 2; m++) begin
+      if (valid_i && d_f16_i == 1'(m)) begin
+      d16 = 1'(m);
       for (int l = 0; l < Levels; l++) begin
         // X1 is read for an f16 D only.
         if (l != L_X1 || d16) begin
@@ -216,6 +220,31 @@ module tcu_f16_fast_chain #(
             fc = d16 ? res[L_U3*Width +: Width] : res[L_U4*Width +: Width];
           end
         endcase
+        if (l == L_U1 || l == L_X1) begin
+          // A product of two f16 elements (the addend a zero): exact in
+          // f32 (22 significant bits, the exponent within f32's normal
+          // range), so tcu_fma's result is the product itself, normalised
+          // by one place at most and rounded nowhere; a zero product takes
+          // the addend's sign where the two agree (+0 else), and the
+          // specials are tcu_fma's.
+          s1_sign_p = ra[R_SIGN] ^ rb[R_SIGN];
+          s1_prod   = ProdW'(ra[R_SIG +: Prec]) * ProdW'(rb[R_SIG +: Prec]);
+          p_top     = s1_prod[ProdW-1];
+          if (ra[R_NAN] || rb[R_NAN] || (ra[R_INF] && rb[R_ZERO]) ||
+              (rb[R_INF] && ra[R_ZERO])) begin
+            res[l*Width +: Width] = CANONICAL_NAN;
+          end else if (ra[R_INF] || rb[R_INF]) begin
+            res[l*Width +: Width] = {s1_sign_p, INF_MAG};
+          end else if (ra[R_ZERO] || rb[R_ZERO]) begin
+            res[l*Width +: Width] = {s1_sign_p && fc[Width-1], {(Width - 1){1'b0}}};
+          end else begin
+            res[l*Width +: Width] = {s1_sign_p,
+                                     ExpBits'(ra[R_EA +: ExpBits]) + ExpBits'(rb[R_EA +: ExpBits]) -
+                                         ExpBits'(Bias) + ExpBits'(p_top),
+                                     p_top ? s1_prod[ProdW-2 -: ManBits]
+                                           : s1_prod[ProdW-3 -: ManBits]};
+          end
+        end else begin
         // ---- tcu_fma stage 1: classify, multiply, align ----
         s1_sign_a = ra[R_SIGN];
         s1_sign_b = rb[R_SIGN];
@@ -314,6 +343,7 @@ module tcu_f16_fast_chain #(
           res[l*Width +: Width] = {s2_res_sign, s3_rounded[ExpBits+ManBits-1:0]};
         end
         end
+        end
       end
       // f32 -> f16 (tcu_f16_dot_synth's p_narrow).
       {n_sign, n_exp, n_man} = res[L_U5*Width +: Width];
@@ -341,16 +371,14 @@ module tcu_f16_fast_chain #(
         d_half = {n_sign, n_code[HalfWidth-2:0]};
       end
       d_dot = d16 ? {{(Width - HalfWidth){1'b0}}, d_half} : res[L_U5*Width +: Width];
+      end
     end
   end
 
-  // The records' padding (zero) goes unread; the operands as tcu_f16_dot
-  // takes them (a_i, b_i, c_i, c_f16_i: the unit's f16 row, column and C
-  // word) are ports for the waveform and tcu_tools.phys.workload, which read
-  // a unit's operands there, and go unread here.
+  // The records' padding (zero) goes unread.
   logic unused_pad;
   always_comb begin
-    unused_pad = ^{c_op_i[OpW-1:RecW], a_i, b_i, c_i, c_f16_i};
+    unused_pad = ^c_op_i[OpW-1:RecW];
     for (int k = 0; k < DotK; k++) begin
       unused_pad ^= ^{a_op_i[k*OpW+RecW +: OpW-RecW], b_op_i[k*OpW+RecW +: OpW-RecW]};
     end

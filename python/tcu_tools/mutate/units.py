@@ -19,6 +19,7 @@ UNIT_OF_FILE = {
     "tcu_f16_dot_fast.sv": "f16",
     "tcu_f16_fast_operands.sv": "f16",
     "tcu_f16_fast_chain.sv": "f16",
+    "tcu_f16_fast_unit.sv": "f16",
     "tcu_f16_engine.sv": "f16",
     "tcu_fma_three.sv": "fma",
     "tcu_f64_dot.sv": "f64",
