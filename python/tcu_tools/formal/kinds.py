@@ -485,10 +485,10 @@ def prove_map(step: Step, check: Check) -> int:
 # The kinds whose check and planted twin share one preparation (tcu-formal
 # --with-plant): prove(step, check, plant_log) -> (status, plant status).
 # Kind pipe's Run 1 maps the int4 dot's table reads in its shared units (the
-# pair took 64 CPU s where the check's and its plant's runs took 40 each);
+# pair takes 52 CPU s where the check's and its plant's runs apart take 40 each);
 # kinds aig and cec spend their time after flattening, where the pair's two
 # copies are apart (the e2m1 group dots: 37 CPU s against 19 each), and
-# run apart.
+# runs apart.
 PAIRED = {"pipe": prove_pipe_paired}
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "slots": prove_slots, "pipe": prove_pipe,
