@@ -12,7 +12,12 @@
 # RTL's exactly (the timing model claims exactness for a one-variant GEMM
 # without back-pressure) and its energy within validate.py's tolerance;
 # tcu explore must exit 0. With --record, the results go into
-# docs/data/explore_validation.toml (python -m tcu_tools.explore.record).
+# docs/data/explore_validation.toml (python -m tcu_tools.explore.record),
+# with the gate-level datapath energy of docs/data/gate_level_int4_64.json
+# priced by this build's estimate and the physical data file's mapped
+# datapaths ([[whole]]) against the composition, then checked (record
+# --check: every figure within its tolerance): the record's one
+# regenerating command.
 #   tests/explore_cycles.sh TCU WORK_DIR [--record]
 set -euo pipefail
 tcu=$1
@@ -24,6 +29,8 @@ if ! compgen -G "$(dirname "$tcu")/python/tcu*.so" >/dev/null; then
   exit 77
 fi
 export TCU_EXPLORE_CACHE=$work/cache
+# tcu explore runs the package's tcu-explore from PATH: the checkout's .venv
+export PATH="$here/../.venv/bin:$PATH"
 sweep=$here/explore/cycles_sweep.toml
 common=(--validate 0 --no-fronts --no-synth --jobs 2 --build-jobs 1)
 middle=(--axis Int4MacsPerCycle=64,256 --axis IntStages=1,3 --axis E2m1MacsPerCycle=128,320
@@ -59,7 +66,15 @@ assert code == 0, f"{out}: tcu explore exited {code}"
 PY
 done
 if [ "$status" = 0 ] && [ "$record" = --record ]; then
-  (cd "$here/.." && .venv/bin/python -m tcu_tools.explore.record --write \
-    --run cycles_extremes="$work/extremes" --run cycles_middle="$work/middle")
+  # the gate-level datapath energy kept in docs/data priced by this build's
+  # estimate (the tcu module beside $tcu)
+  (cd "$here/.." && TCU_MODULE_DIR=$(cd "$(dirname "$tcu")" && pwd)/python \
+    .venv/bin/python -m tcu_tools.explore.record --write \
+    --run cycles_extremes="$work/extremes" --run cycles_middle="$work/middle" \
+    --gate-level gate_level_int4_64=docs/data/gate_level_int4_64.json) || status=1
+  # every figure of the record within its tolerance (the mapped datapaths'
+  # area and clock among them), the points over one named
+  (cd "$here/.." && TCU_MODULE_DIR=$(cd "$(dirname "$tcu")" && pwd)/python \
+    .venv/bin/python -m tcu_tools.explore.record --check) || status=1
 fi
 exit "$status"

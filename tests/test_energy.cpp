@@ -284,7 +284,11 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(e.glue_pj_per_issued_mac == 12.196509);
   CHECK(e.around_pj_per_issued_mac == 12.196509);
   CHECK(e.regs_pj == Approx((518 + 6) * per_cycle + 32768 * 12.196509).epsilon(1e-12));
-  // The f64 engine has no toggles table: its registers priced idle alone.
+  // The f64 engine has no toggles table; its logic around its units is
+  // measured busy ([[engine_glue]] f64, 66.159952 pJ per issued FMA at
+  // Units 2, FmaStages 2: the default's 4 units per issued FMA). Its
+  // registers: one [[engine_regs]] table, 12515 flip-flops (at every
+  // setting), each at the skid's idle figure.
   dp.f64_enable = true;
   tcu::Activity f64;
   f64.cycles = 100;
@@ -292,10 +296,11 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate f64_estimate = tcu::estimate_energy(f64, dp);
   const tcu::EngineEnergy& x = f64_estimate.engines[3];
   CHECK_FALSE(x.regs_dynamic_priced);
-  CHECK(std::string(x.glue_source).empty());
-  CHECK(x.around_pj_per_issued_mac == 0);
-  CHECK(x.regs_idle_pj_per_cycle > 0);
-  CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle).epsilon(1e-12));
+  CHECK(std::string(x.glue_source) == "per issued MAC");
+  CHECK(x.glue_pj_per_issued_mac == 66.159952);
+  CHECK(x.around_pj_per_issued_mac == 66.159952);
+  CHECK(x.regs_idle_pj_per_cycle == Approx(12515 * 827.438498 / 4113).epsilon(1e-9));
+  CHECK(x.regs_pj == Approx(100 * x.regs_idle_pj_per_cycle + 1440 * 66.159952).epsilon(1e-12));
   dp.f64_enable = false;
   // A measured setting says so; an engine not built has none.
   dp.int4_macs_per_cycle = 128;
@@ -307,8 +312,10 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   CHECK(other.engines[0].around_pj_per_issued_mac == 12.196509);
   // The e2m1 engine's own table ([[engine_glue]] e2m1, 8.661088 pJ per
   // issued MAC at Units 1, Stages 2: the default's 16 units, per issued
-  // MAC); the f16 engine has none: its registers' toggles ([[engine_regs_toggles]]
-  // f16, 4.387024 toggles per issued MAC at 0.21393 pJ).
+  // MAC); the f16 engine's ([[engine_glue]] f16, 78.456366 pJ per issued
+  // product at Units 4, FmaStages 2: the default's 64 units), in place of
+  // its registers' toggles ([[engine_regs_toggles]] f16, 4.387024 toggles
+  // per issued MAC at 0.21393 pJ, kept beside it).
   dp.int4_enable = false;
   dp.e2m1_enable = dp.f16_enable = true;
   tcu::Activity mix;
@@ -318,8 +325,9 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   const tcu::EnergyEstimate mix_estimate = tcu::estimate_energy(mix, dp);
   CHECK(std::string(mix_estimate.engines[1].glue_source) == "per issued MAC");
   CHECK(mix_estimate.engines[1].around_pj_per_issued_mac == 8.661088);
-  CHECK(std::string(mix_estimate.engines[2].glue_source).empty());
-  CHECK(mix_estimate.engines[2].around_pj_per_issued_mac ==
+  CHECK(std::string(mix_estimate.engines[2].glue_source) == "per issued MAC");
+  CHECK(mix_estimate.engines[2].around_pj_per_issued_mac == 78.456366);
+  CHECK(mix_estimate.engines[2].regs_data_pj_per_issued_mac ==
         Approx(4.387024 * 0.21393).epsilon(1e-12));
   dp.e2m1_enable = dp.f16_enable = false;
   dp.int4_enable = false;

@@ -1,7 +1,9 @@
 """The validation record (tcu_tools.explore.record): written from tcu
 explore --validate output folders, refused where an output folder holds a
 failed point, found stale when a file it depends on or a tool changed (the
-change named), and its docs table (the error range per figure)."""
+change named), the data file's mapped datapaths against the composition
+(a figure over its tolerance fails --check, named), and its docs table
+(the error range per figure)."""
 import csv
 import json
 
@@ -69,7 +71,7 @@ def test_a_run_replaced_the_others_kept(tmp_path, stamped):
     record.write(path, [("one", output_folder(tmp_path, "a", ROWS)),
                         ("two", output_folder(tmp_path, "b", ROWS[:2]))])
     data = record.write(path, [("two", output_folder(tmp_path, "c", ROWS))])
-    assert [r["name"] for r in data["run"]] == ["one", "two"]
+    assert [r["name"] for r in data["run"]] == ["one", "two", record.MAPPED]
     assert sum(r["run"] == "two" for r in data["result"]) == 4
 
 
@@ -119,3 +121,75 @@ def test_gate_level(tmp_path, stamped):
                                 "counter_mismatches": ["act_int4_busy_o: netlist 3, RTL 4"]}))
     with pytest.raises(record.RecordError, match="not the run's datapath"):
         record.write(tmp_path / "record.toml", [], [("gls", path)])
+
+
+def test_a_kept_gate_level_measurement_is_priced_by_this_build(tmp_path, stamped, monkeypatch):
+    """A kept measurement (docs/data/gate_level_int4_64.json's form: the
+    gate-level figures, their states and the run's report) is priced again
+    by the estimate of this build (datapath_energy.reprice), not taken with
+    the estimate it was kept with; its counters must be the report's."""
+    from tcu_tools.phys import datapath_energy
+    report = {"activity": {"cycles": 740, "engines": {"int4": {"busy": 518}}},
+              "configuration": {"parameters": {"Int4MacsPerCycle": 64}}}
+    priced = []
+
+    def reprice(measured, rep):
+        priced.append(rep)
+        return {**measured, "estimate_pj": 1050000.0,
+                "by_state": {k: {**v, "estimate_pj_per_cycle": 5500.0}
+                             for k, v in measured["by_state"].items()}}
+
+    monkeypatch.setattr(datapath_energy, "reprice", reprice)
+    kept = {"gate_level": {"pj": 1000000.0, "cycles": 740, "params": {"Int4MacsPerCycle": 64},
+                           "counters": {"act_cycles_o": 740, "act_int4_busy_o": 518}},
+            "trace": "run1.fst", "report": report,
+            "by_state": {"int4 busy": {"cycles": 518, "pj_per_cycle": 5000.0,
+                                       "estimate_pj_per_cycle": 1.0}}}
+    path = tmp_path / "kept.json"
+    path.write_text(json.dumps(kept))
+    data = record.write(tmp_path / "record.toml", [], [("gls", path)])
+    assert priced == [report]
+    r = data["result"][0]
+    assert (r["fast"], r["full"], r["status"]) == (1050000.0, 1000000.0, "ok")
+    assert r["error"] == pytest.approx(0.05)
+    assert data["run"][0]["states"][0]["estimate_pj_per_cycle"] == 5500.0
+    kept["gate_level"]["counters"]["act_int4_busy_o"] = 517
+    path.write_text(json.dumps(kept))
+    with pytest.raises(record.RecordError, match="act_int4_busy_o: netlist 517, RTL 518"):
+        record.write(tmp_path / "record.toml", [], [("gls", path)])
+    del kept["report"]
+    path.write_text(json.dumps(kept))
+    with pytest.raises(record.RecordError, match="no 'report'"):
+        record.write(tmp_path / "record.toml", [], [("gls", path)])
+
+
+def test_mapped_datapaths_against_the_composition(tmp_path, stamped, monkeypatch, capsys):
+    """Every [[whole]] datapath of the data file against the fast
+    evaluator's composition from the rest of the file: area and clock within
+    their tolerances; with one mapped area and another's clock planted off,
+    those two are over tolerance and --check exits 1 naming them."""
+    import copy
+    from tcu_tools.explore import validate
+    from tcu_tools.phys import datafile
+    real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
+    rows = validate.mapped_datapaths(real)
+    assert len(rows) == 2 * len(real["whole"]) >= 2
+    assert {r["figure"] for r in rows} == {"area_um2", "fmax_mhz"}
+    assert [r for r in rows if r["status"] != "ok"] == []
+    path = tmp_path / "record.toml"
+    record.write(path, [("span", output_folder(tmp_path, "a", ROWS))])
+    assert record.main(["--record", str(path), "--check"]) == 0
+    planted = copy.deepcopy(real)
+    planted["whole"][1]["area_um2"] *= 1.2
+    planted["whole"][2]["fmax_mhz"] *= 1.5
+    monkeypatch.setattr(datafile, "load", lambda _path: planted)
+    data = record.write(path, [])
+    over = record.over_tolerance(data)
+    assert len(over) == 2, over
+    assert over[0].startswith(f"{record.MAPPED} point 1 area_um2:")
+    assert over[1].startswith(f"{record.MAPPED} point 2 fmax_mhz:")
+    capsys.readouterr()
+    assert record.main(["--record", str(path), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert f"over tolerance: {record.MAPPED} point 1 area_um2" in err, err
+    assert f"over tolerance: {record.MAPPED} point 2 fmax_mhz" in err, err

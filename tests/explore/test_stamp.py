@@ -2,7 +2,9 @@
 temporary copy of the tree makes the data file stale and tcu explore
 refuses it, naming what changed and the refresh command; a change that
 leaves the design as it is (a comment) does not; a tool change stales
-every entry; the repository's own data file is fresh."""
+every entry; every kind of table that carries a stamp is checked, a
+table that other tools append naming its own command; the repository's
+own data file is fresh."""
 import shutil
 import subprocess
 import sys
@@ -20,7 +22,8 @@ MUX = "tcu_sparse_mux.sv"
 def entries_of(rtl: Path) -> dict:
     """A small data file's entries (two glue points) stamped against `rtl`."""
     real = datafile.load(REPO / "spec" / "phys_osu018.toml")
-    data = {k: v for k, v in real.items() if k not in ("point", "whole", "engine", "datapath")}
+    data = {k: v for k, v in real.items()
+            if k not in stamp.KINDS + ("datapath",)}
     data["point"] = [dict(p) for p in real["point"]
                      if p["unit"] in ("tcu_sparse_mux", "tcu_datapath_ctrl")]
     tools = datafile.tool_versions()
@@ -42,9 +45,10 @@ def tree(tmp_path, monkeypatch):
     return tmp_path
 
 
-def plant_logic_change(rtl: Path) -> None:
-    """The sparse mux's first assignment inverted: another design."""
-    path = rtl / MUX
+def plant_logic_change(rtl: Path, name: str = MUX) -> None:
+    """The file's first assignment inverted (the sparse mux's by default):
+    another design."""
+    path = rtl / name
     text = path.read_text()
     lines = text.splitlines(keepends=True)
     i = next(i for i, line in enumerate(lines) if line.lstrip().startswith("assign "))
@@ -150,6 +154,49 @@ def test_a_comment_is_fresh_but_not_exact_until_restamped(tree):
     assert reason.startswith("1 entry records other RTL sources than this checkout's: "
                              "[[point]] tcu_sparse_mux (rtl/tcu_sparse_mux.sv changed)"), reason
     assert "1 entry is not of this RTL" in stamp.staleness(data, tools, rtl)[0]
+
+
+def test_every_kind_of_stamped_table_is_checked():
+    """Every table kind of the repository's data file but the compositions
+    ([[datapath]], derived from the points) is one the stamp checks, and
+    each carries a stamp; an [[engine_glue]], [[engine_regs]],
+    [[engine_regs_toggles]] or [[glue]] table measured from other sources
+    is refused by stamp.exact, naming the table and the command in the
+    data file's head that re-measures it (no Yosys run)."""
+    data = datafile.load(REPO / "spec" / "phys_osu018.toml")
+    tables = {k for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], dict)}
+    assert tables - {"datapath"} == set(stamp.KINDS), tables
+    for kind, entry in stamp.entries(data):
+        assert set(stamp.KEYS) <= set(entry), (kind, entry)
+    tools = datafile.tool_versions()
+    for kind in stamp.APPENDED:
+        planted = {k: ([dict(e) for e in v] if k == kind else v) for k, v in data.items()}
+        planted[kind][-1]["rtl_files"] = "0" * 16
+        (reason,) = stamp.exact(planted, tools)
+        label = stamp.entry_label(kind, planted[kind][-1])
+        assert reason.startswith(f"1 entry records other RTL sources than this checkout's: "
+                                 f"{label}"), reason
+        command = data[stamp.COMMAND_KEYS[kind]]
+        assert reason.endswith(f"a changed [[{kind}]] table is re-measured by: {command}"), reason
+
+
+def test_an_appended_table_of_other_logic_is_stale(tree):
+    """A [[glue]] table (tcu_datapath_ctrl's) whose RTL's logic changed is
+    refused as a stale [[point]] is, naming its own command, not --refresh
+    (which cannot re-measure it)."""
+    rtl = tree / "rtl"
+    real = datafile.load(REPO / "spec" / "phys_osu018.toml")
+    data = entries_of(rtl)
+    data["glue"] = [dict(g) for g in real["glue"] if g["unit"] == "tcu_datapath_ctrl"]
+    tools = data["tools"]
+    data["glue"][0].update(stamp.stamp_of("glue", data["glue"][0], rtl, tools["yosys"]))
+    assert stamp.staleness(data, tools, rtl) == []
+    plant_logic_change(rtl, "tcu_datapath_ctrl.sv")
+    (reason,) = stamp.staleness(data, tools, rtl)
+    assert "[[glue]] tcu_datapath_ctrl" in reason and "[[point]] tcu_datapath_ctrl" in reason
+    assert "rtl/tcu_datapath_ctrl.sv changed" in reason
+    assert reason.endswith(f"re-measure with: {stamp.REFRESH}; re-measure the [[glue]] tables "
+                           f"with: {real['glue_command']}"), reason
 
 
 def test_the_repositorys_data_file_is_fresh():

@@ -368,6 +368,10 @@ def test_router_piecewise_between_its_points():
     assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
     assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
     assert "2/2 and 4/4" in compose.router_scaled(points, 16, 8)["scaled"]
+    # the width beyond the measured ones says so; one between them does not
+    assert "extrapolated beyond the measured 1/1 .. 4/4" in \
+        compose.router_scaled(points, 16, 8)["scaled"]
+    assert "interpolated: " in compose.router_scaled(points, 3, 3)["scaled"]
 
 
 def test_planted_router_linear_from_its_ends(monkeypatch):
@@ -377,3 +381,17 @@ def test_planted_router_linear_from_its_ends(monkeypatch):
         [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))
     with pytest.raises(AssertionError):
         test_router_piecewise_between_its_points()
+
+
+def test_a_router_width_beyond_the_measured_ones_is_not_composed():
+    """Every part at a measured setting (4 dense int4 units at Stages 1 with
+    an engine table at 4 units): composed where the router is at a measured
+    width (4/4), interpolated where it is extrapolated (16/8: the router
+    measured at 1/1 and 4/4 alone), and the row says how."""
+    data = {"point": POINTS, "engine": [around_table(1, 600, 620), around_table(4, 630, 770)]}
+    dense = dict(VALUES, SparseEnable=0)
+    at = compose.explored_point(data, dict(dense, WordsPerCycle=4, DWordsPerCycle=4))
+    assert (at["source"], at["router_scaled"]) == ("composed", "")
+    beyond = compose.explored_point(data, dense)
+    assert beyond["source"] == "interpolated"
+    assert "extrapolated beyond the measured 1/1 .. 4/4" in beyond["router_scaled"]

@@ -9,7 +9,8 @@ Sources: spec/phys_osu018.toml (the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
-(a datapath's energy at gate level) priced by this build's energy estimate
+(a datapath's energy at gate level) priced by this build's energy estimate,
+docs/data/engine_glue_*_rtl.json (the int4 and f16 engines' glue with their units' RTL)
 (the tcu module: TCU_MODULE_DIR, as tcu explore finds it). An unknown name, or data without
 the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
@@ -193,14 +194,15 @@ def engine_glue_table() -> str:
     if not tables:
         raise FigureError("spec/phys_osu018.toml: no [[engine_glue]] table")
     toggles = {t["engine"]: t for t in _data().get("engine_regs_toggles", [])}
-    rows = ["| engine | parameters | cells | flip-flops | busy pJ/cycle | idle pJ/cycle "
-            "| idle pJ a flip-flop (liberty 0.2012) | MACs a cycle | pJ per issued MAC "
-            "| flip-flop toggles per issued MAC (RTL run) |",
-            "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: |"]
+    rows = ["| engine | parameters | units simulated as | cells | flip-flops | busy pJ/cycle "
+            "| idle pJ/cycle | idle pJ a flip-flop (liberty 0.2012) | MACs a cycle "
+            "| pJ per issued MAC | flip-flop toggles per issued MAC (RTL run) |",
+            "| --- | --- | --- | --: | --: | --: | --: | --: | --: | --: | --: |"]
     for t in tables:
         params = " ".join(f"{k}={v}" for k, v in t["params"].items())
         rtl = toggles.get(t["engine"], {}).get("toggles_per_issued_mac")
-        rows.append(f"| {t['engine']} | {params} | {t['cells']:,} | {t['flip_flops']:,} "
+        rows.append(f"| {t['engine']} | {params} | {t.get('units', 'netlist')} "
+                    f"| {t['cells']:,} | {t['flip_flops']:,} "
                     f"| {t['busy_pj_per_cycle']:,.1f} | {t['idle_pj_per_cycle']:,.1f} "
                     f"| {t['idle_pj_per_flip_flop']:.4f} "
                     f"({_pct(t['idle_pj_per_flip_flop'] / DFFPOSX1_PJ - 1)}) "
@@ -217,8 +219,7 @@ def gate_level_table() -> str:
     from tcu_tools.phys import datapath_energy
     path = source_dir() / "docs" / "data" / "gate_level_int4_64.json"
     g = json.loads(path.read_text())
-    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
-    got = datapath_energy.reprice(measured, g["report"])
+    got = datapath_energy.reprice_saved(g)
     errors = datapath_energy.errors(got)
     rows = ["| cycles in | cycles | gate level pJ/cycle | estimate pJ/cycle | error |",
             "| --- | --: | --: | --: | --: |"]
@@ -279,8 +280,7 @@ def gate_level_glue() -> str:
     a = act["engines"]["int4"]
     glue = est["glue_pj_per_issued_mac"]
     toggles = est["regs_dynamic_pj_per_issued_mac"] + est["regs_data_pj_per_issued_mac"]
-    measured = {"pj": g["gate_level"]["pj"], "by_state": g["by_state"]}
-    busy = datapath_energy.reprice(measured, g["report"])["by_state"]["int4 busy"]
+    busy = datapath_energy.reprice_saved(g)["by_state"]["int4 busy"]
     without = busy["estimate_pj_per_cycle"] - a["macs"] * (glue - toggles) / a["busy"]
     return (f"{glue:.3f} pJ per issued MAC ({est['glue_source']}), "
             f"{a['macs'] * glue / a['busy']:,.1f} pJ a busy cycle of this run; with the "
@@ -288,12 +288,31 @@ def gate_level_glue() -> str:
             f"{_pct(without / busy['pj_per_cycle'] - 1)} off the gate level")
 
 
+def engine_glue_units_rtl() -> str:
+    """The int4 and f16 engines' [[engine_glue]] figures (their units'
+    netlists beside them) against the same measurements with the units' RTL
+    (docs/data/engine_glue_ENGINE_rtl.json: engine_glue --units rtl --json)."""
+    parts = []
+    for engine in ("int4", "f16"):
+        path = source_dir() / "docs" / "data" / f"engine_glue_{engine}_rtl.json"
+        rtl = json.loads(path.read_text())
+        table = _find(_data().get("engine_glue", []), "[[engine_glue]]", engine=engine)
+        if rtl.get("units") != "rtl" or rtl.get("params") != table["params"]:
+            raise FigureError(f"{path}: not the {engine} table's setting with --units rtl")
+        a, b = table["dynamic_pj_per_issued_mac"], rtl["dynamic_pj_per_issued_mac"]
+        parts.append(f"{engine}: {b:.3f} pJ per issued MAC with the units' RTL against "
+                     f"{a:.3f} with their netlists ({(b / a - 1) * 100:+.3f}%; idle "
+                     f"{rtl['idle_pj_per_cycle']:,.1f} against "
+                     f"{table['idle_pj_per_cycle']:,.1f} pJ a cycle)")
+    return "; ".join(parts)
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
-           "engine-glue-table": engine_glue_table,
+           "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
            "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue}
 

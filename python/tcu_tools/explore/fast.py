@@ -134,6 +134,7 @@ class Evaluator:
         row.update(library=self.data["library"], energy_library=self.data["library"],
                    area_um2=physical.significant(c["area_um2"] - c["router_area_um2"], 6),
                    router_area_um2=physical.significant(c["router_area_um2"], 6),
+                   router_area_source=c["router_scaled"] or "measured (spec/phys_osu018.toml)",
                    fmax_mhz=physical.significant(c["fmax_mhz"], 6), path_unit=c["path_unit"],
                    source=c["source"], missing="; ".join(c["missing"]))
         row.update(physical.derive(row))

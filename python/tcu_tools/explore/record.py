@@ -4,13 +4,17 @@ generated from it (docs/hooks.py, `<!-- generated: explore-validation -->`).
 
     python -m tcu_tools.explore.record --write docs/data/explore_validation.toml \\
         --run NAME=OUT_DIR [--run NAME=OUT_DIR]...   # tcu explore --validate output folders
-        [--gate-level NAME=JSON]...   # python -m tcu_tools.phys.datapath_energy --json
+        [--gate-level NAME=JSON]...   # a gate-level datapath energy (read_gate_level)
     python -m tcu_tools.explore.record --check        # exit 1 when the record is stale
+                                                      # or a figure is over its tolerance
     python -m tcu_tools.explore.record --table        # the docs' Markdown table
 
 A run is one `tcu explore ... --validate` output folder (its explore.json,
 explore.csv and validation.csv); --write replaces the runs it names and
-keeps the others. The head stamps what the figures are of, as the
+keeps the others, and writes the run MAPPED afresh: the area and clock of
+every datapath the physical data file holds mapped whole ([[whole]]: Yosys
+and OpenSTA) against the fast evaluator's composition
+(tcu_tools.explore.validate.mapped_datapaths). The head stamps what the figures are of, as the
 physical data file's stamps do (tcu_tools.phys.stamp): the SHA-256 of each
 file they depend on (the RTL and the configuration spec the full flow
 builds, the C++ model and SystemC front-end whose timing statement and
@@ -32,7 +36,8 @@ from pathlib import Path
 from .params import checkout
 
 RECORD_PATH = Path("docs") / "data" / "explore_validation.toml"  # in the checkout
-COMMAND = "tests/explore_cycles.sh build/tcu build/explore_cycles --record"
+COMMAND = "nice -n 10 tests/explore_cycles.sh build/tcu build/explore_cycles --record"
+MAPPED = "mapped_datapaths"  # the run of the data file's [[whole]] datapaths
 
 
 class RecordError(RuntimeError):
@@ -44,7 +49,7 @@ def _files() -> list[Path]:
     root = checkout()
     globs = ["rtl/*.sv", "rtl/*.vlt", "tb/*.sv", "spec/config.toml", "spec/phys_osu018.toml",
              "model/src/*.cpp", "model/include/tcu/*.h", "systemc/**/*.cpp", "systemc/**/*.h",
-             "tools/gemm*.cpp", "python/tcu_tools/phys/compose.py",
+             "tools/gemm*.cpp", "python/tcu_tools/phys/compose.py", "docs/data/gate_level_*.json",
              "python/tcu_tools/explore/fast.py", "python/tcu_tools/explore/validate.py"]
     return sorted({f for g in globs for f in root.glob(g) if f.is_file()})
 
@@ -135,14 +140,25 @@ def read_run(name: str, out: Path) -> tuple[dict, list[dict]]:
 
 
 def read_gate_level(name: str, path: Path) -> tuple[dict, list[dict]]:
-    """A gate-level datapath energy (python -m tcu_tools.phys.datapath_energy
-    --report ... --json PATH): the run report's energy estimate against the
-    energy of the mapped datapath replayed with the run's own inputs."""
+    """A gate-level datapath energy against the energy estimate: the energy
+    of the mapped datapath replayed with an RTL run's own inputs, and the
+    estimate of the run's activity. PATH is either a kept measurement
+    (docs/data/gate_level_int4_64.json: the gate-level figures and the run
+    report's activity and configuration), priced here by this build's
+    estimate (tcu_tools.phys.datapath_energy.reprice_saved: the tcu module
+    of TCU_MODULE_DIR), or a measurement's --json with --report, whose
+    estimate is the run's."""
+    from tcu_tools.phys import datapath_energy
     from .validate import TOLERANCES
     try:
         got = json.loads(path.read_text())
+        if "gate_level" in got:
+            got = datapath_energy.reprice_saved(got)
     except (OSError, json.JSONDecodeError) as error:
         raise RecordError(f"{path}: {error}") from None
+    except KeyError as error:
+        raise RecordError(f"{path}: no {error} (a kept measurement has gate_level, by_state "
+                          f"and the run's report)") from None
     if got.get("estimate_pj") is None or got.get("counter_mismatches"):
         raise RecordError(f"{path}: no estimate (run with --report) or the netlist is not the "
                           f"run's datapath: {got.get('counter_mismatches')}")
@@ -161,9 +177,45 @@ def read_gate_level(name: str, path: Path) -> tuple[dict, list[dict]]:
                   "status": "ok" if abs(error) <= tol else "over tolerance"}]
 
 
+def read_mapped(name: str = MAPPED) -> tuple[dict, list[dict]]:
+    """The data file's mapped datapaths ([[whole]]) against the fast
+    evaluator's composition (validate.mapped_datapaths): a run and its
+    results, a point per [[whole]] table."""
+    from tcu_tools import spec as tcu_spec
+    from tcu_tools.phys import datafile
+    from .validate import mapped_datapaths
+    data_path = checkout() / "spec" / "phys_osu018.toml"
+    try:
+        rows = mapped_datapaths(datafile.load(data_path))
+    except (datafile.DataFileError, RuntimeError, ValueError) as error:
+        raise RecordError(f"{data_path}: {error}") from None
+    given = list(dict.fromkeys(k for r in rows for k in r["params"]))
+    values = [tcu_spec.load().resolve(dict(r["params"])) for r in rows]
+    # the parameters the mapped datapaths differ in (all where they do not)
+    axes = [a for a in given if len({v[a] for v in values}) > 1] or given
+    results = []
+    for r, v in zip(rows, values):
+        results.append({
+            "run": name, "point": r["whole"], "params": {a: v[a] for a in axes},
+            "figure": r["figure"], "fast": _number(str(r["fast"])), "full": _number(str(r["full"])),
+            "error": round(float(r["error"].rstrip("%")) / 100, 8),
+            "tolerance": float(r["tolerance"].rstrip("%")) / 100, "status": r["status"]})
+    run = {"name": name, "workload": "none (area and clock)", "points": len({r["whole"] for r in rows}),
+           "axes": axes, "validated": len({r["whole"] for r in rows}), "kind": "mapped",
+           "argv": "python -m tcu_tools.phys.area tcu_datapath --params P (whole_command)"}
+    return run, results
+
+
+def over_tolerance(data: dict) -> list[str]:
+    """The record's results that are not ok: run, point, figure and errors."""
+    return [f"{r['run']} point {r['point']} {r['figure']}: fast {r['fast']}, full {r['full']}, "
+            f"error {r.get('error')} (tolerance {r['tolerance']}): {r['status']}"
+            for r in data.get("result", []) if r.get("status") != "ok"]
+
+
 def write(path: Path, named: list[tuple[str, Path]], gate: list[tuple[str, Path]] = ()) -> dict:
     old = tomllib.loads(path.read_text()) if path.exists() else {}
-    names = {n for n, _ in named}
+    names = {n for n, _ in named} | {MAPPED}
     runs = [r for r in old.get("run", []) if r["name"] not in names]
     results = [r for r in old.get("result", []) if r["run"] not in names]
     names |= {n for n, _ in gate}
@@ -177,6 +229,9 @@ def write(path: Path, named: list[tuple[str, Path]], gate: list[tuple[str, Path]
         run, rows = read_gate_level(name, json_path)
         runs.append(run)
         results += rows
+    run, rows = read_mapped()
+    runs.append(run)
+    results += rows
     head = {"date": date.today().isoformat(), "regenerate": COMMAND,
             "tools": tool_versions(), "files": file_hashes()}
     text = ["# The fast evaluator's figures against the full flow (tcu explore --validate),\n"
@@ -221,7 +276,9 @@ def _percent(x: float) -> str:
     return f"{100 * x:+.3f}%"
 
 
-def _value(v) -> str:
+def _value(v, figure: str = "") -> str:
+    if figure == "fmax_mhz" and isinstance(v, (int, float)):
+        return f"{v:.1f}"
     if isinstance(v, float) and abs(v) >= 100:
         return f"{v:,.0f}"
     return f"{v:,}" if isinstance(v, int) else f"{v:.4g}" if isinstance(v, float) else str(v)
@@ -253,6 +310,12 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
         what = (f"the datapath mapped flat and replayed at gate level over {run['workload']} "
                 f"(`{run['argv']}`), against the run report's estimate"
                 if run.get("kind") == "gate level" else
+                f"the {run['points']} datapaths of `spec/phys_osu018.toml` mapped whole "
+                f"(`[[whole]]`: `{run['argv']}`, Yosys and OpenSTA, stamped as this tree's "
+                f"design), against the fast evaluator's composition from the rest of the data "
+                f"file (each `[[whole]]` left out of its own; area tcu_datapath's, clock with "
+                f"the router's estimate)"
+                if run.get("kind") == "mapped" else
                 f"{run['validated']} of {run['points']} points of `tcu explore {run['argv']}` "
                 f"(workload {run['workload']})")
         lines += ["", f"`{run['name']}`: {what}:", "",
@@ -272,7 +335,8 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
         for point in sorted({r["point"] for r in mine}):
             at = {r["figure"]: r for r in mine if r["point"] == point}
             params = next(iter(at.values()))["params"]
-            cells = [f"{_value(at[f]['fast'])} / {_value(at[f]['full'])} ({_percent(at[f]['error'])})"
+            cells = [f"{_value(at[f]['fast'], f)} / {_value(at[f]['full'], f)} "
+                     f"({_percent(at[f]['error'])})"
                      if f in at and at[f].get("error") is not None else "–" for f in figures]
             lines.append(f"| {point} | " + " | ".join(str(params[a]) for a in run["axes"]) +
                          " | " + " | ".join(cells) + " |")
@@ -287,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the --run folders into it")
     parser.add_argument("--run", action="append", default=[], metavar="NAME=OUT_DIR")
     parser.add_argument("--gate-level", action="append", default=[], metavar="NAME=JSON",
-                        help="a gate-level datapath energy (tcu_tools.phys.datapath_energy --json)")
+                        help="a gate-level datapath energy (a kept measurement, priced by this "
+                        "build's estimate, or tcu_tools.phys.datapath_energy --json)")
     parser.add_argument("--check", action="store_true", help="exit 1 when it is stale")
     parser.add_argument("--table", action="store_true", help="print the docs' table")
     args = parser.parse_args(argv)
@@ -317,11 +382,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         print(table(data, reasons))
     if args.check:
+        over = over_tolerance(data)
+        for line in over:
+            print(f"record: {path}: over tolerance: {line}", file=sys.stderr)
         if reasons:
             print(f"record: {path} is stale: {'; '.join(reasons)}; regenerate: "
                   f"{data['head']['regenerate']}", file=sys.stderr)
+        if reasons or over:
             return 1
-        print(f"record: {path} is of this tree and these tools")
+        print(f"record: {path} is of this tree and these tools, every figure within its "
+              f"tolerance")
     return 0
 
 

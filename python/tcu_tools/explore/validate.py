@@ -12,10 +12,19 @@ GEMMs: cycles and energy are compared per point summed over them; area and
 clock are the point's (the synthesized tcu_datapath, and the operand router
 where one of its parameters is an axis, against the composition). A point
 whose datapath the data file measured whole ([[whole]], source "measured")
-checks the data file against a fresh synthesis, not the composition. TOLERANCES is the one statement of how
-close each figure must be; validation.csv holds every comparison and
-tcu explore exits 1 naming the points over a tolerance. With --no-synth the
-full flow runs no Yosys and area and clock are not validated."""
+checks the data file against a fresh synthesis, not the composition.
+
+The datapaths the data file holds mapped whole ([[whole]]: tcu_datapath
+synthesized by Yosys and timed by OpenSTA, stamped as this tree's design:
+tcu_tools.phys.stamp) validate the composition's area and clock without a
+synthesis (mapped_datapaths, validation_mapped.csv, with or without
+--no-synth): each against the fast evaluator's composition from the rest of
+the data file, its own table left out (with it, the evaluator takes that
+table's figures and the check could not fail). TOLERANCES is the one
+statement of how close each figure must be; validation.csv and
+validation_mapped.csv hold every comparison and tcu explore exits 1 naming
+the points (and mapped datapaths) over a tolerance. With --no-synth the
+full flow runs no Yosys and the points' area and clock are not validated."""
 from __future__ import annotations
 
 import csv
@@ -41,6 +50,49 @@ from .workload_file import Gemm
 TOLERANCES = {"cycles": 0.0, "energy_pj": 0.10, "area_um2": 0.05, "router_area_um2": 0.05,
               "fmax_mhz": 0.10}
 COLUMNS = ["point", "figure", "fast", "full", "error", "tolerance", "status"]
+MAPPED_COLUMNS = ["whole", "params"] + COLUMNS[1:]
+
+
+def mapped_datapaths(data: dict) -> list[dict]:
+    """Per [[whole]] table of the data file `data` (a datapath mapped whole),
+    its area and clock against the fast evaluator's composition
+    (compose.explored_point) from the data file without that table: area_um2
+    tcu_datapath's (the router's estimate left out, as the fast row's
+    area_um2), fmax_mhz the slower of tcu_datapath's and the router's
+    estimated clock (as the fast row's). Rows as compare()'s, `whole` the
+    table's index and `params` its parameters."""
+    from tcu_tools import spec as tcu_spec
+    from tcu_tools.phys import compose
+    rows = []
+    for i, whole in enumerate(data.get("whole", [])):
+        params = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
+        values = tcu_spec.load().resolve(dict(params))
+        others = {**data, "whole": [w for j, w in enumerate(data["whole"]) if j != i]}
+        c = compose.explored_point(others, values)
+        router = compose.router_scaled(data["point"], values["WordsPerCycle"],
+                                       values["DWordsPerCycle"])
+        if c is None or router is None:
+            raise UsageError(f"[[whole]] {i} {params}: the data file composes no datapath "
+                             f"there ({'no router' if router is None else 'no dot unit'})")
+        fast = {"area_um2": c["area_um2"] - c["router_area_um2"], "fmax_mhz": c["fmax_mhz"]}
+        full = {"area_um2": whole["area_um2"],
+                "fmax_mhz": min(whole["fmax_mhz"], router["fmax_mhz"])}
+        for r in compare(i, {k: physical.significant(v, 7) for k, v in fast.items()}, full,
+                         ["area_um2", "fmax_mhz"]):
+            r["whole"], r["params"] = r.pop("point"), params
+            rows.append(r)
+    return rows
+
+
+def write_mapped(data: dict, out: Path) -> list[dict]:
+    """mapped_datapaths into out/validation_mapped.csv; its rows."""
+    rows = mapped_datapaths(data)
+    with open(out / "validation_mapped.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=MAPPED_COLUMNS)
+        writer.writeheader()
+        writer.writerows({c: (" ".join(f"{k}={v}" for k, v in r[c].items()) if c == "params"
+                              else r.get(c, "")) for c in MAPPED_COLUMNS} for r in rows)
+    return rows
 
 
 def validation_gemms(tcu, workload, warps: int = 1) -> list[Gemm]:
@@ -155,15 +207,29 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
         writer.writeheader()
         writer.writerows(axes_table)
     bad = sorted({r["point"] for r in table if r["status"] != "ok"})
+    mapped = write_mapped(evaluator.data, out)
+    bad_mapped = sorted({r["whole"] for r in mapped if r["status"] != "ok"})
     summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
-               f"tolerances {', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
+               f"{len({r['whole'] for r in mapped})} mapped datapath(s) ([[whole]]: area_um2, "
+               f"fmax_mhz); tolerances "
+               f"{', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
     if bad:
         print(f"explore: validation failed at point(s) {', '.join(map(str, bad))}: see "
               f"{out / 'validation.csv'}", file=sys.stderr)
         summary += f"; over tolerance or failed: point(s) {', '.join(map(str, bad))}"
+    for i in bad_mapped:
+        over = [r for r in mapped if r["whole"] == i and r["status"] != "ok"]
+        print(f"explore: the composition is off at the mapped datapath [[whole]] {i} "
+              f"({' '.join(f'{k}={v}' for k, v in over[0]['params'].items())}): "
+              + ", ".join(f"{r['figure']} fast {r['fast']}, mapped {r['full']}, {r['error']} "
+                          f"(tolerance {r['tolerance']})" for r in over)
+              + f": see {out / 'validation_mapped.csv'}", file=sys.stderr)
+    if bad_mapped:
+        summary += (f"; over tolerance: mapped datapath(s) [[whole]] "
+                    f"{', '.join(map(str, bad_mapped))}")
     validation = {"rows": table, "columns": COLUMNS, "summary": summary,
                   "full": {i: full[i] for i in chosen if i not in failed}}
-    return (EXIT_FAIL if bad else EXIT_OK), validation
+    return (EXIT_FAIL if bad or bad_mapped else EXIT_OK), validation
 
 
 AXIS_COLUMNS = ["axis", "value", "figure", "points", "max_abs_error", "status"]

@@ -99,8 +99,12 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     energy = router_energy(width)
     for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
         out[k] = energy[k] if energy else None
-    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, linear from the points at "
-                     f"{wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of {wb}/{wb}")
+    how = ("interpolated" if square[0][0] <= width <= square[-1][0] else
+           f"extrapolated beyond the measured {square[0][0]}/{square[0][0]} .. "
+           f"{square[-1][0]}/{square[-1][0]}")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: linear from the "
+                     f"points at {wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of "
+                     f"{wb}/{wb}")
     return out
 
 
@@ -504,8 +508,10 @@ def explored_point(data: dict, values: dict) -> dict | None:
     source: "measured" (a [[whole]] datapath and a measured router),
     "composed" (every part at a measured setting), "interpolated" (a part
     scaled, interpolated or at the nearest measured stage count);
-    missing: the parts without figures (left out: a lower bound). None
-    where no dot unit of the core has a point."""
+    missing: the parts without figures (left out: a lower bound);
+    router_scaled: how the router's area was scaled to the point's widths
+    (interpolated or extrapolated; empty where measured). None where no
+    dot unit of the core has a point."""
     d = datapath(data["point"], "point", values)
     if d is None:
         return None
@@ -517,6 +523,7 @@ def explored_point(data: dict, values: dict) -> dict | None:
                              (router["fmax_mhz"], "tcu_operand_router"))
             return {"area_um2": whole["area_um2"] + router["area_um2"], "fmax_mhz": fmax,
                     "path_unit": path, "router_area_um2": router["area_um2"],
+                    "router_scaled": router["scaled"],
                     "source": "interpolated" if router["scaled"] else "measured", "missing": [],
                     "how": "; ".join(filter(None, ["tcu_datapath measured ([[whole]])",
                                                    router["scaled"]]))}
@@ -549,6 +556,6 @@ def explored_point(data: dict, values: dict) -> dict | None:
                     f"({slowest['fmax_mhz']:g} MHz)")
     fmax, path = min(clock)
     return {"area_um2": area, "fmax_mhz": fmax, "path_unit": path,
-            "router_area_um2": d["router_area_um2"],
+            "router_area_um2": d["router_area_um2"], "router_scaled": d["router_scaled"],
             "source": "composed" if exact and not missing else "interpolated",
             "missing": missing, "how": "; ".join(filter(None, [d["router_scaled"]] + hows))}

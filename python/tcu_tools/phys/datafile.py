@@ -116,7 +116,7 @@ def stale(data: dict, tools: dict | None = None, rtl: Path | None = None) -> lis
 
 # What other tools add to the data file, kept by a rewrite (write's kept).
 KEPT_TABLES = ("glue", "engine_regs", "engine_regs_toggles", "engine_glue")
-KEPT_HEAD = ("toggles_command", "engine_glue_command")
+KEPT_HEAD = ("glue_command", "engine_regs_command", "toggles_command", "engine_glue_command")
 
 
 def kept_of(data: dict) -> dict:
@@ -177,14 +177,19 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
         "# [[whole]], [[engine]]: tops mapped whole beside their composition;\n"
         "# [[glue]], [[engine_regs]]: the parts on the ungated clock and the\n"
         "# engines' registers around their units, as the energy estimate prices\n"
-        "# them (tcu_tools.phys.glue, tcu_tools.phys.engine_regs).\n"
+        "# them (tcu_tools.phys.glue, tcu_tools.phys.engine_regs: glue_command,\n"
+        "# engine_regs_command).\n"
         "# [[engine_regs_toggles]]: per engine its registers' data toggles per MAC\n"
         "# issued, counted on an RTL run's waveform, and a toggle's energy from the\n"
-        "# liberty at a mapped engine's loads (toggles_command).\n"
+        "# liberty at a mapped engine's loads (top, params: its netlist's;\n"
+        "# toggles_command).\n"
         "# [[engine_glue]]: per engine its logic around its units, busy, measured at\n"
-        "# gate level (tcu_tools.phys.engine_glue; source says how).\n"
+        "# gate level (tcu_tools.phys.engine_glue; source says how; engine_glue_command).\n"
         "# rtl_files, rtl_design, rtl_sha256 and tools: what RTL and flow the figures\n"
-        "# are of (tcu_tools.phys.stamp; refresh_command re-measures what is stale).\n",
+        "# of every table but [[datapath]] are of (tcu_tools.phys.stamp;\n"
+        "# refresh_command re-measures what is stale of [[point]], [[engine]] and\n"
+        "# [[whole]] and re-stamps every table whose design is the one measured; each\n"
+        "# other table's command re-measures it).\n",
     ]
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
@@ -201,7 +206,9 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
             continue  # the stamp of the RTL its figures were measured from
         entry.update(stamp.stamp_of(kind, entry, yosys_version=tools.get("yosys", ""))
                      if measured_here else stamp.UNRECORDED_STAMP)
-    head["rtl_sha256"] = stamp.head_hashes(data, rtl_then or {})
+    # the kept tables keep their own stamps; the head names their files too
+    head["rtl_sha256"] = stamp.head_hashes({**data, **{k: kept.get(k, []) for k in KEPT_TABLES}},
+                                           rtl_then or {})
     head["refresh_command"] = REFRESH
     head.update({k: kept[k] for k in KEPT_HEAD if k in kept})
     text.append(_table("", head))

@@ -195,15 +195,7 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
     leakage = model.leakage_nw * 1e-9 * sta.REFERENCE_PERIOD_NS * 1e-9 * 1e12
     counters = [n for n, _ in outs if n.startswith("act_")]
     got = final_outputs(vcd, top, counters)
-    mismatches = []
-    if report is not None:
-        act = report.get("activity", {})
-        want = {"act_cycles_o": act.get("cycles")}
-        for eng, figures in act.get("engines", {}).items():
-            for k in STATES + ("macs",):
-                want[f"act_{eng}_{k}_o"] = figures.get(k)
-        mismatches = [f"{k}: netlist {got.get(k)}, RTL {v}" for k, v in sorted(want.items())
-                      if k in got and got[k] != v]
+    mismatches = counter_mismatches(got, report) if report is not None else []
     n = len(cycles)
     dynamic = sum(pj for _, pj in states.values())
     estimate = per_state_estimate(report) if report else {}
@@ -226,6 +218,33 @@ def measure(netlist: Path, trace: Path, workdir: Path, instance: str = INSTANCE,
             # the RTL's counters) less its router term (tcu_core's, outside
             # tcu_datapath), where a report was given
             "estimate_pj": datapath_estimate_pj(report) if report else None}
+
+
+def counter_mismatches(counters: dict, report: dict) -> list[str]:
+    """The netlist's activity counters at the end of the replay against the
+    run report's (its `activity`): one line per counter that differs."""
+    act = report.get("activity", {})
+    want = {"act_cycles_o": act.get("cycles")}
+    for eng, figures in act.get("engines", {}).items():
+        for k in STATES + ("macs",):
+            want[f"act_{eng}_{k}_o"] = figures.get(k)
+    return [f"{k}: netlist {counters.get(k)}, RTL {v}" for k, v in sorted(want.items())
+            if k in counters and counters[k] != v]
+
+
+def reprice_saved(saved: dict) -> dict:
+    """A kept gate-level measurement (docs/data/gate_level_int4_64.json: the
+    --json figures of a run under "gate_level", its states under
+    "by_state", the run report's activity and configuration under
+    "report") priced by this build's estimate (reprice): the figures as
+    measure gives them, its counters checked against the report's again.
+    KeyError when a part is missing."""
+    g = saved["gate_level"]
+    measured = {"pj": g["pj"], "cycles": g["cycles"], "trace": saved.get("trace", "?"),
+                "params": g.get("params", {}), "by_state": saved["by_state"],
+                "counter_mismatches": counter_mismatches(g.get("counters", {}),
+                                                         saved["report"])}
+    return reprice(measured, saved["report"])
 
 
 def datapath_estimate_pj(report: dict) -> float | None:

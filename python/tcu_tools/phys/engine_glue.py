@@ -3,15 +3,17 @@ the data file, read by the energy estimate (model/src/energy.cpp).
 
   python -m tcu_tools.phys.engine_glue --top tcu_int4_engine \\
       --params "Units=2 Stages=1 SparseEnable=1" [--cycles N] [--seed S] \\
-      [--write spec/phys_osu018.toml] [--json OUT] [--workdir DIR] [--cache DIR]
+      [--units netlist|rtl] [--write spec/phys_osu018.toml] [--json OUT] \\
+      [--workdir DIR] [--cache DIR]
 
 The engine is mapped around its dot units (tcu_tools.phys.hier.map_around:
 the units black boxes) and each unit setting on its own (hier.map_leaf,
-cached in --cache); the two are linked and simulated at gate level
+cached in --cache; with --units rtl, the units' RTL elaborated by Yosys
+instead, rtl_unit); the two are linked and simulated at gate level
 (Icarus) as tcu_datapath drives the engine: busy, an instruction started
 every Groups cycles with random operands and tag, every unit issuing every
 cycle, two instructions back to back unless --cycles says otherwise
-(tcu_tools.phys.engine_regs.int4_rows; e2m1_rows below); idle, clocked with
+(tcu_tools.phys.engine_stimulus, every engine's family); idle, clocked with
 the inputs held. The energy method (tcu_tools.phys.energy) charges the
 engine's own cells alone (the units' cells are their [[point]]'s): the
 operand registers and the operand selection that feeds the units a slice a
@@ -27,15 +29,13 @@ output toggles per issued MAC beside the RTL run's count of
 
 --write replaces the engine's [[engine_glue]] table in the data file (one
 table per engine: the figure is per issued MAC, so it is taken at any
-number of units), stamped with this tree's RTL (tcu_tools.phys.stamp). The
-int4 and e2m1 engines have a busy stimulus (dense m16n8k64 instructions,
-block-scaled m16n8k64 ones); another engine top exits 2. Exit 1 when a
-step fails, naming it."""
+number of units), stamped with this tree's RTL (tcu_tools.phys.stamp).
+Another top than the four engines' exits 2. Exit 1 when a step fails,
+naming it."""
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import subprocess
 import sys
@@ -44,28 +44,41 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
-from . import activity, energy, engine_regs, hier, library, liberty_power, mapping, stamp
+from . import activity, energy, engine_regs, engine_stimulus, hier, library, liberty_power, mapping, stamp
 from .datafile import table_text, tool_versions
-from .units import synthesis_params
+from .units import sources_of, synthesis_params
 
-ENGINES = {"tcu_int4_engine": "int4", "tcu_e2m1_engine": "e2m1"}  # the tops with a busy stimulus
-# tcu_pkg's e2m1 instruction shape (m16n8k64 block-scaled: a slice of 64
-# products per unit, E2M1_SLICES of them) and its descriptor's scale mode
-FAM_E2M1, E2M1_SLICES, E2M1_LANES, DESC_SCALE_4X = 4, 128, 64, 27
-SOURCE = ("measured: the engine mapped around its dot units, linked with the units' "
-          "netlists and simulated at gate level, busy with an instruction every Groups "
-          "cycles and idle, the engine's own cells charged (tcu_tools.phys.engine_glue)")
+ENGINES = {"tcu_int4_engine": "int4", "tcu_e2m1_engine": "e2m1", "tcu_f16_engine": "f16",
+           "tcu_f64_engine": "f64"}  # the tops with a busy stimulus (engine_stimulus)
+# How the units are simulated beside the engine (--units): their mapped
+# netlists, or their RTL elaborated (the same function cycle for cycle; their
+# cells are not charged either way, only the values they drive into the
+# engine matter, and the slews of those nets, which the RTL form leaves 0).
+UNIT_FORMS = ("netlist", "rtl")
+SOURCE = {
+    "netlist": "measured: the engine mapped around its dot units, linked with the units' "
+               "netlists and simulated at gate level, busy with an instruction every Groups "
+               "cycles and idle, the engine's own cells charged (tcu_tools.phys.engine_glue)",
+    "rtl": "measured: the engine mapped around its dot units and simulated at gate level "
+           "with the units' RTL (elaborated, not mapped: the values they drive alike), busy "
+           "with an instruction every Groups cycles and idle, the engine's own cells charged "
+           "(tcu_tools.phys.engine_glue --units rtl)"}
 IDLE_CYCLES = 40  # clocked, the inputs held: every cycle alike
-KEYS = ("engine", "top", "params", "source", "cycles", "seed", "cells", "flip_flops",
+KEYS = ("engine", "top", "params", "source", "units", "cycles", "seed", "cells", "flip_flops",
         "issued_macs_per_cycle", "busy_pj_per_cycle", "idle_pj_per_cycle",
         "dynamic_pj_per_issued_mac", "idle_pj_per_flip_flop", "busy_internal_pj",
         "busy_switching_pj", "flip_flop_toggles_per_issued_mac", "leakage_pj_per_cycle",
         "rtl_files", "rtl_design")
 
 
-def link(top: str, params: dict, workdir: Path, cache: Path) -> tuple[Path, Path, set]:
+def link(top: str, params: dict, workdir: Path, cache: Path,
+         units: str = "netlist") -> tuple[Path, Path, Path, set]:
     """(the engine's own netlist, its units instances of modules named
-    after them, the design linked with the units' netlists, those names)."""
+    after them; the design linked with the units for the simulation; the
+    design linked for OpenSTA's slews; those names). units "netlist": the
+    units' mapped netlists (hier.map_leaf, cached in `cache`) in both;
+    "rtl": the units' RTL elaborated by Yosys (rtl_unit) in the simulation
+    and empty modules of their ports for OpenSTA."""
     leaves = hier.leaves_of(top, params, workdir)
     if not leaves:
         raise RuntimeError(f"{top}: no dot unit found to map around")
@@ -77,24 +90,51 @@ def link(top: str, params: dict, workdir: Path, cache: Path) -> tuple[Path, Path
     lib = library.liberty()
     text = mapping.split_netlist(around, lib, workdir / f"{top}.top.log").read_text()
     tools = tool_versions()
-    parts, names = [], set()
+    parts, boxes, names = [], [], set()
     for derived, (unit, unit_params) in leaves.items():
         # Verilog escapes the derived names (a backslash, the name, a space)
         clean = hier.clean_name(unit, unit_params)
         text = text.replace(f"\\{derived} ", f"{clean} ")
+        names.add(clean)
+        if units == "rtl":
+            sim, box = rtl_unit(unit, unit_params, clean, workdir)
+            parts.append(sim)
+            boxes.append(box)
+            continue
         m = hier.map_leaf(unit, unit_params, cache, tools)
         renamed, n = re.subn(rf"^module {m.top}\s*\(", f"module {clean}(",
                              m.netlist.read_text(), count=1, flags=re.M)
         if n != 1:
             raise RuntimeError(f"{m.netlist}: no module {m.top}")
         parts.append(renamed)
-        names.add(clean)
+        boxes.append(renamed)
     text = scalar_outputs(text)
     own = workdir / f"{top}.own.v"
     own.write_text(text)
-    linked = workdir / f"{top}.linked.v"
+    linked = workdir / f"{top}.linked.{units}.v"
     linked.write_text("\n".join([text] + parts))
-    return own, linked, names
+    timed = workdir / f"{top}.timed.{units}.v"
+    timed.write_text("\n".join([text] + boxes))
+    return own, linked, timed, names
+
+
+def rtl_unit(unit: str, params: dict, name: str, workdir: Path) -> tuple[str, str]:
+    """(the unit at `params` elaborated by Yosys from its RTL, flattened,
+    not mapped: a Verilog model of it for Icarus, cycle for cycle the
+    function its mapped netlist has; an empty module of its ports), both
+    named `name`."""
+    sim, box = workdir / f"{name}.rtl.v", workdir / f"{name}.box.v"
+    stamp_file = workdir / f"{name}.rtl.sources"
+    if not (sim.exists() and box.exists() and stamp_file.exists()
+            and stamp_file.read_text() == stamp.files_hash(unit)):
+        srcs = " ".join(str(f) for f in sources_of(unit))
+        hier._yosys(f"read_verilog -sv -defer {srcs}\n{mapping._elaborate(unit, params)}\n"
+                    f"proc\nflatten\nopt_clean -purge\nrename -top {name}\n"
+                    f"write_verilog -noattr {sim}\nblackbox {name}\n"
+                    f"write_verilog -noattr -blackboxes {box}\n",
+                    workdir / f"{name}.rtl.ys", workdir / f"{name}.rtl.log")
+        stamp_file.write_text(stamp.files_hash(unit))
+    return sim.read_text(), box.read_text()
 
 
 def scalar_outputs(text: str) -> str:
@@ -116,15 +156,16 @@ def scalar_outputs(text: str) -> str:
     return text
 
 
-def own_model(split: Path, linked: Path, top: str, boxes: set, workdir: Path) -> energy._Model:
+def own_model(split: Path, timed: Path, top: str, boxes: set, workdir: Path) -> energy._Model:
     """The energy model of the engine's own cells: the units' instances left
     out (their pins neither load nor drive a charged net), slews from
-    OpenSTA over the linked design."""
+    OpenSTA over the linked design `timed` (with the units' netlists, the
+    nets they drive get their output slews; with empty modules, none)."""
     workdir.mkdir(parents=True, exist_ok=True)
     net = energy.read_netlist(split)
     net.cells = {i: c for i, c in net.cells.items() if c[0] not in boxes}
     return energy._Model(net, liberty_power.load(library.liberty()),
-                         energy.slews(linked, top, "clk_i", workdir))
+                         energy.slews(timed, top, "clk_i", workdir))
 
 
 def simulate(split: Path, linked: Path, top: str, workdir: Path, rows: list, name: str) -> Path:
@@ -167,52 +208,8 @@ def charge(model: energy._Model, vcd: Path, top: str, start: int, end: int) -> d
             "q_toggles": q_toggles / cycles}
 
 
-def e2m1_rows(ports: list[tuple[str, int]], units: int, cycles: int, seed: int,
-              idle: bool) -> tuple[list[list[int]], int]:
-    """tcu_e2m1_engine's stream (engine_regs.int4_rows's, for the e2m1
-    family): an m16n8k64 block-scaled instruction every Groups cycles, its
-    A and B codes random (every 4-bit code is an e2m1 value), its scales
-    random ue8m0 exponents near 1 (2^-16 .. 2^15, no NaN), C random f32
-    values of magnitude 2^-16 .. 2^15, the scale mode random."""
-    rng = random.Random(seed)
-    groups = E2M1_SLICES // units
-    if groups * units != E2M1_SLICES:
-        raise ValueError(f"Units={units}: the stimulus needs a divisor of {E2M1_SLICES}")
-    held = {n: 0 for n, _ in ports}
-    rows, macs = [], 0
-    for c in range(cycles + 2):
-        v = dict(held)
-        v["rst_ni"] = int(c >= 2)
-        v["clk_en_i"] = v["pipe_en_i"] = v["pipe_take_i"] = 1
-        start = not idle and c >= 2 and (c - 2) % groups == 0
-        v["start_i"] = int(start)
-        if start:
-            v["desc_i"] = (rng.getrandbits(16) | FAM_E2M1 << engine_regs.DESC_FAMILY
-                           | rng.getrandbits(1) << DESC_SCALE_4X)
-            for name, width in ports:
-                if name in ("a_i", "b_i"):
-                    v[name] = rng.getrandbits(width)
-                elif name in ("scale_a_i", "scale_b_i"):
-                    v[name] = sum(rng.randrange(111, 143) << (8 * i) for i in range(width // 8))
-                elif name == "c_i":
-                    v[name] = sum((rng.getrandbits(1) << 31 | rng.randrange(111, 143) << 23
-                                   | rng.getrandbits(23)) << (32 * i) for i in range(width // 32))
-        if not idle and c >= 3:
-            macs += units * E2M1_LANES
-        held = {k: v[k] for k in held}
-        rows.append([v[n] & ((1 << w) - 1) for n, w in ports])
-    return rows, macs
-
-
-STIMULUS = {"tcu_int4_engine": engine_regs.int4_rows, "tcu_e2m1_engine": e2m1_rows}
-# An instruction's slices: the default run is two instructions back to back
-# (each instruction's operand load, D buffer fill and hand-over once a
-# Groups cycles, as in a GEMM's steady state).
-SLICES = {"tcu_int4_engine": engine_regs.INT4_K64_SLICES, "tcu_e2m1_engine": E2M1_SLICES}
-
-
 def measure(top: str, params: dict, workdir: Path, cache: Path, cycles: int | None,
-            seed: int) -> dict:
+            seed: int, units_form: str = "netlist") -> dict:
     if top not in ENGINES:
         raise ValueError(f"--top: one of {', '.join(ENGINES)} (the engines with a busy "
                          f"stimulus), not '{top}'")
@@ -220,16 +217,21 @@ def measure(top: str, params: dict, workdir: Path, cache: Path, cycles: int | No
     params = synthesis_params(top, params)
     workdir = workdir / mapping.tag(top, params)
     workdir.mkdir(parents=True, exist_ok=True)
-    split, linked, boxes = link(top, params, workdir, cache)
-    model = own_model(split, linked, top, boxes, workdir)
+    if units_form not in UNIT_FORMS:
+        raise ValueError(f"--units: one of {', '.join(UNIT_FORMS)}, not '{units_form}'")
+    split, linked, timed, boxes = link(top, params, workdir, cache, units_form)
+    model = own_model(split, timed, top, boxes, workdir / units_form)
     ins, _ = activity.ports(split)
     data = [(n, w) for n, w in ins if n != "clk_i"]
     units = params.get("Units", 1)
-    cycles = cycles or 2 * SLICES[top] // units
+    # the default run: two instructions back to back (each instruction's
+    # operand load, D buffer fill and hand-over once a Groups cycles, as in
+    # a GEMM's steady state)
+    cycles = cycles or 2 * engine_stimulus.FAMILIES[top].slices // units
     got: dict = {}
     for state, idle, n in (("busy", False, cycles), ("idle", True, IDLE_CYCLES)):
-        rows, macs = STIMULUS[top](data, units, n, seed, idle)
-        vcd = simulate(split, linked, top, workdir, rows, f"glue_{state}")
+        rows, macs = engine_stimulus.rows(top, data, units, n, seed, idle)
+        vcd = simulate(split, linked, top, workdir, rows, f"glue_{state}_{units_form}")
         got[state] = charge(model, vcd, top, 4, 2 * len(rows))
         if not idle:
             got["issued_macs_per_cycle"] = macs / max(1, len(rows) - 2)
@@ -238,7 +240,7 @@ def measure(top: str, params: dict, workdir: Path, cache: Path, cycles: int | No
     return {
         "engine": ENGINES[top], "top": top,
         "params": {k: v for k, v in params.items() if k != "SynthImpl"},
-        "source": SOURCE, "cycles": cycles, "seed": seed, "cells": len(model.net.cells),
+        "source": SOURCE[units_form], "units": units_form, "cycles": cycles, "seed": seed, "cells": len(model.net.cells),
         "flip_flops": flip_flops, "issued_macs_per_cycle": got["issued_macs_per_cycle"],
         "busy_pj_per_cycle": round(busy["pj"], 4), "idle_pj_per_cycle": round(idle["pj"], 4),
         "dynamic_pj_per_issued_mac": round((busy["pj"] - idle["pj"])
@@ -274,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cycles", type=int,
                         help="busy cycles (default: two instructions back to back)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--units", choices=UNIT_FORMS, default="netlist",
+                        help="the units beside the engine: their mapped netlists (default) or "
+                        "their RTL elaborated by Yosys (no unit mapping: the f64 unit maps "
+                        "for most of an hour)")
     parser.add_argument("--write", metavar="DATAFILE")
     parser.add_argument("--json")
     parser.add_argument("--workdir", default="build/phys-engine-glue")
@@ -285,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         params = engine_regs._params(args.params)
         got = measure(args.top, params, Path(args.workdir), Path(args.cache), args.cycles,
-                      args.seed)
+                      args.seed, args.units)
         if args.write:
             write(Path(args.write), got)
     except (OSError, ValueError, RuntimeError, KeyError, tomllib.TOMLDecodeError,

@@ -29,8 +29,8 @@ random tag; idle: the clock enabled, no instruction, the inputs held. The
 around-units figures are the engine's less Units x the unit's busy and
 idle figures (its [[point]]): idle per cycle, and the rest of a busy cycle
 per MAC issued (the operand selection, the D buffer's writes, the pipes).
-The busy stimulus is tcu_int4_engine's (dense m16n8k64 instructions); the
-other engines are measured idle alone. A whole engine is a large netlist
+The stimulus is tcu_tools.phys.engine_stimulus's (every engine's
+family). A whole engine is a large netlist
 for Icarus: the int4 engine of four units (about 110,000 cells) loads in
 about 3 CPU minutes and simulates at about 10 CPU seconds a cycle.
 
@@ -41,10 +41,12 @@ run issued (the operand registers load and the D buffer fills once an
 instruction, so the toggles go with the MACs, not with the busy cycles,
 whose rate a cycle grows with the units), and the energy of one toggle
 (toggle_energy: a DFFPOSX1 whose Q changes, with its D and Q nets, from
-the liberty at the mapped engine's loads).
+the liberty at the mapped engine's loads), with the engine (top) and
+parameters of that netlist, whose design the table's stamp records.
 
 write: appends one [[engine_regs]] table per setting (the JSON files of
-count and energy merged by top and params), stamped with this tree's RTL
+count and energy merged by top and params) and one [[engine_regs_toggles]]
+table per toggles JSON, stamped with this tree's RTL
 (tcu_tools.phys.stamp), to the data file. tcu_tools.spec.gen_phys reads
 them into the energy estimate (model/src/energy.cpp engine_regs_figures:
 the flip-flops piecewise linear in the units and the stages between the
@@ -53,13 +55,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
-from . import activity, energy, library, liberty_power, stamp
+from . import activity, energy, engine_stimulus, library, liberty_power, stamp
 from .datafile import table_text
 
 FLIP_FLOPS = ("DFFPOSX1", "DFFNEGX1", "DFFSR")
@@ -228,52 +229,15 @@ def toggles(trace: Path, engine: str, report: dict) -> dict:
             "run_params": {k: v for k, v in params.items() if k != "SynthImpl"}}
 
 
-# tcu_pkg's descriptor fields and the int4 engine's instruction shape
-DESC_FAMILY, DESC_A_SIGNED, DESC_B_SIGNED, DESC_K32 = 16, 19, 20, 22
-FAM_INT4 = 0
-INT4_K64_SLICES, INT4_LANES = 256, 32
-
-
-def int4_rows(ports: list[tuple[str, int]], units: int, cycles: int, seed: int,
-              idle: bool) -> tuple[list[list[int]], int]:
-    """(the rows, one per cycle after two of reset; the MACs they issue)."""
-    rng = random.Random(seed)
-    groups = INT4_K64_SLICES // units
-    if groups * units != INT4_K64_SLICES:
-        raise ValueError(f"Units={units}: the stimulus needs a divisor of {INT4_K64_SLICES}")
-    held = {n: 0 for n, _ in ports}
-    rows = []
-    macs = 0
-    for c in range(cycles + 2):
-        v = dict(held)
-        v["rst_ni"] = int(c >= 2)
-        v["clk_en_i"] = v["pipe_en_i"] = v["pipe_take_i"] = 1
-        start = not idle and c >= 2 and (c - 2) % groups == 0
-        v["start_i"] = int(start)
-        if start:
-            v["desc_i"] = (rng.getrandbits(16) | FAM_INT4 << DESC_FAMILY
-                           | rng.getrandbits(1) << DESC_A_SIGNED
-                           | rng.getrandbits(1) << DESC_B_SIGNED) & ~(1 << DESC_K32)
-            for name, width in ports:
-                if name in ("a_i", "b_i", "c_i"):
-                    v[name] = rng.getrandbits(width)
-        if not idle and c >= 3:  # the cycles the sequencer issues in (after the first start)
-            macs += units * INT4_LANES
-        held = {k: v[k] for k in held}
-        rows.append([v[n] & ((1 << w) - 1) for n, w in ports])
-    return rows, macs
-
-
 def measure_energy(netlist: Path, top: str, units: int, workdir: Path, cycles: int,
                    seed: int) -> dict:
-    """The engine's busy (tcu_int4_engine alone) and idle energy a cycle."""
+    """The engine's busy and idle energy a cycle (tcu_tools.phys.engine_stimulus)."""
     workdir.mkdir(parents=True, exist_ok=True)
     ins, _ = activity.ports(netlist)
     data = [(n, w) for n, w in ins if n != "clk_i"]
     out = {}
-    states = (("busy", False), ("idle", True)) if top == "tcu_int4_engine" else (("idle", True),)
-    for state, idle in states:
-        rows, macs = int4_rows(data, units, cycles, seed, idle)
+    for state, idle in (("busy", False), ("idle", True)):
+        rows, macs = engine_stimulus.rows(top, data, units, cycles, seed, idle)
         e = energy.run(netlist, top, workdir, rows, f"engine_{state}")
         per_cycle = e.internal_pj + e.switching_pj + e.ports_pj
         out[f"engine_{state}_pj_per_cycle"] = per_cycle
@@ -325,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             got = toggles(Path(args.files[0]), args.engine, json.loads(Path(args.report).read_text()))
             got.update(toggle_energy(Path(args.netlist)))
             got["netlist"] = Path(args.netlist).name
+            got["top"], got["params"] = netlist_setting(got["netlist"])
             return _emit(got, args.json)
         if not args.top:
             parser.error("--top is required")
@@ -367,10 +332,28 @@ def _emit(got: dict, path: str | None) -> int:
     return 0
 
 
-TOGGLE_KEYS = ("engine", "toggles_per_issued_mac", "pj_per_toggle", "register_bits", "toggles",
+TOGGLE_KEYS = ("engine", "top", "params", "toggles_per_issued_mac", "pj_per_toggle", "register_bits", "toggles",
                "issued_macs", "busy_cycles", "busy_toggle_rate", "run_params", "netlist",
                "toggle_flip_flops", "q_load_pf", "q_internal_pj", "q_switching_pj",
-               "q_fanout_internal_pj", "d_internal_pj", "d_switching_pj", "d_driver_internal_pj")
+               "q_fanout_internal_pj", "d_internal_pj", "d_switching_pj", "d_driver_internal_pj",
+               "rtl_files", "rtl_design")
+
+
+def netlist_setting(name: str) -> tuple[str, dict]:
+    """The top and parameters of a mapped netlist named by the mapping flow
+    (TOP.NAME-VALUE....mapped.split.v), SynthImpl left out."""
+    words = name.split(".")
+    params = {}
+    for word in words[1:]:
+        key, sep, value = word.rpartition("-")
+        if sep and key.isidentifier() and value.isdigit():
+            params[key] = int(value)
+        elif word == "mapped":
+            break
+        else:
+            raise ValueError(f"{name}: not a mapped netlist's name (TOP.NAME-VALUE...mapped...)")
+    params.pop("SynthImpl", None)
+    return words[0], params
 
 
 def write(datafile: Path, paths: list[Path]) -> int:
@@ -379,6 +362,9 @@ def write(datafile: Path, paths: list[Path]) -> int:
     for p in paths:
         j = json.loads(p.read_text())
         if "toggles_per_issued_mac" in j:  # toggles: an [[engine_regs_toggles]] table
+            if "top" not in j:
+                j["top"], j["params"] = netlist_setting(j["netlist"])
+            j.update(stamp.stamp_of("engine", j))  # the engine whose registers it counts
             text.append(table_text("[[engine_regs_toggles]]",
                                    {k: j[k] for k in TOGGLE_KEYS if j.get(k) is not None}))
             continue

@@ -2,9 +2,11 @@
 (tcu_tools.phys.stamp: their design or the tools changed) re-measured and
 stamped with this tree's RTL, the rest kept with their stamps (those whose
 files changed but elaborate to the same design with this tree's files:
-stamp.restamp), the file rewritten. With nothing stale it only re-stamps
-and rewrites it (a renamed file or a comment leaves the figures as they
-are)."""
+stamp.restamp, every kind of table), the file rewritten. A stale table
+that other tools append (stamp.APPENDED) is named with the command that
+re-measures it and kept as it is (stale). With nothing stale it only
+re-stamps and rewrites it (a renamed file or a comment leaves the figures
+as they are)."""
 from __future__ import annotations
 
 import dataclasses
@@ -47,6 +49,8 @@ def refresh(path: Path, workdir: Path) -> int:
     reasons = stamp.staleness(data, tools)
     every = "tools" not in data or any(data["tools"].get(k) != v for k, v in tools.items())
     stale = stamp.entries(data) if every else stamp.stale_entries(data, yosys_version=tools["yosys"])
+    appended = [(k, e) for k, e in stale if k in stamp.APPENDED]
+    stale = [(k, e) for k, e in stale if k in stamp.REFRESHED]
     ids = {id(e) for _, e in stale}
     print(f"{path}: {'; '.join(reasons) or 'fresh'}; re-measuring {len(stale)} entr"
           f"{'y' if len(stale) == 1 else 'ies'}", flush=True)
@@ -55,9 +59,12 @@ def refresh(path: Path, workdir: Path) -> int:
         if restamped:
             print(f"  re-stamped with this tree's sources (the same design): "
                   f"{', '.join(stamp.entry_label(k, e) for k, e in restamped)}", flush=True)
+    for kind, entry in appended:
+        print(f"  not re-measured here: {stamp.entry_label(kind, entry)}; re-measure with: "
+              f"{stamp.command_of(kind, data)}", flush=True)
     points, wholes, engines = [], [], []
     try:
-        for kind, entry in stamp.entries(data):
+        for kind, entry in stamp.entries(data, stamp.REFRESHED):
             if kind == "point":
                 if entry.get("derived") and "energy only" not in entry["derived"]:
                     continue  # datafile.write derives it again

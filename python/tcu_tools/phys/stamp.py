@@ -1,10 +1,13 @@
 """The data file's stamps (spec/phys_osu018.toml): what RTL and which tools
 its figures are of, and whether they still are.
 
-Every entry of the file ([[point]], [[engine]], [[whole]]) is a top mapped
-at parameters; its figures depend on the design Yosys elaborates from the
-top's sources (units.sources_of) at those parameters, and on the flow. Each
-entry carries
+Every entry of the file is a top at parameters whose figures depend on
+the design Yosys elaborates from the top's sources (units.sources_of) at
+those parameters, and on the flow: the tops python -m tcu_tools.phys maps
+(REFRESHED: [[point]], [[engine]], [[whole]]) and the tables other tools
+append (APPENDED: [[glue]], [[engine_regs]], [[engine_regs_toggles]],
+[[engine_glue]]), each re-measured by the command its head key names
+(COMMAND_KEYS). Each entry carries
 
   rtl_files   the SHA-256 (16 hex digits) of its sources' contents
   rtl_design  a hash of that elaborated design: read, elaborated at the
@@ -23,9 +26,11 @@ map). An entry is fresh when its files are unchanged, or when they changed
 but elaborate to the same design (a comment, a renamed file or module, a
 default the entry does not use); it is stale when its design changed, and
 the whole file is stale when a tool did. A stale file is refused by its
-readers (tcu explore) with what changed and REFRESH, which re-measures the
-stale entries only, records this tree's sources in the stamps of the fresh
-ones whose files changed (restamp) and re-stamps the file. The
+readers (tcu explore) with what changed and the command that re-measures
+each stale entry: REFRESH, which re-measures the stale REFRESHED entries,
+records this tree's sources in the stamps of the fresh ones of every kind
+whose files changed (restamp) and re-stamps the file; an APPENDED table's
+own command (its head key in COMMAND_KEYS). The
 repository's own file is held to its stamps exactly (exact: every entry's
 rtl_files this checkout's), which takes no Yosys run to check."""
 from __future__ import annotations
@@ -51,12 +56,20 @@ FLOW_FILES = (mapping.ABC_CONSTRAINTS, Path(mapping.__file__).with_name("osu018_
 # The normalization of design_hash (part of its cache key).
 NORMALIZE = "proc; flatten; opt_clean -purge; write_json; Weisfeiler-Lehman, 4 rounds"
 ROUNDS = 4
+# The stamped tables: those --refresh re-measures, and those other tools
+# append (kept as they are by a rewrite: datafile.KEPT_TABLES), each
+# re-measured by the command under its head key.
+REFRESHED = ("point", "engine", "whole")
+APPENDED = ("glue", "engine_regs", "engine_regs_toggles", "engine_glue")
+KINDS = REFRESHED + APPENDED
+COMMAND_KEYS = {"glue": "glue_command", "engine_regs": "engine_regs_command",
+                "engine_regs_toggles": "toggles_command", "engine_glue": "engine_glue_command"}
 
 
 def entry_top(kind: str, entry: dict, rtl: Path | None = None) -> tuple[str, dict]:
     """The RTL top and parameters an entry's figures were mapped at (the
     top read from `rtl`, default the checkout's rtl/)."""
-    top = entry["unit"] if kind == "point" else entry["top"]
+    top = entry["unit"] if kind in ("point", "glue") else entry["top"]
     return top, synthesis_params(top, dict(entry["params"]), rtl)
 
 
@@ -160,11 +173,25 @@ def graph_hash(module: dict) -> str:
     return _h(sorted(c[0] for c in cells), ports)
 
 
-def entries(data: dict) -> list[tuple[str, dict]]:
-    """(kind, entry) of every stamped table of the data file."""
-    return ([("point", p) for p in data.get("point", [])] +
-            [("engine", e) for e in data.get("engine", [])] +
-            [("whole", w) for w in data.get("whole", [])])
+def entries(data: dict, kinds: tuple = KINDS) -> list[tuple[str, dict]]:
+    """(kind, entry) of every stamped table of the data file (of `kinds`)."""
+    return [(kind, e) for kind in kinds for e in data.get(kind, [])]
+
+
+def command_of(kind: str, data: dict) -> str:
+    """The command that re-measures an entry of this kind: REFRESH, or the
+    data file's head key for an APPENDED table."""
+    key = COMMAND_KEYS.get(kind)
+    return REFRESH if key is None else data.get(key, f"(the data file names no {key})")
+
+
+def remeasure(data: dict, stale: list[tuple[str, dict]]) -> str:
+    """What re-measures these entries: REFRESH for the REFRESHED ones, each
+    APPENDED kind's own command for its tables."""
+    kinds = list(dict.fromkeys(k for k, _ in stale if k in APPENDED))
+    parts = ([f"re-measure with: {REFRESH}"] if any(k in REFRESHED for k, _ in stale) else [])
+    parts += [f"re-measure the [[{k}]] tables with: {command_of(k, data)}" for k in kinds]
+    return "; ".join(parts)
 
 
 def stamp_of(kind: str, entry: dict, rtl: Path | None = None, yosys_version: str = "") -> dict:
@@ -260,10 +287,13 @@ def exact(data: dict, tools: dict, rtl: Path | None = None) -> list[str]:
     lag = behind(data, rtl)
     if lag:
         files = changed_files(data, rtl, lag)
+        appended = list(dict.fromkeys(k for k, _ in lag if k in APPENDED))
         return [f"{len(lag)} entr{'y records' if len(lag) == 1 else 'ies record'} other RTL "
                 f"sources than this checkout's: " + ", ".join(entry_label(k, e) for k, e in lag)
                 + (f" ({'; '.join(files)})" if files else "")
-                + f"; re-stamp (and re-measure what changed) with: {REFRESH}"]
+                + f"; re-stamp (and re-measure what changed) with: {REFRESH}"
+                + "".join(f"; a changed [[{k}]] table is re-measured by: {command_of(k, data)}"
+                          for k in appended)]
     return staleness(data, tools, rtl)
 
 
@@ -272,7 +302,7 @@ def changed_files(data: dict, rtl: Path | None = None, of: list | None = None) -
     (kind, entry) if given, else of every entry."""
     rtl = units.RTL if rtl is None else rtl
     now = file_hashes(data if of is None else
-                      {k: [e for kind, e in of if kind == k] for k in ("point", "engine", "whole")},
+                      {k: [e for kind, e in of if kind == k] for k in KINDS},
                       rtl)
     then = data.get("rtl_sha256", {})
     return ([f"{f} changed" for f in sorted(now) if f in then and then[f] != now[f]] +
@@ -298,5 +328,6 @@ def staleness(data: dict, tools: dict, rtl: Path | None = None) -> list[str]:
         reasons.append(f"{len(stale)} entr{'y is' if len(stale) == 1 else 'ies are'} not of "
                        f"this RTL (another design than the one measured): "
                        + ", ".join(entry_label(k, e) for k, e in stale)
-                       + (f" ({'; '.join(files)})" if files else ""))
+                       + (f" ({'; '.join(files)})" if files else "")
+                       + f"; {remeasure(data, stale)}")
     return reasons
