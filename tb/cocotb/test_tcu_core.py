@@ -70,12 +70,8 @@ def rtl_sources(replace: dict[str, Path] | None = None) -> list[Path]:
 
 def make_environment():
     """Verilator's generated Makefile: two jobs, ccache when installed, -O1
-    for the per-cycle code (a short run: build time matters more), clang++
-    when installed (scripts/setup.sh installs it): it compiles Verilated C++
-    in about three quarters of g++'s CPU time."""
+    for the per-cycle code (a short run: build time matters more)."""
     flags = ["-j2", "OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"]
-    if shutil.which("clang++"):
-        flags.append("CXX=clang++")
     if shutil.which("ccache"):
         flags.append("OBJCACHE=ccache")
     os.environ["MAKEFLAGS"] = " ".join(flags)
