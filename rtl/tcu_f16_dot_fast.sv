@@ -1,22 +1,12 @@
-// tcu_f16_dot's fast simulation implementation: the whole chain of
-// tcu_f16_dot_synth (the f16 inputs widened, the six FP32 FMAs, an f16 D
-// narrowed) computed at once from the inputs (FmaStages = 0: the output),
-// loaded into one register in the cycle that takes the input, then carried
-// through 5 * FmaStages - 1 more, so valid_o and d_o keep tcu_f16_dot's
-// timing. It depends on tcu_fma's latency alone (FmaStages), not on where
-// tcu_fma places its registers.
-//
-// Each FMA is tcu_fma's arithmetic (stage 1: classify, multiply, align;
-// stage 2: add, leading zeros; stage 3: normalise, round, pack) at FP32,
-// round to nearest even and canonical NaNs, in the same expressions, and
-// the f16 operands are widened one per use as tcu_f16_dot_synth widens
-// them, so that the two chains map to mostly the same logic. The six FMAs
-// are one loop over the levels (operands chosen per level and D type), its
-// variables local to the block: the Verilated code is one function with
-// C++ locals, whose work is skipped in a cycle with valid_i low (d_dot is
-// then 0); an idle unit costs the block's test and its registers' enable
-// tests. The data inputs are public_flat_rd, so all instances share one
-// copy of the Verilated code. Same ports and parameters as tcu_f16_dot.
+// tcu_f16_dot's fast simulation implementation: tcu_f16_fast_chain (the
+// whole chain of tcu_f16_dot_synth, the six FP32 FMAs and an f16 D
+// narrowed, computed at once in the cycle that takes the input, then
+// delivered 5 * FmaStages enabled cycles later) behind
+// tcu_f16_fast_operands (A's, B's and C's elements widened to f32 and
+// classified as tcu_fma classifies an operand, combinationally). Same ports
+// and parameters as tcu_f16_dot. The f16 engine's fast form instantiates
+// the chain itself (tcu_f16_fast_unit), behind operand records it makes
+// once an instruction (tcu_f16_engine).
 //
 // Proven equal to tcu_f16_dot_synth (tcu-formal, formal/checks.toml): the
 // two chains at FmaStages 0 (f16_dot), this form's registers
@@ -25,6 +15,7 @@
 // Simulation flow only: scripts/synth.sh and tcu_tools.phys do not read this file.
 module tcu_f16_dot_fast #(
   parameter int unsigned  FmaStages = tcu_pkg::FmaStages,
+  localparam int unsigned OpW       = 64,  // tcu_f16_fast_operands's record
   localparam int unsigned DotK      = 4,  // k of m8n8k4
   localparam int unsigned HalfWidth = tcu_pkg::fp_width(tcu_pkg::FP16),
   localparam int unsigned Width     = tcu_pkg::fp_width(tcu_pkg::FP32)
@@ -32,395 +23,37 @@ module tcu_f16_dot_fast #(
   input  logic                      clk_i,
   input  logic                      rst_ni,
   input  logic                      en_i,
-  input  logic                      valid_i /* verilator public_flat_rd */,
-  input  logic [DotK*HalfWidth-1:0] a_i /* verilator public_flat_rd */,
-  input  logic [DotK*HalfWidth-1:0] b_i /* verilator public_flat_rd */,
-  input  logic [Width-1:0]          c_i /* verilator public_flat_rd */,
-  input  logic                      c_f16_i /* verilator public_flat_rd */,
-  input  logic                      d_f16_i /* verilator public_flat_rd */,
+  input  logic                      valid_i,
+  input  logic [DotK*HalfWidth-1:0] a_i,
+  input  logic [DotK*HalfWidth-1:0] b_i,
+  input  logic [Width-1:0]          c_i,
+  input  logic                      c_f16_i,
+  input  logic                      d_f16_i,
   output logic                      valid_o,
   output logic [Width-1:0]          d_o
 );
 
-  /* verilator tracing_off */
+  logic [DotK*OpW-1:0] a_op, b_op;
+  logic [OpW-1:0]      c_op;
 
-  // ---- f16 and f32 fields ---------------------------------------------------
-  localparam int unsigned HExp  = tcu_pkg::exp_bits(tcu_pkg::FP16);
-  localparam int unsigned HMan  = tcu_pkg::man_bits(tcu_pkg::FP16);
-  localparam int unsigned HBias = tcu_pkg::bias(tcu_pkg::FP16);
-  localparam int unsigned SExp  = tcu_pkg::exp_bits(tcu_pkg::FP32);
-  localparam int unsigned SMan  = tcu_pkg::man_bits(tcu_pkg::FP32);
-  localparam int unsigned SBias = tcu_pkg::bias(tcu_pkg::FP32);
-  localparam int unsigned HLzW  = $clog2(HMan + 1);
-  // f32 -> f16 (as tcu_f16_dot_synth).
-  localparam int unsigned DropNorm   = SMan - HMan;
-  localparam int unsigned DropMax    = SMan + 3;
-  localparam int unsigned DropW      = $clog2(DropMax + 1);
-  localparam int unsigned MinNormExp = SBias - HBias + 1;
-  localparam int unsigned ExtW       = 2 * SMan + 4 - DropNorm;
-  localparam int unsigned CodeW      = SExp + HMan + 1;
+  tcu_f16_fast_operands #(.Count(DotK), .InW(HalfWidth)) u_a_op (
+    .clk_i, .load_i(1'b0), .f16_i(1'b1), .word_i(a_i), .op_o(a_op));
+  tcu_f16_fast_operands #(.Count(DotK), .InW(HalfWidth)) u_b_op (
+    .clk_i, .load_i(1'b0), .f16_i(1'b1), .word_i(b_i), .op_o(b_op));
+  tcu_f16_fast_operands #(.Count(1), .InW(Width)) u_c_op (
+    .clk_i, .load_i(1'b0), .f16_i(c_f16_i), .word_i(c_i), .op_o(c_op));
 
-  // ---- tcu_fma's widths at FP32 ---------------------------------------------
-  localparam int unsigned ExpBits = SExp;
-  localparam int unsigned ManBits = SMan;
-  localparam int unsigned Bias    = SBias;
-  localparam int unsigned Prec    = ManBits + 1;
-  localparam int unsigned ExpW    = ExpBits + 3;
-  localparam int unsigned ProdW   = 2 * Prec;
-  localparam int unsigned Anchor  = 1;
-  localparam int unsigned PAlW    = ProdW + 3;
-  localparam int unsigned AddW    = Anchor + 2 * Prec + 1;
-  localparam int unsigned MagW    = Anchor + 2 * Prec + 3;
-  localparam int unsigned SumW    = MagW + 1;
-  localparam int unsigned ShamtW  = $clog2(AddW + 1);
-  localparam int unsigned PshMax  = ProdW + 2;
-  localparam int unsigned PshW    = $clog2(PshMax + 1);
-  localparam int unsigned LzcW    = $clog2(MagW + 1);
-  localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
-
-  localparam logic [Width-1:0] CANONICAL_NAN = Width'(tcu_pkg::F32_CANONICAL_NAN);
-  localparam logic [Width-2:0] INF_MAG       = {{ExpBits{1'b1}}, {ManBits{1'b0}}};
-  localparam logic [ExpW-1:0]  EXP_ALL_ONES  = ExpW'((1 << ExpBits) - 1);
-  localparam logic [ExpW-1:0]  ANCHOR_DIFF   = ExpW'(Anchor);
-  localparam logic [ExpW-1:0]  PSAT_DIFF     = ExpW'(Anchor + PshMax);
-  localparam logic [ExpW-1:0]  SATURATE_DIFF = ExpW'(-(2 * Prec + 1));
-  localparam logic [ExpW-1:0]  ZERO_PROD_EXP = ExpW'(1 - Anchor);
-
-  localparam logic [Width-1:0] POS_ZERO = '0;
-  localparam logic [Width-1:0] NEG_ZERO = {1'b1, {(Width - 1){1'b0}}};
-  localparam logic [Width-1:0] ONE      = {1'b0, SExp'(SBias), {SMan{1'b0}}};
-  localparam logic [CodeW-1:0] HALF_INF_CODE = CodeW'({{HExp{1'b1}}, {HMan{1'b0}}});
-
-  // The levels (tcu_f16_dot_synth's FMAs, in the order they are computed).
-  localparam int unsigned L_U1 = 0, L_X1 = 1, L_U2 = 2, L_U3 = 3, L_U4 = 4, L_U5 = 5;
-  localparam int unsigned Levels = 6;
-  // The f16 operands widened (tcu_f16_dot_synth's widen_in, in its order).
-  localparam int unsigned W_C = 0, W_A0 = 1, W_B0 = 2, W_A2 = 3, W_B2 = 4, W_L2A = 5,
-                          W_L2B = 6, W_L3A = 7, W_L3B = 8, W_L4A = 9, W_L4B = 10;
-  localparam int unsigned NumWiden = 11;
-
-  // The dot, from the inputs, in a cycle with valid_i high (else 0).
-  logic [Width-1:0] d_dot;
-
-  // Blocking assignments to the block's variables, each written before it
-  // is read.
-  always_comb begin : p_dot
-    logic                 d16;
-    logic [Width-1:0]     c32, fa, fb, fc;
-    logic [Levels*Width-1:0] res;
-    logic [NumWiden*Width-1:0] wide;
-    logic [HalfWidth-1:0] half;
-    logic                 h_sign;
-    logic [HExp-1:0]      h_exp;
-    logic [HMan-1:0]      h_man;
-    logic [15:0]          probe;
-    logic [HLzW-1:0]      lz;
-    logic               s1_sign_a, s1_sign_b, s1_sign_c;
-    logic [ExpBits-1:0] s1_exp_a, s1_exp_b, s1_exp_c;
-    logic [ManBits-1:0] s1_man_a, s1_man_b, s1_man_c;
-    logic               s1_a_zero, s1_b_zero, s1_a_inf, s1_b_inf, s1_c_inf;
-    logic               s1_a_nan, s1_b_nan, s1_c_nan, s1_any_nan, s1_invalid;
-    logic [Prec-1:0]    s1_sig_a, s1_sig_b, s1_sig_c;
-    logic [ExpW-1:0]    s1_ea, s1_eb, s1_ec, s1_ep, s1_diff;
-    logic [ProdW-1:0]   s1_prod;
-    logic [PshW-1:0]    s1_pshamt;
-    logic [ShamtW-1:0]  s1_shamt;
-    logic [ProdW+1:0]   s1_prod_w;
-    logic [AddW-1:0]    s1_add_w;
-    logic [PAlW-1:0]    s1_prod_al;
-    logic [AddW:0]      s1_add_al;
-    logic               s1_eff_sub, s1_sign_p, s1_special;
-    logic [ExpW-1:0]    s1_frame_exp;
-    logic [Width-1:0]   s1_special_result;
-    logic [SumW-1:0]    s2_sum;
-    logic [LzcPadW-1:0] s2_padded;
-    logic [63:0]        s2_top, s2_word;
-    logic [5:0]         s2_word_lz;
-    logic [LzcW-1:0]    s2_lz;
-    logic [ExpW-1:0]    s2_sub_shamt;
-    logic [MagW-1:0]    s2_mag;
-    logic [LzcW-1:0]    s2_norm_shamt;
-    logic [ExpW-1:0]    s2_exp_pre;
-    logic               s2_res_sign;
-    logic [MagW-1:0]    s3_norm;
-    logic               s3_hidden, s3_guard, s3_sticky, s3_round_up, s3_overflow;
-    logic [ManBits-1:0] s3_frac;
-    logic [ExpW-1:0]    s3_exp_field;
-    logic [ExpW+ManBits-1:0] s3_rounded;
-    logic               n_sign, n_is_norm, n_guard, n_sticky;
-    logic [SExp-1:0]    n_exp, n_exp1;
-    logic [SMan-1:0]    n_man;
-    logic [DropW-1:0]   n_drop;
-    logic [ExtW-1:0]    n_ext;
-    logic [HMan:0]      n_kept;
-    logic [CodeW-1:0]   n_code;
-    logic [HalfWidth-1:0] d_half;
-    // Every variable written first, outside any condition: the simulator then
-    // keeps them all in locals of one function.
-    {d16, d_dot, c32, fa, fb, fc, half, h_sign, h_exp, h_man, probe, lz, s1_sign_a,
-     s1_sign_b, s1_sign_c, s1_exp_a, s1_exp_b, s1_exp_c, s1_man_a, s1_man_b,
-     s1_man_c, s1_a_zero, s1_b_zero, s1_a_inf, s1_b_inf, s1_c_inf, s1_a_nan,
-     s1_b_nan, s1_c_nan, s1_any_nan, s1_invalid, s1_sig_a, s1_sig_b, s1_sig_c,
-     s1_ea, s1_eb, s1_ec, s1_ep, s1_diff, s1_prod, s1_pshamt, s1_shamt, s1_prod_w,
-     s1_add_w, s1_prod_al, s1_add_al, s1_eff_sub, s1_sign_p, s1_special,
-     s1_frame_exp, s1_special_result, s2_sum, s2_padded, s2_top, s2_word,
-     s2_word_lz, s2_lz, s2_sub_shamt, s2_mag, s2_norm_shamt, s2_exp_pre,
-     s2_res_sign, s3_norm, s3_hidden, s3_guard, s3_sticky, s3_round_up,
-     s3_overflow, s3_frac, s3_exp_field, s3_rounded, n_sign, n_is_norm, n_guard,
-     n_sticky, n_exp, n_exp1, n_man, n_drop, n_ext, n_kept, n_code, d_half, res,
-     wide} = '0;
-    if (valid_i) begin
-      d16 = d_f16_i;
-      // Exact f16 -> f32 (golden f16_to_f32), one per use of
-      // tcu_f16_dot_synth's (its widen_in, in its order): word w of wide.
-      for (int w = 0; w < NumWiden; w++) begin
-        unique case (w)
-          W_C:     half = c_i[HalfWidth-1:0];
-          W_A0:    half = a_i[0 +: HalfWidth];
-          W_B0:    half = b_i[0 +: HalfWidth];
-          W_A2:    half = a_i[2*HalfWidth +: HalfWidth];
-          W_B2:    half = b_i[2*HalfWidth +: HalfWidth];
-          W_L2A:   half = a_i[1*HalfWidth +: HalfWidth];
-          W_L2B:   half = b_i[1*HalfWidth +: HalfWidth];
-          W_L3A:   half = d16 ? a_i[3*HalfWidth +: HalfWidth] : a_i[2*HalfWidth +: HalfWidth];
-          W_L3B:   half = d16 ? b_i[3*HalfWidth +: HalfWidth] : b_i[2*HalfWidth +: HalfWidth];
-          W_L4A:   half = a_i[3*HalfWidth +: HalfWidth];
-          default: half = b_i[3*HalfWidth +: HalfWidth];
-        endcase
-        {h_sign, h_exp, h_man} = half;
-        if (&h_exp) begin
-          wide[w*Width +: Width] = {h_sign, {SExp{1'b1}}, h_man, {(SMan - HMan){1'b0}}};
-        end else if (h_exp != '0) begin
-          wide[w*Width +: Width] = {h_sign, SExp'(h_exp) + SExp'(SBias - HBias), h_man,
-                                    {(SMan - HMan){1'b0}}};
-        end else if (h_man == '0) begin
-          wide[w*Width +: Width] = {h_sign, {(Width - 1){1'b0}}};
-        end else begin
-          // A subnormal: the leading zeros of its fraction (the synthesis form's
-          // search), only here.
-          probe = {h_man, {(16 - HMan){1'b1}}};
-          lz[3] = probe[15:8] == '0;
-          probe = lz[3] ? probe << 8 : probe;
-          lz[2] = probe[15:12] == '0;
-          probe = lz[2] ? probe << 4 : probe;
-          lz[1] = probe[15:14] == '0;
-          probe = lz[1] ? probe << 2 : probe;
-          lz[0] = !probe[15];
-          wide[w*Width +: Width] = {h_sign, SExp'(SBias - HBias) - SExp'(lz),
-                                    h_man << (lz + 1'b1),
-                                    {(SMan - HMan){1'b0}}};
-        end
-      end
-      c32 = c_f16_i ? wide[W_C*Width +: Width] : c_i;
-      for (int l = 0; l < Levels; l++) begin
-        // X1 is read for an f16 D only.
-        if (l != L_X1 || d16) begin
-        // The level's operands (tcu_f16_dot_synth's table).
-        unique case (l)
-          L_U1: begin
-            fa = wide[W_A0*Width +: Width];
-            fb = wide[W_B0*Width +: Width];
-            fc = d16 ? NEG_ZERO : POS_ZERO;
-          end
-          L_X1: begin
-            fa = wide[W_A2*Width +: Width];
-            fb = wide[W_B2*Width +: Width];
-            fc = NEG_ZERO;
-          end
-          L_U2: begin
-            fa = wide[W_L2A*Width +: Width];
-            fb = wide[W_L2B*Width +: Width];
-            fc = res[L_U1*Width +: Width];
-          end
-          L_U3: begin
-            fa = wide[W_L3A*Width +: Width];
-            fb = wide[W_L3B*Width +: Width];
-            fc = d16 ? res[L_X1*Width +: Width] : res[L_U2*Width +: Width];
-          end
-          L_U4: begin
-            fa = d16 ? c32 : wide[W_L4A*Width +: Width];
-            fb = d16 ? ONE : wide[W_L4B*Width +: Width];
-            fc = d16 ? res[L_U2*Width +: Width] : res[L_U3*Width +: Width];
-          end
-          default: begin
-            fa = d16 ? res[L_U4*Width +: Width] : c32;
-            fb = ONE;
-            fc = d16 ? res[L_U3*Width +: Width] : res[L_U4*Width +: Width];
-          end
-        endcase
-        // ---- tcu_fma stage 1: classify, multiply, align ----
-        {s1_sign_a, s1_exp_a, s1_man_a} = fa;
-        {s1_sign_b, s1_exp_b, s1_man_b} = fb;
-        {s1_sign_c, s1_exp_c, s1_man_c} = fc;
-        s1_a_zero = (s1_exp_a == '0) && (s1_man_a == '0);
-        s1_b_zero = (s1_exp_b == '0) && (s1_man_b == '0);
-        s1_a_inf  = (&s1_exp_a) && (s1_man_a == '0);
-        s1_b_inf  = (&s1_exp_b) && (s1_man_b == '0);
-        s1_c_inf  = (&s1_exp_c) && (s1_man_c == '0);
-        s1_a_nan  = (&s1_exp_a) && (s1_man_a != '0);
-        s1_b_nan  = (&s1_exp_b) && (s1_man_b != '0);
-        s1_c_nan  = (&s1_exp_c) && (s1_man_c != '0);
-        s1_sig_a = {s1_exp_a != '0, s1_man_a};
-        s1_sig_b = {s1_exp_b != '0, s1_man_b};
-        s1_sig_c = {s1_exp_c != '0, s1_man_c};
-        s1_ea    = (s1_exp_a == '0) ? ExpW'(1) : ExpW'(s1_exp_a);
-        s1_eb    = (s1_exp_b == '0) ? ExpW'(1) : ExpW'(s1_exp_b);
-        s1_ec    = (s1_exp_c == '0) ? ExpW'(1) : ExpW'(s1_exp_c);
-        s1_sign_p  = s1_sign_a ^ s1_sign_b;
-        s1_eff_sub = s1_sign_p ^ s1_sign_c;
-        s1_prod    = ProdW'(s1_sig_a) * ProdW'(s1_sig_b);
-        s1_ep   = (s1_a_zero || s1_b_zero) ? ZERO_PROD_EXP : s1_ea + s1_eb - ExpW'(Bias);
-        s1_diff = s1_ec - s1_ep;
-        if ($signed(s1_diff) >= $signed(ANCHOR_DIFF)) begin
-          s1_shamt     = '0;
-          s1_pshamt    = ($signed(s1_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
-                                                                  : PshW'(s1_diff - ANCHOR_DIFF);
-          s1_frame_exp = s1_ec - ANCHOR_DIFF;
-        end else if ($signed(s1_diff) <= $signed(SATURATE_DIFF)) begin
-          s1_shamt     = ShamtW'(AddW);
-          s1_pshamt    = '0;
-          s1_frame_exp = s1_ep;
-        end else begin
-          s1_shamt     = ShamtW'(ANCHOR_DIFF - s1_diff);
-          s1_pshamt    = '0;
-          s1_frame_exp = s1_ep;
-        end
-        s1_prod_w  = {s1_prod, 2'b00};
-        s1_prod_al = {s1_prod_w >> s1_pshamt, |(s1_prod_w & ~({(ProdW + 2){1'b1}} << s1_pshamt))};
-        s1_add_w   = {s1_sig_c, {(AddW - Prec){1'b0}}};
-        s1_add_al  = {s1_add_w >> s1_shamt, |(s1_add_w & ~({AddW{1'b1}} << s1_shamt))};
-        s1_any_nan = s1_a_nan || s1_b_nan || s1_c_nan;
-        s1_invalid = (s1_a_inf && s1_b_zero) || (s1_b_inf && s1_a_zero) ||
-                     ((s1_a_inf || s1_b_inf) && s1_c_inf && s1_eff_sub);
-        s1_special = s1_any_nan || s1_a_inf || s1_b_inf || s1_c_inf;
-        if (s1_any_nan) begin
-          s1_special_result = CANONICAL_NAN;
-        end else if (s1_invalid) begin
-          s1_special_result = CANONICAL_NAN;
-        end else if (s1_a_inf || s1_b_inf) begin
-          s1_special_result = {s1_sign_p, INF_MAG};
-        end else begin
-          s1_special_result = {s1_sign_c, INF_MAG};
-        end
-        // ---- tcu_fma stage 2: add, absolute value, leading zeros ----
-        s2_sum = s1_eff_sub ? SumW'(s1_prod_al) - SumW'(s1_add_al)
-                            : SumW'(s1_prod_al) + SumW'(s1_add_al);
-        s2_mag = s2_sum[SumW-1] ? MagW'(-s2_sum) : s2_sum[MagW-1:0];
-        // An exact zero under round to nearest even: +0 for x + (-x).
-        s2_res_sign = (s2_mag == '0) ? (s1_eff_sub ? 1'b0 : s1_sign_p)
-                                     : (s1_sign_p ^ s2_sum[SumW-1]);
-        s2_padded  = {s2_mag, {(LzcPadW - MagW){1'b1}}};
-        s2_top     = 64'(s2_padded >> (LzcPadW - 64));
-        s2_word    = (s2_top != '0) ? s2_top : 64'(s2_padded);
-        s2_word_lz[5] = s2_word[63:32] == '0;
-        s2_word       = s2_word_lz[5] ? s2_word << 32 : s2_word;
-        s2_word_lz[4] = s2_word[63:48] == '0;
-        s2_word       = s2_word_lz[4] ? s2_word << 16 : s2_word;
-        s2_word_lz[3] = s2_word[63:56] == '0;
-        s2_word       = s2_word_lz[3] ? s2_word << 8 : s2_word;
-        s2_word_lz[2] = s2_word[63:60] == '0;
-        s2_word       = s2_word_lz[2] ? s2_word << 4 : s2_word;
-        s2_word_lz[1] = s2_word[63:62] == '0;
-        s2_word       = s2_word_lz[1] ? s2_word << 2 : s2_word;
-        s2_word_lz[0] = !s2_word[63];
-        s2_lz = ((s2_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(s2_word_lz);
-        s2_sub_shamt  = ANCHOR_DIFF + s1_frame_exp;
-        s2_norm_shamt = ($signed(ExpW'(s2_lz)) <= $signed(s2_sub_shamt)) ? s2_lz
-                                                                          : LzcW'(s2_sub_shamt);
-        s2_exp_pre    = ANCHOR_DIFF + ExpW'(1) + s1_frame_exp - ExpW'(s2_norm_shamt);
-        // ---- tcu_fma stage 3: normalise, round (RNE), pack ----
-        s3_norm      = s2_mag << s2_norm_shamt;
-        s3_hidden    = s3_norm[MagW-1];
-        s3_frac      = s3_norm[MagW-2 -: ManBits];
-        s3_guard     = s3_norm[MagW-1-Prec];
-        s3_sticky    = |s3_norm[MagW-2-Prec:0];
-        s3_round_up  = s3_guard && (s3_sticky || s3_frac[0]);
-        s3_exp_field = s3_hidden ? s2_exp_pre : '0;
-        s3_rounded   = {s3_exp_field, s3_frac} + (ExpW + ManBits)'(s3_round_up);
-        s3_overflow  = s3_rounded[ExpW+ManBits-1:ManBits] >= EXP_ALL_ONES;
-        if (s1_special) begin
-          res[l*Width +: Width] = s1_special_result;
-        end else if (s3_overflow) begin
-          res[l*Width +: Width] = {s2_res_sign, INF_MAG};
-        end else begin
-          res[l*Width +: Width] = {s2_res_sign, s3_rounded[ExpBits+ManBits-1:0]};
-        end
-        end
-      end
-      // f32 -> f16 (tcu_f16_dot_synth's p_narrow).
-      {n_sign, n_exp, n_man} = res[L_U5*Width +: Width];
-      n_exp1    = (n_exp == '0) ? SExp'(1) : n_exp;
-      n_is_norm = n_exp1 >= SExp'(MinNormExp);
-      if (n_is_norm) begin
-        n_drop = DropW'(DropNorm);
-      end else if (n_exp1 <= SExp'(MinNormExp + DropNorm - DropMax)) begin
-        n_drop = DropW'(DropMax);
-      end else begin
-        n_drop = DropW'(SExp'(MinNormExp + DropNorm) - n_exp1);
-      end
-      n_ext    = ExtW'({n_exp != '0, n_man, {(SMan + 3){1'b0}}} >> n_drop);
-      n_kept   = n_ext[ExtW-1 -: HMan+1];
-      n_guard  = n_ext[SMan+2];
-      n_sticky = |n_ext[SMan+1:0];
-      n_code   = (n_is_norm ? CodeW'({n_exp1 - SExp'(MinNormExp), {HMan{1'b0}}}) : '0) +
-                 CodeW'(n_kept) + CodeW'(n_guard && (n_sticky || n_kept[0]));
-      if (&n_exp) begin
-        d_half = (n_man != '0) ? tcu_pkg::F16_CANONICAL_NAN
-                               : {n_sign, {HExp{1'b1}}, {HMan{1'b0}}};
-      end else if (n_code >= HALF_INF_CODE) begin
-        d_half = {n_sign, {HExp{1'b1}}, {HMan{1'b0}}};
-      end else begin
-        d_half = {n_sign, n_code[HalfWidth-2:0]};
-      end
-      d_dot = d16 ? {{(Width - HalfWidth){1'b0}}, d_half} : res[L_U5*Width +: Width];
-    end
-  end
-
-  if (FmaStages == 0) begin : g_comb
-    assign valid_o = valid_i;
-    assign d_o     = d_dot;
-
-    // No registers: the clock, reset and enable go unused.
-    logic unused_ctrl;
-    assign unused_ctrl = ^{clk_i, rst_ni, en_i};
-  end else begin : g_pipe
-    // The first register: the dot, loaded in a cycle that takes an input.
-    logic             valid_q;
-    logic [Width-1:0] d_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q <= 1'b0;
-      end else if (en_i) begin
-        valid_q <= valid_i;
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      if (en_i && valid_i) d_q <= d_dot;
-    end
-    // 5 * FmaStages - 1 more registers, as tcu_pipe_reg's (register s loads
-    // when the one before it holds a valid dot), in this module's own code:
-    // a tcu_pipe_reg instance's code is its own, reading its instance's
-    // input, and 64 copies of it cost more than the dots' arithmetic.
-    localparam int unsigned Depth = 5 * FmaStages - 1;
-    logic [Depth-1:0]       line_valid_q;
-    logic [Depth*Width-1:0] line_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        line_valid_q <= '0;
-      end else if (en_i) begin
-        line_valid_q <= (line_valid_q << 1) | Depth'(valid_q);
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        if (valid_q) line_q[0 +: Width] <= d_q;
-        for (int s = 1; s < Depth; s++) begin
-          if (line_valid_q[s-1]) line_q[s*Width +: Width] <= line_q[(s-1)*Width +: Width];
-        end
-      end
-    end
-    assign valid_o = line_valid_q[Depth-1];
-    assign d_o     = line_q[(Depth-1)*Width +: Width];
-  end
+  tcu_f16_fast_chain #(.FmaStages(FmaStages)) u_chain (
+    .clk_i,
+    .rst_ni,
+    .en_i,
+    .valid_i,
+    .d_f16_i,
+    .a_op_i (a_op),
+    .b_op_i (b_op),
+    .c_op_i (c_op),
+    .valid_o,
+    .d_o
+  );
 
 endmodule

@@ -111,7 +111,9 @@ module tcu_f16_engine #(
       end
     end
 
-    for (genvar u = 0; u < Units; u++) begin : g_unit
+    // The units. Synthesis form (SynthImpl = 1): tcu_f16_dot, its operands
+    // chosen from the operand register.
+    for (genvar u = 0; u < (SynthImpl ? Units : 0); u++) begin : g_unit
       // Element e: quad pair e[7:6], row e[5:3], column e[2:0].
       logic [15:0]          elem;
       logic [ROW_BITS-1:0]  a_row, b_column;
@@ -148,6 +150,94 @@ module tcu_f16_engine #(
 
       logic unused_elem;
       assign unused_elem = ^elem[15:8];
+    end
+
+    // Fast form (SynthImpl = 0): the operand records (tcu_f16_fast_operands,
+    // registers loaded with the operand register: every A row's and B
+    // column's f16 elements and every C element widened and classified once
+    // an instruction; A's record of row r, element k is r * DOT_K + k, B's
+    // likewise by column, C's record e) and each unit's chain
+    // (tcu_f16_fast_unit around tcu_f16_fast_chain, proven equal to
+    // tcu_f16_dot_synth with tcu_f16_fast_operands in front of it as
+    // tcu_f16_dot_fast), which widens and classifies nothing. The unit
+    // instances are g_unit[u].u_dot in both forms; the fast unit's a_i, b_i,
+    // c_i and c_f16_i are the unit's operands as tcu_f16_dot takes them, for
+    // the waveform and tcu_tools.phys.workload.
+    if (!SynthImpl) begin : g_fast
+      localparam int unsigned OpW = 64;  // tcu_f16_fast_operands's record
+      logic [SLICES/8*DOT_K*OpW-1:0] a_op, b_op;
+      logic [SLICES*OpW-1:0]         c_op;
+      tcu_f16_fast_operands #(
+        .Count     (SLICES / 8 * DOT_K),
+        .InW       (F16_BITS),
+        .Registered(1'b1)
+      ) u_a_op (
+        .clk_i (clk_engine),
+        .load_i(start_i),
+        .f16_i (1'b1),
+        .word_i(a_i),
+        .op_o  (a_op)
+      );
+      tcu_f16_fast_operands #(
+        .Count     (SLICES / 8 * DOT_K),
+        .InW       (F16_BITS),
+        .Registered(1'b1)
+      ) u_b_op (
+        .clk_i (clk_engine),
+        .load_i(start_i),
+        .f16_i (1'b1),
+        .word_i(b_i),
+        .op_o  (b_op)
+      );
+      tcu_f16_fast_operands #(
+        .Count     (SLICES),
+        .InW       (F32_BITS),
+        .Registered(1'b1)
+      ) u_c_op (
+        .clk_i (clk_engine),
+        .load_i(start_i),
+        .f16_i (desc_i[tcu_pkg::DESC_C_F16]),
+        .word_i(c_i),
+        .op_o  (c_op)
+      );
+
+      for (genvar u = 0; u < Units; u++) begin : g_unit
+        logic [15:0]          elem;
+        logic [ROW_BITS-1:0]  a_row, b_column;
+        logic [F16_BITS-1:0]  c16;
+        logic [F32_BITS-1:0]  c32, c;
+        assign elem = 16'(group_q) * 16'(Units) + 16'(u);
+
+        tcu_word_mux #(.Width(ROW_BITS), .Words(4*8), .SynthImpl(1'b0)) u_a_mux (
+          .data_i(a_q), .sel_i(elem[7:3]), .data_o(a_row));
+        tcu_word_mux #(.Width(ROW_BITS), .Words(4*8), .SynthImpl(1'b0)) u_b_mux (
+          .data_i(b_q), .sel_i({elem[7:6], elem[2:0]}), .data_o(b_column));
+        tcu_word_mux #(.Width(F16_BITS), .Words(4*8*8), .SynthImpl(1'b0)) u_c16_mux (
+          .data_i(c_q[4*8*8*F16_BITS-1:0]), .sel_i(elem[7:0]), .data_o(c16));
+        tcu_word_mux #(.Width(F32_BITS), .Words(4*8*8), .SynthImpl(1'b0)) u_c32_mux (
+          .data_i(c_q), .sel_i(elem[7:0]), .data_o(c32));
+        assign c = c_f16_q ? {{(F32_BITS - F16_BITS){1'b0}}, c16} : c32;
+
+        tcu_f16_fast_unit #(.FmaStages(FmaStages)) u_dot (
+          .clk_i  (clk_engine),
+          .rst_ni (rst_ni),
+          .en_i   (pipe_en_i),
+          .valid_i(seq_busy && elem < 16'(SLICES)),  // see tcu_int4_engine's u_dot
+          .a_i    (a_row),
+          .b_i    (b_column),
+          .c_i    (c),
+          .c_f16_i(c_f16_q),
+          .d_f16_i(d_f16_q),
+          .a_op_i (a_op[elem[7:3]*DOT_K*OpW +: DOT_K*OpW]),
+          .b_op_i (b_op[{elem[7:6], elem[2:0]}*DOT_K*OpW +: DOT_K*OpW]),
+          .c_op_i (c_op[elem[7:0]*OpW +: OpW]),
+          .valid_o(unit_valid[u]),
+          .d_o    (unit_d[u*F32_BITS +: F32_BITS])
+        );
+
+        logic unused_elem;
+        assign unused_elem = ^elem[15:8];
+      end
     end
 
     // The arriving group's information is the frame's (shown in the

@@ -57,7 +57,11 @@ asan=$!
 trap 'kill "$asan" 2>/dev/null || true' EXIT
 ./scripts/setup.sh "${setup_args[@]}"
 
+# The main build by clang++ (scripts/setup.sh installs it): it compiles the
+# project's C++, the Verilated models above all, in about three quarters of
+# g++'s CPU time (docs/guide/test-tiers.md).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
+  -DCMAKE_CXX_COMPILER=clang++ \
   -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation -DTCU_FULL_TIER=$full \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"

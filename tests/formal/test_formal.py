@@ -41,6 +41,13 @@ def test_first_set_of_each_check(tmp_path, capsys):
     assert len(capsys.readouterr().out.splitlines()) == 6
 
 
+def test_plant_and_with_plant_exclude_each_other(capsys):
+    """--plant (every check planted) and --with-plant (each check and its
+    planted twin) together are bad usage."""
+    assert main(["--plant", "--with-plant", "--list"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+
+
 def test_log_names_distinct():
     """Each check of the project writes a log of its own."""
     names = [c.name for c in checks.load(ROOT)]

@@ -39,7 +39,8 @@ tcu_fp_model(Vtcu_fma_f32_s9 tcu_fma "${_fma_src}"
 # default, SynthImpl = 0) at all three, its synthesis implementation at 2 and 9
 # and at 19 (the deep configuration's, the setting the data file times).
 set(_f16_src ${_fma_src} ${TCU_FP_RTL_DIR}/tcu_f16_dot.sv
-    ${TCU_FP_RTL_DIR}/tcu_f16_dot_synth.sv ${TCU_FP_RTL_DIR}/tcu_f16_dot_fast.sv)
+    ${TCU_FP_RTL_DIR}/tcu_f16_dot_synth.sv ${TCU_FP_RTL_DIR}/tcu_f16_dot_fast.sv
+    ${TCU_FP_RTL_DIR}/tcu_f16_fast_operands.sv ${TCU_FP_RTL_DIR}/tcu_f16_fast_chain.sv)
 tcu_fp_model(Vtcu_f16_dot_s0 tcu_f16_dot "${_f16_src}" -GFmaStages=0)
 tcu_fp_model(Vtcu_f16_dot_s2 tcu_f16_dot "${_f16_src}" -GFmaStages=2)
 tcu_fp_model(Vtcu_f16_dot_s9 tcu_f16_dot "${_f16_src}" -GFmaStages=9)

@@ -1,4 +1,4 @@
-"""tcu-formal [--plant] [--first-set] [--tier default|full|all] [--list] [filter]
+"""tcu-formal [--plant | --with-plant] [--first-set] [--tier default|full|all] [--list] [filter]
 
 Formal equivalence of each unit's two implementations (Yosys 0.23 SAT, ABC):
 the synthesis implementation (what scripts/synth.sh maps, SynthImpl=1)
@@ -15,7 +15,14 @@ result as the miter reads it; the shift rules' define TCU_FORMAL_PLANT; the
 bit-blaster's --plant): every check must then fail, so the line "0 proven, M
 failed" shows each proof can fail. No file is edited. --first-set keeps
 the first parameter set of each check of checks.toml (with --plant: one
-failing set shows the check can fail; the test command's plant run). --tier picks the
+failing set shows the check can fail). --with-plant runs each check and, at
+its first parameter set, its planted twin too, each with its own line
+(the twin's "plant FAILED" as it must, or "plant NOT FAILED"), from one
+preparation where the kind allows (aig, cec, pipe: the miter and its planted
+copy elaborated and mapped together, each proven apart); the summary adds
+"P plants failed as they must, Q did not", and the exit status is 0 only when
+every check is proven and every plant fails by a counterexample (the test
+command's formal run). --tier picks the
 checks: default (the test command's), full (the slow ones, CTest label full)
 or all (both; the default). A filter keeps the checks whose line (pair and
 parameters) contains it. --list prints the checks instead.
@@ -41,7 +48,7 @@ from pathlib import Path
 from tcu_tools import source_dir
 
 from . import checks as checks_mod
-from .kinds import PROVERS
+from .kinds import PAIRED, PROVERS
 from .tools import TIMED_OUT, UNDECIDED, Step, kill_all
 
 COUNTEREXAMPLE = re.compile(r"SAT proof finished - model found|"
@@ -55,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog="\n\n".join(__doc__.split("\n\n")[2:]))
     p.add_argument("--plant", action="store_true",
                    help="plant a one-bit fault in each check: every one must fail")
+    p.add_argument("--with-plant", action="store_true",
+                   help="also each check's planted twin at its first parameter set: it must fail")
     p.add_argument("--first-set", action="store_true",
                    help="only the first parameter set of each check")
     p.add_argument("--tier", default="all", choices=("default", "full", "all"))
@@ -107,10 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     except checks_mod.ChecksError as error:
         print(f"tcu-formal: {error}", file=sys.stderr)
         return 2
+    if args.plant and args.with_plant:
+        print("tcu-formal: --plant and --with-plant exclude each other", file=sys.stderr)
+        return 2
     chosen = [c for c in every if args.tier in ("all", c.tier) and args.filter in c.line()]
+    seen: set[int] = set()
+    firsts = [c for c in chosen if not (c.number in seen or seen.add(c.number))]
     if args.first_set:
-        seen: set[int] = set()
-        chosen = [c for c in chosen if not (c.number in seen or seen.add(c.number))]
+        chosen = firsts
     if args.list:
         for c in chosen:
             print(f"{c.tier:8} {c.pair:36} {c.params_text or 'no parameters'}")
@@ -118,29 +131,62 @@ def main(argv: list[str] | None = None) -> int:
     # Stopped (CTest's time limit, Ctrl-C): the tools running are killed too.
     signal.signal(signal.SIGTERM, _stop)
     try:
-        return _run(root, chosen, args.plant)
+        return _run(root, chosen, args.plant, firsts if args.with_plant else [])
     finally:
         kill_all()
 
 
-def _run(root: Path, chosen: list, plant: bool) -> int:
+def _line(check, result: str, seconds: float | None = None) -> None:
+    took = "" if seconds is None else f" {seconds:4.0f}s"
+    print(f"{check.pair:36} {check.params_text or 'no parameters':26} {result:9}{took}",
+          flush=True)
+
+
+def _prove(root: Path, out: Path, tmp: Path, check, plant: bool, with_plant: bool):
+    """Runs one check (or its planted twin: plant); with_plant also its
+    planted twin. Returns [(status, log, line's label)], the check's first."""
+    step = _step(root, out, tmp, check, plant)
+    if not with_plant:
+        return [(PROVERS[check.kind](step, check), step.log, "")]
+    plant_step = _step(root, out, tmp / "plant", check, True)
+    if check.kind in PAIRED:
+        status, plant = PAIRED[check.kind](step, check, plant_step.log)
+        if status and plant == status and not plant_step.log.read_text():
+            plant_step.note(f"not run: the preparation it shares failed ({step.log})")
+    else:
+        status = PROVERS[check.kind](step, check)
+        plant = PROVERS[check.kind](plant_step, check)
+    return [(status, step.log, ""), (plant, plant_step.log, "plant ")]
+
+
+def _run(root: Path, chosen: list, plant: bool, with_plant: list) -> int:
     out = Path(os.environ.get("EQUIV_DIR", "build/equiv"))
     out = out if out.is_absolute() else root / out
     out.mkdir(parents=True, exist_ok=True)
-    proven = failed = errors = 0
+    proven = failed = errors = planted = unfailed = 0
     with tempfile.TemporaryDirectory(prefix="tcu-formal-") as tmp:
         for check in chosen:
-            step = _step(root, out, Path(tmp), check, plant)
             start = time.monotonic()
-            status = PROVERS[check.kind](step, check)
-            result, error = _verdict(status, step.log)
+            runs = _prove(root, out, Path(tmp), check, plant, check in with_plant)
+            seconds = time.monotonic() - start
+            status, log, _ = runs[0]
+            result, error = _verdict(status, log)
             proven += status == 0
             failed += status != 0
             errors += error
-            print(f"{check.pair:36} {check.params_text or 'no parameters':26} {result:9} "
-                  f"{time.monotonic() - start:4.0f}s", flush=True)
+            _line(check, result, seconds)
+            for status, log, label in runs[1:]:
+                result, error = _verdict(status, log)
+                if status and not error:
+                    planted += 1
+                    _line(check, f"plant {result}")
+                else:
+                    unfailed += 1
+                    _line(check, f"plant NOT FAILED: {result}")
+    text = f"{proven} proven, {failed} failed"
     if errors:
-        print(f"{proven} proven, {failed} failed ({errors} of them errors, not counterexamples)")
-    else:
-        print(f"{proven} proven, {failed} failed")
-    return 0 if failed == 0 else 1
+        text += f" ({errors} of them errors, not counterexamples)"
+    if with_plant:
+        text += f"; {planted} plants failed as they must, {unfailed} did not"
+    print(text)
+    return 0 if failed == 0 and unfailed == 0 else 1

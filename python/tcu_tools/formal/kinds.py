@@ -59,12 +59,45 @@ def _sets(check: Check, extra: dict | None = None, plant: bool = False) -> list[
 
 
 def _chparam(sets) -> str:
-    """The Yosys command setting the miter's parameters (none: nothing)."""
-    return f"chparam {' '.join(f'-set {k} {v}' for k, v in sets)} eq_miter;" if sets else ""
+    """hierarchy's options setting the top's parameters (none: nothing)."""
+    return "".join(f" -chparam {k} {v}" for k, v in sets)
 
 
 def _files(step: Step, check: Check) -> str:
     return " ".join(step.rel(f) for f in check.miter.sources + [check.miter.top])
+
+
+def _elaborate(step: Step, check: Check, sets) -> str:
+    """The Yosys commands reading the miter's files and elaborating eq_miter
+    at sets (read -defer: each module is elaborated only at the parameters
+    the miter gives it, not also at its defaults)."""
+    return (f"read_verilog -defer -sv {_files(step, check)}; "
+            f"hierarchy -check -top eq_miter{_chparam(sets)};")
+
+
+def _elaborate_pair(step: Step, check: Check, sets) -> str:
+    """The Yosys commands elaborating eq_miter at sets (eq_proof) and at sets
+    with Plant = 1 (eq_plant) side by side in one top, eq_pair (Yosys's miter
+    -make_outputs: the two on the same inputs, their triggers the outputs
+    gold_trigger and gate_trigger): the units the two share are elaborated
+    once (the second hierarchy finds them), and the passes after it prepare
+    both at once, their common logic merged where it is the same cell for
+    cell (opt_merge). _write_pair writes each trigger's AIG."""
+    return (f"read_verilog -defer -sv {_files(step, check)}; design -save tcu_src; "
+            f"hierarchy -check -top eq_miter{_chparam(sets)}; rename eq_miter eq_proof; "
+            "design -save tcu_proof; design -load tcu_src; design -copy-from tcu_proof *; "
+            f"hierarchy -check -top eq_miter{_chparam(list(sets) + [('Plant', 1)])}; "
+            "rename eq_miter eq_plant; design -copy-from tcu_proof *; "
+            "miter -equiv -make_outputs eq_proof eq_plant eq_pair; hierarchy -top eq_pair;")
+
+
+def _write_pair(step: Step, aig, plant_aig) -> str:
+    """The Yosys commands writing eq_pair's proof trigger as the AIG aig and
+    its planted one as plant_aig (each its one output; the other's logic
+    left dangling, which ABC's strash drops)."""
+    return ("design -save tcu_ready; delete -output w:trigger w:gate_trigger; "
+            f"write_aiger -zinit {step.rel(aig)}; design -load tcu_ready; "
+            f"delete -output w:trigger w:gold_trigger; write_aiger -zinit {step.rel(plant_aig)}")
 
 
 def _param(check: Check, name: str) -> int:
@@ -85,9 +118,9 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
     else:
         sat = "sat -verify -prove trigger 0 -show-inputs"
     status = step.yosys(
-        f"read_verilog -sv {_files(step, check)}; {_chparam(_sets(check, extra, step.plant))} "
-        "hierarchy -check -top eq_miter; proc; flatten; opt_clean; opt; wreduce; memory; opt; "
-        f"async2sync; opt_clean; {sat}")
+        f"{_elaborate(step, check, _sets(check, extra, step.plant))} "
+        "proc; flatten; opt_clean; opt; wreduce; memory; opt; async2sync; opt_clean; "
+        f"{sat}")
     if status == 0 and check.kind == "aig":
         status = step.dprove(aig)
     elif status == 0 and check.kind == "cec":
@@ -96,16 +129,18 @@ def prove_comb(step: Step, check: Check, extra: dict | None = None) -> int:
     return status
 
 
+# The passes writing a miter as an AIG, sequential or not: memories mapped to
+# logic, the asynchronous reset made synchronous, enables as multiplexers,
+# undefined bits free inputs; flip-flops with no initial value get one from a
+# free input (write_aiger -zinit).
+_AIG_PASSES = ("proc; flatten; memory; opt_merge; opt_clean; async2sync; techmap; opt_merge; "
+               "opt_clean; dffunmap; setundef -anyseq; aigmap;")
+
+
 def _miter_aig(step: Step, check: Check, sets, aig) -> int:
-    """The miter at sets written as an AIG, sequential or not: memories mapped
-    to logic, the asynchronous reset made synchronous, enables as
-    multiplexers, undefined bits free inputs; flip-flops with no initial value
-    get one from a free input (-zinit)."""
-    return step.yosys(
-        f"read_verilog -sv {_files(step, check)}; {_chparam(sets)} "
-        "hierarchy -check -top eq_miter; proc; flatten; memory; opt_merge; opt_clean; "
-        "async2sync; techmap; opt_merge; opt_clean; dffunmap; setundef -anyseq; aigmap; "
-        f"write_aiger -zinit {step.rel(aig)}")
+    """The miter at sets written as an AIG (_AIG_PASSES)."""
+    return step.yosys(f"{_elaborate(step, check, sets)} {_AIG_PASSES} "
+                      f"write_aiger -zinit {step.rel(aig)}")
 
 
 def prove_pipe(step: Step, check: Check) -> int:
@@ -128,6 +163,10 @@ def prove_pipe(step: Step, check: Check) -> int:
     status = status or step.dprove(aig)
     if status or stages == 0:
         return status
+    return _pipe_run2(step, check, name, stages, latency)
+
+
+def _pipe_run2(step: Step, check: Check, name: str, stages: int, latency: int) -> int:
     step.note(f"== Run 2: the synthesis form at {name} = {stages} = at 0 and {latency} "
               "registers (bmc3, ind)")
     aig = step.dir / "run2.aig"
@@ -135,6 +174,28 @@ def prove_pipe(step: Step, check: Check) -> int:
     return status or step.abc(
         f"read_aiger {step.rel(aig)}; strash; bmc3 -F {latency + 3}; ind -F {latency + 2}",
         "ABC bmc3, ind", "was asserted in frame", "Networks are equivalent")
+
+
+def prove_pipe_paired(step: Step, check: Check, plant_log) -> tuple[int, int]:
+    """Kind pipe, the check and its planted twin (which must fail in Run 1)
+    from one preparation of Run 1 (_elaborate_pair): (the check's status,
+    the plant's), the plant's ABC output in plant_log; then the check's Run 2."""
+    name, stages = next(((k, v) for k, v in check.params if k.endswith("Stages")), (None, None))
+    if name is None:
+        raise ValueError(f"{check.pair}: kind pipe needs a parameter *Stages")
+    latency = stages * check.miter.stage_cycles
+    step.note(f"== Run 1 and its plant: the combinational forms equal; the fast form at "
+              f"{name} = {stages} = at 0 and {latency} registers (dprove)")
+    aig, plant_aig = step.dir / "run1.aig", step.dir / "run1.plant.aig"
+    status = step.yosys(f"{_elaborate_pair(step, check, _sets(check, {'Run': 1}))} "
+                        f"{_AIG_PASSES} {_write_pair(step, aig, plant_aig)}")
+    if status:
+        return status, status
+    plant = step.dprove(plant_aig, plant_log)
+    status = step.dprove(aig)
+    if status or stages == 0:
+        return status, plant
+    return _pipe_run2(step, check, name, stages, latency), plant
 
 
 def prove_seq(step: Step, check: Check) -> int:
@@ -168,9 +229,8 @@ def prove_window(step: Step, check: Check) -> int:
     step.note(f"== {name} = {stages}: bmc3 over {frames} cycles")
     aig = step.dir / "window.aig"
     status = step.yosys(
-        f"read_verilog -sv {_files(step, check)}; "
-        f"{_chparam(_sets(check, None, step.plant))} "
-        "hierarchy -check -top eq_miter; proc; flatten; memory; opt; async2sync; opt; wreduce; "
+        f"{_elaborate(step, check, _sets(check, None, step.plant))} "
+        "proc; flatten; memory; opt; async2sync; opt; wreduce; "
         "opt_clean; techmap; opt_merge; opt_clean; dffunmap; setundef -anyseq; aigmap; "
         f"write_aiger -zinit {step.rel(aig)}")
     return status or step.abc(
@@ -421,6 +481,15 @@ def prove_map(step: Step, check: Check) -> int:
         f"opt_clean; aigmap; write_aiger -zinit {aig}")
     return status or step.cec(aig)
 
+
+# The kinds whose check and planted twin share one preparation (tcu-formal
+# --with-plant): prove(step, check, plant_log) -> (status, plant status).
+# Kind pipe's Run 1 maps the int4 dot's table reads in its shared units (the
+# pair takes 52 CPU s where the check's and its plant's runs apart take 40 each);
+# kinds aig and cec spend their time after flattening, where the pair's two
+# copies are apart (the e2m1 group dots: 37 CPU s against 19 each), and
+# runs apart.
+PAIRED = {"pipe": prove_pipe_paired}
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "slots": prove_slots, "pipe": prove_pipe,
            "seq": prove_seq, "cec": prove_comb, "window": prove_window,

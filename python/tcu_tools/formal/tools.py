@@ -142,18 +142,18 @@ class Step:
             f.write(text)
         return status
 
-    def dprove(self, aig: Path) -> int:
+    def dprove(self, aig: Path, log: Path | None = None) -> int:
         """ABC's dprove on a miter (an AIG): 0 when its output can never be 1
         (combinational: UNSATISFIABLE; sequential, from the initial state:
         "Networks are equivalent"), 1 with a counterexample, UNDECIDED.
         Random simulation first (8 cycles from the initial state, 16 x 64
         patterns): dprove on a sequential miter may leave a planted difference
         undecided (measured: the int4 plant at Stages 1) that simulation finds
-        at once."""
+        at once. Its output goes to log (default the check's)."""
         return self.abc(f"read_aiger {self.rel(aig)}; strash; sim -F 8 -W 16; dprove",
                         "ABC dprove",
                         r"^SATISFIABLE|NOT EQUIVALENT|was asserted in frame|asserted output",
-                        r"^UNSATISFIABLE|Networks are equivalent")
+                        r"^UNSATISFIABLE|Networks are equivalent", log=log)
 
     def cec(self, aig: Path) -> int:
         """ABC's &cec on a combinational miter whose one output ORs the compared
