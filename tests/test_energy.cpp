@@ -251,6 +251,29 @@ TEST_CASE("energy: the engines' registers, their flip-flops between the settings
   CHECK(tcu::engine_regs_figures(ActivityEngine::kF64, 4, 9, -1).flip_flops == 12515);
 }
 
+namespace {
+
+// The gate-level record's datapath: an int4 engine of two units (64 MACs a
+// cycle), one stage, the sparse path, the other engines not built.
+tcu::DatapathConfig int4_record_datapath() {
+  tcu::DatapathConfig dp;
+  dp.int4_macs_per_cycle = 64;
+  dp.int_stages = 1;
+  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
+  return dp;
+}
+
+// The record's activity: 740 cycles, the int4 engine busy 518, idle 6,
+// gated 216, 32,768 MACs issued.
+tcu::Activity int4_record_activity() {
+  tcu::Activity a;
+  a.cycles = 740;
+  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  return a;
+}
+
+}  // namespace
+
 TEST_CASE("energy: the engines' registers cost their idle figure every clocked cycle") {
   // No [[engine_regs]] table measures an idle figure: each flip-flop costs
   // the output skid's, [[glue]] tcu_output_skid 827.438498 pJ over 4113
@@ -264,13 +287,8 @@ TEST_CASE("energy: the engines' registers cost their idle figure every clocked c
   // per issued MAC (counted on an RTL run) at 0.211251 pJ (the liberty's
   // DFFPOSX1 with its nets by hand, 0.211202:
   // tests/phys/test_engine_regs_toggles_hand.py), kept beside it.
-  tcu::DatapathConfig dp;
-  dp.int4_macs_per_cycle = 64;
-  dp.int_stages = 1;
-  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
-  tcu::Activity a;
-  a.cycles = 740;
-  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  tcu::DatapathConfig dp = int4_record_datapath();
+  tcu::Activity a = int4_record_activity();
   const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
   const tcu::EngineEnergy& e = estimate.engines[0];
   const double per_cycle = (14445 + 76.0 / 3) * 827.438498 / 4113;
@@ -339,13 +357,8 @@ TEST_CASE("energy: each engine's energy a cycle in each state sums to its energy
   // gate-level record's activity: busy = MACs x (the unit's and the data
   // pJ per issued MAC) / busy cycles + U x idle + the registers' idle;
   // idle = U x idle + the registers' idle; gated = U x leakage.
-  tcu::DatapathConfig dp;
-  dp.int4_macs_per_cycle = 64;
-  dp.int_stages = 1;
-  dp.e2m1_enable = dp.f16_enable = dp.f64_enable = false;
-  tcu::Activity a;
-  a.cycles = 740;
-  a[tcu::ActivityEngine::kInt4] = {518, 6, 0, 216, 32768};
+  tcu::DatapathConfig dp = int4_record_datapath();
+  tcu::Activity a = int4_record_activity();
   const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
   const tcu::EngineEnergy& e = estimate.engines[0];
   const tcu::phys::DotUnitFigures& f = figures(tcu::ActivityEngine::kInt4, 1);
