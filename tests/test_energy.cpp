@@ -168,8 +168,8 @@ TEST_CASE("energy: the router costs its idle figure every cycle and its dynamic 
   // 3160.184133 + 0.037547 / 3).
   dp.words_per_cycle = dp.d_words_per_cycle = 2;
   e = tcu::estimate_energy(a, dp);
-  CHECK(e.router.pj == Approx(100 * 3160.196649 + 300 * (6474.806592 - 3160.196649) / 2)
-                           .epsilon(1e-9));
+  CHECK(e.router.pj ==
+        Approx(100 * 3160.196649 + 300 * (6474.806592 - 3160.196649) / 2).epsilon(1e-9));
   // 1 gather and 7 scatter words: the mean width 4, the 4/4 figures.
   dp.words_per_cycle = 1;
   dp.d_words_per_cycle = 7;
@@ -208,9 +208,9 @@ TEST_CASE("energy: the skid, the control and the counters cost their idle figure
 TEST_CASE("energy: piecewise linear between points, the end slopes beyond") {
   const std::vector<std::pair<double, double>> p = {{4, 24}, {1, 10}, {2, 20}};
   CHECK(tcu::piecewise_linear(p, 1) == 10);
-  CHECK(tcu::piecewise_linear(p, 3) == 22);         // between 2 and 4
-  CHECK(tcu::piecewise_linear(p, 8) == 32);         // 24 + 4 x 2
-  CHECK(tcu::piecewise_linear(p, 0) == 0);          // 10 - 1 x 10
+  CHECK(tcu::piecewise_linear(p, 3) == 22);  // between 2 and 4
+  CHECK(tcu::piecewise_linear(p, 8) == 32);  // 24 + 4 x 2
+  CHECK(tcu::piecewise_linear(p, 0) == 0);   // 10 - 1 x 10
   CHECK(tcu::piecewise_linear(p, 1.5) == 15);
   CHECK(tcu::piecewise_linear({{2, 5}, {2, 7}, {4, 10}}, 3) == 8);  // equal x averaged: 6
   CHECK(tcu::piecewise_linear({{3, 9}}, 100) == 9);
@@ -362,8 +362,7 @@ TEST_CASE("energy: each engine's energy a cycle in each state sums to its energy
   const tcu::EnergyEstimate estimate = tcu::estimate_energy(a, dp);
   const tcu::EngineEnergy& e = estimate.engines[0];
   const tcu::phys::DotUnitFigures& f = figures(tcu::ActivityEngine::kInt4, 1);
-  const double unit_per_mac =
-      (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.issued_macs_per_cycle;
+  const double unit_per_mac = (f.busy_pj_per_cycle - f.idle_pj_per_cycle) / f.issued_macs_per_cycle;
   const double idle = 2 * f.idle_pj_per_cycle + e.regs_idle_pj_per_cycle;
   CHECK(e.idle_pj_per_cycle == Approx(idle).epsilon(1e-12));
   CHECK(e.gated_pj_per_cycle == Approx(2 * f.leakage_pj_per_cycle).epsilon(1e-12));
