@@ -9,8 +9,11 @@
 //
 // Each FMA is tcu_fma's arithmetic (stage 1: classify, multiply, align;
 // stage 2: add, leading zeros; stage 3: normalise, round, pack) at FP32,
-// round to nearest even and canonical NaNs, in the same expressions, but
-// for the first level's (and X1's), whose addend is a zero: there the
+// round to nearest even and canonical NaNs, in the same expressions (the
+// alignment's case and the product's exponent selected by masks, so that
+// the simulator's code takes no branch there: on random operands a branch
+// on the alignment's case went the unpredicted way in three levels of ten),
+// but for the first level's (and X1's), whose addend is a zero: there the
 // product of two f16 elements is exact in f32, and the level is that
 // product. An operand that is an input arrives classified (the f16 engine
 // classifies each A row and B column once an instruction, not once per
