@@ -184,3 +184,44 @@ def test_the_equivalent_list_names_sites_of_this_rtl(tmp_path):
     data = json.loads((tmp_path / "mutants.json").read_text())
     known = set(data.get("site_ids", [])) | {m["id"] for m in data["mutants"]}
     equivalent.read(root / "spec" / "mutation_equivalent.txt", known)
+
+
+LIVE_FIXTURE = """module tcu_live_fx #(parameter int Fine = 0) (
+  input  logic [3:0] a_i, b_i,
+  output logic [3:0] y_o
+);
+  logic [3:0] s;
+  task automatic coarse();
+    s = a_i + b_i;
+  endtask
+  task automatic fine();
+    s = a_i - b_i;
+  endtask
+  if (Fine) begin : g_fine
+    always_comb fine();
+  end else begin : g_coarse
+    always_comb coarse();
+  end
+  assign y_o = s ^ a_i;
+endmodule
+"""
+
+
+@pytest.mark.parametrize("fine, live_op, dead_op", [(0, "+", "-"), (1, "-", "+")])
+def test_a_task_only_another_branch_calls_is_not_elaborated(tmp_path, fine, live_op, dead_op):
+    """A task's body is elaborated where elaborated code calls it: at
+    Fine=0 the task only g_fine calls is no part of the model (its sites
+    are reported apart), the one g_coarse calls is."""
+    from tcu_tools.mutate import live
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    (rtl / "tcu_pkg.sv").write_text("package tcu_pkg;\nendpackage\n")
+    path = rtl / "tcu_live_fx.sv"
+    path.write_text(LIVE_FIXTURE)
+    starts = live.live_starts(rtl, path, [f"Fine={fine}"])
+    text = LIVE_FIXTURE
+    live_at = text.index(f"a_i {live_op} b_i")
+    dead_at = text.index(f"a_i {dead_op} b_i")
+    assert ("tcu_live_fx.sv", live_at) in starts
+    assert ("tcu_live_fx.sv", dead_at) not in starts
+    assert ("tcu_live_fx.sv", text.index("s ^ a_i")) in starts

@@ -1,9 +1,12 @@
 """Which mutation sites the design elaborates at the campaign's parameters:
 the simulation top compiled by pyslang with those parameters, and the start
 of every expression and statement of every instantiated module and generate
-block collected. A site elsewhere (a generate branch another parameter value
-takes, a module only the synthesis implementations use) cannot change the
-simulated design: it is not a mutant of it."""
+block collected, and of every task and function that such code calls
+(directly or through other subroutines). A site elsewhere (a generate branch
+another parameter value takes, a module only the synthesis implementations
+use, a task only such a branch calls) cannot change the simulated design: it
+is not a mutant of it, and the campaign reports it apart, as not elaborated
+at the configuration."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,14 +36,31 @@ def live_starts(rtl_dir: Path, top: Path, params: list[str]) -> set[tuple[str, i
                          f"{fatals[0].args}")
     sources = compilation.sourceManager
     live: set[tuple[str, int]] = set()
+    # Subroutines are visited through their calls: a task that no elaborated
+    # code calls is not part of the design.
+    called: list = []
+
+    def where(location) -> tuple[str, int]:
+        return Path(sources.getFileName(location)).name, location.offset
 
     def visit(node):
         if isinstance(node, pyslang.ast.GenerateBlockSymbol) and node.isUninstantiated:
             return pyslang.ast.VisitAction.Skip
+        if isinstance(node, pyslang.ast.SubroutineSymbol):
+            return pyslang.ast.VisitAction.Skip
+        if isinstance(node, pyslang.ast.CallExpression) and not node.isSystemCall:
+            called.append(node.subroutine)
         if isinstance(node, (pyslang.ast.Expression, pyslang.ast.Statement)):
-            start = node.sourceRange.start
-            live.add((Path(sources.getFileName(start)).name, start.offset))
+            live.add(where(node.sourceRange.start))
         return pyslang.ast.VisitAction.Advance
 
     compilation.getRoot().visit(visit)
+    visited: set[tuple[str, int]] = set()
+    while called:
+        subroutine = called.pop()
+        key = where(subroutine.location)
+        if key in visited:
+            continue
+        visited.add(key)
+        subroutine.body.visit(visit)
     return live
