@@ -2,9 +2,11 @@
 the simulation top compiled by pyslang with those parameters, and the start
 of every expression and statement of every instantiated module and generate
 block collected, and of every task and function that such code calls
-(directly or through other subroutines). A site elsewhere (a generate branch
-another parameter value takes, a module only the synthesis implementations
-use, a task only such a branch calls) cannot change the simulated design: it
+(directly or through other subroutines), where an `if` or a `?:` whose
+condition is constant (a parameter) counts only the branch it takes. A site
+elsewhere (a generate branch another parameter value takes, a module only
+the synthesis implementations use, a task only such a branch calls, the
+branch of `if (Param)` the instances' parameters never take) cannot change the simulated design: it
 is not a mutant of it, and the campaign reports it apart, as not elaborated
 at the configuration."""
 from __future__ import annotations
@@ -12,6 +14,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyslang
+
+
+def _constant_branch(node):
+    """The branch a conditional statement or expression with one constant
+    condition takes (False: a statement's absent else), else None."""
+    if not isinstance(node, (pyslang.ast.ConditionalStatement, pyslang.ast.ConditionalExpression)):
+        return None
+    if len(node.conditions) != 1 or node.conditions[0].pattern is not None:
+        return None
+    value = node.conditions[0].expr.constant
+    if value is None or value.hasUnknown():
+        return None
+    if isinstance(node, pyslang.ast.ConditionalStatement):
+        branch = node.ifTrue if value.isTrue() else node.ifFalse
+        return branch if branch is not None else False
+    return node.left if value.isTrue() else node.right
 
 
 def live_starts(rtl_dir: Path, top: Path, params: list[str]) -> set[tuple[str, int]]:
@@ -45,6 +63,15 @@ def live_starts(rtl_dir: Path, top: Path, params: list[str]) -> set[tuple[str, i
 
     def visit(node):
         if isinstance(node, pyslang.ast.GenerateBlockSymbol) and node.isUninstantiated:
+            return pyslang.ast.VisitAction.Skip
+        taken = _constant_branch(node)
+        if taken is not None:
+            # if (Param) / Param ? x : y with a constant condition: only the
+            # branch it takes is in the model (the simulator folds the other).
+            live.add(where(node.sourceRange.start))
+            node.conditions[0].expr.visit(visit)
+            if taken is not False:
+                taken.visit(visit)
             return pyslang.ast.VisitAction.Skip
         if isinstance(node, pyslang.ast.SubroutineSymbol):
             return pyslang.ast.VisitAction.Skip
