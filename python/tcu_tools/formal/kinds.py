@@ -429,8 +429,8 @@ def prove_cut(step: Step, check: Check) -> int:
 
 
 def _slices(step: Step, stem) -> int:
-    """ABC on each slice STEM_<k>.aig the blaster wrote (a slice equal by
-    structure it does not write), $EQUIV_JOBS at once; stops at the first
+    """ABC on each slice STEM_<k>.aig the blaster wrote (the differences not
+    0 by structure, each AIG node once), $EQUIV_JOBS at once; stops at the first
     that is not proven. Each compared bit by a SAT call of its own: SAT
     sweeping (&cec) had not proven 64 bits of the 64-word miter in 5 minutes
     (its internal equalities hold only where no unit has two writers), one
