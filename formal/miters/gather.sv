@@ -58,18 +58,6 @@ module eq_gather_rules #(
   output logic [7:0]                      ok_scale_b_o
 );
   localparam int unsigned W = WordsPerCycle;
-  // At most one bit of w high, counted slot by slot (seen: a bit so far;
-  // two: a second one), in the order both forms visit the slots.
-  function automatic logic one_at_most(logic [W-1:0] w);
-    logic seen, two;
-    seen = 1'b0;
-    two  = 1'b0;
-    for (int s = 0; s < W; s++) begin
-      two  = two | (seen & w[s]);
-      seen = seen | w[s];
-    end
-    return !two;
-  endfunction
   logic collect, last, rules_hold;
   assign collect      = Beats == 1 || collect_i;
   assign last         = Beats == 1 || last_i;
@@ -121,22 +109,22 @@ module eq_gather_rules #(
       assign is_sb[s]   = valid[s] && hit[s] && op == tcu_pkg::OP_SCALE_B;
     end
     assign rules_hold = &shape_ok;
-    // At most one writer per unit.
+    // At most one writer per unit: w & (w - 1) == 0.
     for (genvar h = 0; h < 256; h++) begin : g_unit256
       logic [W-1:0] wa, wc;
       for (genvar s = 0; s < W; s++) begin : g_slot
         assign wa[s] = is_a[s] && (lo[s][7:0] == 8'(h) || hi[s][7:0] == 8'(h));
         assign wc[s] = is_c[s] && lo[s][8:1] == 8'(h);
       end
-      assign ok_a_o[h] = one_at_most(wa);
-      assign ok_c_o[h] = one_at_most(wc);
+      assign ok_a_o[h] = (wa & (wa - 1'b1)) == '0;
+      assign ok_c_o[h] = (wc & (wc - 1'b1)) == '0;
     end
     for (genvar h = 0; h < 128; h++) begin : g_unit128
       logic [W-1:0] wb;
       for (genvar s = 0; s < W; s++) begin : g_slot
         assign wb[s] = is_b[s] && (lo[s][6:0] == 7'(h) || hi[s][6:0] == 7'(h));
       end
-      assign ok_b_o[h] = one_at_most(wb);
+      assign ok_b_o[h] = (wb & (wb - 1'b1)) == '0;
     end
     for (genvar h = 0; h < 16; h++) begin : g_unit16
       logic [W-1:0] wm, wsa, wsb;
@@ -145,10 +133,10 @@ module eq_gather_rules #(
         assign wsa[s] = is_sa[s] && lo[s][4:1] == 4'(h);
         assign wsb[s] = is_sb[s] && lo[s][3:1] == 3'(h % 8);
       end
-      assign ok_meta_o[h]    = one_at_most(wm);
-      assign ok_scale_a_o[h] = one_at_most(wsa);
+      assign ok_meta_o[h]    = (wm & (wm - 1'b1)) == '0;
+      assign ok_scale_a_o[h] = (wsa & (wsa - 1'b1)) == '0;
       if (h < 8) begin : g_sb
-        assign ok_scale_b_o[h] = one_at_most(wsb);
+        assign ok_scale_b_o[h] = (wsb & (wsb - 1'b1)) == '0;
       end
     end
   end else begin : g_no_cut
