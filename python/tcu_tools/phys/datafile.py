@@ -194,6 +194,10 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
     for p in points:
+        # the named configurations a point is of, as spec/config.toml has
+        # them now (a configuration's depth moves: the point's list with it)
+        if p["unit"] in units.UNIT_TYPES:
+            p["configs"] = list(units.configs_of(units.UNIT_TYPES[p["unit"]], p["params"]))
         if p["unit"].endswith("_dot") and p.get("busy_pj_per_cycle") is None:
             p.setdefault("no_energy", "mapped and timed only (tcu_tools.phys --no-energy)")
     def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one

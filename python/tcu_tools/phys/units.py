@@ -52,10 +52,12 @@ PRESETS = ("default", "small", "a100", "deep")
 def configs_of(unit: UnitType, params: dict) -> tuple:
     """The presets a unit mapped at `params` is of: for a dot unit, those
     whose pipeline depth is its stage parameter's value; for another unit,
-    its own list where `params` are its defaults, else none."""
+    its own list where `params` are its defaults (SynthImpl aside), else
+    none. The data file's `configs` of every point (datafile.write)."""
     dot = next((u for u in SPEC.units if u.module == unit.name), None)
     if dot is None:
-        return unit.configs if params == unit.params else ()
+        given = {k: v for k, v in params.items() if k != "SynthImpl"}
+        return unit.configs if given == unit.params else ()
     depth = params.get(dot.stages_param)
     return tuple(c for c in PRESETS if SPEC.config_values(c)[dot.stages] == depth)
 
