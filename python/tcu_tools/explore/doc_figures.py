@@ -1,11 +1,12 @@
-"""The figures docs/guide/explore-evaluator.md gives, computed from the data
+"""The figures docs/guide/explore-evaluator.md and physical.md give, computed from the data
 that holds them, so that the page cannot keep a figure its data no longer
 gives (docs/hooks.py replaces each `<!-- figure: NAME -->` by figure(NAME)
 when the site is built):
 
   python -m tcu_tools.explore.doc_figures [NAME...]   # each figure, or all
 
-Sources: spec/phys_osu018.toml (the router's points, the engines'
+Sources: spec/phys_osu018.toml (the dot units' points at a stage count, their
+critical paths in FO4 of spec/phys_calib_osu018.toml; the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
@@ -307,6 +308,45 @@ def engine_glue_units_rtl() -> str:
     return "; ".join(parts)
 
 
+def _fo4_ns() -> float:
+    """The FO4 delay of spec/phys_calib_osu018.toml (its fo4 design: an
+    INVX1 driving four, tcu_tools.phys.calib)."""
+    calib = tomllib.loads((source_dir() / "spec" / "phys_calib_osu018.toml").read_text())
+    fo4 = next((d for d in calib.get("design", []) if d.get("name") == "fo4"), None)
+    if fo4 is None:
+        raise FigureError("spec/phys_calib_osu018.toml: no [[design]] fo4")
+    return fo4["fo4_ns"]
+
+
+def _dot_point(args: tuple) -> dict:
+    """The data file's point of `UNIT NAME=VALUE` (a unit at one stage count)."""
+    if len(args) != 2 or "=" not in args[1]:
+        raise FigureError(f"expected 'UNIT NAME=VALUE' after the figure's name, found {args}")
+    name, _, value = args[1].partition("=")
+    return _find(_data()["point"], f"{args[0]} point", unit=args[0], **{name: int(value)})
+
+
+def dot_delay(*args: str) -> str:
+    """`dot-delay UNIT NAME=VALUE`: the point's critical path alone, in ns,
+    FO4 and MHz."""
+    p, fo4 = _dot_point(args), _fo4_ns()
+    return (f"{p['critical_path_ns']:.2f} ns, {p['critical_path_ns'] / fo4:.0f} FO4 "
+            f"({p['fmax_mhz']:.0f} MHz)")
+
+
+def dot_delay_in_place(*args: str) -> str:
+    """`dot-delay-in-place UNIT NAME=VALUE`: the point's critical path in
+    its register wrapper (tcu_tools.phys.in_place), then alone."""
+    p, fo4 = _dot_point(args), _fo4_ns()
+    if p.get("in_place_critical_path_ns") is None:
+        raise FigureError(f"spec/phys_osu018.toml: the {args[0]} point {args[1]} has no "
+                          "in_place_critical_path_ns")
+    placed = p["in_place_critical_path_ns"]
+    return (f"{placed:.2f} ns in its register wrapper, {placed / fo4:.0f} FO4 "
+            f"({p['in_place_fmax_mhz']:.0f} MHz; {p['critical_path_ns']:.2f} ns, "
+            f"{p['critical_path_ns'] / fo4:.0f} FO4 alone)")
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
@@ -314,13 +354,20 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
-           "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue}
+           "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue,
+           "dot-delay": dot_delay, "dot-delay-in-place": dot_delay_in_place}
 
 
 def figure(name: str) -> str:
-    if name not in FIGURES:
-        raise FigureError(f"unknown figure '{name}' (one of {', '.join(FIGURES)})")
-    return FIGURES[name]()
+    """The figure `name`: a figure's name and, for the dot delays, its
+    unit and stage setting (`dot-delay tcu_f64_dot FmaStages=19`)."""
+    word, *args = name.split()
+    if word not in FIGURES:
+        raise FigureError(f"unknown figure '{word}' (one of {', '.join(FIGURES)})")
+    try:
+        return FIGURES[word](*args)
+    except TypeError as e:  # arguments to a figure that takes none
+        raise FigureError(f"figure '{name}': {e}") from e
 
 
 def main(argv: list[str]) -> int:
