@@ -376,6 +376,22 @@ MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "
                  "path_end_register", compose.BOTTOM_UP, "rtl_files", "rtl_design")
 
 
+def with_measured(tables: list[dict], new: list[dict]) -> list[dict]:
+    """[[whole]] or [[engine]] measurements `tables` with each of `new` in
+    place of the one of the same top and parameters (SynthImpl aside), the
+    others of `new` appended."""
+    def key(t):
+        return t["top"], tuple(sorted((k, v) for k, v in t["params"].items() if k != "SynthImpl"))
+    out = list(tables)
+    for n in new:
+        at = [i for i, t in enumerate(out) if key(t) == key(n)]
+        if at:
+            out[at[0]] = n
+        else:
+            out.append(n)
+    return out
+
+
 def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:
     """The [[whole]] and [[engine]] tables' measurements of a data file,
     with the stamps of the RTL they were measured from."""
