@@ -290,10 +290,14 @@ def test_composition_against_whole_datapaths():
         m = compose.explored_point(data, dict(values, WordsPerCycle=4, DWordsPerCycle=4))
         assert m["source"] == "measured"
         assert m["area_um2"] - m["router_area_um2"] == whole["area_um2"]
-        assert m["fmax_mhz"] == min(whole["fmax_mhz"], 229.810824)  # the router's at 4/4
-    assert len(errors) == 5
+        router = compose.router_scaled(data["point"], 4, 4)  # measured at 4/4
+        assert router["scaled"] == ""
+        assert m["fmax_mhz"] == min(whole["fmax_mhz"], router["fmax_mhz"])
+    # int4 (5), e2m1 and f16 (one unit each)
+    assert len(errors) == 7
     assert all(abs(e) < 0.05 for e in errors), errors
-    assert sorted(round(e, 3) for e in errors) == [-0.006, 0.006, 0.008, 0.011, 0.029]
+    assert sorted(round(e, 3) for e in errors) == [-0.006, 0.005, 0.006, 0.008, 0.011, 0.020,
+                                                   0.029]
 
 
 BOTTOM_UP = REPO / "tests" / "explore" / "data" / "bottom_up_datapaths.json"

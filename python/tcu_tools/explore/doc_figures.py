@@ -53,24 +53,61 @@ def _pct(x: float) -> str:
     return f"{x * 100:+.1f}%"
 
 
+def _square_routers(data: dict) -> list[dict]:
+    """The router's points of equal gather and scatter widths, narrowest first."""
+    square = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
+                     and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")),
+                    key=lambda p: p["params"]["WordsPerCycle"])
+    if len(square) < 3:
+        raise FigureError("spec/phys_osu018.toml: fewer than three tcu_operand_router points "
+                          "of equal widths")
+    return square
+
+
 def router_growth() -> str:
-    data = _data()
-    a1, a2, a4 = (_router(data, w)["area_um2"] for w in (1, 2, 4))
-    line = a1 + (a4 - a1) / 3
-    return (f"the router grows {round(a2 - a1, -4):,.0f} µm² from one word to two and "
-            f"{round((a4 - a2) / 2, -3):,.0f} a word from two to four, so the straight line "
-            f"from 1/1 to 4/4 was {abs(line / a2 - 1) * 100:.1f}% "
-            f"{'low' if line < a2 else 'high'} at 2/2")
+    """What the router adds a doubling of its width, between its points."""
+    square = _square_routers(_data())
+    steps = [f"{round(b['area_um2'] - a['area_um2'], -3):,.0f} µm² from "
+             f"{a['params']['WordsPerCycle']}/{a['params']['WordsPerCycle']} to "
+             f"{b['params']['WordsPerCycle']}/{b['params']['WordsPerCycle']}"
+             for a, b in zip(square, square[1:])]
+    return "the router grows " + ", ".join(steps[:-1]) + " and " + steps[-1]
 
 
 def router_2_2() -> str:
+    """The 2/2 point against the rule from the 1/1 and 4/4 points, and
+    against a line in the words."""
+    from tcu_tools.phys import compose
     data = _data()
     a1, a4 = (_router(data, w)["area_um2"] for w in (1, 4))
     p2 = _router(data, 2)
+    without = [p for p in data["point"] if p is not p2]
+    rule = compose.router_scaled([p for p in without if p["unit"] == "tcu_operand_router"
+                                  and p["params"]["WordsPerCycle"] <= 4], 2, 2)["area_um2"]
     line = a1 + (a4 - a1) / 3
     return (f"the router at 2/2 words a cycle ({p2['area_um2']:,.0f} µm², "
-            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the straight line from "
-            f"its 1/1 and 4/4 points gave {line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the composition's rule "
+            f"from its 1/1 and 4/4 points alone gives {rule:,.0f} "
+            f"({_pct(rule / p2['area_um2'] - 1)}), a straight line in the words "
+            f"{line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+
+
+def datapath_floor() -> str:
+    """The clock the composition gives the datapath's own logic: the
+    slowest [[whole]] datapath whose critical path runs outside its dot
+    units, and the ones left out (their path in a unit)."""
+    from tcu_tools.phys import compose
+    wholes = _data().get("whole", [])
+    own = [w for w in wholes if not compose._path_in_unit(w)]
+    if not own:
+        raise FigureError("spec/phys_osu018.toml: no [[whole]] datapath whose critical path "
+                          "runs outside its dot units")
+    slowest = min(own, key=lambda w: w["fmax_mhz"])
+    inside = sorted(w["fmax_mhz"] for w in wholes if compose._path_in_unit(w))
+    return (f"{slowest['fmax_mhz']:.1f} MHz (those datapaths at "
+            f"{min(w['fmax_mhz'] for w in own):.0f}-{max(w['fmax_mhz'] for w in own):.0f} MHz; "
+            f"those whose path runs in a dot unit at "
+            f"{', '.join(f'{f:.1f}' for f in inside) or 'none'} MHz)")
 
 
 def engine_growth() -> str:
@@ -350,7 +387,7 @@ def dot_delay_in_place(*args: str) -> str:
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
-           "whole-errors": whole_errors,
+           "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
