@@ -343,6 +343,7 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "area_um2": whole["area_um2"],
         "flip_flop_area_um2": whole["flip_flop_area_um2"],
         "cells": whole.get("cells"),  # None: not given (the explore CSV has generic cells)
+        "flip_flops": whole.get("flip_flops"),  # None: not recorded
         "fmax_mhz": whole["fmax_mhz"],
         "critical_path_ns": whole["critical_path_ns"],
         "path_start": whole["path_start"],

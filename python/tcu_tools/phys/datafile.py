@@ -372,7 +372,7 @@ def merge(base: list[dict], newer: list[dict]) -> list[dict]:
 # A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
 # keys): what --write needs to write it again beside the points.
 MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
-                 "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
+                 "flip_flops", "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
                  "path_end_register", compose.BOTTOM_UP, "rtl_files", "rtl_design")
 
 

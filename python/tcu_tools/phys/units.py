@@ -113,8 +113,10 @@ POINTS = [
     UNIT_TYPES["tcu_datapath_ctrl"],
     UNIT_TYPES["tcu_output_skid"],
     # The router at the configurations' widths did not finish mapping (Yosys's
-    # generic passes ran over 40 minutes at 64 words); measured at 1 and 4
-    # words a cycle and scaled (tcu_tools.phys.compose.router_scaled).
+    # generic passes ran over 40 minutes at 64 words); measured here at 1 and
+    # 4 words a cycle with its energy, at 2 and 8 apart without (--unit
+    # tcu_operand_router --params ... --no-energy, merged by --from-json), and
+    # scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
     UNIT_TYPES["tcu_activity"],
