@@ -539,7 +539,8 @@ def test_whole_datapaths_flip_flops_are_their_parts():
     f16 ones of one unit) has those of its parts mapped apart, within 0.5 %
     (e2m1: 15,135 around the unit + 205 in it + 4,113 skid + 41 control +
     288 counters = 19,782; f16: 20,788 + 1,643 + 8,209 + 41 + 288 =
-    30,969): the mapped datapath is the design the composition adds up.
+    30,969): the mapped datapath is the design the composition adds up;
+    and their flip-flop area that count's by the liberty's cell areas.
     Planted: the skid at the full 8192 bits for every engine misses the
     e2m1 datapath."""
     data = phys_data()
@@ -550,6 +551,12 @@ def test_whole_datapaths_flip_flops_are_their_parts():
     for whole, parts in counted:
         assert abs(whole["flip_flops"] / parts - 1) < 0.005, (whole["params"], whole["flip_flops"],
                                                               parts)
+        # and their area from the liberty by hand: DFFPOSX1 96 µm², the
+        # activity counters' DFFSR 176 (240 an engine, 48 the cycle counter)
+        engines = sum(bool(whole["params"].get(f"{e}Enable", e == "Int4"))
+                      for e in ("Int4", "E2m1", "F16", "F64"))
+        by_hand = 96 * whole["flip_flops"] + (176 - 96) * (240 * engines + 48)
+        assert abs(whole["flip_flop_area_um2"] / by_hand - 1) < 0.005, (whole["params"], by_hand)
     e2m1 = next(w for w, _ in counted if w["params"].get("E2m1Enable"))
     planted = whole_flip_flops_of_parts(data, spec.resolve(dict(e2m1["params"]))) + 4096
     assert abs(e2m1["flip_flops"] / planted - 1) > 0.005
