@@ -92,6 +92,26 @@ def router_2_2() -> str:
             f"{line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
 
 
+def router_widest() -> str:
+    """The widest router point against the composition's extrapolation
+    from the narrower ones (the validation's mapped_router), and against
+    the nearest two's straight line in the words."""
+    from tcu_tools.phys import compose
+    data = _data()
+    square = _square_routers(data)
+    widest, (a, b) = square[-1], square[-3:-1]
+    w = widest["params"]["WordsPerCycle"]
+    rule = compose.router_scaled([p for p in data["point"] if p is not widest], w, w)
+    wa, wb = a["params"]["WordsPerCycle"], b["params"]["WordsPerCycle"]
+    line = b["area_um2"] + (w - wb) * (b["area_um2"] - a["area_um2"]) / (wb - wa)
+    return (f"mapped at {w}/{w}, {widest['area_um2']:,.0f} µm² and "
+            f"{widest['fmax_mhz']:.1f} MHz; extrapolated from the narrower points, "
+            f"{rule['area_um2']:,.0f} µm² ({_pct(rule['area_um2'] / widest['area_um2'] - 1)}) "
+            f"and {rule['fmax_mhz']:.1f} MHz ({_pct(rule['fmax_mhz'] / widest['fmax_mhz'] - 1)}); "
+            f"a straight line in the words from {wa}/{wa} and {wb}/{wb} would give "
+            f"{line:,.0f} µm² ({_pct(line / widest['area_um2'] - 1)})")
+
+
 def datapath_floor() -> str:
     """The clock the composition gives the datapath's own logic: the
     slowest [[whole]] datapath whose critical path runs outside its dot
@@ -388,6 +408,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
+           "router-widest": router_widest,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
