@@ -20,7 +20,9 @@ tcu_tools.phys.stamp) validate the composition's area and clock without a
 synthesis (mapped_datapaths, validation_mapped.csv, with or without
 --no-synth): each against the fast evaluator's composition from the rest of
 the data file, its own table left out (with it, the evaluator takes that
-table's figures and the check could not fail). TOLERANCES is the one
+table's figures and the check could not fail); so does the data file's
+widest router point against the extrapolation from the narrower ones
+(mapped_router). TOLERANCES is the one
 statement of how close each figure must be; validation.csv and
 validation_mapped.csv hold every comparison and tcu explore exits 1 naming
 the points (and mapped datapaths) over a tolerance. With --no-synth the
