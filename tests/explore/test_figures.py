@@ -118,15 +118,15 @@ def test_router_estimate(monkeypatch):
     row = {"macs_per_cycle": 1024, "fmax_mhz": 500, "area_um2": 2e6,
            "WordsPerCycle": 8, "DWordsPerCycle": 8}
     estimate = physical.router_estimate(row)
-    # log2 8 = 3 doublings past 1/1 at 0.3e6 / 2 a doubling: 1e6 + 3 x 0.15e6 = 1.45e6
-    assert estimate["router_area_um2"] == pytest.approx(1.45e6)
+    # 1e6 + (8 - 1) x 0.3e6 / 3 = 1.7e6
+    assert estimate["router_area_um2"] == pytest.approx(1.7e6)
     assert "scaled" in estimate["router_area_source"]
     row.update(estimate)
-    # 1.024 TOPS over 3.45 mm^2
-    assert physical.derive(row)["tops_per_mm2"] == pytest.approx(1.024 / 3.45, rel=1e-3)
+    # 1.024 TOPS over 3.7 mm^2
+    assert physical.derive(row)["tops_per_mm2"] == pytest.approx(1.024 / 3.7, rel=1e-3)
     assert physical.derive(row)["tops"] == 1.024  # its clock is not taken
     planted = {k: v for k, v in row.items() if k != "router_area_um2"}
-    assert physical.derive(planted)["tops_per_mm2"] != pytest.approx(1.024 / 3.45, rel=1e-3)
+    assert physical.derive(planted)["tops_per_mm2"] != pytest.approx(1.024 / 3.7, rel=1e-3)
     assert physical.router_estimate({**row, "router_area_um2": 5.0}) == {}
     assert physical.router_estimate({"area_um2": 1.0}) == {}
 

@@ -199,8 +199,8 @@ def test_mapped_datapaths_against_the_composition(tmp_path, stamped, monkeypatch
 def test_widest_router_against_the_extrapolation(tmp_path, stamped, monkeypatch, capsys):
     """The data file's widest router point against the composition's
     extrapolation from the narrower ones (validate.mapped_router): area
-    and clock within their tolerances. Planted: the router scaled linearly
-    in the words (not their log2) misses the widest point's area, and
+    and clock within their tolerances. Planted: the widest point taken at
+    the next narrower one's figures (not scaled) misses its area, and
     --check exits 1 naming it."""
     from tcu_tools.explore import validate
     from tcu_tools.phys import compose, datafile
@@ -212,7 +212,12 @@ def test_widest_router_against_the_extrapolation(tmp_path, stamped, monkeypatch,
     data = record.write(path, [("span", output_folder(tmp_path, "a", ROWS))])
     assert record.over_tolerance(data) == []
     widest = rows[0]["whole"]
-    monkeypatch.setattr(compose.math, "log2", lambda x: x)
+    square = sorted(p["params"]["WordsPerCycle"] for p in real["point"]
+                    if p["unit"] == "tcu_operand_router"
+                    and p["params"]["WordsPerCycle"] == p["params"]["DWordsPerCycle"])
+    scaled = compose.router_scaled
+    monkeypatch.setattr(compose, "router_scaled",
+                        lambda points, w, dw: scaled(points, square[-2], square[-2]))
     data = record.write(path, [])
     over = record.over_tolerance(data)
     assert over and over[0].startswith(

@@ -1,7 +1,7 @@
 """The composition of a configuration's figures from unit points
 (python/tcu_tools/phys/compose.py), on made-up points whose sums are worked by
 hand: the units, the sparse muxes, the router scaled from its 1- and 4-word
-points (linear in log2 of the width), the skid at the widest D of the enabled engines, the control and
+points (area and path linear in the width), the skid at the widest D of the enabled engines, the control and
 the activity counters; and the comparison with a whole datapath. The
 planted twins take the router's narrow point at every width, leave the
 skid or the activity counters out or keep the skid at its full width, and
@@ -43,14 +43,13 @@ VALUES = {"Int4MacsPerCycle": 128, "E2m1MacsPerCycle": 64, "F16FmasPerCycle": 4,
           "WordsPerCycle": 16, "DWordsPerCycle": 8, "GatherBypass": 1}
 
 # By hand: 4 units at Stages 1 (360), 4 sparse muxes (28): 388. The router
-# at the mean width 12, log2 12 = 3.5849625 doublings past 1/1 at 600 / 2 a
-# doubling: 5000 + 3.5849625 x 300 = 6075.489. The skid holding the
+# at the mean width 12: 5000 + 11 x 600 / 3 = 7200. The skid holding the
 # int4 engine's 4096 D bits: 4096 + 17 flip-flops of 8209, 4113 (flip-flop
 # area 2056.5). Control 20. Activity: one engine's 50 and the cycle
 # counter, a fifth of one: 60 (flip-flops 48).
-EXPECTED_AREA = 360 + 28 + 6075.489 + 4113 + 20 + 60
-# Flip-flops: 4 x 5; router 4000 + 3.5849625 x 50; skid 2056.5; control 10; activity 48.
-EXPECTED_FF = 20 + 4000 + 179.248 + 2056.5 + 10 + 48
+EXPECTED_AREA = 360 + 28 + 7200 + 4113 + 20 + 60
+# Flip-flops: 4 x 5; router 4000 + 11 x 100 / 3; skid 2056.5; control 10; activity 48.
+EXPECTED_FF = 20 + 4000 + 1100 / 3 + 2056.5 + 10 + 48
 
 
 def check(d: dict) -> None:
@@ -58,7 +57,7 @@ def check(d: dict) -> None:
     assert d["flip_flop_area_um2"] == pytest.approx(EXPECTED_FF)
     assert d["int4_area_um2"] == pytest.approx(388)
     assert d["dot_units_area_um2"] == pytest.approx(360)
-    assert d["router_area_um2"] == pytest.approx(6075.489)
+    assert d["router_area_um2"] == pytest.approx(7200)
     # the clock: the slowest part, the router (6 ns at 1/1 and 4/4: 6 ns)
     assert d["critical_path_ns"] == 6.0 and d["path_unit"] == "tcu_operand_router"
     assert d["missing"] == []
@@ -359,25 +358,22 @@ def test_int4_tables_at_the_points_sparse_enable():
 
 def test_router_piecewise_between_its_points():
     """With a point at 2/2 words (5400, 4 ns) beside 1/1 (5000, 6 ns) and
-    4/4 (5600, 6 ns), linear in log2 of the width (log2 3 = 1.5849625,
-    log2 12 = 3.5849625, log2 1.5 = 0.5849625): at 3/3 words between 2/2
-    and 4/4, 5400 + 0.5849625 x 200 = 5516.99 and 4 + 0.5849625 x 2 =
-    5.170 ns; at 16/8 (mean 12) the 2/2-4/4 growth a doubling beyond,
-    5600 + 1.5849625 x 200 = 5916.99 and 6 + 1.5849625 x 2 = 9.170 ns; at
-    1/2 (mean 1.5) between 1/1 and 2/2, 5000 + 0.5849625 x 400 = 5233.99
-    and 6 - 0.5849625 x 2 = 4.830 ns. A growth that falls beyond the
-    widest point is taken flat (a 2/2 point of 5700: 5600 at 8/8)."""
+    4/4 (5600, 6 ns), area and path linear in the width: at 3/3 words
+    between 2/2 and 4/4, 5500 and 5 ns; at 16/8 (mean 12) along 2/2-4/4
+    beyond, 5600 + 8 x 100 = 6400 and 6 + 8 x 1 = 14 ns; at 1/2 (mean 1.5)
+    between 1/1 and 2/2, 5200 and 5 ns. A growth that falls beyond the
+    widest point is taken flat (a 2/2 point of 5700 and 6.5 ns: 5600 and
+    6 ns at 8/8)."""
     points = POINTS + [point("tcu_operand_router",
                              {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
                              5400.0, 4050.0, 4.0)]
-    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5516.99)
-    assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(5916.99)
-    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5233.99)
-    assert compose.router_scaled(points, 3, 3)["critical_path_ns"] == pytest.approx(5.170, abs=1e-3)
-    assert compose.router_scaled(points, 16, 8)["critical_path_ns"] == \
-        pytest.approx(9.170, abs=1e-3)
-    assert compose.router_scaled(points, 16, 8)["fmax_mhz"] == pytest.approx(1e3 / 9.16992)
-    assert compose.router_scaled(points, 1, 2)["critical_path_ns"] == pytest.approx(4.830, abs=1e-3)
+    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500)
+    assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
+    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
+    assert compose.router_scaled(points, 3, 3)["critical_path_ns"] == pytest.approx(5.0)
+    assert compose.router_scaled(points, 16, 8)["critical_path_ns"] == pytest.approx(14.0)
+    assert compose.router_scaled(points, 16, 8)["fmax_mhz"] == pytest.approx(1e3 / 14)
+    assert compose.router_scaled(points, 1, 2)["critical_path_ns"] == pytest.approx(5.0)
     falling = POINTS + [point("tcu_operand_router",
                               {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
                               5700.0, 4050.0, 6.5)]
@@ -391,7 +387,7 @@ def test_router_piecewise_between_its_points():
 
 
 def test_planted_router_linear_from_its_ends(monkeypatch):
-    """The 2/2 point ignored (from 1/1 and 4/4 only): 5475.49 at 3/3."""
+    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 at 3/3."""
     real = compose.router_scaled
     monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(
         [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))
@@ -412,10 +408,3 @@ def test_a_router_width_beyond_the_measured_ones_is_not_composed():
     assert beyond["source"] == "interpolated"
     assert "extrapolated beyond the measured 1/1 .. 4/4" in beyond["router_scaled"]
 
-
-def test_planted_router_linear_in_the_words(monkeypatch):
-    """The router scaled linearly in the words (not their log2): 5500 at
-    3/3, not 5516.99."""
-    monkeypatch.setattr(compose.math, "log2", lambda x: x)
-    with pytest.raises(AssertionError):
-        test_router_piecewise_between_its_points()

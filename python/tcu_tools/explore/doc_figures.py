@@ -17,6 +17,7 @@ the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import tomllib
 from pathlib import Path
@@ -65,7 +66,7 @@ def _square_routers(data: dict) -> list[dict]:
 
 
 def router_growth() -> str:
-    """What the router adds a doubling of its width, between its points."""
+    """What the router adds between its points."""
     square = _square_routers(_data())
     steps = [f"{round(b['area_um2'] - a['area_um2'], -3):,.0f} µm² from "
              f"{a['params']['WordsPerCycle']}/{a['params']['WordsPerCycle']} to "
@@ -79,23 +80,21 @@ def router_2_2() -> str:
     against a line in the words."""
     from tcu_tools.phys import compose
     data = _data()
-    a1, a4 = (_router(data, w)["area_um2"] for w in (1, 4))
     p2 = _router(data, 2)
     without = [p for p in data["point"] if p is not p2]
     rule = compose.router_scaled([p for p in without if p["unit"] == "tcu_operand_router"
                                   and p["params"]["WordsPerCycle"] <= 4], 2, 2)["area_um2"]
-    line = a1 + (a4 - a1) / 3
     return (f"the router at 2/2 words a cycle ({p2['area_um2']:,.0f} µm², "
             f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the composition's rule "
             f"from its 1/1 and 4/4 points alone gives {rule:,.0f} "
-            f"({_pct(rule / p2['area_um2'] - 1)}), a straight line in the words "
-            f"{line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+            f"({_pct(rule / p2['area_um2'] - 1)}): the single slot of 1/1 needs no network")
 
 
 def router_widest() -> str:
     """The widest router point against the composition's extrapolation
     from the narrower ones (the validation's mapped_router), and against
-    the nearest two's straight line in the words."""
+    the nearest two's growth a doubling (the area linear in log2 of the
+    width)."""
     from tcu_tools.phys import compose
     data = _data()
     square = _square_routers(data)
@@ -103,12 +102,12 @@ def router_widest() -> str:
     w = widest["params"]["WordsPerCycle"]
     rule = compose.router_scaled([p for p in data["point"] if p is not widest], w, w)
     wa, wb = a["params"]["WordsPerCycle"], b["params"]["WordsPerCycle"]
-    line = b["area_um2"] + (w - wb) * (b["area_um2"] - a["area_um2"]) / (wb - wa)
+    line = b["area_um2"] + (math.log2(w / wb)) * (b["area_um2"] - a["area_um2"]) / math.log2(wb / wa)
     return (f"mapped at {w}/{w}, {widest['area_um2']:,.0f} µm² and "
             f"{widest['fmax_mhz']:.1f} MHz; extrapolated from the narrower points, "
             f"{rule['area_um2']:,.0f} µm² ({_pct(rule['area_um2'] / widest['area_um2'] - 1)}) "
             f"and {rule['fmax_mhz']:.1f} MHz ({_pct(rule['fmax_mhz'] / widest['fmax_mhz'] - 1)}); "
-            f"a straight line in the words from {wa}/{wa} and {wb}/{wb} would give "
+            f"the area linear in log2 of the width from {wa}/{wa} and {wb}/{wb} would give "
             f"{line:,.0f} µm² ({_pct(line / widest['area_um2'] - 1)})")
 
 

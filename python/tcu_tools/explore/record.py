@@ -340,8 +340,8 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                 f"the {run['points']} datapaths of `spec/phys_osu018.toml` mapped whole "
                 f"(`[[whole]]`: `{run['argv']}`, Yosys and OpenSTA, stamped as this tree's "
                 f"design), against the fast evaluator's composition from the rest of the data "
-                f"file (each `[[whole]]` left out of its own; area tcu_datapath's, clock with "
-                f"the router's estimate)"
+                f"file (each `[[whole]]` left out of its own; area and clock tcu_datapath's, "
+                f"the router left out)"
                 if run.get("kind") == "mapped" else
                 f"the widest router point of `spec/phys_osu018.toml` (`{run['argv']}`, Yosys and "
                 f"OpenSTA), against the composition's extrapolation from the narrower router "

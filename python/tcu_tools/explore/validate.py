@@ -58,10 +58,9 @@ MAPPED_COLUMNS = ["whole", "params"] + COLUMNS[1:]
 def mapped_datapaths(data: dict) -> list[dict]:
     """Per [[whole]] table of the data file `data` (a datapath mapped whole),
     its area and clock against the fast evaluator's composition
-    (compose.explored_point) from the data file without that table: area_um2
-    tcu_datapath's (the router's estimate left out, as the fast row's
-    area_um2), fmax_mhz the slower of tcu_datapath's and the router's
-    estimated clock (as the fast row's). Rows as compare()'s, `whole` the
+    (compose.explored_point) from the data file without that table and
+    without the router (tcu_core's, outside tcu_datapath: mapped_router
+    validates it): area_um2 and fmax_mhz tcu_datapath's. Rows as compare()'s, `whole` the
     table's index and `params` its parameters."""
     from tcu_tools import spec as tcu_spec
     from tcu_tools.phys import compose
@@ -69,16 +68,15 @@ def mapped_datapaths(data: dict) -> list[dict]:
     for i, whole in enumerate(data.get("whole", [])):
         params = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
         values = tcu_spec.load().resolve(dict(params))
-        others = {**data, "whole": [w for j, w in enumerate(data["whole"]) if j != i]}
+        # its own table and the router (not in tcu_datapath) left out
+        others = {**data, "whole": [w for j, w in enumerate(data["whole"]) if j != i],
+                  "point": [p for p in data["point"] if p["unit"] != "tcu_operand_router"]}
         c = compose.explored_point(others, values)
-        router = compose.router_scaled(data["point"], values["WordsPerCycle"],
-                                       values["DWordsPerCycle"])
-        if c is None or router is None:
+        if c is None:
             raise UsageError(f"[[whole]] {i} {params}: the data file composes no datapath "
-                             f"there ({'no router' if router is None else 'no dot unit'})")
-        fast = {"area_um2": c["area_um2"] - c["router_area_um2"], "fmax_mhz": c["fmax_mhz"]}
-        full = {"area_um2": whole["area_um2"],
-                "fmax_mhz": min(whole["fmax_mhz"], router["fmax_mhz"])}
+                             "there (no dot unit)")
+        fast = {"area_um2": c["area_um2"], "fmax_mhz": c["fmax_mhz"]}
+        full = {"area_um2": whole["area_um2"], "fmax_mhz": whole["fmax_mhz"]}
         for r in compare(i, {k: physical.significant(v, 7) for k, v in fast.items()}, full,
                          ["area_um2", "fmax_mhz"]):
             r["whole"], r["params"] = r.pop("point"), params

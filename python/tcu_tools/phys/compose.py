@@ -19,7 +19,6 @@ clock is the slowest part's; its energy per engine the units' (the estimate
 of model/src/energy.cpp)."""
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from tcu_tools import spec as tcu_spec
@@ -34,8 +33,8 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router (piecewise linear in log2 of the width "
-          "between its measured widths) + tcu_output_skid at the widest D of the enabled engines + "
+          "with SparseEnable) + tcu_operand_router (piecewise linear in the width between its "
+          "measured widths) + tcu_output_skid at the widest D of the enabled engines + "
           "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
           "out the engines' operand and D registers, operand selection, slice sequencers and "
           "int4 accumulators, and tcu_datapath's D multiplexer (a lower bound on area: see "
@@ -72,16 +71,15 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     """The router's area and clock at `words` gather and `d_words` scatter
     words a cycle: measured where the data file has the point, else from
-    its points of equal widths (1/1, 2/2, 4/4, ... words a cycle) piecewise
-    linear in log2 of the width between them, beyond them the nearest two's
-    growth a doubling (a falling one flat): the gather's AND-OR network
-    into each operand bit and the scatter's word multiplexers add a level a
-    doubling of their slots, and the area the mapped points measure grows
-    less with every doubling (1/1 to 2/2 more than 2/2 to 4/4), so a line in
-    the words overshoots. The area and the critical path (ns) alike, at the
-    mean of the two widths when they differ (exact only if a gather and a
-    scatter slot cost the same); its energy a cycle (busy, idle) the energy
-    estimate's (router_energy)."""
+    its points of equal widths (1/1, 2/2, 4/4, 8/8 words a cycle), piecewise
+    between them and beyond them along the nearest two (a falling growth
+    flat), its area and its critical path (ns) linear in the width: a
+    gather slot adds an input to every operand bit's AND-OR network and a
+    scatter slot a word multiplexer, and the mapped points grow by equal
+    steps a word from 2/2 to 8/8 in both (the single slot of 1/1 needs no
+    network: 1/1 to 2/2 steps differently). At the mean of the two widths when they differ (exact only if
+    a gather and a scatter slot cost the same); its energy a cycle (busy,
+    idle) the energy estimate's (router_energy)."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     if exact:
@@ -97,16 +95,16 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
                 pairs[0] if width < square[0][0] else pairs[-1])
     (wa, _, pa), (wb, _, pb) = a, b
     inside = wa <= width <= wb
-    t = (math.log2(width) - math.log2(wa)) / (math.log2(wb) - math.log2(wa))
+    t = (width - wa) / (wb - wa)
 
     def along(va: float, vb: float) -> float:  # a falling growth beyond them: flat
         if not inside and (vb - va) * (1 if width > wb else -1) < 0:
             return vb if width > wb else va
         return va + t * (vb - va)
-    out = dict(pb)
-    for k in AREA_KEYS:
+    # the wider point's other figures, less its clock in place (not scaled)
+    out = {k: v for k, v in pb.items() if not k.startswith("in_place")}
+    for k in AREA_KEYS + ("critical_path_ns",):
         out[k] = along(pa[k], pb[k])
-    out["critical_path_ns"] = along(pa["critical_path_ns"], pb["critical_path_ns"])
     out["fmax_mhz"] = 1e3 / out["critical_path_ns"]
     energy = router_energy(width)
     for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
@@ -114,9 +112,8 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     how = ("interpolated" if square[0][0] <= width <= square[-1][0] else
            f"extrapolated beyond the measured {square[0][0]}/{square[0][0]} .. "
            f"{square[-1][0]}/{square[-1][0]}")
-    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: area and path linear "
-                     f"in log2 of the width from the points at {wa}/{wa} and {wb}/{wb} "
-                     f"(at {width:g} words)")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: area and path "
+                     f"linear from the points at {wa}/{wa} and {wb}/{wb} (at {width:g} words)")
     return out
 
 
