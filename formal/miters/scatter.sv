@@ -1,11 +1,9 @@
-// The router's scatter (kinds comb and slots): tcu_router_scatter_synth
-// (synthesis) against tcu_router_scatter_fast (fast). Slot: the slot
-// compared (kind slots, one miter per slot), or every slot (-1). Plant = 1
-// flips bit 0 of the fast form's word in the last slot (kind slots proves
-// the last slot first: it shows the selection reaching the far end).
+// The router's scatter (kind comb): tcu_router_scatter_synth (synthesis)
+// against tcu_router_scatter_fast (fast), every slot. Wider scatters go by
+// the lemma of scatter_slots.sv: each slot is the one-slot form on its own
+// word index. Plant = 1 flips bit 0 of the fast form's word in the last slot.
 module eq_miter #(
   parameter int unsigned DWordsPerCycle = 32,
-  parameter int          Slot           = -1,
   parameter bit          Plant          = 1'b0
 ) (
   input  logic          busy_i,
@@ -33,9 +31,5 @@ module eq_miter #(
                              gr[3*s +: 3] != fr[3*s +: 3] ||
                              (gv[s] && gd[32*s +: 32] != fd_seen[32*s +: 32]);
   end
-  if (Slot < 0) begin : g_every_slot
-    assign trigger = |slot_differs;
-  end else begin : g_one_slot
-    assign trigger = slot_differs[Slot];
-  end
+  assign trigger = |slot_differs;
 endmodule

@@ -54,3 +54,31 @@ def test_unknown_figure_and_missing_data(monkeypatch):
         doc_figures.figure("engine-regs-table")
     with pytest.raises(doc_figures.FigureError, match=r"no \[\[engine_regs_toggles\]\]"):
         doc_figures.figure("engine-regs-toggles")
+
+
+def test_dot_delays_follow_the_data_file(monkeypatch):
+    """docs/guide/physical.md's deepest-stage delays (`dot-delay`,
+    `dot-delay-in-place`) are the data file's points in ns, MHz and FO4
+    (the critical path over spec/phys_calib_osu018.toml's FO4: 0.0992 ns,
+    so the f64 dot's 5.20 ns at FmaStages=19 is 52 FO4 by hand), and follow
+    a planted change of the point; a figure given arguments it takes none
+    of, or a unit without a point there, is refused by name."""
+    assert doc_figures._fo4_ns() == pytest.approx(0.0992, abs=5e-5)
+    text = doc_figures.figure("dot-delay tcu_f64_dot FmaStages=19")
+    p = doc_figures._find(doc_figures._data()["point"], "f64", unit="tcu_f64_dot",
+                          FmaStages=19)
+    assert text == (f"{p['critical_path_ns']:.2f} ns, "
+                    f"{round(p['critical_path_ns'] / 0.099171)} FO4 ({p['fmax_mhz']:.0f} MHz)")
+    real = doc_figures._data()
+    planted = dict(real, point=[dict(q) for q in real["point"]])
+    q = doc_figures._find(planted["point"], "f64", unit="tcu_f64_dot", FmaStages=19)
+    q.update(critical_path_ns=6.0, fmax_mhz=1e3 / 6.0)
+    monkeypatch.setattr(doc_figures, "_data", lambda: planted)
+    assert doc_figures.figure("dot-delay tcu_f64_dot FmaStages=19") == \
+        "6.00 ns, 61 FO4 (167 MHz)"
+    placed = doc_figures.figure("dot-delay-in-place tcu_int4_dot Stages=6")
+    assert placed.endswith(" FO4 alone)") and "in its register wrapper" in placed
+    with pytest.raises(doc_figures.FigureError, match=r"no tcu_f64_dot point .*FmaStages.*7"):
+        doc_figures.figure("dot-delay tcu_f64_dot FmaStages=7")
+    with pytest.raises(doc_figures.FigureError, match="router-2-2 x"):
+        doc_figures.figure("router-2-2 x")

@@ -106,7 +106,7 @@ def test_physical_columns():
 
 def test_router_estimate(monkeypatch):
     """Without a router axis, the router's area comes from the data file's
-    router points at the point's widths (scaled between 1 and 4 words), and
+    router points at the point's widths (scaled from 1 and 4 words), and
     tops_per_mm2 counts it; a synthesized router's area is kept. Planted:
     the estimate left out of tops_per_mm2 must change it."""
     from tcu_tools.phys import datafile

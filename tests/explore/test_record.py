@@ -71,7 +71,8 @@ def test_a_run_replaced_the_others_kept(tmp_path, stamped):
     record.write(path, [("one", output_folder(tmp_path, "a", ROWS)),
                         ("two", output_folder(tmp_path, "b", ROWS[:2]))])
     data = record.write(path, [("two", output_folder(tmp_path, "c", ROWS))])
-    assert [r["name"] for r in data["run"]] == ["one", "two", record.MAPPED]
+    assert [r["name"] for r in data["run"]] == ["one", "two", record.MAPPED,
+                                                record.MAPPED_ROUTER]
     assert sum(r["run"] == "two" for r in data["result"]) == 4
 
 
@@ -193,3 +194,34 @@ def test_mapped_datapaths_against_the_composition(tmp_path, stamped, monkeypatch
     err = capsys.readouterr().err
     assert f"over tolerance: {record.MAPPED} point 1 area_um2" in err, err
     assert f"over tolerance: {record.MAPPED} point 2 fmax_mhz" in err, err
+
+
+def test_widest_router_against_the_extrapolation(tmp_path, stamped, monkeypatch, capsys):
+    """The data file's widest router point against the composition's
+    extrapolation from the narrower ones (validate.mapped_router): area
+    and clock within their tolerances. Planted: the widest point taken at
+    the next narrower one's figures (not scaled) misses its area, and
+    --check exits 1 naming it."""
+    from tcu_tools.explore import validate
+    from tcu_tools.phys import compose, datafile
+    real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
+    rows = validate.mapped_router(real)
+    assert {r["figure"] for r in rows} == {"router_area_um2", "fmax_mhz"}
+    assert [r for r in rows if r["status"] != "ok"] == [], rows
+    path = tmp_path / "record.toml"
+    data = record.write(path, [("span", output_folder(tmp_path, "a", ROWS))])
+    assert record.over_tolerance(data) == []
+    widest = rows[0]["whole"]
+    square = sorted(p["params"]["WordsPerCycle"] for p in real["point"]
+                    if p["unit"] == "tcu_operand_router"
+                    and p["params"]["WordsPerCycle"] == p["params"]["DWordsPerCycle"])
+    scaled = compose.router_scaled
+    monkeypatch.setattr(compose, "router_scaled",
+                        lambda points, w, dw: scaled(points, square[-2], square[-2]))
+    data = record.write(path, [])
+    over = record.over_tolerance(data)
+    assert over and over[0].startswith(
+        f"{record.MAPPED_ROUTER} point {widest} router_area_um2:"), over
+    capsys.readouterr()
+    assert record.main(["--record", str(path), "--check"]) == 1
+    assert f"over tolerance: {record.MAPPED_ROUTER} point {widest}" in capsys.readouterr().err

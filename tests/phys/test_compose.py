@@ -1,7 +1,7 @@
 """The composition of a configuration's figures from unit points
 (python/tcu_tools/phys/compose.py), on made-up points whose sums are worked by
 hand: the units, the sparse muxes, the router scaled from its 1- and 4-word
-points, the skid at the widest D of the enabled engines, the control and
+points (area and path linear in the width), the skid at the widest D of the enabled engines, the control and
 the activity counters; and the comparison with a whole datapath. The
 planted twins take the router's narrow point at every width, leave the
 skid or the activity counters out or keep the skid at its full width, and
@@ -27,7 +27,7 @@ POINTS = [
     point("tcu_int4_dot", {"Stages": 1}, 90.0, 5.0, 5.0, 1.5),
     point("tcu_sparse_mux", {}, 7.0),
     point("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1, "GatherBypass": 1},
-          5000.0, 4000.0, 2.0, 0.5),
+          5000.0, 4000.0, 6.0, 0.5),
     point("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4, "GatherBypass": 1},
           5600.0, 4100.0, 6.0),
     # 8192 D bits, 16 tag bits and a valid bit: 8209 flip-flops
@@ -58,7 +58,7 @@ def check(d: dict) -> None:
     assert d["int4_area_um2"] == pytest.approx(388)
     assert d["dot_units_area_um2"] == pytest.approx(360)
     assert d["router_area_um2"] == pytest.approx(7200)
-    # the clock: the slowest part, the router's 4-word point (6 ns)
+    # the clock: the slowest part, the router (6 ns at 1/1 and 4/4: 6 ns)
     assert d["critical_path_ns"] == 6.0 and d["path_unit"] == "tcu_operand_router"
     assert d["missing"] == []
 
@@ -357,16 +357,28 @@ def test_int4_tables_at_the_points_sparse_enable():
 
 
 def test_router_piecewise_between_its_points():
-    """With a point at 2/2 words (5400) beside 1/1 (5000) and 4/4 (5600):
-    at 3/3 words linear between 2/2 and 4/4, 5500; at 16/8 (mean 12) the
-    2/2-4/4 slope beyond, 5600 + 8 x 100 = 6400; at 1/2 (mean 1.5) between
-    1/1 and 2/2, 5200."""
+    """With a point at 2/2 words (5400, 4 ns) beside 1/1 (5000, 6 ns) and
+    4/4 (5600, 6 ns), area and path linear in the width: at 3/3 words
+    between 2/2 and 4/4, 5500 and 5 ns; at 16/8 (mean 12) along 2/2-4/4
+    beyond, 5600 + 8 x 100 = 6400 and 6 + 8 x 1 = 14 ns; at 1/2 (mean 1.5)
+    between 1/1 and 2/2, 5200 and 5 ns. A growth that falls beyond the
+    widest point is taken flat (a 2/2 point of 5700 and 6.5 ns: 5600 and
+    6 ns at 8/8)."""
     points = POINTS + [point("tcu_operand_router",
                              {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
                              5400.0, 4050.0, 4.0)]
     assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500)
     assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
     assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
+    assert compose.router_scaled(points, 3, 3)["critical_path_ns"] == pytest.approx(5.0)
+    assert compose.router_scaled(points, 16, 8)["critical_path_ns"] == pytest.approx(14.0)
+    assert compose.router_scaled(points, 16, 8)["fmax_mhz"] == pytest.approx(1e3 / 14)
+    assert compose.router_scaled(points, 1, 2)["critical_path_ns"] == pytest.approx(5.0)
+    falling = POINTS + [point("tcu_operand_router",
+                              {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
+                              5700.0, 4050.0, 6.5)]
+    assert compose.router_scaled(falling, 8, 8)["area_um2"] == 5600.0
+    assert compose.router_scaled(falling, 8, 8)["critical_path_ns"] == 6.0
     assert "2/2 and 4/4" in compose.router_scaled(points, 16, 8)["scaled"]
     # the width beyond the measured ones says so; one between them does not
     assert "extrapolated beyond the measured 1/1 .. 4/4" in \
@@ -395,3 +407,4 @@ def test_a_router_width_beyond_the_measured_ones_is_not_composed():
     beyond = compose.explored_point(data, dense)
     assert beyond["source"] == "interpolated"
     assert "extrapolated beyond the measured 1/1 .. 4/4" in beyond["router_scaled"]
+

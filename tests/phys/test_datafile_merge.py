@@ -84,3 +84,38 @@ def test_data_file_not_written_without_the_router_energies(tmp_path, monkeypatch
     assert cli.main(["--from-json", str(src), "--write", str(out)]) != 0
     assert not out.exists()
     assert "TCU_MODULE_DIR" in capsys.readouterr().err
+
+
+def test_data_file_configs_are_the_specs():
+    """Every point's `configs` in spec/phys_osu018.toml is the list of named
+    configurations spec/config.toml puts it in (units.configs_of: a dot
+    unit's presets at its stage count), so a configuration whose depth
+    moves cannot leave a stale list behind (the writer derives it)."""
+    from tcu_tools import source_dir
+    from tcu_tools.phys import units
+    data = datafile.load(source_dir() / "spec" / "phys_osu018.toml")
+    stale = [(p["unit"], p["params"], p["configs"],
+              list(units.configs_of(units.UNIT_TYPES[p["unit"]], p["params"])))
+             for p in data["point"]
+             if p["configs"] != list(units.configs_of(units.UNIT_TYPES[p["unit"]], p["params"]))]
+    assert not stale, f"spec/phys_osu018.toml: stale configs (unit, params, file, spec): {stale}"
+
+
+def test_writer_derives_the_configs(tmp_path):
+    """A point written with a stale `configs` list comes out with the
+    spec's (datafile.write derives it)."""
+    from tcu_tools import source_dir
+    from tcu_tools.phys import cli, compose, units
+    if compose.router_energy(1.0) is None:
+        pytest.skip("no tcu Python module (TCU_MODULE_DIR): the datapaths' router energies")
+    src = source_dir() / "spec" / "phys_osu018.toml"
+    stale = tmp_path / "stale.toml"
+    text = src.read_text()
+    first = text.index('configs = ["default"]')  # the file's first point: tcu_int4_dot
+    stale.write_text(text[:first] + 'configs = ["deep"]' + text[first + len('configs = ["default"]'):])
+    assert datafile.load(stale)["point"][0]["configs"] == ["deep"]
+    out = tmp_path / "again.toml"
+    assert cli.main(["--from-json", str(stale), "--write", str(out)]) == 0
+    p = datafile.load(out)["point"][0]
+    assert p["configs"] == list(units.configs_of(units.UNIT_TYPES[p["unit"]], p["params"]))
+    assert p["configs"] != ["deep"]

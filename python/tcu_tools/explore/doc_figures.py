@@ -1,11 +1,12 @@
-"""The figures docs/guide/explore-evaluator.md gives, computed from the data
+"""The figures docs/guide/explore-evaluator.md and physical.md give, computed from the data
 that holds them, so that the page cannot keep a figure its data no longer
 gives (docs/hooks.py replaces each `<!-- figure: NAME -->` by figure(NAME)
 when the site is built):
 
   python -m tcu_tools.explore.doc_figures [NAME...]   # each figure, or all
 
-Sources: spec/phys_osu018.toml (the router's points, the engines'
+Sources: spec/phys_osu018.toml (the dot units' points at a stage count, their
+critical paths in FO4 of spec/phys_calib_osu018.toml; the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
 activity counters' point), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
@@ -16,6 +17,7 @@ the entry a figure needs, exits 1 naming it."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import tomllib
 from pathlib import Path
@@ -52,24 +54,79 @@ def _pct(x: float) -> str:
     return f"{x * 100:+.1f}%"
 
 
+def _square_routers(data: dict) -> list[dict]:
+    """The router's points of equal gather and scatter widths, narrowest first."""
+    square = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
+                     and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")),
+                    key=lambda p: p["params"]["WordsPerCycle"])
+    if len(square) < 3:
+        raise FigureError("spec/phys_osu018.toml: fewer than three tcu_operand_router points "
+                          "of equal widths")
+    return square
+
+
 def router_growth() -> str:
-    data = _data()
-    a1, a2, a4 = (_router(data, w)["area_um2"] for w in (1, 2, 4))
-    line = a1 + (a4 - a1) / 3
-    return (f"the router grows {round(a2 - a1, -4):,.0f} µm² from one word to two and "
-            f"{round((a4 - a2) / 2, -3):,.0f} a word from two to four, so the straight line "
-            f"from 1/1 to 4/4 was {abs(line / a2 - 1) * 100:.1f}% "
-            f"{'low' if line < a2 else 'high'} at 2/2")
+    """What the router adds between its points."""
+    square = _square_routers(_data())
+    steps = [f"{round(b['area_um2'] - a['area_um2'], -3):,.0f} µm² from "
+             f"{a['params']['WordsPerCycle']}/{a['params']['WordsPerCycle']} to "
+             f"{b['params']['WordsPerCycle']}/{b['params']['WordsPerCycle']}"
+             for a, b in zip(square, square[1:])]
+    return "the router grows " + ", ".join(steps[:-1]) + " and " + steps[-1]
 
 
 def router_2_2() -> str:
+    """The 2/2 point against the rule from the 1/1 and 4/4 points, and
+    against a line in the words."""
+    from tcu_tools.phys import compose
     data = _data()
-    a1, a4 = (_router(data, w)["area_um2"] for w in (1, 4))
     p2 = _router(data, 2)
-    line = a1 + (a4 - a1) / 3
+    without = [p for p in data["point"] if p is not p2]
+    rule = compose.router_scaled([p for p in without if p["unit"] == "tcu_operand_router"
+                                  and p["params"]["WordsPerCycle"] <= 4], 2, 2)["area_um2"]
     return (f"the router at 2/2 words a cycle ({p2['area_um2']:,.0f} µm², "
-            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the straight line from "
-            f"its 1/1 and 4/4 points gave {line:,.0f} ({_pct(line / p2['area_um2'] - 1)})")
+            f"{p2['fmax_mhz']:.1f} MHz) is a point of the data file; the composition's rule "
+            f"from its 1/1 and 4/4 points alone gives {rule:,.0f} "
+            f"({_pct(rule / p2['area_um2'] - 1)}): the single slot of 1/1 needs no network")
+
+
+def router_widest() -> str:
+    """The widest router point against the composition's extrapolation
+    from the narrower ones (the validation's mapped_router), and against
+    the nearest two's growth a doubling (the area linear in log2 of the
+    width)."""
+    from tcu_tools.phys import compose
+    data = _data()
+    square = _square_routers(data)
+    widest, (a, b) = square[-1], square[-3:-1]
+    w = widest["params"]["WordsPerCycle"]
+    rule = compose.router_scaled([p for p in data["point"] if p is not widest], w, w)
+    wa, wb = a["params"]["WordsPerCycle"], b["params"]["WordsPerCycle"]
+    line = b["area_um2"] + (math.log2(w / wb)) * (b["area_um2"] - a["area_um2"]) / math.log2(wb / wa)
+    return (f"mapped at {w}/{w}, {widest['area_um2']:,.0f} µm² and "
+            f"{widest['fmax_mhz']:.1f} MHz; extrapolated from the narrower points, "
+            f"{rule['area_um2']:,.0f} µm² ({_pct(rule['area_um2'] / widest['area_um2'] - 1)}) "
+            f"and {rule['fmax_mhz']:.1f} MHz ({_pct(rule['fmax_mhz'] / widest['fmax_mhz'] - 1)}); "
+            f"the area linear in log2 of the width from {wa}/{wa} and {wb}/{wb} would give "
+            f"{line:,.0f} µm² ({_pct(line / widest['area_um2'] - 1)})")
+
+
+def datapath_floor() -> str:
+    """The clock the composition gives the datapath's own logic: the
+    slowest [[whole]] datapath whose critical path runs outside its dot
+    units, and the ones left out (their path in a unit)."""
+    from tcu_tools.phys import compose
+    wholes = _data().get("whole", [])
+    own = [w for w in wholes if not compose._path_in_unit(w)]
+    if not own:
+        raise FigureError("spec/phys_osu018.toml: no [[whole]] datapath whose critical path "
+                          "runs outside its dot units")
+    slowest = min(own, key=lambda w: w["fmax_mhz"])
+    inside = sorted(w["fmax_mhz"] for w in wholes if compose._path_in_unit(w))
+    return (f"{slowest['fmax_mhz']:.1f} MHz (those datapaths at "
+            f"{min(w['fmax_mhz'] for w in own):.0f}-{max(w['fmax_mhz'] for w in own):.0f} MHz; "
+            f"those whose path runs in a dot unit at "
+            f"{', '.join(f'{f:.1f}' for f in inside) or 'none'} MHz)")
 
 
 def engine_growth() -> str:
@@ -307,20 +364,67 @@ def engine_glue_units_rtl() -> str:
     return "; ".join(parts)
 
 
+def _fo4_ns() -> float:
+    """The FO4 delay of spec/phys_calib_osu018.toml (its fo4 design: an
+    INVX1 driving four, tcu_tools.phys.calib)."""
+    calib = tomllib.loads((source_dir() / "spec" / "phys_calib_osu018.toml").read_text())
+    fo4 = next((d for d in calib.get("design", []) if d.get("name") == "fo4"), None)
+    if fo4 is None:
+        raise FigureError("spec/phys_calib_osu018.toml: no [[design]] fo4")
+    return fo4["fo4_ns"]
+
+
+def _dot_point(args: tuple) -> dict:
+    """The data file's point of `UNIT NAME=VALUE` (a unit at one stage count)."""
+    if len(args) != 2 or "=" not in args[1]:
+        raise FigureError(f"expected 'UNIT NAME=VALUE' after the figure's name, found {args}")
+    name, _, value = args[1].partition("=")
+    return _find(_data()["point"], f"{args[0]} point", unit=args[0], **{name: int(value)})
+
+
+def dot_delay(*args: str) -> str:
+    """`dot-delay UNIT NAME=VALUE`: the point's critical path alone, in ns,
+    FO4 and MHz."""
+    p, fo4 = _dot_point(args), _fo4_ns()
+    return (f"{p['critical_path_ns']:.2f} ns, {p['critical_path_ns'] / fo4:.0f} FO4 "
+            f"({p['fmax_mhz']:.0f} MHz)")
+
+
+def dot_delay_in_place(*args: str) -> str:
+    """`dot-delay-in-place UNIT NAME=VALUE`: the point's critical path in
+    its register wrapper (tcu_tools.phys.in_place), then alone."""
+    p, fo4 = _dot_point(args), _fo4_ns()
+    if p.get("in_place_critical_path_ns") is None:
+        raise FigureError(f"spec/phys_osu018.toml: the {args[0]} point {args[1]} has no "
+                          "in_place_critical_path_ns")
+    placed = p["in_place_critical_path_ns"]
+    return (f"{placed:.2f} ns in its register wrapper, {placed / fo4:.0f} FO4 "
+            f"({p['in_place_fmax_mhz']:.0f} MHz; {p['critical_path_ns']:.2f} ns, "
+            f"{p['critical_path_ns'] / fo4:.0f} FO4 alone)")
+
+
 FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
-           "whole-errors": whole_errors,
+           "whole-errors": whole_errors, "datapath-floor": datapath_floor,
+           "router-widest": router_widest,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
-           "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue}
+           "gate-level-regs": gate_level_regs, "gate-level-glue": gate_level_glue,
+           "dot-delay": dot_delay, "dot-delay-in-place": dot_delay_in_place}
 
 
 def figure(name: str) -> str:
-    if name not in FIGURES:
-        raise FigureError(f"unknown figure '{name}' (one of {', '.join(FIGURES)})")
-    return FIGURES[name]()
+    """The figure `name`: a figure's name and, for the dot delays, its
+    unit and stage setting (`dot-delay tcu_f64_dot FmaStages=19`)."""
+    word, *args = name.split()
+    if word not in FIGURES:
+        raise FigureError(f"unknown figure '{word}' (one of {', '.join(FIGURES)})")
+    try:
+        return FIGURES[word](*args)
+    except TypeError as e:  # arguments to a figure that takes none
+        raise FigureError(f"figure '{name}': {e}") from e
 
 
 def main(argv: list[str]) -> int:

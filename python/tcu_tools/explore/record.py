@@ -14,7 +14,9 @@ explore.csv and validation.csv); --write replaces the runs it names and
 keeps the others, and writes the run MAPPED afresh: the area and clock of
 every datapath the physical data file holds mapped whole ([[whole]]: Yosys
 and OpenSTA) against the fast evaluator's composition
-(tcu_tools.explore.validate.mapped_datapaths). The head stamps what the figures are of, as the
+(tcu_tools.explore.validate.mapped_datapaths), and the run MAPPED_ROUTER: the
+widest router point of the data file against the composition's
+extrapolation from the narrower ones (validate.mapped_router). The head stamps what the figures are of, as the
 physical data file's stamps do (tcu_tools.phys.stamp): the SHA-256 of each
 file they depend on (the RTL and the configuration spec the full flow
 builds, the C++ model and SystemC front-end whose timing statement and
@@ -38,6 +40,7 @@ from .params import checkout
 RECORD_PATH = Path("docs") / "data" / "explore_validation.toml"  # in the checkout
 COMMAND = "nice -n 10 tests/explore_cycles.sh build/tcu build/explore_cycles --record"
 MAPPED = "mapped_datapaths"  # the run of the data file's [[whole]] datapaths
+MAPPED_ROUTER = "mapped_router"  # the run of the data file's widest router point
 
 
 class RecordError(RuntimeError):
@@ -206,6 +209,30 @@ def read_mapped(name: str = MAPPED) -> tuple[dict, list[dict]]:
     return run, results
 
 
+def read_mapped_router(name: str = MAPPED_ROUTER) -> tuple[dict, list[dict]] | None:
+    """The data file's widest router point against the composition's
+    extrapolation from the others (validate.mapped_router): a run and its
+    results; None where the data file has too few router points."""
+    from tcu_tools.phys import datafile
+    from .validate import mapped_router
+    data_path = checkout() / "spec" / "phys_osu018.toml"
+    try:
+        rows = mapped_router(datafile.load(data_path))
+    except (datafile.DataFileError, RuntimeError, ValueError) as error:
+        raise RecordError(f"{data_path}: {error}") from None
+    if not rows:
+        return None
+    results = [{"run": name, "point": r["whole"], "params": r["params"], "figure": r["figure"],
+                "fast": _number(str(r["fast"])), "full": _number(str(r["full"])),
+                "error": round(float(r["error"].rstrip("%")) / 100, 8),
+                "tolerance": float(r["tolerance"].rstrip("%")) / 100, "status": r["status"]}
+               for r in rows]
+    run = {"name": name, "workload": "none (area and clock)", "points": 1,
+           "axes": ["WordsPerCycle", "DWordsPerCycle"], "validated": 1, "kind": "mapped router",
+           "argv": "python -m tcu_tools.phys --unit tcu_operand_router --params P --no-energy"}
+    return run, results
+
+
 def over_tolerance(data: dict) -> list[str]:
     """The record's results that are not ok: run, point, figure and errors."""
     return [f"{r['run']} point {r['point']} {r['figure']}: fast {r['fast']}, full {r['full']}, "
@@ -215,7 +242,7 @@ def over_tolerance(data: dict) -> list[str]:
 
 def write(path: Path, named: list[tuple[str, Path]], gate: list[tuple[str, Path]] = ()) -> dict:
     old = tomllib.loads(path.read_text()) if path.exists() else {}
-    names = {n for n, _ in named} | {MAPPED}
+    names = {n for n, _ in named} | {MAPPED, MAPPED_ROUTER}
     runs = [r for r in old.get("run", []) if r["name"] not in names]
     results = [r for r in old.get("result", []) if r["run"] not in names]
     names |= {n for n, _ in gate}
@@ -229,9 +256,9 @@ def write(path: Path, named: list[tuple[str, Path]], gate: list[tuple[str, Path]
         run, rows = read_gate_level(name, json_path)
         runs.append(run)
         results += rows
-    run, rows = read_mapped()
-    runs.append(run)
-    results += rows
+    for run, rows in filter(None, [read_mapped(), read_mapped_router()]):
+        runs.append(run)
+        results += rows
     head = {"date": date.today().isoformat(), "regenerate": COMMAND,
             "tools": tool_versions(), "files": file_hashes()}
     text = ["# The fast evaluator's figures against the full flow (tcu explore --validate),\n"
@@ -313,9 +340,13 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                 f"the {run['points']} datapaths of `spec/phys_osu018.toml` mapped whole "
                 f"(`[[whole]]`: `{run['argv']}`, Yosys and OpenSTA, stamped as this tree's "
                 f"design), against the fast evaluator's composition from the rest of the data "
-                f"file (each `[[whole]]` left out of its own; area tcu_datapath's, clock with "
-                f"the router's estimate)"
+                f"file (each `[[whole]]` left out of its own; area and clock tcu_datapath's, "
+                f"the router left out)"
                 if run.get("kind") == "mapped" else
+                f"the widest router point of `spec/phys_osu018.toml` (`{run['argv']}`, Yosys and "
+                f"OpenSTA), against the composition's extrapolation from the narrower router "
+                f"points (the point left out)"
+                if run.get("kind") == "mapped router" else
                 f"{run['validated']} of {run['points']} points of `tcu explore {run['argv']}` "
                 f"(workload {run['workload']})")
         lines += ["", f"`{run['name']}`: {what}:", "",

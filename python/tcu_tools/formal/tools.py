@@ -9,7 +9,8 @@ import signal
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 TIMED_OUT = 124
@@ -29,11 +30,29 @@ def kill_all() -> None:
                 pass
 
 
+def _wait(proc: subprocess.Popen, deadline: float) -> int:
+    """Waits for proc (its process group killed past deadline: TIMED_OUT) and
+    sets proc.cpu, its CPU seconds (user + system, its children's included)."""
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            proc.cpu = usage.ru_utime + usage.ru_stime
+            return proc.returncode
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            proc.cpu = usage.ru_utime + usage.ru_stime
+            return TIMED_OUT
+        time.sleep(0.05)
+
+
 @dataclass
 class Step:
     """Where a check's steps run: the repository (their working directory),
     the check's scratch directory, its log, the time limit of each step,
-    the parallel jobs of kinds slots and cut, and the plant."""
+    the parallel jobs of kind cut, and the plant."""
     root: Path
     dir: Path
     log: Path
@@ -41,6 +60,8 @@ class Step:
     jobs: int
     plant: bool
     yowasp: Path
+    # CPU seconds (user + system) of the tools this step ran, by program name.
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def note(self, text: str) -> None:
         with self.log.open("a") as f:
@@ -73,15 +94,16 @@ class Step:
                                     process_group=0, env={**os.environ, **env} if env else None)
             with _live_lock:
                 _live.add(proc.pid)
+            start = time.monotonic()
             try:
-                return proc.wait(timeout=self.timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                return TIMED_OUT
+                status = _wait(proc, start + self.timeout)
             finally:
                 with _live_lock:
                     _live.discard(proc.pid)
+            self.cpu[Path(args[0]).name] = self.cpu.get(Path(args[0]).name, 0.0) + proc.cpu
+            self.note(f"-- {Path(args[0]).name}: {proc.cpu:.1f} CPU s, "
+                      f"{time.monotonic() - start:.1f} s")
+            return status
         finally:
             if output:
                 sink.close()

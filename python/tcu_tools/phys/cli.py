@@ -77,10 +77,14 @@ def main(argv: list[str] | None = None) -> int:
                         "energies of the same netlist)")
     parser.add_argument("--whole", action="append", default=[], metavar="JSON",
                         help="with --write: a whole tcu_datapath's figures (tcu_tools.phys.area "
-                        "--json) to set beside its composition (repeatable)")
+                        "--json) to set beside its composition, added to the --from-json data "
+                        "file's [[whole]] tables or replacing its table of the same parameters "
+                        "(repeatable)")
     parser.add_argument("--engine", action="append", default=[], metavar="JSON",
                         help="with --write: an engine's figures (tcu_tools.phys.area --json of a "
-                        "tcu_*_engine) to set beside its units (repeatable)")
+                        "tcu_*_engine) to set beside its units, added to the --from-json data "
+                        "file's [[engine]] tables or replacing its table of the same top and "
+                        "parameters (repeatable)")
     parser.add_argument("--engine-around", action="append", default=[], metavar="JSON",
                         help="with --write: an engine top mapped around its units "
                         "(tcu_tools.phys.area --around --json), set on its [[engine]] table "
@@ -184,8 +188,11 @@ def main(argv: list[str] | None = None) -> int:
                      "units": rows}, indent=2))
     if args.write:
         try:
-            wholes = [json.loads(Path(w).read_text()) for w in args.whole] or tables[0]
-            engines = [json.loads(Path(e).read_text()) for e in args.engine] or tables[1]
+            # beside the --from-json file's tables, replacing one of the same top and parameters
+            wholes = datafile.with_measured(tables[0], [json.loads(Path(w).read_text())
+                                                        for w in args.whole])
+            engines = datafile.with_measured(tables[1], [json.loads(Path(e).read_text())
+                                                         for e in args.engine])
             for a in args.engine_around:
                 try:
                     engines = datafile.with_around(engines, [json.loads(Path(a).read_text())])

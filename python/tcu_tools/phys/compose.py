@@ -4,7 +4,7 @@ units (32 int4, 16 e2m1, 64 f16, 4 f64), far too many to map in reasonable
 time, so its area is
 
   units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
-  + the operand router (scaled from its points at 1 and 4 words a cycle,
+  + the operand router (scaled from its points at 1 to 8 words a cycle,
     router_scaled: its configurations' 64-word widths did not finish mapping)
   + glue (glue_parts): the output skid at the widest D an enabled engine
     drives, the datapath's control, and the activity counters (a
@@ -33,8 +33,8 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router (piecewise linear between its measured "
-          "widths) + tcu_output_skid at the widest D of the enabled engines + "
+          "with SparseEnable) + tcu_operand_router (piecewise linear in the width between its "
+          "measured widths) + tcu_output_skid at the widest D of the enabled engines + "
           "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
           "out the engines' operand and D registers, operand selection, slice sequencers and "
           "int4 accumulators, and tcu_datapath's D multiplexer (a lower bound on area: see "
@@ -69,16 +69,17 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
 
 
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
-    """The router's area at `words` gather and `d_words` scatter words a
-    cycle: measured where the data file has the point, else piecewise
-    linear in the words between its points of equal widths (1/1, 2/2, 4/4
-    words a cycle), beyond them the nearest two's slope (both directions
-    alike: the gather's AND-OR networks and the scatter's word multiplexers
-    grow with their slots), at the mean of the two widths when they differ
-    (exact only if a gather and a scatter slot cost the same). Its clock is
-    the wider point's (an upper bound: the gather's OR grows with log2 of
-    the words); its energy a cycle (busy, idle) the energy estimate's
-    (router_energy)."""
+    """The router's area and clock at `words` gather and `d_words` scatter
+    words a cycle: measured where the data file has the point, else from
+    its points of equal widths (1/1, 2/2, 4/4, 8/8 words a cycle), piecewise
+    between them and beyond them along the nearest two (a falling growth
+    flat), its area and its critical path (ns) linear in the width: a
+    gather slot adds an input to every operand bit's AND-OR network and a
+    scatter slot a word multiplexer, and the mapped points grow by equal
+    steps a word from 2/2 to 8/8 in both (the single slot of 1/1 needs no
+    network: 1/1 to 2/2 steps differently). At the mean of the two widths when they differ (exact only if
+    a gather and a scatter slot cost the same); its energy a cycle (busy,
+    idle) the energy estimate's (router_energy)."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     if exact:
@@ -93,18 +94,26 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     a, b = next(((a, b) for a, b in pairs if a[0] <= width <= b[0]),
                 pairs[0] if width < square[0][0] else pairs[-1])
     (wa, _, pa), (wb, _, pb) = a, b
-    out = dict(pb)
-    for k in AREA_KEYS:
-        out[k] = pa[k] + (width - wa) * (pb[k] - pa[k]) / (wb - wa)
+    inside = wa <= width <= wb
+    t = (width - wa) / (wb - wa)
+
+    def along(va: float, vb: float) -> float:  # a falling growth beyond them: flat
+        if not inside and (vb - va) * (1 if width > wb else -1) < 0:
+            return vb if width > wb else va
+        return va + t * (vb - va)
+    # the wider point's other figures, less its clock in place (not scaled)
+    out = {k: v for k, v in pb.items() if not k.startswith("in_place")}
+    for k in AREA_KEYS + ("critical_path_ns",):
+        out[k] = along(pa[k], pb[k])
+    out["fmax_mhz"] = 1e3 / out["critical_path_ns"]
     energy = router_energy(width)
     for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
         out[k] = energy[k] if energy else None
     how = ("interpolated" if square[0][0] <= width <= square[-1][0] else
            f"extrapolated beyond the measured {square[0][0]}/{square[0][0]} .. "
            f"{square[-1][0]}/{square[-1][0]}")
-    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: linear from the "
-                     f"points at {wa}/{wa} and {wb}/{wb} (at {width:g} words); clock of "
-                     f"{wb}/{wb}")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: area and path "
+                     f"linear from the points at {wa}/{wa} and {wb}/{wb} (at {width:g} words)")
     return out
 
 
@@ -331,6 +340,7 @@ def against_whole(points: list[dict], whole: dict) -> dict:
         "area_um2": whole["area_um2"],
         "flip_flop_area_um2": whole["flip_flop_area_um2"],
         "cells": whole.get("cells"),  # None: not given (the explore CSV has generic cells)
+        "flip_flops": whole.get("flip_flops"),  # None: not recorded
         "fmax_mhz": whole["fmax_mhz"],
         "critical_path_ns": whole["critical_path_ns"],
         "path_start": whole["path_start"],
@@ -487,6 +497,15 @@ def _whole(wholes: list[dict], values: dict) -> dict | None:
     return None
 
 
+def _path_in_unit(whole: dict) -> bool:
+    """Whether a [[whole]] datapath's critical path starts or ends in a dot
+    unit (its register named under an engine's u_dot instance): then its
+    clock is that unit's, which the unit's point states, and says nothing
+    of the datapath's own logic."""
+    return any(".u_dot." in (whole.get(k) or "")
+               for k in ("path_start_register", "path_end_register"))
+
+
 def explored_point(data: dict, values: dict) -> dict | None:
     """A core's area, clock and how they were obtained, from the data file
     `data` (its points, [[engine]] tables): the one composition rule of
@@ -499,7 +518,8 @@ def explored_point(data: dict, values: dict) -> dict | None:
               their measured stage counts, and the datapath's own logic
               (its control, D multiplexer, activity counters, clock
               gates: no unit holds them) at the slowest [[whole]]
-              datapath's clock
+              datapath's clock among those whose critical path runs
+              outside the dot units (_path_in_unit)
 
     A core whose datapath parameters are those of a [[whole]] table (a
     whole tcu_datapath mapped) takes that table's area and clock instead,
@@ -549,11 +569,12 @@ def explored_point(data: dict, values: dict) -> dict | None:
             clock.append((around["fmax_mhz"], ENGINE_TOPS[engine][0]))
         if _find(data["point"], unit, {stage: values[dp_stage]}) is None:
             exact = False
-    if data.get("whole"):
-        slowest = min(data["whole"], key=lambda w: w["fmax_mhz"])
+    own = [w for w in data.get("whole", []) if not _path_in_unit(w)]
+    if own:
+        slowest = min(own, key=lambda w: w["fmax_mhz"])
         clock.append((slowest["fmax_mhz"], "tcu_datapath"))
-        hows.append(f"tcu_datapath's own logic at the slowest [[whole]] clock "
-                    f"({slowest['fmax_mhz']:g} MHz)")
+        hows.append(f"tcu_datapath's own logic at the slowest [[whole]] clock set outside "
+                    f"the dot units ({slowest['fmax_mhz']:g} MHz)")
     fmax, path = min(clock)
     return {"area_um2": area, "fmax_mhz": fmax, "path_unit": path,
             "router_area_um2": d["router_area_um2"], "router_scaled": d["router_scaled"],

@@ -194,6 +194,10 @@ def write(path: Path, points: list[dict], cycles: int, seed: int, tools: dict,
     points = [p for p in points if not p.get("derived") or "energy only" in p["derived"]]
     points = points + derived_f64(points)
     for p in points:
+        # the named configurations a point is of, as spec/config.toml has
+        # them now (a configuration's depth moves: the point's list with it)
+        if p["unit"] in units.UNIT_TYPES:
+            p["configs"] = list(units.configs_of(units.UNIT_TYPES[p["unit"]], p["params"]))
         if p["unit"].endswith("_dot") and p.get("busy_pj_per_cycle") is None:
             p.setdefault("no_energy", "mapped and timed only (tcu_tools.phys --no-energy)")
     def stamped(row: dict, raw: dict) -> dict:  # the measurement's stamp, where it has one
@@ -368,8 +372,24 @@ def merge(base: list[dict], newer: list[dict]) -> list[dict]:
 # A [[whole]] or [[engine]] table's own measurement (tcu_tools.phys.area's
 # keys): what --write needs to write it again beside the points.
 MEASURED_KEYS = ("top", "params", "library", "area_um2", "flip_flop_area_um2", "cells",
-                 "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
+                 "flip_flops", "fmax_mhz", "critical_path_ns", "path_start", "path_end", "path_start_register",
                  "path_end_register", compose.BOTTOM_UP, "rtl_files", "rtl_design")
+
+
+def with_measured(tables: list[dict], new: list[dict]) -> list[dict]:
+    """[[whole]] or [[engine]] measurements `tables` with each of `new` in
+    place of the one of the same top and parameters (SynthImpl aside), the
+    others of `new` appended."""
+    def key(t):
+        return t["top"], tuple(sorted((k, v) for k, v in t["params"].items() if k != "SynthImpl"))
+    out = list(tables)
+    for n in new:
+        at = [i for i, t in enumerate(out) if key(t) == key(n)]
+        if at:
+            out[at[0]] = n
+        else:
+            out.append(n)
+    return out
 
 
 def measured_tables(data: dict) -> tuple[list[dict], list[dict]]:

@@ -52,10 +52,12 @@ PRESETS = ("default", "small", "a100", "deep")
 def configs_of(unit: UnitType, params: dict) -> tuple:
     """The presets a unit mapped at `params` is of: for a dot unit, those
     whose pipeline depth is its stage parameter's value; for another unit,
-    its own list where `params` are its defaults, else none."""
+    its own list where `params` are its defaults (SynthImpl aside), else
+    none. The data file's `configs` of every point (datafile.write)."""
     dot = next((u for u in SPEC.units if u.module == unit.name), None)
     if dot is None:
-        return unit.configs if params == unit.params else ()
+        given = {k: v for k, v in params.items() if k != "SynthImpl"}
+        return unit.configs if given == unit.params else ()
     depth = params.get(dot.stages_param)
     return tuple(c for c in PRESETS if SPEC.config_values(c)[dot.stages] == depth)
 
@@ -111,8 +113,10 @@ POINTS = [
     UNIT_TYPES["tcu_datapath_ctrl"],
     UNIT_TYPES["tcu_output_skid"],
     # The router at the configurations' widths did not finish mapping (Yosys's
-    # generic passes ran over 40 minutes at 64 words); measured at 1 and 4
-    # words a cycle and scaled (tcu_tools.phys.compose.router_scaled).
+    # generic passes ran over 40 minutes at 64 words); measured here at 1 and
+    # 4 words a cycle with its energy, at 2 and 8 apart without (--unit
+    # tcu_operand_router --params ... --no-energy, merged by --from-json), and
+    # scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
     UNIT_TYPES["tcu_activity"],
