@@ -184,3 +184,95 @@ def test_the_equivalent_list_names_sites_of_this_rtl(tmp_path):
     data = json.loads((tmp_path / "mutants.json").read_text())
     known = set(data.get("site_ids", [])) | {m["id"] for m in data["mutants"]}
     equivalent.read(root / "spec" / "mutation_equivalent.txt", known)
+
+
+LIVE_FIXTURE = """module tcu_live_fx #(parameter int Fine = 0) (
+  input  logic [3:0] a_i, b_i,
+  output logic [3:0] y_o
+);
+  logic [3:0] s;
+  task automatic coarse();
+    s = a_i + b_i;
+  endtask
+  task automatic fine();
+    s = a_i - b_i;
+  endtask
+  if (Fine) begin : g_fine
+    always_comb fine();
+  end else begin : g_coarse
+    always_comb coarse();
+  end
+  assign y_o = s ^ a_i;
+endmodule
+"""
+
+
+@pytest.mark.parametrize("fine, live_op, dead_op", [(0, "+", "-"), (1, "-", "+")])
+def test_a_task_only_another_branch_calls_is_not_elaborated(tmp_path, fine, live_op, dead_op):
+    """A task's body is elaborated where elaborated code calls it: at
+    Fine=0 the task only g_fine calls is no part of the model (its sites
+    are reported apart), the one g_coarse calls is."""
+    from tcu_tools.mutate import live
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    (rtl / "tcu_pkg.sv").write_text("package tcu_pkg;\nendpackage\n")
+    path = tmp_path / "tcu_live_fx.sv"  # the top, outside rtl/ (read once)
+    path.write_text(LIVE_FIXTURE)
+    starts = live.live_starts(rtl, path, [f"Fine={fine}"])
+    text = LIVE_FIXTURE
+    live_at = text.index(f"a_i {live_op} b_i")
+    dead_at = text.index(f"a_i {dead_op} b_i")
+    assert ("tcu_live_fx.sv", live_at) in starts
+    assert ("tcu_live_fx.sv", dead_at) not in starts
+    assert ("tcu_live_fx.sv", text.index("s ^ a_i")) in starts
+
+
+def test_procedural_lint_sinks_are_no_sites(tmp_path):
+    """unused_x = ^...; and unused_x ^= ...; in an always block drive
+    nothing, as assign unused_x = ...; does: no site in them."""
+    path = tmp_path / "p.sv"
+    path.write_text("""module p (input logic [7:0] a_i, output logic [3:0] y_o);
+  logic unused_pad;
+  always_comb begin
+    unused_pad = ^a_i[7:4];
+    for (int k = 0; k < 2; k++) unused_pad ^= ^a_i[k*2 +: 2];
+  end
+  assign y_o = a_i[3:0] + 4'd1;
+endmodule
+""")
+    found = sites.find_sites(path, "u")
+    originals = [s.original for s in found]
+    assert "a_i[3:0] + 4'd1" in originals
+    assert not [s for s in found if "a_i[7:4]" in s.original or "a_i[k*2" in s.original]
+
+
+CONST_FIXTURE = """module tcu_const_fx #(parameter bit Canonical = 0) (
+  input  logic [3:0] a_i, b_i,
+  output logic [3:0] y_o, z_o
+);
+  always_comb begin
+    if (Canonical) y_o = a_i + b_i;
+    else           y_o = a_i - b_i;
+  end
+  assign z_o = Canonical ? (a_i & b_i) : (a_i | b_i);
+endmodule
+"""
+
+
+@pytest.mark.parametrize("canonical", [0, 1])
+def test_a_branch_a_constant_condition_never_takes_is_not_elaborated(tmp_path, canonical):
+    """if (Param) and Param ? x : y: only the branch the parameter takes
+    is in the model."""
+    from tcu_tools.mutate import live
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    (rtl / "tcu_pkg.sv").write_text("package tcu_pkg;\nendpackage\n")
+    path = tmp_path / "tcu_const_fx.sv"  # the top, outside rtl/ (read once)
+    path.write_text(CONST_FIXTURE)
+    starts = live.live_starts(rtl, path, [f"Canonical={canonical}"])
+    taken, never = ("a_i + b_i", "a_i - b_i")[::1 if canonical else -1]
+    taken_e, never_e = ("a_i & b_i", "a_i | b_i")[::1 if canonical else -1]
+    for text in (taken, taken_e):
+        assert ("tcu_const_fx.sv", CONST_FIXTURE.index(text)) in starts
+    for text in (never, never_e):
+        assert ("tcu_const_fx.sv", CONST_FIXTURE.index(text)) not in starts

@@ -109,6 +109,19 @@ def _report(outcomes: list[campaign.Outcome]) -> tuple[int, int]:
     return killed, counted
 
 
+def _not_elaborated(sites: list[dict]) -> None:
+    """The sites the configuration does not elaborate: not mutants of the
+    model, neither killed nor survived; a configuration that elaborates
+    them (other parameter values) is where they are mutants."""
+    if not sites:
+        return
+    by_file: dict[str, int] = {}
+    for site in sites:
+        by_file[site["file"]] = by_file.get(site["file"], 0) + 1
+    print(f"not elaborated at this configuration (no mutant of this model): {len(sites)} sites: "
+          + ", ".join(f"{name} {n}" for name, n in sorted(by_file.items())))
+
+
 def _run(args) -> int:
     data = _load_all(args.mutants)
     mutants = data["mutants"]
@@ -147,11 +160,13 @@ def _run(args) -> int:
     if args.report:
         args.report.write_text(json.dumps({"mutants": [
             {**o.mutant, "status": o.status, "stage": o.stage, "detail": o.detail,
-             "seconds": round(o.seconds, 2), "reason": o.reason} for o in outcomes]},
+             "seconds": round(o.seconds, 2), "reason": o.reason} for o in outcomes],
+            "not_elaborated": data.get("not_elaborated", [])},
             indent=1) + "\n")
     score = killed / counted if counted else 1.0
     apart = len(outcomes) - counted
     print(f"killed {killed} of {counted}" + (f" ({apart} equivalent listed apart)" if apart else ""))
+    _not_elaborated(data.get("not_elaborated", []))
     return 0 if counted and score >= args.min_score else 1
 
 

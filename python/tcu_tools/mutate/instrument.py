@@ -68,7 +68,8 @@ def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
     elaborates at params, 'Name=Value' each), the package and the top into
     out_dir; returns the mutants (number from 1)."""
     live = live_starts(rtl_dir, top, params)
-    live_sites = [s for s in all_sites(rtl_dir) if (s.file, s.start) in live]
+    sites = all_sites(rtl_dir)
+    live_sites = [s for s in sites if (s.file, s.start) in live]
     chosen = select(live_sites, seed)
     numbered = list(enumerate(chosen, start=1))
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -91,8 +92,14 @@ def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
     # Every live site's id: an equivalence entry may name a site another
     # seed's selection takes.
     site_ids = sorted({s.id for s in live_sites})
+    # The sites the configuration does not elaborate (another parameter
+    # value's generate branch, a task only such a branch calls): no mutant of
+    # this model, reported apart by the campaign.
+    not_elaborated = [{"file": s.file, "line": s.line, "change": s.key}
+                      for s in sites if (s.file, s.start) not in live]
     (out_dir / "mutants.json").write_text(
-        json.dumps({"mutants": mutants, "site_ids": site_ids}, indent=1) + "\n")
+        json.dumps({"mutants": mutants, "site_ids": site_ids,
+                    "not_elaborated": not_elaborated}, indent=1) + "\n")
     return mutants
 
 

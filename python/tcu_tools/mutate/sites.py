@@ -164,6 +164,9 @@ def _in_constant_context(node) -> bool:
         # assign unused_x = ^{...}: a lint device that drives nothing.
         if kind == _K.ContinuousAssign and re.match(r"\s*assign\s+unused", str(parent)):
             return True
+        # unused_x = ^{...}; unused_x ^= ...; in an always block: the same device.
+        if kind == _K.ExpressionStatement and re.match(r"\s*unused\w*\s*[\^|&]?=", str(parent)):
+            return True
         if kind == _K.FunctionDeclaration:
             return str(parent.prototype.name).strip() not in RUNTIME_FUNCTIONS
         # for (init; stop; step) body: only the body is logic.
