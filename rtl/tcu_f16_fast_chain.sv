@@ -9,8 +9,11 @@
 //
 // Each FMA is tcu_fma's arithmetic (stage 1: classify, multiply, align;
 // stage 2: add, leading zeros; stage 3: normalise, round, pack) at FP32,
-// round to nearest even and canonical NaNs, in the same expressions, but
-// for the first level's (and X1's), whose addend is a zero: there the
+// round to nearest even and canonical NaNs, in the same expressions (the
+// alignment's case and the product's exponent selected by masks, so that
+// the simulator's code takes no branch there: on random operands a branch
+// on the alignment's case went the unpredicted way in three levels of ten),
+// but for the first level's (and X1's), whose addend is a zero: there the
 // product of two f16 elements is exact in f32, and the level is that
 // product. An operand that is an input arrives classified (the f16 engine
 // classifies each A row and B column once an instruction, not once per
@@ -132,7 +135,7 @@ module tcu_f16_fast_chain #(
     logic [AddW-1:0]    s1_add_w;
     logic [PAlW-1:0]    s1_prod_al;
     logic [AddW:0]      s1_add_al;
-    logic               s1_eff_sub, s1_sign_p, s1_special;
+    logic               s1_eff_sub, s1_sign_p, s1_special, s1_anchor;
     logic [ExpW-1:0]    s1_frame_exp;
     logic [Width-1:0]   s1_special_result;
     logic [SumW-1:0]    s2_sum;
@@ -164,7 +167,7 @@ module tcu_f16_fast_chain #(
      s1_exp_c, s1_man_c, s1_a_zero, s1_b_zero, s1_a_inf, s1_b_inf, s1_c_inf, s1_a_nan,
      s1_b_nan, s1_c_nan, s1_any_nan, s1_invalid, s1_sig_a, s1_sig_b, s1_sig_c,
      s1_ea, s1_eb, s1_ec, s1_ep, s1_diff, s1_prod, s1_pshamt, s1_shamt, s1_prod_w,
-     s1_add_w, s1_prod_al, s1_add_al, s1_eff_sub, s1_sign_p, s1_special,
+     s1_add_w, s1_prod_al, s1_add_al, s1_eff_sub, s1_sign_p, s1_special, s1_anchor,
      s1_frame_exp, s1_special_result, s2_sum, s2_padded, s2_top, s2_word,
      s2_word_lz, s2_lz, s2_sub_shamt, s2_mag, s2_norm_shamt, s2_exp_pre,
      s2_res_sign, s3_norm, s3_hidden, s3_guard, s3_sticky, s3_round_up,
@@ -266,22 +269,19 @@ module tcu_f16_fast_chain #(
         s1_sign_p  = s1_sign_a ^ s1_sign_b;
         s1_eff_sub = s1_sign_p ^ s1_sign_c;
         s1_prod    = ProdW'(s1_sig_a) * ProdW'(s1_sig_b);
-        s1_ep   = (s1_a_zero || s1_b_zero) ? ZERO_PROD_EXP : s1_ea + s1_eb - ExpW'(Bias);
+        s1_ep   = ({ExpW{s1_a_zero || s1_b_zero}} & ZERO_PROD_EXP) |
+                  ({ExpW{!(s1_a_zero || s1_b_zero)}} & (s1_ea + s1_eb - ExpW'(Bias)));
         s1_diff = s1_ec - s1_ep;
-        if ($signed(s1_diff) >= $signed(ANCHOR_DIFF)) begin
-          s1_shamt     = '0;
-          s1_pshamt    = ($signed(s1_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
-                                                                  : PshW'(s1_diff - ANCHOR_DIFF);
-          s1_frame_exp = s1_ec - ANCHOR_DIFF;
-        end else if ($signed(s1_diff) <= $signed(SATURATE_DIFF)) begin
-          s1_shamt     = ShamtW'(AddW);
-          s1_pshamt    = '0;
-          s1_frame_exp = s1_ep;
-        end else begin
-          s1_shamt     = ShamtW'(ANCHOR_DIFF - s1_diff);
-          s1_pshamt    = '0;
-          s1_frame_exp = s1_ep;
-        end
+        // (Selections by masks, not branches: which case applies follows
+        // the data, and the simulator's code then takes no branch on it.)
+        s1_anchor    = $signed(s1_diff) >= $signed(ANCHOR_DIFF);
+        s1_shamt     = {ShamtW{!s1_anchor}} &
+                       (($signed(s1_diff) <= $signed(SATURATE_DIFF)) ? ShamtW'(AddW)
+                                                                      : ShamtW'(ANCHOR_DIFF - s1_diff));
+        s1_pshamt    = {PshW{s1_anchor}} &
+                       (($signed(s1_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
+                                                                 : PshW'(s1_diff - ANCHOR_DIFF));
+        s1_frame_exp = ({ExpW{s1_anchor}} & (s1_ec - ANCHOR_DIFF)) | ({ExpW{!s1_anchor}} & s1_ep);
         s1_prod_w  = {s1_prod, 2'b00};
         s1_prod_al = {s1_prod_w >> s1_pshamt, |(s1_prod_w & ~({(ProdW + 2){1'b1}} << s1_pshamt))};
         s1_add_w   = {s1_sig_c, {(AddW - Prec){1'b0}}};
