@@ -31,6 +31,11 @@ set(TCU_VERILATED_OPT_SLOW -O0 CACHE STRING "optimization of Verilated set-up co
 set(TCU_VERILATED_OPT_TRACE -O1 CACHE STRING "optimization of Verilated waveform dump code")
 # The unit-test models' per-cycle code: their runs are short.
 set(TCU_TEST_MODEL_OPT_FAST -O1 CACHE STRING "optimization of the unit-test models' per-cycle code")
+# The unit-test models whose tests run for under a second (the datapath's
+# smoke tests, the router's): -O0 compiles them in about a third of -O1's
+# CPU time, and their runs stay short.
+set(TCU_SHORT_TEST_MODEL_OPT_FAST -O0 CACHE STRING
+    "optimization of the per-cycle code of the unit-test models with short runs")
 set(TCU_VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
     CACHE STRING "Verilator options for every model")
 # A coverage build (scripts/coverage.sh, its own build directory): every
@@ -166,15 +171,19 @@ function(tcu_batch_verilated_sources lib opt_fast)
 endfunction()
 
 # tcu_verilate(<library> TOP <module> PREFIX <class> SOURCES <.sv...>
-#              [TRACE] [TEST_MODEL] [OPT_FAST <flag>] [ARGS <verilator options...>])
+#              [TRACE] [TEST_MODEL [SHORT_RUN]] [OPT_FAST <flag>]
+#              [ARGS <verilator options...>])
 # TEST_MODEL: a unit-test model, its per-cycle code at
-# TCU_TEST_MODEL_OPT_FAST. OPT_FAST: the per-cycle code's optimization
-# (default TCU_VERILATED_OPT_FAST).
+# TCU_TEST_MODEL_OPT_FAST (SHORT_RUN: TCU_SHORT_TEST_MODEL_OPT_FAST).
+# OPT_FAST: the per-cycle code's optimization (default TCU_VERILATED_OPT_FAST).
 function(tcu_verilate lib)
-  cmake_parse_arguments(ARG "TRACE;TEST_MODEL" "TOP;PREFIX;OPT_FAST" "SOURCES;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "TRACE;TEST_MODEL;SHORT_RUN" "TOP;PREFIX;OPT_FAST" "SOURCES;ARGS"
+                        ${ARGN})
   add_library(${lib} STATIC)
   set(opt_fast ${TCU_VERILATED_OPT_FAST})
-  if(ARG_TEST_MODEL)
+  if(ARG_TEST_MODEL AND ARG_SHORT_RUN)
+    set(opt_fast ${TCU_SHORT_TEST_MODEL_OPT_FAST})
+  elseif(ARG_TEST_MODEL)
     set(opt_fast ${TCU_TEST_MODEL_OPT_FAST})
   endif()
   if(ARG_OPT_FAST)

@@ -26,12 +26,22 @@ configs="default;small;synth"
 mutation=OFF
 # The second tier's own test models (the router's synthesis forms).
 full=OFF
+# The synthesis configuration's per-cycle code: -O0 for the default tier's
+# short runs on it (its 35 batches compile in about a third of -O1's CPU
+# time, the runs take about three times as long: 90 CPU s in all against
+# 160), -O1 for the second tier's long ones (docs/guide/test-tiers.md).
+synth_opt=-O0
+# The golden model's unit tests: the sanitizer build's in the default tier,
+# both builds' in the second (tests/CMakeLists.txt, TCU_GOLDEN_UNIT_TESTS).
+golden_unit_tests=OFF
 if [ "${1:-}" = --full ]; then
   tier=()
   setup_args=(--full)
   configs="default;small;a100;deep;synth"
   mutation=ON
   full=ON
+  synth_opt=-O1
+  golden_unit_tests=ON
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/test.sh [--full]" >&2
   exit 2
@@ -63,6 +73,7 @@ trap 'kill "$asan" 2>/dev/null || true' EXIT
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
   -DCMAKE_CXX_COMPILER=clang++ \
   -DTCU_CONFIGS="$configs" -DTCU_BUILD_PYTHON=ON -DTCU_MUTATION=$mutation -DTCU_FULL_TIER=$full \
+  -DTCU_VERILATED_OPT_FAST_SYNTH=$synth_opt -DTCU_GOLDEN_UNIT_TESTS=$golden_unit_tests \
   -DTCU_BYO_RTL=examples/byo/byo_int4_serial.sv -DTCU_BYO_TOP=byo_int4_serial \
   -DPython_EXECUTABLE="$PWD/.venv/bin/python"
 cmake --build build -j "$jobs"

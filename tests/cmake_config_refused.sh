@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # rtl/CMakeLists.txt refuses an invalid datapath configuration when a build
 # is configured, naming the configuration, the parameter and the value.
-# Usage: cmake_config_refused.sh SOURCE_DIR SCRATCH_BUILD_DIR
+# Usage: cmake_config_refused.sh SOURCE_DIR SCRATCH_BUILD_DIR [PYTHON]
+# PYTHON: the interpreter each configure is given (Python3_EXECUTABLE)
+# rather than one it searches for.
 set -u
 src=$1
 bin=$2
+python_arg=()
+[ $# -ge 3 ] && python_arg=("-DPython3_EXECUTABLE=$3")
 failures=0
 refused() {  # refused PARAMS EXPECTED-MESSAGE-REGEX
   rm -rf "$bin"
   out=$(cmake -S "$src" -B "$bin" -G Ninja -DBUILD_TESTING=OFF -DTCU_BUILD_PYTHON=OFF \
-          -DTCU_CONFIGS=bad "-DTCU_CONFIG_bad=$1" 2>&1)
+          "${python_arg[@]}" -DTCU_CONFIGS=bad "-DTCU_CONFIG_bad=$1" 2>&1)
   code=$?
   # CMake wraps its messages: compare with the lines joined.
   if [[ $code -ne 0 ]] && tr -s ' \n' ' ' <<<"$out" | grep -qE "$2"; then

@@ -6,14 +6,20 @@ include(${PROJECT_SOURCE_DIR}/cmake/TcuVerilate.cmake)
 
 set(TCU_INT_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../../rtl)
 
-# tcu_int_unit_model(<library> <top> <prefix> SOURCES <.sv...> [PARAMS -G...])
+# tcu_int_unit_model(<library> <top> <prefix> [SHORT_RUN] SOURCES <.sv...>
+#                    [PARAMS -G...]): SHORT_RUN, a model whose test runs
+# under a second (tcu_verilate's SHORT_RUN).
 function(tcu_int_unit_model lib top prefix)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PARAMS" ${ARGN})
+  cmake_parse_arguments(ARG "SHORT_RUN" "" "SOURCES;PARAMS" ${ARGN})
   set(sources ${TCU_INT_RTL_DIR}/tcu_pkg.sv)
   foreach(source ${ARG_SOURCES})
     list(APPEND sources ${TCU_INT_RTL_DIR}/${source})
   endforeach()
-  tcu_verilate(${lib} TEST_MODEL TOP ${top} PREFIX ${prefix} SOURCES ${sources}
+  set(short_run "")
+  if(ARG_SHORT_RUN)
+    set(short_run SHORT_RUN)
+  endif()
+  tcu_verilate(${lib} TEST_MODEL ${short_run} TOP ${top} PREFIX ${prefix} SOURCES ${sources}
     ARGS ${TCU_INT_RTL_DIR}/lint.vlt ${ARG_PARAMS})
 endfunction()
 
@@ -73,7 +79,7 @@ tcu_int_unit_test(test_rtl_e2m1_dot test_rtl_e2m1_dot.cpp
 file(GLOB TCU_INT_DATAPATH_SOURCES RELATIVE ${TCU_INT_RTL_DIR} CONFIGURE_DEPENDS
      ${TCU_INT_RTL_DIR}/tcu_*.sv)
 list(REMOVE_ITEM TCU_INT_DATAPATH_SOURCES tcu_pkg.sv)
-tcu_int_unit_model(tcu_rtl_datapath_smoke tcu_datapath Vtcu_datapath_smoke
+tcu_int_unit_model(tcu_rtl_datapath_smoke tcu_datapath Vtcu_datapath_smoke SHORT_RUN
   SOURCES ${TCU_INT_DATAPATH_SOURCES}
   PARAMS -GInt4MacsPerCycle=32 -GE2m1MacsPerCycle=64 -GF16FmasPerCycle=4 -GF64FmasPerCycle=4
          -GIntStages=0 -GE2m1Stages=1 -GFmaStages=1
@@ -83,7 +89,7 @@ tcu_int_unit_test(test_datapath_smoke test_datapath_smoke.cpp tcu_rtl_datapath_s
 # ... and at unit counts that are not powers of two (partial last groups; the
 # int4 halves in adjacent units of 6), with the f16 engine left out.
 tcu_int_unit_model(tcu_rtl_datapath_smoke_uneven tcu_datapath Vtcu_datapath_smoke_uneven
-  SOURCES ${TCU_INT_DATAPATH_SOURCES}
+  SHORT_RUN SOURCES ${TCU_INT_DATAPATH_SOURCES}
   PARAMS -GInt4MacsPerCycle=192 -GE2m1MacsPerCycle=192 -GF16FmasPerCycle=4 -GF64FmasPerCycle=20
          -GIntStages=1 -GE2m1Stages=0 -GFmaStages=1 -GF16Enable=0
          --assert --x-assign unique --x-initial unique)

@@ -33,17 +33,25 @@ set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)
 
-# tcu_router_model(<prefix> <verilator args...>)
+# tcu_router_model(<prefix> [SHORT_RUN] <verilator args...>): SHORT_RUN, a
+# model whose test runs under a second (tcu_verilate's SHORT_RUN).
 function(tcu_router_model prefix)
-  tcu_verilate(${prefix} TEST_MODEL TOP tcu_operand_router PREFIX ${prefix}
+  cmake_parse_arguments(ARG "SHORT_RUN" "" "" ${ARGN})
+  set(short_run "")
+  if(ARG_SHORT_RUN)
+    set(short_run SHORT_RUN)
+  endif()
+  tcu_verilate(${prefix} TEST_MODEL ${short_run} TOP tcu_operand_router PREFIX ${prefix}
     SOURCES ${TCU_ROUTER_SOURCES}
-    ARGS ${TCU_ROUTER_RTL_DIR}/lint.vlt --assert ${ARGN})
+    ARGS ${TCU_ROUTER_RTL_DIR}/lint.vlt --assert ${ARG_UNPARSED_ARGUMENTS})
 endfunction()
 
-tcu_router_model(Vtcu_operand_router_w8 -GWordsPerCycle=8 -GDWordsPerCycle=8 -GGatherBypass=1'b1)
-tcu_router_model(Vtcu_operand_router_w32 -GWordsPerCycle=32 -GDWordsPerCycle=64
+# The default tier's router test: three models, under a second of runs.
+tcu_router_model(Vtcu_operand_router_w8 SHORT_RUN -GWordsPerCycle=8 -GDWordsPerCycle=8
+  -GGatherBypass=1'b1)
+tcu_router_model(Vtcu_operand_router_w32 SHORT_RUN -GWordsPerCycle=32 -GDWordsPerCycle=64
   -GGatherBypass=1'b0)
-tcu_router_model(Vtcu_operand_router_w64 -GWordsPerCycle=64 -GDWordsPerCycle=1
+tcu_router_model(Vtcu_operand_router_w64 SHORT_RUN -GWordsPerCycle=64 -GDWordsPerCycle=1
   -GGatherBypass=1'b1)
 
 add_executable(test_operand_router ${CMAKE_CURRENT_LIST_DIR}/test_operand_router.cpp)
