@@ -222,8 +222,11 @@ void read_lines(const std::string& info, CodeCoverage* code) {
   std::string line, file;
   while (std::getline(in, line)) {
     if (line.rfind("SF:", 0) == 0) {
-      const size_t at = line.rfind("/rtl/");
-      file = at == std::string::npos ? "" : line.substr(at + 1);
+      // Verilator runs at the source root, so its paths are "rtl/x.sv";
+      // a report merged elsewhere may name them absolute (".../rtl/x.sv").
+      const std::string path = line.substr(3);
+      const size_t at = path.rfind("/rtl/");
+      file = path.rfind("rtl/", 0) == 0 ? path : at == std::string::npos ? "" : path.substr(at + 1);
     }
     if (file.empty() || line.rfind("DA:", 0) != 0) continue;
     const size_t comma = line.find(',');

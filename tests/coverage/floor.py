@@ -26,7 +26,8 @@ def shares(directory: Path) -> dict[str, float]:
         in_rtl = False
         for line in info.read_text().splitlines():
             if line.startswith("SF:"):
-                in_rtl = "/rtl/" in line
+                path = line[3:].strip()
+                in_rtl = path.startswith("rtl/") or "/rtl/" in path
             elif in_rtl and line.startswith("DA:"):
                 found += 1
                 hit += int(line.split(",")[1]) > 0
