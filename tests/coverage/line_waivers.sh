@@ -45,4 +45,13 @@ merge "rtl/tcu_demo.sv:1x | typo" && fail "a malformed line waiver was accepted"
 grep -q "waivers.txt:1: expected 'rtl/FILE.sv:LINE\[-LINE\] | REASON'" "$work/out.txt" ||
   fail "the malformed waiver's error does not name the file and line"
 merge "rtl/tcu_demo.sv:14-12 | backwards" && fail "a backwards range was accepted"
+# Verilator run at the source root names its files relative to it
+# ("rtl/x.sv", the project's own builds): the same lines counted and waived.
+cp -r "$work/part" "$work/part-rel"
+sed "s|$work/rtl/|rtl/|g" "$work/part/rtl.dat" >"$work/part-rel/rtl.dat"
+printf '%s\n' "rtl/tcu_demo.sv:12 | a reason" >"$work/waivers.txt"
+(cd "$work" && "$tcu" coverage merge --out report-rel --coverage-waivers waivers.txt part-rel) \
+  >"$work/out.txt" 2>&1 || fail "a waiver on a report with source-root paths was refused"
+grep -q "rtl lines      1 / 3 (33.3%); uncovered: 1 waived, 1 not waived" "$work/out.txt" ||
+  fail "a report with source-root paths does not count its lines"
 echo "ok: line waivers counted, listed, and bad ones refused with file and line"
