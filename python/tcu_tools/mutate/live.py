@@ -6,9 +6,9 @@ block collected, and of every task and function that such code calls
 condition is constant (a parameter) counts only the branch it takes. A site
 elsewhere (a generate branch another parameter value takes, a module only
 the synthesis implementations use, a task only such a branch calls, the
-branch of `if (Param)` the instances' parameters never take) cannot change the simulated design: it
-is not a mutant of it, and the campaign reports it apart, as not elaborated
-at the configuration."""
+branch of `if (Param)` the instances' parameters never take) cannot change
+the simulated design: it is not a mutant of it, and the campaign reports it
+apart, as not elaborated at the configuration."""
 from __future__ import annotations
 
 from pathlib import Path
