@@ -210,8 +210,8 @@ bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per
   std::vector<RouterEnergyPoint> points;
   for (const phys::RouterFigures& f : phys::kRouterPoints) {
     if (f.words_per_cycle == 0) break;
-    points.push_back({f.words_per_cycle, f.d_words_per_cycle, f.busy_pj_per_cycle,
-                      f.idle_pj_per_cycle});
+    points.push_back(
+        {f.words_per_cycle, f.d_words_per_cycle, f.busy_pj_per_cycle, f.idle_pj_per_cycle});
   }
   return router_figures(points, width, busy_pj_per_cycle, idle_pj_per_cycle);
 }
