@@ -130,6 +130,33 @@ def router_widest() -> str:
             f"from {widths} alone")
 
 
+def router_between() -> str:
+    """The router points between two others held out (the validation's
+    mapped_router rows but the widest's): each against the rule
+    interpolated from the others."""
+    from tcu_tools.explore.validate import mapped_router
+    rows = mapped_router(_data())
+    widest = rows[0]["whole"] if rows else None
+    held = list(dict.fromkeys(r["whole"] for r in rows if r["whole"] != widest))
+    if not held:
+        raise FigureError("spec/phys_osu018.toml: no tcu_operand_router point between two "
+                          "others")
+    parts = []
+    for name in held:
+        at = {r["figure"]: (float(r["fast"]), float(r["full"])) for r in rows
+              if r["whole"] == name}
+        (area, area_full), (clock, clock_full) = at["router_area_um2"], at["fmax_mhz"]
+        text = (f"at {name.split()[1]}, {area_full:,.0f} µm² and {clock_full:.1f} MHz mapped, "
+                f"{area:,.0f} µm² ({_pct(area / area_full - 1)}) and {clock:.1f} MHz "
+                f"({_pct(clock / clock_full - 1)}) by the rule from the other points")
+        if "router_busy_pj_per_cycle" in at:
+            busy, busy_full = at["router_busy_pj_per_cycle"]
+            text += (f", busy {busy_full:,.0f} pJ a cycle measured and {busy:,.0f} "
+                     f"({_pct(busy / busy_full - 1)}) by the energy rule")
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def router_energy_widths() -> str:
     """The router widths the data file measured with energy."""
     widths = [f"{p['params']['WordsPerCycle']}/{p['params']['DWordsPerCycle']}"
@@ -437,6 +464,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
+           "router-between": router_between,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
