@@ -157,6 +157,33 @@ def router_between() -> str:
     return "; ".join(parts)
 
 
+ROUTER_6_6 = Path("docs") / "data" / "router_6_6.json"  # in the checkout
+
+
+def router_6_6_error() -> tuple[dict, dict]:
+    """The router mapped at 6/6 (docs/data/router_6_6.json, a width not a
+    power of two and not a point of the data file) and the composition's
+    rule from the data file's points there (compose.router_scaled)."""
+    from tcu_tools.phys import compose
+    path = source_dir() / ROUTER_6_6
+    try:
+        point = json.loads(path.read_text())["units"][0]
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        raise FigureError(f"{path}: {e}") from e
+    words = point["params"]["WordsPerCycle"]
+    return point, compose.router_scaled(_data()["point"], words, point["params"]["DWordsPerCycle"])
+
+
+def router_6_6() -> str:
+    """The 6/6 router against the rule from the data file's points."""
+    point, rule = router_6_6_error()
+    return (f"mapped at 6/6 ({ROUTER_6_6}, not a point of the data file), "
+            f"{point['area_um2']:,.0f} µm² and {point['fmax_mhz']:.1f} MHz; the rule from the "
+            f"data file's points gives {rule['area_um2']:,.0f} µm² "
+            f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)})")
+
+
 def router_energy_widths() -> str:
     """The router widths the data file measured with energy."""
     widths = [f"{p['params']['WordsPerCycle']}/{p['params']['DWordsPerCycle']}"
@@ -464,7 +491,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
-           "router-between": router_between,
+           "router-between": router_between, "router-6-6": router_6_6,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,
