@@ -98,9 +98,11 @@ def mapped_router(data: dict) -> list[dict]:
     network and steps differently: compose.router_scaled). Each one's area
     and clock against the composition's rule from the others
     (compose.router_scaled: extrapolated for the widest, interpolated for
-    the others), and where it was measured with energy and two others
-    were, its busy and idle energy a cycle against the energy estimate's
-    rule from those (compose.router_energy over the others). Rows as
+    the others), and where it was measured with energy and two others but
+    the narrowest were (the narrowest, 1/1, has no selection network: a
+    rule through it says nothing of the wider ones'), its busy and idle
+    energy a cycle against the energy estimate's rule from those
+    (compose.router_energy over the others). Rows as
     compare()'s, the widest's first, `whole` "router W/W" and `params` its
     widths; [] where the data file has fewer than three such points."""
     square = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
@@ -108,11 +110,13 @@ def mapped_router(data: dict) -> list[dict]:
                     key=lambda p: p["params"]["WordsPerCycle"])
     if len(square) < 3:
         return []
-    return [r for held in [square[-1]] + square[2:-1] for r in _held_out_router(data, held)]
+    return [r for held in [square[-1]] + square[2:-1]
+            for r in _held_out_router(data, held, square[0])]
 
 
-def _held_out_router(data: dict, held: dict) -> list[dict]:
-    """mapped_router's rows of the router point `held`, the others its rule."""
+def _held_out_router(data: dict, held: dict, narrowest: dict) -> list[dict]:
+    """mapped_router's rows of the router point `held`, the others its rule
+    (of the energy, the others but `narrowest`)."""
     from tcu_tools.phys import compose
     words = held["params"]["WordsPerCycle"]
     others = [p for p in data["point"] if p is not held]
@@ -121,7 +125,7 @@ def _held_out_router(data: dict, held: dict) -> list[dict]:
     full = {"router_area_um2": held["area_um2"], "fmax_mhz": held["fmax_mhz"]}
     figures = ["router_area_um2", "fmax_mhz"]
     with_energy = [p for p in others if p["unit"] == "tcu_operand_router"
-                   and p.get("busy_pj_per_cycle") is not None]
+                   and p.get("busy_pj_per_cycle") is not None and p is not narrowest]
     energy = (compose.router_energy(float(words), with_energy)
               if held.get("busy_pj_per_cycle") is not None and len(with_energy) >= 2 else None)
     if energy is not None:
