@@ -235,8 +235,7 @@ def read_mapped_router(name: str = MAPPED_ROUTER) -> tuple[dict, list[dict]] | N
     run = {"name": name, "workload": "none (area, clock and energy where measured)" if energy
            else "none (area and clock)", "points": held,
            "axes": ["WordsPerCycle", "DWordsPerCycle"], "validated": held, "kind": "mapped router",
-           "argv": "python -m tcu_tools.phys --unit tcu_operand_router --params P"
-           + (" [--no-energy]" if energy else " --no-energy")}
+           "argv": "python -m tcu_tools.phys --unit tcu_operand_router --params P [--no-energy]"}
     return run, results
 
 
@@ -353,10 +352,11 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                 f"the router left out)"
                 if run.get("kind") == "mapped" else
                 f"the router points of `spec/phys_osu018.toml` (`{run['argv']}`, Yosys and "
-                f"OpenSTA; the energy by gate-level simulation), each against the "
-                f"composition's rule from the other router points (the widest extrapolated, "
-                f"those between interpolated) and the energy estimate's rule from those "
-                f"measured with energy (the point left out)"
+                f"OpenSTA), each against the composition's rule from the other router points "
+                f"(the widest extrapolated, those between interpolated"
+                + ("; the energy, by gate-level simulation, against the energy estimate's rule "
+                   "from those measured with energy" if "energy" in run["workload"] else "")
+                + "; the point left out)"
                 if run.get("kind") == "mapped router" else
                 f"{run['validated']} of {run['points']} points of `tcu explore {run['argv']}` "
                 f"(workload {run['workload']})")
