@@ -1,0 +1,156 @@
+"""python -m tcu_tools.costs.check [--data FILE] [--plant] [FILE...]
+
+Fails when a page or a comment states a CPU figure typed by hand instead of
+the data file's (docs/data/costs.toml), so that no page keeps a figure its
+data no longer gives. The files (default: FILES, in the checkout) state a
+figure by `<!-- cpu: KEY -->` (docs/hooks.py renders it); outside those
+markers a line may not hold
+
+  - a number with a CPU unit: "150 CPU s", "30 s CPU", "1.5 CPU hours";
+  - a number right after a name the data holds (`equiv_default` about 150,
+    `explore_unit` 22): the data's figure is named beside it;
+  - a number in a Markdown table's column whose heading says CPU.
+
+Each marker's key must name a figure of the data file. Exit 1 naming
+FILE:LINE, the figure typed and the data's; --plant plants one figure of
+each kind in copies of the pages and exits 0 only if each is found.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from tcu_tools import source_dir
+from tcu_tools.costs import data
+
+FILES = ("docs/guide/formal.md", "docs/guide/test-tiers.md", "tests/CMakeLists.txt",
+         "formal/checks.toml", "scripts/test.sh")
+MARKER = re.compile(r"<!-- cpu: *(.*?) *-->")
+NUMBER = r"\d[\d,]*(?:\.\d+)?"
+UNIT = re.compile(rf"\b({NUMBER})(?:\s*s)?\s+CPU[ -](?:s|sec|seconds?|minutes?|hours?)\b"
+                  rf"|\b({NUMBER})\s*s\s+CPU\b")
+# After a name: "about", "takes", "of" ... then the number (not one of a
+# width or a count: those are followed by their noun).
+AFTER_NAME = rf"`\s*(?:\(|,)?\s*(?:takes\s+|about\s+|in\s+)*({NUMBER})\b(?!\s*(?:words?|slots?|bits?|sets?|cases?|runs?|%|MB|GB|x\b))"
+
+
+def _names(costs: dict) -> dict[str, str]:
+    """Each name the data holds, and its key."""
+    names = {}
+    for section in data.SECTIONS:
+        for name in costs.get(section, {}):
+            names.setdefault(name, f"{section}/{name}")
+    return names
+
+
+def _table_columns(header: str) -> list[int]:
+    cells = [c.strip() for c in header.strip().strip("|").split("|")]
+    return [i for i, c in enumerate(cells) if re.search(r"\bCPU\b", c)]
+
+
+def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
+    findings = []
+    names = _names(costs)
+    after = re.compile(r"`(" + "|".join(re.escape(n) for n in sorted(names, key=len,
+                                                                          reverse=True))
+                       + r")" + AFTER_NAME) if names else None
+    cpu_columns: list[int] = []
+    for number, line in enumerate(file.read_text(errors="replace").splitlines(), 1):
+        for key in MARKER.findall(line):
+            try:
+                data.figure(costs, key)
+            except data.CostsError as error:
+                findings.append((rel, number, f"marker {key!r}: {error}"))
+        bare = MARKER.sub("<cpu>", line)
+        if bare.lstrip().startswith("|"):
+            cells = [c.strip() for c in bare.strip().strip("|").split("|")]
+            if cpu_columns and re.fullmatch(r"[-:| ]+", bare.strip()) is None:
+                for column in cpu_columns:
+                    if column < len(cells) and re.search(r"\d", cells[column]):
+                        findings.append((rel, number, f"{cells[column]!r} typed in a CPU "
+                                         "column: write <!-- cpu: KEY -->"))
+            elif not cpu_columns:
+                cpu_columns = _table_columns(bare)
+        else:
+            cpu_columns = []
+        for match in UNIT.finditer(bare):
+            findings.append((rel, number, f"{match[0]!r}: a CPU figure typed by hand: "
+                             "write <!-- cpu: KEY --> of " + str(data.DATA)))
+        for match in (after.finditer(bare) if after else ()):
+            key = names[match[1]]
+            findings.append((rel, number, f"`{match[1]}` {match[2]}: typed by hand; "
+                             f"{data.DATA} gives {data.figure(costs, key)} "
+                             f"(<!-- cpu: {key} -->)"))
+    return sorted(set(findings))
+
+
+def check(root: Path, files: list[str], costs: dict) -> list[tuple[str, int, str]]:
+    findings = []
+    for rel in files:
+        findings += scan(root / rel, rel, costs)
+    return findings
+
+
+# One figure of each kind, planted in a copy of the page: (file, the text
+# replaced, what replaces it); "" appends a line.
+PLANTS = (
+    ("docs/guide/formal.md", "", "The f16 dot's four sets take about 30 s CPU.\n"),
+    ("docs/guide/test-tiers.md", "", "- `equiv_default` about 150 (the formal proofs).\n"),
+    ("docs/guide/test-tiers.md", "| <!-- cpu: phase/main-configure --> |", "| 106 |"),
+    ("tests/CMakeLists.txt", "", "# equiv_full: about 1.5 CPU hours on two cores.\n"),
+)
+
+
+def plant(root: Path, costs: dict) -> bool:
+    caught = True
+    for rel, old, new in PLANTS:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / rel
+            copy.parent.mkdir(parents=True)
+            shutil.copyfile(root / rel, copy)
+            text = copy.read_text()
+            if old and old not in text:
+                print(f"MISSED: {rel} has no {old!r} to replace")
+                caught = False
+                continue
+            copy.write_text(text.replace(old, new, 1) if old else text + new)
+            found = [f for f in scan(copy, rel, costs) if f not in scan(root / rel, rel, costs)]
+            print(f"{'caught' if found else 'MISSED'}: {new.strip()!r} in {rel}"
+                  + (f": {found[0][2]}" if found else ""))
+            caught &= bool(found)
+    return caught
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tcu_tools.costs.check",
+                                description=__doc__.split("\n\n")[1])
+    p.add_argument("--data", type=Path, help="the data file (default docs/data/costs.toml)")
+    p.add_argument("--plant", action="store_true",
+                   help="plant a typed figure of each kind in copies: each must be found")
+    p.add_argument("files", nargs="*", help=f"files of the checkout (default: {', '.join(FILES)})")
+    args = p.parse_args(argv)
+    root = source_dir()
+    try:
+        costs = data.load(args.data)
+    except data.CostsError as error:
+        print(f"costs.check: {error}", file=sys.stderr)
+        return 2
+    if args.plant:
+        return 0 if plant(root, costs) else 1
+    findings = check(root, args.files or list(FILES), costs)
+    for rel, number, what in findings:
+        print(f"{rel}:{number}: {what}")
+    if findings:
+        print(f"costs.check: {len(findings)} CPU figure(s) not from {data.DATA}", file=sys.stderr)
+        return 1
+    print(f"costs.check: every CPU figure of {len(args.files or FILES)} file(s) is "
+          f"{data.DATA}'s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
