@@ -29,6 +29,8 @@ so that no figure or option is copied by hand:
                                       runs when the site is built; its plots are
                                       the page's images/explore-worked-*.png)
                                       (tcu_tools.explore.worked_findings)
+    <!-- cpu: KEY -->               CPU seconds as docs/data/costs.toml records
+                                      them (tcu_tools.costs.data.figure KEY)
     <!-- generated: bottom-up-datapaths --> the composition against datapaths
                                       mapped as the full flow maps them,
                                       tests/explore/data/bottom_up_datapaths.json
@@ -58,7 +60,7 @@ from mkdocs.structure.files import File
 # The repository (TCU_DOCS_REPO: another checkout, for a copy of docs/).
 REPO = Path(os.environ.get("TCU_DOCS_REPO", Path(__file__).resolve().parent.parent)).resolve()
 SRC_LINK = re.compile(r"\]\(/src/([^)#\s]+)")
-MARKER = re.compile(r"<!-- (tcu|generated|figure): *(.*?) *-->")
+MARKER = re.compile(r"<!-- (tcu|generated|figure|cpu): *(.*?) *-->")
 
 
 def _tcu() -> str:
@@ -279,6 +281,25 @@ def _worked_findings() -> str:
                 "python -m tcu_tools.explore.worked_findings")
 
 
+@functools.cache
+def _costs() -> dict:
+    from tcu_tools.costs import data
+
+    try:
+        return data.load(REPO / data.DATA)
+    except data.CostsError as e:
+        raise PluginError(f"docs: {e}") from e
+
+
+def _cpu(spec: str, where: str) -> str:
+    from tcu_tools.costs import data
+
+    try:
+        return data.figure(_costs(), spec)
+    except data.CostsError as e:
+        raise PluginError(f"docs: {where}: {e}") from e
+
+
 def _bottom_up_datapaths() -> str:
     return _run([sys.executable, "-m", "tcu_tools.explore.bottom_up", "--table"],
                 "python -m tcu_tools.explore.bottom_up --table")
@@ -330,6 +351,8 @@ def on_page_markdown(markdown, page, config, files):
             return _tcu_block(arg)
         if kind == "figure":
             return _figure(arg)
+        if kind == "cpu":
+            return _cpu(arg, page.file.src_uri)
         if arg not in GENERATED:
             raise PluginError(f"docs: {page.file.src_uri}: unknown marker 'generated: {arg}'")
         return GENERATED[arg]()

@@ -55,8 +55,9 @@ mutation=OFF
 full=OFF
 # The synthesis configuration's per-cycle code: -O0 for the default tier's
 # short runs on it (its 35 batches compile in about a third of -O1's CPU
-# time, the runs take about three times as long: 90 CPU s in all against
-# 160), -O1 for the second tier's long ones (docs/guide/test-tiers.md).
+# time, the runs take about three times as long: less CPU time in all, its
+# figures in docs/data/costs.toml, synth-O0-total and synth-O1-total), -O1
+# for the second tier's long ones (docs/guide/test-tiers.md).
 synth_opt=-O0
 # The golden model's unit tests: the sanitizer build's in the default tier,
 # both builds' in the second (tests/CMakeLists.txt, TCU_GOLDEN_UNIT_TESTS).
@@ -82,11 +83,14 @@ fi
 phase setup-packages ./scripts/setup.sh --packages "${setup_args[@]}"
 jobs=$(nproc)
 mkdir -p build-asan
-(
-  phase sanitizer-configure cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+sanitizer_build() {
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DTCU_BUILD_RTL=OFF -DTCU_SANITIZE=ON -DTCU_FUZZ=ON \
-    -DTCU_BUILD_PYTHON=OFF
-  phase sanitizer-build cmake --build build-asan -j 1
+    -DTCU_BUILD_PYTHON=OFF &&
+    cmake --build build-asan -j 1
+}
+(
+  phase sanitizer-configure-build sanitizer_build
   echo "test.sh: the sanitizer build passed"
   phase sanitizer-tests ctest --test-dir build-asan --output-on-failure -j 1 "${tier[@]}"
 ) >build-asan/build.log 2>&1 &

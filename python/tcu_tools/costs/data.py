@@ -18,8 +18,10 @@ The file holds measurements, each of one run:
                                run, cpu_s, what
 
 A key names a figure: SECTION/NAME, its CPU seconds; SECTION/GLOB, the sum
-over the names that match (fnmatch); SECTION/NAME:TOOL, one tool's part of
-a formal check (GLOB:TOOL summed likewise). KEY h is in hours.
+over the names that match (fnmatch); GLOB@TIER, over those of that tier
+(formal); NAME:TOOL, one tool's part of a formal check (GLOB:TOOL summed
+likewise). A marker's argument is keys joined by + and -, then h for hours:
+`test/a + test/b`, `phase/* h`.
 """
 from __future__ import annotations
 
@@ -94,11 +96,13 @@ def seconds(data: dict, key: str) -> float:
     if section not in SECTIONS or not rest:
         raise CostsError(f"cpu key {key!r}: not SECTION/NAME ({', '.join(SECTIONS)})")
     pattern, _, tool = rest.partition(":")
+    pattern, _, tier = pattern.partition("@")
     entries = data.get(section, {})
-    names = [n for n in entries if fnmatch.fnmatchcase(n, pattern)]
+    names = [n for n in entries if fnmatch.fnmatchcase(n, pattern)
+             and (not tier or entries[n].get("tier") == tier)]
     if not names:
-        raise CostsError(f"cpu key {key!r}: no [{section}] entry matches {pattern!r} "
-                         f"in {DATA}")
+        raise CostsError(f"cpu key {key!r}: no [{section}] entry matches {pattern!r}"
+                         + (f" of tier {tier}" if tier else "") + f" in {DATA}")
     if not tool:
         return sum(entries[n]["cpu_s"] for n in names)
     missing = [n for n in names if tool not in entries[n].get("tools", {})]
@@ -120,9 +124,18 @@ def text(value: float, unit: str = "") -> str:
 
 
 def figure(data: dict, spec: str) -> str:
-    """The text of a marker's argument: KEY or KEY h."""
-    key, _, unit = spec.strip().partition(" ")
-    return text(seconds(data, key), unit.strip())
+    """The text of a marker's argument: keys joined by + and -, then an
+    optional unit (h)."""
+    terms = spec.split()
+    unit = terms.pop() if len(terms) % 2 == 0 else ""
+    total = seconds(data, terms[0]) if terms else None
+    for sign, key in zip(terms[1::2], terms[2::2]):
+        if sign not in "+-":
+            raise CostsError(f"cpu {spec!r}: {sign!r} is neither + nor -")
+        total += seconds(data, key) if sign == "+" else -seconds(data, key)
+    if total is None:
+        raise CostsError("cpu: an empty marker")
+    return text(total, unit)
 
 
 def machine() -> str:
