@@ -113,14 +113,15 @@ def seconds(data: dict, key: str) -> float:
 
 def text(value: float, unit: str = "") -> str:
     """A figure as the pages state it: hours to one decimal; seconds whole
-    (with thousands separators) from 10 up, to one decimal below."""
+    (with thousands separators) from 20 up, to one decimal below (a whole
+    number without it); halves rounded up."""
     if unit == "h":
-        return f"{value / 3600:.1f}"
+        return f"{int(value / 360 + 0.5) / 10:.1f}"
     if unit:
         raise CostsError(f"cpu unit {unit!r}: only h (hours), or none (seconds)")
-    if value >= 10:
-        return f"{round(value):,}"
-    return f"{value:.1f}".removesuffix(".0")
+    if value >= 20:
+        return f"{int(value + 0.5):,}"
+    return f"{int(value * 10 + 0.5) / 10:.1f}".removesuffix(".0")
 
 
 def figure(data: dict, spec: str) -> str:
