@@ -271,8 +271,9 @@ void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, Wa
 
 // Sparse metadata: per element two different indices of four, the second
 // drawn again while it equals the first (ordered metadata: ascending). The
-// draws are walked as a stream of 2-bit values with no branch per draw (a
-// redraw is no misprediction), the elements then placed in matrix order.
+// draws are walked as a stream of 2-bit values, 32 to a generator draw
+// (Source::take), with no branch per draw (a redraw is no misprediction),
+// the elements then placed in matrix order.
 void place_metadata(const FragmentLayout& layout, Fragment& f, Source& src, bool ordered) {
   constexpr int kMax = 256;
   uint8_t values[kMax];
@@ -282,7 +283,7 @@ void place_metadata(const FragmentLayout& layout, Fragment& f, Source& src, bool
   bool need_first = true;
   unsigned first = 0;
   for (int n = 0; n < count;) {
-    const unsigned t = unsigned(local.below(4));
+    const unsigned t = unsigned(local.take(2));
     const bool emit = !need_first && t != first;  // t is the second index
     // Ordered: the two swapped where the first is larger (in arithmetic:
     // min and max compile to a branch on data that goes either way).

@@ -55,17 +55,18 @@ def render(doc: dict, data_link: str) -> str:
     """The table and a line saying what was measured (the data file linked
     as `data_link`)."""
     rows = ["| family | golden instr/s | raw core cycles/s | raw core instr/s "
-            "| stack instr/s | stack / raw |",
-            "| --- | --: | --: | --: | --: | --: |"]
+            "| stack instr/s | stack / raw | tcu run / stack |",
+            "| --- | --: | --: | --: | --: | --: | --: |"]
     for i, f in enumerate(doc["families"]):
         try:
             golden = _si(f["golden_instr_per_s"])
             if "raw_core" in f:
                 raw, stack = f["raw_core"], f["cosim_stack"]
                 rtl = (f"{_si(raw['cycles_per_s'])} | {_si(raw['instr_per_s'])} "
-                       f"| {_si(stack['instr_per_s'])} | {f['stack_to_raw_ratio']:.2f}")
+                       f"| {_si(stack['instr_per_s'])} | {f['stack_to_raw_ratio']:.2f} "
+                       f"| {f['run_to_stack_ratio']:.2f}")
             else:
-                rtl = "– | – | – | –"
+                rtl = "– | – | – | – | –"
             rows.append(f"| {f['family']} | {golden} | {rtl} |")
         except (KeyError, TypeError) as e:
             raise BenchTableError(f"family {i}: missing field {e}") from e
