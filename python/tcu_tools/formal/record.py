@@ -77,24 +77,33 @@ def write(file: Path, costs: dict[str, dict | None], argv: list[str], plant: boo
     print(f"tcu-formal: {len(entries)} check(s) recorded in {file}")
 
 
-def from_logs(root: Path, logs: Path, tier: str, finished: bool) -> dict[str, dict]:
-    """The entries of a run's logs (EQUIV_DIR) without its output: each
-    check's CPU seconds the sum of its tools' (the log's `-- TOOL: N CPU s`
-    lines; the driver's own time is not in them; no wall time, as a kind
-    cut's slices run at once). The checks
-    run in the file's order, so a check's log is whole once a later check's
-    log is there; the last one only when `finished`."""
-    chosen = [c for c in checks_mod.load(root) if tier in ("all", c.tier)]
-    present = [c for c in chosen if (logs / f"{c.name}.log").is_file()]
-    whole = present if finished else present[:-1]
-    entries = {}
-    if whole:
-        last = max((logs / f"{c.name}.log").stat().st_mtime for c in whole)
-        date = datetime.datetime.fromtimestamp(last, datetime.timezone.utc)
-        entries[""] = {"date": date.strftime("%Y-%m-%d %H:%M UTC")}
+def _run_logs(checks: list, logs: Path) -> list:
+    """The checks of the run that wrote the logs, in the file's order: each
+    log written no earlier than the one before it (a log an earlier run
+    left ends the chain)."""
+    chain, last = [], 0.0
+    for check in checks:
+        log = logs / f"{check.name}.log"
+        if not log.is_file() or log.stat().st_mtime < last:
+            break
+        chain.append(check)
+        last = log.stat().st_mtime
+    return chain
+
+
+def from_logs(root: Path, logs: Path, tier: str, finished: bool) -> tuple[dict[str, dict], str]:
+    """The entries of a run's logs (EQUIV_DIR) without its output, and the
+    date of the last: each check's CPU seconds the sum of its tools' (the
+    log's `-- TOOL: N CPU s` lines; the driver's own time is not in them;
+    no wall time, as a kind cut's slices run at once). The checks run in
+    the file's order, so a check's log is whole once a later check's log is
+    there; the last one only when `finished`."""
+    chain = _run_logs([c for c in checks_mod.load(root) if tier in ("all", c.tier)], logs)
+    whole = chain if finished else chain[:-1]
+    entries, date = {}, ""
     for check in whole:
-        text = (logs / f"{check.name}.log").read_text(errors="replace")
-        steps = TOOL_STEP.findall(text)
+        log = logs / f"{check.name}.log"
+        steps = TOOL_STEP.findall(log.read_text(errors="replace"))
         if not steps:
             continue
         tools: dict[str, float] = {}
@@ -104,7 +113,8 @@ def from_logs(root: Path, logs: Path, tier: str, finished: bool) -> dict[str, di
                                "params": check.params_text, "kind": check.kind,
                                "cpu_s": round(sum(float(s[1]) for s in steps), 1),
                                "tools": tools}
-    return entries
+        date = datetime.datetime.fromtimestamp(log.stat().st_mtime, datetime.timezone.utc)
+    return entries, date.strftime("%Y-%m-%d %H:%M UTC") if date else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,14 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--how", default="", help="where and how the run was made")
     args = p.parse_args(argv)
     try:
-        entries = from_logs(source_dir(), args.logs, args.tier, args.finished)
+        entries, date = from_logs(source_dir(), args.logs, args.tier, args.finished)
     except checks_mod.ChecksError as error:
         print(f"formal.record: {error}", file=sys.stderr)
         return 2
     if not entries:
         print(f"formal.record: {args.logs}: no whole check's log", file=sys.stderr)
         return 2
-    date = entries.pop("")["date"]
     run = data.new_run(f"formal logs: {args.logs.resolve()}", f"tcu-formal --tier {args.tier}",
                        "each check's tools' CPU seconds as its log gives them (wait4)"
                        + (f"; {args.how}" if args.how else ""), versions())
