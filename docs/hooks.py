@@ -15,7 +15,8 @@ so that no figure or option is copied by hand:
     <!-- generated: config-spec -->   spec/config.toml's parameters, rules
                                       and named configurations
     <!-- generated: formal-checks --> formal/checks.toml's checks, a row per
-                                      pair and kind with its parameter sets
+                                      pair and kind with its parameter sets and
+                                      their CPU seconds (docs/data/costs.toml)
     <!-- generated: bench-table -->   the speed table of docs/data/bench.json
                                       (tcu_tools.bench_table)
     <!-- generated: explore-validation --> the fast evaluator's errors against
@@ -224,17 +225,32 @@ def _formal_files() -> set[str]:
 
 
 def _formal_checks() -> str:
-    rows = []  # [tier, pair, kind, miter file, parameter sets]: a check's sets joined
+    """A row per pair and kind with its parameter sets, and the CPU seconds
+    docs/data/costs.toml records for them (a row's sets summed)."""
+    from tcu_tools.costs import data
+
+    rows = []  # [tier, pair, kind, miter file, parameter sets, log names]: a check's sets joined
     for c in _formal():
         top = c.miter.top.relative_to(REPO)
         if rows and rows[-1][:4] == [c.tier, c.pair, c.kind, top] and c.params:
             rows[-1][4].append(c.params_text)
+            rows[-1][5].append(c.name)
         else:
-            rows.append([c.tier, c.pair, c.kind, top, [c.params_text] if c.params else []])
-    return "\n".join(["| tier | pair | kind | miter | parameter sets |", "| --- | --- | --- | --- | --- |"]
+            rows.append([c.tier, c.pair, c.kind, top, [c.params_text] if c.params else [], [c.name]])
+    recorded = _costs().get("formal", {})
+
+    def cpu(names: list[str]) -> str:
+        have = [n for n in names if n in recorded]
+        if not have:
+            return "not recorded"
+        text = data.text(sum(recorded[n]["cpu_s"] for n in have))
+        return text if len(have) == len(names) else f"{text} ({len(have)} of {len(names)} sets)"
+
+    return "\n".join(["| tier | pair | kind | miter | parameter sets | CPU s |",
+                      "| --- | --- | --- | --- | --- | --: |"]
                      + [f"| {t} | {p} | `{k}` | [`{m.name}`](/src/{m}) | "
-                        f"{'; '.join(f'`{x}`' for x in sets) or 'none'} |"
-                        for t, p, k, m, sets in rows])
+                        f"{'; '.join(f'`{x}`' for x in sets) or 'none'} | {cpu(names)} |"
+                        for t, p, k, m, sets, names in rows])
 
 
 def _bench_table() -> str:
