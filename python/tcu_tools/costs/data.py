@@ -166,9 +166,14 @@ def record(file: Path, run: dict, section: str, entries: dict[str, dict]) -> Non
     for entry in entries.values():
         entry["run"] = run["name"]
     data.setdefault(section, {}).update(entries)
-    runs = [r for r in data.get("run", []) if r["name"] != run["name"]] + [run]
+    data["run"] = [r for r in data.get("run", []) if r["name"] != run["name"]] + [run]
+    write(file, data)
+
+
+def write(file: Path, data: dict) -> None:
+    """The data file, each table's entries by name; a [[run]] that no entry
+    names is dropped."""
     used = {e["run"] for s in SECTIONS for e in data.get(s, {}).values()}
-    data["run"] = [r for r in runs if r["name"] in used]
-    ordered = {"run": data["run"]}
+    ordered = {"run": [r for r in data.get("run", []) if r["name"] in used]}
     ordered.update({s: dict(sorted(data[s].items())) for s in SECTIONS if data.get(s)})
     file.write_text(HEADER + tomli_w.dumps(ordered))
