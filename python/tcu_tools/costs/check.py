@@ -30,6 +30,7 @@ from tcu_tools.costs import data
 FILES = ("docs/guide/formal.md", "docs/guide/test-tiers.md", "tests/CMakeLists.txt",
          "formal/checks.toml", "scripts/test.sh", "python/tcu_tools/formal/kinds.py")
 MARKER = re.compile(r"<!-- cpu: *(.*?) *-->")
+CONTINUATION = re.compile(r"^\s*(?:#+|//+|\*|-(?= ))?\s*")  # a comment's or list's mark
 NUMBER = r"\d[\d,]*(?:\.\d+)?"
 UNIT = re.compile(rf"\b({NUMBER})(?:\s*s)?\s+CPU[ -](?:s|sec|seconds?|minutes?|hours?)\b"
                   rf"|\b({NUMBER})\s*s\s+CPU\b")
@@ -59,7 +60,8 @@ def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
                                                                           reverse=True))
                        + r")" + AFTER_NAME) if names else None
     cpu_columns: list[int] = []
-    for number, line in enumerate(file.read_text(errors="replace").splitlines(), 1):
+    lines = file.read_text(errors="replace").splitlines()
+    for number, line in enumerate(lines, 1):
         for key in MARKER.findall(line):
             try:
                 data.figure(costs, key)
@@ -77,9 +79,13 @@ def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
                 cpu_columns = _table_columns(bare)
         else:
             cpu_columns = []
-        for match in UNIT.finditer(bare):
-            findings.append((rel, number, f"{match[0]!r}: a CPU figure typed by hand: "
-                             "write <!-- cpu: KEY --> of " + str(data.DATA)))
+        # A figure may wrap: the next line joined on, its comment mark dropped.
+        following = MARKER.sub("<cpu>", lines[number]) if number < len(lines) else ""
+        joined = bare + " " + CONTINUATION.sub("", following)
+        for match in UNIT.finditer(joined):
+            if match.start() < len(bare):
+                findings.append((rel, number, f"{match[0]!r}: a CPU figure typed by hand: "
+                                 "write <!-- cpu: KEY --> of " + str(data.DATA)))
         for match in (after.finditer(bare) if after else ()):
             key = names[match[1]]
             findings.append((rel, number, f"`{match[1]}` {match[2]}: typed by hand; "
@@ -102,6 +108,7 @@ PLANTS = (
     ("docs/guide/test-tiers.md", "", "- `explore_unit` about 23, the unit tests.\n"),
     ("docs/guide/test-tiers.md", "| <!-- cpu: phase/main-configure --> |", "| 106 |"),
     ("tests/CMakeLists.txt", "", "# equiv_full: about 1.5 CPU hours on two cores.\n"),
+    ("formal/checks.toml", "", "# the gather at 1 word, about 140\n# CPU s without the bypass\n"),
     ("docs/guide/formal.md", "", "The proofs take <!-- cpu: test/no_such_test --> CPU s.\n"),
 )
 
