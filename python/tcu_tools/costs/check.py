@@ -2,8 +2,10 @@
 
 Fails when a page or a comment states a CPU figure typed by hand instead of
 the data file's (docs/data/costs.toml), so that no page keeps a figure its
-data no longer gives. The files (default: FILES, in the checkout) state a
-figure by `<!-- cpu: KEY -->` (docs/hooks.py renders it); outside those
+data no longer gives. The files (default: every text file git tracks, but
+the data file and this package's own code and tests) state a figure by
+`<!-- cpu: KEY -->` in the site's pages (docs/*.md: docs/hooks.py renders
+it), elsewhere by naming the data file and the figure's name; outside the
 markers a line may not hold
 
   - a number with a CPU unit: "150 CPU s", "30 s CPU", "1.5 CPU hours";
@@ -11,7 +13,7 @@ markers a line may not hold
     `explore_unit` 22): the data's figure is named beside it;
   - a number in a Markdown table's column whose heading says CPU.
 
-Each marker's key must name a figure of the data file. Exit 1 naming
+Each page's marker must name a figure of the data file. Exit 1 naming
 FILE:LINE, the figure typed and the data's; --plant plants one figure of
 each kind in copies of the pages and exits 0 only if each is found.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -27,8 +30,10 @@ from pathlib import Path
 from tcu_tools import source_dir
 from tcu_tools.costs import data
 
-FILES = ("docs/guide/formal.md", "docs/guide/test-tiers.md", "tests/CMakeLists.txt",
-         "formal/checks.toml", "scripts/test.sh", "python/tcu_tools/formal/kinds.py")
+# Not scanned: the data, and this package's own code and tests (which spell
+# out typed figures to find them).
+OWN = ("docs/data/costs.toml", "python/tcu_tools/costs/", "tests/costs/")
+LARGEST = 1_000_000  # bytes: larger files are data (vector files), not text to read
 MARKER = re.compile(r"<!-- cpu: *(.*?) *-->")
 CONTINUATION = re.compile(r"^\s*(?:#+|//+|\*|-(?= ))?\s*")  # a comment's or list's mark
 NUMBER = r"\d[\d,]*(?:\.\d+)?"
@@ -55,6 +60,7 @@ def _table_columns(header: str) -> list[int]:
 
 def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
     findings = []
+    page = rel.startswith("docs/") and rel.endswith(".md")
     names = _names(costs)
     after = re.compile(r"`(" + "|".join(re.escape(n) for n in sorted(names, key=len,
                                                                           reverse=True))
@@ -62,7 +68,7 @@ def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
     cpu_columns: list[int] = []
     lines = file.read_text(errors="replace").splitlines()
     for number, line in enumerate(lines, 1):
-        for key in MARKER.findall(line):
+        for key in MARKER.findall(line) if page else ():
             try:
                 data.figure(costs, key)
             except data.CostsError as error:
@@ -85,13 +91,28 @@ def scan(file: Path, rel: str, costs: dict) -> list[tuple[str, int, str]]:
         for match in UNIT.finditer(joined):
             if match.start() < len(bare):
                 findings.append((rel, number, f"{match[0]!r}: a CPU figure typed by hand: "
-                                 "write <!-- cpu: KEY --> of " + str(data.DATA)))
+                                 + (f"write <!-- cpu: KEY --> of {data.DATA}" if page else
+                                    f"record it in {data.DATA} and name it there")))
         for match in (after.finditer(bare) if after else ()):
             key = names[match[1]]
             findings.append((rel, number, f"`{match[1]}` {match[2]}: typed by hand; "
                              f"{data.DATA} gives {data.figure(costs, key)} "
                              f"(<!-- cpu: {key} -->)"))
     return sorted(set(findings))
+
+
+def tree_files(root: Path) -> list[str]:
+    """The text files git tracks or would track (not ignored), but OWN's."""
+    out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], capture_output=True, check=True).stdout
+    files = []
+    for rel in sorted({p for p in out.decode().split("\0") if p}):
+        path = root / rel
+        if rel.startswith(OWN) or not path.is_file() or path.stat().st_size > LARGEST:
+            continue
+        if b"\0" not in path.read_bytes()[:8192]:
+            files.append(rel)
+    return files
 
 
 def check(root: Path, files: list[str], costs: dict) -> list[tuple[str, int, str]]:
@@ -139,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, help="the data file (default docs/data/costs.toml)")
     p.add_argument("--plant", action="store_true",
                    help="plant a typed figure of each kind in copies: each must be found")
-    p.add_argument("files", nargs="*", help=f"files of the checkout (default: {', '.join(FILES)})")
+    p.add_argument("files", nargs="*", help="files of the checkout (default: every text file "
+                   "git tracks, but the data and this package's own)")
     args = p.parse_args(argv)
     root = source_dir()
     try:
@@ -149,14 +171,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.plant:
         return 0 if plant(root, costs) else 1
-    findings = check(root, args.files or list(FILES), costs)
+    files = args.files or tree_files(root)
+    findings = check(root, files, costs)
     for rel, number, what in findings:
         print(f"{rel}:{number}: {what}")
     if findings:
         print(f"costs.check: {len(findings)} CPU figure(s) not from {data.DATA}", file=sys.stderr)
         return 1
-    print(f"costs.check: every CPU figure of {len(args.files or FILES)} file(s) is "
-          f"{data.DATA}'s")
+    print(f"costs.check: every CPU figure of {len(files)} file(s) is {data.DATA}'s")
     return 0
 
 
