@@ -3,9 +3,15 @@
 // from state 0, xoshiro256** from the state {1, 2, 3, 4} (the outputs of the
 // authors' C implementation, prng.di.unimi.it), and xoshiro256** seeded
 // through splitmix64 from 42 (the outputs of the Rust crate rand_xoshiro's
-// seed_from_u64, which seeds the same way).
+// seed_from_u64, which seeds the same way); the sparse metadata
+// generate_operands draws.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <vector>
 
+#include "tcu/generator.h"
+#include "tcu/layout.h"
 #include "tcu/xoshiro.h"
 
 TEST_CASE("splitmix64 from state 0 gives the published numbers") {
@@ -35,4 +41,30 @@ TEST_CASE("xoshiro256** seeded through splitmix64 from 42") {
   REQUIRE(rng() == 1546998764402558742ull);
   REQUIRE(rng() == 6990951692964543102ull);
   REQUIRE(rng() == 12544586762248559009ull);
+}
+
+TEST_CASE("generate_operands draws sparse metadata pairs uniformly, ordered where asked") {
+  for (const tcu::Instr& instr : tcu::all_variants()) {
+    if (!instr.sparse()) continue;
+    INFO(instr.ptx());
+    std::map<uint64_t, int> count;  // a pair's code (first | second << 2): its elements
+    int elements = 0;
+    for (uint64_t index = 0; index < 400; ++index) {
+      const tcu::WarpOperands warp = tcu::generate_operands(instr, 5, index);
+      const tcu::FragmentLayout& layout =
+          tcu::fragment_layout(instr, tcu::Operand::kMeta, warp.selectors);
+      std::vector<uint64_t> pairs(size_t(layout.elem_count()));
+      layout.gather_into(warp.e, pairs.data());
+      for (uint64_t pair : pairs) ++count[pair];
+      elements += layout.elem_count();
+    }
+    const size_t kinds = instr.ordered_metadata ? 6 : 12;
+    REQUIRE(count.size() == kinds);
+    for (const auto& [pair, n] : count) {
+      INFO("pair " << pair << ": " << n << " of " << elements);
+      CHECK((pair & 3) != (pair >> 2));
+      if (instr.ordered_metadata) CHECK((pair & 3) < (pair >> 2));
+      CHECK(std::abs(double(n) * double(kinds) / elements - 1.0) < 0.05);
+    }
+  }
 }

@@ -269,30 +269,22 @@ void place(const FragmentLayout& layout, Fragment& f, Source& src, Value&& value
 
 void generate_random_operands(const Instr& in, uint64_t seed, uint64_t index, WarpOperands& w);
 
-// Sparse metadata: per element two different indices of four, the second
-// drawn again while it equals the first (ordered metadata: ascending). The
-// draws are walked as a stream of 2-bit values, 32 to a generator draw
-// (Source::take), with no branch per draw (a redraw is no misprediction),
-// the elements then placed in matrix order.
+// Sparse metadata: per element two different indices of four, the pair
+// uniform over the 12 ordered pairs (ordered metadata: over the 6 ascending
+// ones), each element one pick from 16 random bits (Source::take) by the
+// multiply-shift of Source::below (bias 4 / 65,536), with no branch per
+// element; the elements then placed in matrix order. A pair is coded as
+// the first index in bits 1:0 and the second in bits 3:2.
 void place_metadata(const FragmentLayout& layout, Fragment& f, Source& src, bool ordered) {
   constexpr int kMax = 256;
+  static constexpr uint8_t kPairs[12] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe,   // ascending
+                                         0x1, 0x2, 0x3, 0x6, 0x7, 0xb};  // descending
   uint8_t values[kMax];
   const int count = layout.elem_count();
   if (count > kMax) throw std::logic_error("place_metadata: more than 256 elements");
+  const uint64_t pairs = ordered ? 6 : 12;
   Source local = src;
-  bool need_first = true;
-  unsigned first = 0;
-  for (int n = 0; n < count;) {
-    const unsigned t = unsigned(local.take(2));
-    const bool emit = !need_first && t != first;  // t is the second index
-    // Ordered: the two swapped where the first is larger (in arithmetic:
-    // min and max compile to a branch on data that goes either way).
-    const unsigned swap = (0u - unsigned(ordered && first > t)) & (first ^ t);
-    values[n] = uint8_t((first ^ swap) | (t ^ swap) << 2);  // kept only when emitted
-    n += emit;
-    first = need_first ? t : first;
-    need_first = emit;
-  }
+  for (int n = 0; n < count; ++n) values[n] = kPairs[local.take(16) * pairs >> 16];
   src = local;
   int next = 0;
   place_at(layout, f, [&](int, int, int) { return uint64_t(values[next++]); });
