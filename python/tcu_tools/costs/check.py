@@ -41,7 +41,8 @@ UNIT = re.compile(rf"\b({NUMBER})(?:\s*s)?\s+CPU[ -](?:s|sec|seconds?|minutes?|h
                   rf"|\b({NUMBER})\s*s\s+CPU\b")
 # After a name: "about", "takes", "of" ... then the number (not one of a
 # width or a count: those are followed by their noun).
-AFTER_NAME = rf"`\s*(?:\(|,)?\s*(?:takes\s+|about\s+|in\s+)*({NUMBER})\b(?!\s*(?:words?|slots?|bits?|sets?|cases?|runs?|%|MB|GB|x\b))"
+AFTER_NAME = (rf"`\s*(?:\(|,)?\s*(?:takes\s+|about\s+|in\s+)*({NUMBER})\b"
+              r"(?!\s*(?:words?|slots?|bits?|sets?|cases?|runs?|%|MB|GB|x\b))")
 
 
 def _names(costs: dict) -> dict[str, str]:

@@ -67,8 +67,9 @@ def write(file: Path, costs: dict[str, dict | None], argv: list[str], plant: boo
     if left:
         print(f"tcu-formal: not recorded (not {'failed' if plant else 'proven'}): "
               + ", ".join(left), file=sys.stderr)
-    shown = [a for i, a in enumerate(argv) if a != "--record" and (i == 0 or argv[i - 1] != "--record")
-             and not a.startswith("--record=")]
+    # the command as run, less --record FILE (where it was written is no part of it)
+    shown = [a for i, a in enumerate(argv) if a != "--record" and not a.startswith("--record=")
+             and (i == 0 or argv[i - 1] != "--record")]
     command = " ".join(["tcu-formal"] + shown)
     run = data.new_run(f"formal: {command}", command,
                        "each check's tools' CPU seconds (user + system, by wait4), "
