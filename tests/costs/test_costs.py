@@ -142,3 +142,21 @@ def test_formal_logs_chain(tmp_path):
     assert entries["e2m1_group_dots"]["tools"] == {"yosys": 20.0, "yosys-abc": 1.0}
     entries, _ = record.from_logs(source_dir(), tmp_path, "default", finished=False)
     assert list(entries) == ["int4_dot.Stages-2"]
+
+
+def test_formal_record(tmp_path, monkeypatch):
+    """tcu-formal --record: the check's entry (its tools' CPU seconds from its
+    log, their sum the check's within the driver's rounding), the run's
+    machine and the Yosys version; the command without --record."""
+    from tcu_tools.formal.cli import main
+    monkeypatch.setenv("EQUIV_DIR", str(tmp_path / "logs"))
+    monkeypatch.chdir(source_dir())
+    out = tmp_path / "costs.toml"
+    assert main(["--tier", "default", "frag_layout distinct", "--record", str(out)]) == 0
+    d = data.load(out)
+    entry = d["formal"]["layout_apart"]
+    assert entry["pair"] == "frag_layout distinct tags apart" and entry["tier"] == "default"
+    assert abs(sum(entry["tools"].values()) - entry["cpu_s"]) <= 0.1 * len(entry["tools"]) + 0.05
+    (run,) = d["run"]
+    assert run["command"] == "tcu-formal --tier default frag_layout distinct"
+    assert run["tools"]["yosys"].startswith("Yosys") and "cores" in run["machine"]
