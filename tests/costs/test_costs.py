@@ -52,6 +52,8 @@ def test_figures_by_key(tmp_path):
     assert data.figure(d, "phase/* - formal/a.X-2") == "3,570"
     assert data.figure(d, "phase/one h") == "0.8"
     assert data.figure(d, "phase/* h") == "1.0"
+    assert data.figure(d, "formal/a.* / 8") == "5"
+    assert data.figure(d, "phase/one + phase/two / 2") == "1,800"  # left to right
 
 
 @pytest.mark.parametrize("value, shown", [(13.1, "13.1"), (16.5, "16.5"), (19.96, "20"),
@@ -65,7 +67,7 @@ def test_text(value, shown):
                                        ("formal/a.*@x", "of tier x"),
                                        ("formal/a.X-1:sat", "has no tool 'sat'"),
                                        ("nothing/a", "not SECTION/NAME"),
-                                       ("phase/one * phase/two", "neither + nor -"),
+                                       ("phase/one % phase/two", "none of + - * /"),
                                        ("phase/one d", "only h")])
 def test_bad_keys(tmp_path, key, says):
     d = load(tmp_path, DATA)

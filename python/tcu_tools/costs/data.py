@@ -20,8 +20,9 @@ The file holds measurements, each of one run:
 A key names a figure: SECTION/NAME, its CPU seconds; SECTION/GLOB, the sum
 over the names that match (fnmatch); GLOB@TIER, over those of that tier
 (formal); NAME:TOOL, one tool's part of a formal check (GLOB:TOOL summed
-likewise). A marker's argument is keys joined by + and -, then h for hours:
-`test/a + test/b`, `phase/* h`.
+likewise). A marker's argument is keys (or numbers) joined by +, -, * and /,
+taken left to right, then h for hours: `test/a + test/b`, `phase/* h`,
+`formal/x:yosys-abc / 244` (a check's SAT calls, a slice's share).
 """
 from __future__ import annotations
 
@@ -124,18 +125,28 @@ def text(value: float, unit: str = "") -> str:
     return f"{int(value * 10 + 0.5) / 10:.1f}".removesuffix(".0")
 
 
+def _term(data: dict, term: str) -> float:
+    """A key's seconds, or a number written out (a count to divide by)."""
+    try:
+        return float(term)
+    except ValueError:
+        return seconds(data, term)
+
+
 def figure(data: dict, spec: str) -> str:
-    """The text of a marker's argument: keys joined by + and -, then an
-    optional unit (h)."""
+    """The text of a marker's argument: keys (or numbers) joined by +, -, *
+    and /, taken left to right, then an optional unit (h)."""
     terms = spec.split()
     unit = terms.pop() if len(terms) % 2 == 0 else ""
-    total = seconds(data, terms[0]) if terms else None
-    for sign, key in zip(terms[1::2], terms[2::2]):
-        if sign not in "+-":
-            raise CostsError(f"cpu {spec!r}: {sign!r} is neither + nor -")
-        total += seconds(data, key) if sign == "+" else -seconds(data, key)
-    if total is None:
+    if not terms:
         raise CostsError("cpu: an empty marker")
+    total = _term(data, terms[0])
+    for op, term in zip(terms[1::2], terms[2::2]):
+        if op not in ("+", "-", "*", "/"):
+            raise CostsError(f"cpu {spec!r}: {op!r} is none of + - * /")
+        value = _term(data, term)
+        total = (total + value if op == "+" else total - value if op == "-"
+                 else total * value if op == "*" else total / value)
     return text(total, unit)
 
 
