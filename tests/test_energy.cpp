@@ -183,6 +183,26 @@ TEST_CASE("energy: the router costs its idle figure every cycle and its dynamic 
   CHECK(tcu::estimate_energy(a, dp).router.pj == Approx(10 * 3160.22168).epsilon(1e-12));
 }
 
+TEST_CASE("energy: the router's rule over points given (a point held out)") {
+  // Made up: 1/1 busy 100 idle 10, 4/4 busy 400 idle 40, 8/8 busy 600 idle 40.
+  const std::vector<tcu::RouterEnergyPoint> points = {
+      {8, 8, 600.0, 40.0}, {1, 1, 100.0, 10.0}, {4, 4, 400.0, 40.0}};
+  double busy = 0, idle = 0;
+  REQUIRE(tcu::router_figures(points, 6.0, busy, idle));
+  CHECK(busy == Approx(500.0));  // halfway from 4/4 to 8/8
+  CHECK(idle == Approx(40.0));
+  REQUIRE(tcu::router_figures(points, 16.0, busy, idle));
+  CHECK(busy == Approx(1000.0));  // beyond the widest: the slope of 4/4 to 8/8, 50 a word
+  REQUIRE(tcu::router_figures(points, 0.0, busy, idle));
+  CHECK(busy == Approx(0.0));  // below the narrowest: the slope of 1/1 to 4/4, 100 a word
+  CHECK(idle == Approx(0.0));
+  // 2 gather and 6 scatter words sit at the mean width 4.
+  const std::vector<tcu::RouterEnergyPoint> skewed = {{1, 1, 100.0, 10.0}, {2, 6, 400.0, 40.0}};
+  REQUIRE(tcu::router_figures(skewed, 4.0, busy, idle));
+  CHECK(busy == Approx(400.0));
+  CHECK_FALSE(tcu::router_figures({}, 4.0, busy, idle));
+}
+
 TEST_CASE("energy: the skid, the control and the counters cost their idle figures every cycle") {
   // spec/phys_osu018.toml [[glue]] (idle pJ a cycle): tcu_output_skid at
   // DataW 4096, 4113 flip-flops, 827.438498; tcu_datapath_ctrl 8.00905;

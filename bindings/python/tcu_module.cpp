@@ -619,18 +619,35 @@ PYBIND11_MODULE(tcu, m) {
         "router, glue, per_engine). ValueError for a configuration that cannot be built.");
   m.def(
       "router_figures",
-      [](double width) -> py::object {
+      [](double width, std::optional<py::list> points) -> py::object {
         double busy = 0, idle = 0;
-        if (!tcu::router_figures(width, busy, idle)) return py::none();
+        bool found = false;
+        if (points) {
+          std::vector<tcu::RouterEnergyPoint> given;
+          for (const py::handle& p : *points) {
+            const py::dict d = py::cast<py::dict>(p);
+            const py::dict params = py::cast<py::dict>(d["params"]);
+            given.push_back({py::cast<int>(params["WordsPerCycle"]),
+                             py::cast<int>(params["DWordsPerCycle"]),
+                             py::cast<double>(d["busy_pj_per_cycle"]),
+                             py::cast<double>(d["idle_pj_per_cycle"])});
+          }
+          found = tcu::router_figures(given, width, busy, idle);
+        } else {
+          found = tcu::router_figures(width, busy, idle);
+        }
+        if (!found) return py::none();
         py::dict out;
         out["busy_pj_per_cycle"] = busy;
         out["idle_pj_per_cycle"] = idle;
         return out;
       },
-      py::arg("width"),
+      py::arg("width"), py::arg("points") = py::none(),
       "The operand router's busy and idle pJ a cycle at mean width `width` ((WordsPerCycle + "
       "DWordsPerCycle) / 2) by the energy estimate's rule (tcu/energy.h router_figures: "
-      "piecewise linear between the data file's measured widths); None if it has none.");
+      "piecewise linear between the data file's measured widths); with `points` (data file "
+      "router points: params WordsPerCycle and DWordsPerCycle, busy_pj_per_cycle, "
+      "idle_pj_per_cycle) between those instead. None if there are none.");
   m.def("to_fragments", &to_fragments, py::arg("ptx"), py::arg("operand"), py::arg("matrix"),
         py::kw_only(), py::arg("sparsity_selector") = 0, py::arg("byte_id_a") = 0,
         py::arg("thread_id_a") = 0, py::arg("byte_id_b") = 0, py::arg("thread_id_b") = 0,

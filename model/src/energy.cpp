@@ -207,9 +207,19 @@ EngineGlue engine_glue_figures(ActivityEngine engine, int units, int stages, int
 }
 
 bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per_cycle) {
-  std::vector<std::pair<double, double>> busy, idle;
+  std::vector<RouterEnergyPoint> points;
   for (const phys::RouterFigures& f : phys::kRouterPoints) {
     if (f.words_per_cycle == 0) break;
+    points.push_back(
+        {f.words_per_cycle, f.d_words_per_cycle, f.busy_pj_per_cycle, f.idle_pj_per_cycle});
+  }
+  return router_figures(points, width, busy_pj_per_cycle, idle_pj_per_cycle);
+}
+
+bool router_figures(const std::vector<RouterEnergyPoint>& points, double width,
+                    double& busy_pj_per_cycle, double& idle_pj_per_cycle) {
+  std::vector<std::pair<double, double>> busy, idle;
+  for (const RouterEnergyPoint& f : points) {
     const double w = (f.words_per_cycle + f.d_words_per_cycle) / 2.0;
     busy.emplace_back(w, f.busy_pj_per_cycle);
     idle.emplace_back(w, f.idle_pj_per_cycle);

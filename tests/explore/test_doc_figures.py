@@ -82,3 +82,19 @@ def test_dot_delays_follow_the_data_file(monkeypatch):
         doc_figures.figure("dot-delay tcu_f64_dot FmaStages=7")
     with pytest.raises(doc_figures.FigureError, match="router-2-2 x"):
         doc_figures.figure("router-2-2 x")
+
+
+@pytest.mark.xfail(strict=True, reason="the router's rule, linear in the width between the data "
+                   "file's points (powers of two), misses the router mapped at 6/6 by 8 % in "
+                   "area: a known gap, named in docs/guide/explore-evaluator.md")
+def test_router_rule_between_powers_of_two():
+    """The composition's router rule (compose.router_scaled from the data
+    file's points) against the router mapped at 6/6 words a cycle
+    (docs/data/router_6_6.json, kept out of the data file: a point its
+    rule was not chosen on): area and clock within the validation's
+    tolerances. It misses the area (strict: a rule that comes to hold it
+    fails here until the mark goes)."""
+    from tcu_tools.explore.validate import TOLERANCES
+    point, rule = doc_figures.router_6_6_error()
+    assert abs(rule["fmax_mhz"] / point["fmax_mhz"] - 1) <= TOLERANCES["fmax_mhz"]
+    assert abs(rule["area_um2"] / point["area_um2"] - 1) <= TOLERANCES["router_area_um2"]

@@ -293,11 +293,54 @@ def test_composition_against_whole_datapaths():
         router = compose.router_scaled(data["point"], 4, 4)  # measured at 4/4
         assert router["scaled"] == ""
         assert m["fmax_mhz"] == min(whole["fmax_mhz"], router["fmax_mhz"])
-    # int4 (5), e2m1 and f16 (one unit each)
-    assert len(errors) == 7
+    # int4 (5), e2m1, f16 and f64 (one unit each)
+    assert len(errors) == 8
     assert all(abs(e) < 0.05 for e in errors), errors
-    assert sorted(round(e, 3) for e in errors) == [-0.006, 0.005, 0.006, 0.008, 0.011, 0.020,
-                                                   0.029]
+    assert sorted(round(e, 3) for e in errors) == [-0.006, 0.005, 0.006, 0.008, 0.011, 0.014,
+                                                   0.020, 0.029]
+
+
+def f64_whole(data: dict) -> tuple[int, dict]:
+    """The [[whole]] datapath of the f64 engine alone: its index and table."""
+    found = [(i, w) for i, w in enumerate(data["whole"]) if w["params"].get("F64Enable")
+             and not any(w["params"].get(f"{e}Enable", e == "Int4")
+                         for e in ("Int4", "E2m1", "F16"))]
+    assert len(found) == 1, "spec/phys_osu018.toml: no (or several) f64 [[whole]] datapath"
+    return found[0]
+
+
+def test_f64_whole_against_its_composition():
+    """The f64 datapath mapped whole (one tcu_f64_dot at FmaStages 2, no
+    other engine) against the composition from the rest of the data file
+    (validate.mapped_datapaths: its own table left out): area and clock
+    within the validation's tolerances; its critical path in the dot unit
+    (u_dot), its clock the f64 point's in place (its register wrapper)
+    within the spread of two mappings of the same logic
+    (compose.MAPPING_SPREAD). Planted: the composition without the f64 engine's logic
+    around its unit ([[engine]] tcu_f64_engine left out) misses the area,
+    and the f64 point's clock halved misses the clock."""
+    from tcu_tools.explore import validate
+    from tcu_tools.phys import compose
+    data = phys_data()
+    index, whole = f64_whole(data)
+
+    def rows(d: dict) -> dict:
+        return {r["figure"]: r for r in validate.mapped_datapaths(d) if r["whole"] == index}
+    ok = rows(data)
+    assert {f: r["status"] for f, r in ok.items()} == {"area_um2": "ok", "fmax_mhz": "ok"}, ok
+    assert ".u_dot." in whole["path_start_register"] + whole["path_end_register"]
+    unit = next(p for p in data["point"] if p["unit"] == "tcu_f64_dot"
+                and p["params"]["FmaStages"] == whole["params"]["FmaStages"])
+    assert abs(whole["fmax_mhz"] / unit["in_place_fmax_mhz"] - 1) < compose.MAPPING_SPREAD, \
+        (whole["fmax_mhz"], unit["in_place_fmax_mhz"])
+    no_engine = dict(data, engine=[e for e in data["engine"] if e["top"] != "tcu_f64_engine"])
+    assert rows(no_engine)["area_um2"]["status"] == "over tolerance"
+    slow = dict(data, point=[dict(p, fmax_mhz=p["fmax_mhz"] / 2,
+                                  in_place_fmax_mhz=p["in_place_fmax_mhz"] / 2,
+                                  critical_path_ns=p["critical_path_ns"] * 2,
+                                  in_place_critical_path_ns=p["in_place_critical_path_ns"] * 2)
+                             if p is unit else p for p in data["point"]])
+    assert rows(slow)["fmax_mhz"]["status"] == "over tolerance"
 
 
 BOTTOM_UP = REPO / "tests" / "explore" / "data" / "bottom_up_datapaths.json"
@@ -535,19 +578,20 @@ def whole_flip_flops_of_parts(data: dict, values: dict) -> int | None:
 
 
 def test_whole_datapaths_flip_flops_are_their_parts():
-    """Each [[whole]] datapath that records its flip-flops (the e2m1 and
-    f16 ones of one unit) has those of its parts mapped apart, within 0.5 %
-    (e2m1: 15,135 around the unit + 205 in it + 4,113 skid + 41 control +
-    288 counters = 19,782; f16: 20,788 + 1,643 + 8,209 + 41 + 288 =
-    30,969): the mapped datapath is the design the composition adds up;
-    and their flip-flop area that count's by the liberty's cell areas.
-    Planted: the skid at the full 8192 bits for every engine misses the
-    e2m1 datapath."""
+    """Each [[whole]] datapath that records its flip-flops (the e2m1, f16
+    and f64 ones of one unit) has those of its parts mapped apart, within
+    0.5 % (e2m1: 15,135 around the unit + 205 in it + 4,113 skid + 41
+    control + 288 counters = 19,782; f16: 20,788 + 1,643 + 8,209 + 41 + 288
+    = 30,969; f64: 12,515 + 3,006 + 4,113 + 41 + 288 = 19,963): the mapped
+    datapath is the design the composition adds up; and their flip-flop
+    area that count's by the liberty's cell areas. Planted: the skid at the
+    full 8192 bits for every engine misses the e2m1 datapath, and the f64
+    unit's own flip-flops left out miss the f64 one."""
     data = phys_data()
     spec = params.config_spec()
     counted = [(w, whole_flip_flops_of_parts(data, spec.resolve(dict(w["params"]))))
                for w in data["whole"] if w.get("flip_flops") is not None]
-    assert len(counted) >= 2 and all(parts is not None for _, parts in counted), counted
+    assert len(counted) >= 3 and all(parts is not None for _, parts in counted), counted
     for whole, parts in counted:
         assert abs(whole["flip_flops"] / parts - 1) < 0.005, (whole["params"], whole["flip_flops"],
                                                               parts)
@@ -560,3 +604,9 @@ def test_whole_datapaths_flip_flops_are_their_parts():
     e2m1 = next(w for w, _ in counted if w["params"].get("E2m1Enable"))
     planted = whole_flip_flops_of_parts(data, spec.resolve(dict(e2m1["params"]))) + 4096
     assert abs(e2m1["flip_flops"] / planted - 1) > 0.005
+    _, f64 = f64_whole(data)
+    unit = next(p for p in data["point"] if p["unit"] == "tcu_f64_dot"
+                and p["params"]["FmaStages"] == f64["params"]["FmaStages"])
+    planted = whole_flip_flops_of_parts(data, spec.resolve(dict(f64["params"]))) - \
+        unit["flip_flops"]
+    assert abs(f64["flip_flops"] / planted - 1) > 0.005

@@ -206,7 +206,7 @@ def test_widest_router_against_the_extrapolation(tmp_path, stamped, monkeypatch,
     from tcu_tools.phys import compose, datafile
     real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
     rows = validate.mapped_router(real)
-    assert {r["figure"] for r in rows} == {"router_area_um2", "fmax_mhz"}
+    assert {"router_area_um2", "fmax_mhz"} <= {r["figure"] for r in rows}
     assert [r for r in rows if r["status"] != "ok"] == [], rows
     path = tmp_path / "record.toml"
     data = record.write(path, [("span", output_folder(tmp_path, "a", ROWS))])
@@ -225,3 +225,85 @@ def test_widest_router_against_the_extrapolation(tmp_path, stamped, monkeypatch,
     capsys.readouterr()
     assert record.main(["--record", str(path), "--check"]) == 1
     assert f"over tolerance: {record.MAPPED_ROUTER} point {widest}" in capsys.readouterr().err
+
+
+def _router_energy_data():
+    """The data file with a made-up energy at its 2/2 router point (busy
+    6900, idle 3160.2 pJ a cycle): two energy points with a selection
+    network narrower than the widest, as mapped_router's energy rows need
+    (the data file measured 1/1, 4/4 and 8/8)."""
+    from tcu_tools.explore import fast, params
+    from tcu_tools.phys import datafile
+    try:
+        fast.tcu_module()
+    except params.UsageError as error:
+        pytest.skip(str(error))
+    real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
+    data = dict(real, point=[dict(p) for p in real["point"]])
+    two = next(p for p in data["point"] if p["unit"] == "tcu_operand_router"
+               and p["params"]["WordsPerCycle"] == p["params"]["DWordsPerCycle"] == 2)
+    two.update(busy_pj_per_cycle=6900.0, idle_pj_per_cycle=3160.2)
+    return data
+
+
+def test_widest_router_energy_against_the_rule(tmp_path, stamped, monkeypatch, capsys):
+    """The widest router point's busy and idle energy a cycle (measured at
+    gate level) against the energy estimate's rule (tcu::router_figures)
+    from the other router points measured with energy but the narrowest
+    (1/1: no selection network), the point left out
+    (validate.mapped_router): with a made-up 2/2 energy beside the
+    measured 4/4, the rule is the line through them by hand and within
+    the energy tolerance; without it (the data file's own points) no
+    energy row. Planted: the rule's figures at 4/4 (not extrapolated) miss
+    the busy energy, and --check exits 1 naming it."""
+    from tcu_tools.explore import validate
+    from tcu_tools.phys import compose, datafile
+    data = _router_energy_data()
+    real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
+    assert not [r for r in validate.mapped_router(real) if r["figure"] in validate.ROUTER_ENERGY]
+    routers = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
+                      and p.get("busy_pj_per_cycle") is not None),
+                     key=lambda p: p["params"]["WordsPerCycle"])
+    assert [p["params"]["WordsPerCycle"] for p in routers] == [1, 2, 4, 8]
+    rows = {r["figure"]: r for r in validate.mapped_router(data) if r["whole"] == "router 8/8"}
+    for figure, key in validate.ROUTER_ENERGY.items():
+        assert rows[figure]["status"] == "ok", rows[figure]
+        assert rows[figure]["full"] == routers[-1][key]
+    # by hand: beyond 4/4, the line through 2/2 and 4/4
+    line = 7598.710082 + (8 - 4) * (7598.710082 - 6900.0) / (4 - 2)
+    assert routers[2]["busy_pj_per_cycle"] == 7598.710082
+    assert float(rows["router_busy_pj_per_cycle"]["fast"]) == pytest.approx(line, rel=1e-6)
+    monkeypatch.setattr(datafile, "load", lambda _path: data)
+    path = tmp_path / "record.toml"
+    assert record.over_tolerance(record.write(path, [("span", output_folder(tmp_path, "a", ROWS))])) == []
+    real_energy = compose.router_energy
+    monkeypatch.setattr(compose, "router_energy",
+                        lambda width, points=None: real_energy(4.0, points))
+    over = record.over_tolerance(record.write(path, []))
+    assert over and over[0].startswith(
+        f"{record.MAPPED_ROUTER} point router 8/8 router_busy_pj_per_cycle:"), over
+    capsys.readouterr()
+    assert record.main(["--record", str(path), "--check"]) == 1
+    assert f"over tolerance: {record.MAPPED_ROUTER} point router 8/8" in capsys.readouterr().err
+
+
+@pytest.mark.xfail(strict=True, reason="the energy rule from the 1/1 and 4/4 router points gives "
+                   "the 8/8 router +11.0 % busy energy (over the 10 % tolerance): 1/1 has no "
+                   "selection network; named in docs/guide/explore-evaluator.md")
+def test_widest_router_energy_from_every_narrower_point():
+    """The 8/8 router's busy and idle energy a cycle (gate level) against
+    the energy estimate's rule from the data file's narrower router
+    points measured with energy (1/1 and 4/4), the narrowest included:
+    within the energy tolerance. It misses (strict: a data file or rule
+    that comes to hold it fails here until the mark goes)."""
+    from tcu_tools.explore import validate
+    from tcu_tools.phys import compose, datafile
+    _router_energy_data()  # the tcu module, or skip
+    real = datafile.load(record.checkout() / "spec" / "phys_osu018.toml")
+    routers = sorted((p for p in real["point"] if p["unit"] == "tcu_operand_router"
+                      and p.get("busy_pj_per_cycle") is not None),
+                     key=lambda p: p["params"]["WordsPerCycle"])
+    widest = routers[-1]
+    rule = compose.router_energy(float(widest["params"]["WordsPerCycle"]), routers[:-1])
+    for key in validate.ROUTER_ENERGY.values():
+        assert abs(rule[key] / widest[key] - 1) <= validate.TOLERANCES["energy_pj"], key

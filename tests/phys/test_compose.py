@@ -408,3 +408,27 @@ def test_a_router_width_beyond_the_measured_ones_is_not_composed():
     assert beyond["source"] == "interpolated"
     assert "extrapolated beyond the measured 1/1 .. 4/4" in beyond["router_scaled"]
 
+
+
+def test_router_energy_over_given_points_is_the_estimates():
+    """The router's energy rule over points given (compose.router_energy
+    with points: how the validation holds a point out) is the estimate's
+    over the data file's router points at every width, inside and beyond
+    them; over made-up points it is their line by hand (1/1 busy 100 idle
+    10, 4/4 busy 400 idle 40: at 8 words, busy 800 and idle 80), and a
+    point without its busy energy is left out."""
+    from tcu_tools import source_dir
+    from tcu_tools.phys import datafile
+    if compose.router_energy(1.0) is None:
+        pytest.skip("no tcu Python module (TCU_MODULE_DIR): the router's energy rule")
+    data = datafile.load(source_dir() / "spec" / "phys_osu018.toml")
+    for width in (1.0, 2.5, 4.0, 6.0, 8.0, 16.0, 64.0):
+        assert compose.router_energy(width, data["point"]) == \
+            pytest.approx(compose.router_energy(width), rel=1e-12), width
+    made_up = [dict(p, busy_pj_per_cycle=busy, idle_pj_per_cycle=idle)
+               for p, busy, idle in ((POINTS[3], 100.0, 10.0), (POINTS[4], 400.0, 40.0))]
+    made_up.append(dict(POINTS[4], params={"WordsPerCycle": 2, "DWordsPerCycle": 2},
+                        busy_pj_per_cycle=None))
+    assert compose.router_energy(8.0, made_up) == pytest.approx(
+        {"busy_pj_per_cycle": 800.0, "idle_pj_per_cycle": 80.0})
+    assert compose.router_energy(8.0, []) is None

@@ -135,12 +135,24 @@ struct RouterEnergy {
   double dynamic_pj_per_word = 0;    // (busy - idle) pJ per cycle / width
 };
 
+// A router point measured with energy: its widths, busy and idle pJ a cycle.
+struct RouterEnergyPoint {
+  int words_per_cycle = 0;
+  int d_words_per_cycle = 0;
+  double busy_pj_per_cycle = 0;
+  double idle_pj_per_cycle = 0;
+};
+
 // The router's busy and idle pJ a cycle at mean width `width`: piecewise
 // linear in the mean width between the data file's points
 // (piecewise_linear: beyond the narrowest and the widest, the slope of the
 // two nearest). False if it has none. The one statement of the router's
 // energy rule (the Python module's router_figures is this function).
 bool router_figures(double width, double& busy_pj_per_cycle, double& idle_pj_per_cycle);
+// The same rule over the points given instead of the data file's (a point
+// held out: the validation's check of the rule on a point it did not use).
+bool router_figures(const std::vector<RouterEnergyPoint>& points, double width,
+                    double& busy_pj_per_cycle, double& idle_pj_per_cycle);
 
 struct GlueEnergy {
   int parts = 0;          // of tcu_output_skid, tcu_datapath_ctrl, tcu_activity: those priced

@@ -94,21 +94,104 @@ def router_widest() -> str:
     """The widest router point against the composition's extrapolation
     from the narrower ones (the validation's mapped_router), and against
     the nearest two's growth a doubling (the area linear in log2 of the
-    width)."""
+    width); where it was measured with energy, its busy energy a cycle
+    against the energy estimate's rule from the narrower points measured
+    with energy."""
     from tcu_tools.phys import compose
     data = _data()
     square = _square_routers(data)
     widest, (a, b) = square[-1], square[-3:-1]
     w = widest["params"]["WordsPerCycle"]
-    rule = compose.router_scaled([p for p in data["point"] if p is not widest], w, w)
+    others = [p for p in data["point"] if p is not widest]
+    rule = compose.router_scaled(others, w, w)
     wa, wb = a["params"]["WordsPerCycle"], b["params"]["WordsPerCycle"]
     line = b["area_um2"] + (math.log2(w / wb)) * (b["area_um2"] - a["area_um2"]) / math.log2(wb / wa)
-    return (f"mapped at {w}/{w}, {widest['area_um2']:,.0f} µm² and "
+    text = (f"mapped at {w}/{w}, {widest['area_um2']:,.0f} µm² and "
             f"{widest['fmax_mhz']:.1f} MHz; extrapolated from the narrower points, "
             f"{rule['area_um2']:,.0f} µm² ({_pct(rule['area_um2'] / widest['area_um2'] - 1)}) "
             f"and {rule['fmax_mhz']:.1f} MHz ({_pct(rule['fmax_mhz'] / widest['fmax_mhz'] - 1)}); "
             f"the area linear in log2 of the width from {wa}/{wa} and {wb}/{wb} would give "
             f"{line:,.0f} µm² ({_pct(line / widest['area_um2'] - 1)})")
+    if widest.get("busy_pj_per_cycle") is None:
+        return text
+    with_energy = [p for p in others if p["unit"] == "tcu_operand_router"
+                   and p.get("busy_pj_per_cycle") is not None]
+    energy = compose.router_energy(float(w), with_energy)
+    if energy is None:
+        from tcu_tools.explore.params import UsageError
+        raise UsageError("the router's energy rule needs this build's tcu module "
+                         "(TCU_MODULE_DIR)")
+    widths = ", ".join(f"{p['params']['WordsPerCycle']}/{p['params']['DWordsPerCycle']}"
+                       for p in sorted(with_energy, key=lambda p: p["params"]["WordsPerCycle"]))
+    busy, idle = widest["busy_pj_per_cycle"], widest["idle_pj_per_cycle"]
+    return (text + f"; busy {busy:,.0f} pJ a cycle (idle {idle:,.0f}) measured at gate level, "
+            f"{energy['busy_pj_per_cycle']:,.0f} ({_pct(energy['busy_pj_per_cycle'] / busy - 1)}; "
+            f"idle {_pct(energy['idle_pj_per_cycle'] / idle - 1)}) by the energy estimate's rule "
+            f"from {widths} alone")
+
+
+def router_between() -> str:
+    """The router points between two others held out (the validation's
+    mapped_router rows but the widest's): each against the rule
+    interpolated from the others."""
+    from tcu_tools.explore.validate import mapped_router
+    rows = mapped_router(_data())
+    widest = rows[0]["whole"] if rows else None
+    held = list(dict.fromkeys(r["whole"] for r in rows if r["whole"] != widest))
+    if not held:
+        raise FigureError("spec/phys_osu018.toml: no tcu_operand_router point between two "
+                          "others")
+    parts = []
+    for name in held:
+        at = {r["figure"]: (float(r["fast"]), float(r["full"])) for r in rows
+              if r["whole"] == name}
+        (area, area_full), (clock, clock_full) = at["router_area_um2"], at["fmax_mhz"]
+        text = (f"at {name.split()[1]}, {area_full:,.0f} µm² and {clock_full:.1f} MHz mapped, "
+                f"{area:,.0f} µm² ({_pct(area / area_full - 1)}) and {clock:.1f} MHz "
+                f"({_pct(clock / clock_full - 1)}) by the rule from the other points")
+        if "router_busy_pj_per_cycle" in at:
+            busy, busy_full = at["router_busy_pj_per_cycle"]
+            text += (f", busy {busy_full:,.0f} pJ a cycle measured and {busy:,.0f} "
+                     f"({_pct(busy / busy_full - 1)}) by the energy rule")
+        parts.append(text)
+    return "; ".join(parts)
+
+
+ROUTER_6_6 = Path("docs") / "data" / "router_6_6.json"  # in the checkout
+
+
+def router_6_6_error() -> tuple[dict, dict]:
+    """The router mapped at 6/6 (docs/data/router_6_6.json, a width not a
+    power of two and not a point of the data file) and the composition's
+    rule from the data file's points there (compose.router_scaled)."""
+    from tcu_tools.phys import compose
+    path = source_dir() / ROUTER_6_6
+    try:
+        point = json.loads(path.read_text())["units"][0]
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        raise FigureError(f"{path}: {e}") from e
+    words = point["params"]["WordsPerCycle"]
+    return point, compose.router_scaled(_data()["point"], words, point["params"]["DWordsPerCycle"])
+
+
+def router_6_6() -> str:
+    """The 6/6 router against the rule from the data file's points."""
+    point, rule = router_6_6_error()
+    return (f"mapped at 6/6 ({ROUTER_6_6}, not a point of the data file), "
+            f"{point['area_um2']:,.0f} µm² and {point['fmax_mhz']:.1f} MHz; the rule from the "
+            f"data file's points gives {rule['area_um2']:,.0f} µm² "
+            f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)})")
+
+
+def router_energy_widths() -> str:
+    """The router widths the data file measured with energy."""
+    widths = [f"{p['params']['WordsPerCycle']}/{p['params']['DWordsPerCycle']}"
+              for p in sorted(_data()["point"], key=lambda p: p["params"].get("WordsPerCycle", 0))
+              if p["unit"] == "tcu_operand_router" and p.get("busy_pj_per_cycle") is not None]
+    if not widths:
+        raise FigureError("spec/phys_osu018.toml: no tcu_operand_router point with energy")
+    return ", ".join(widths[:-1]) + " and " + widths[-1] if len(widths) > 1 else widths[0]
 
 
 def datapath_floor() -> str:
@@ -407,7 +490,8 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-growth": router_growth, "router-2-2": router_2_2,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
-           "router-widest": router_widest,
+           "router-widest": router_widest, "router-energy-widths": router_energy_widths,
+           "router-between": router_between, "router-6-6": router_6_6,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,

@@ -15,8 +15,10 @@ keeps the others, and writes the run MAPPED afresh: the area and clock of
 every datapath the physical data file holds mapped whole ([[whole]]: Yosys
 and OpenSTA) against the fast evaluator's composition
 (tcu_tools.explore.validate.mapped_datapaths), and the run MAPPED_ROUTER: the
-widest router point of the data file against the composition's
-extrapolation from the narrower ones (validate.mapped_router). The head stamps what the figures are of, as the
+router points of the data file each against the composition's rule from
+the others (the widest extrapolated, those between interpolated), and
+their energy where measured against the energy estimate's rule from the
+others measured with energy (validate.mapped_router). The head stamps what the figures are of, as the
 physical data file's stamps do (tcu_tools.phys.stamp): the SHA-256 of each
 file they depend on (the RTL and the configuration spec the full flow
 builds, the C++ model and SystemC front-end whose timing statement and
@@ -40,7 +42,7 @@ from .params import checkout
 RECORD_PATH = Path("docs") / "data" / "explore_validation.toml"  # in the checkout
 COMMAND = "nice -n 10 tests/explore_cycles.sh build/tcu build/explore_cycles --record"
 MAPPED = "mapped_datapaths"  # the run of the data file's [[whole]] datapaths
-MAPPED_ROUTER = "mapped_router"  # the run of the data file's widest router point
+MAPPED_ROUTER = "mapped_router"  # the run of the data file's router points held out
 
 
 class RecordError(RuntimeError):
@@ -210,9 +212,10 @@ def read_mapped(name: str = MAPPED) -> tuple[dict, list[dict]]:
 
 
 def read_mapped_router(name: str = MAPPED_ROUTER) -> tuple[dict, list[dict]] | None:
-    """The data file's widest router point against the composition's
-    extrapolation from the others (validate.mapped_router): a run and its
-    results; None where the data file has too few router points."""
+    """The data file's router points each against the composition's rule
+    from the others, their energy (where measured) against the energy rule
+    from the others (validate.mapped_router): a run and its results; None
+    where the data file has too few router points."""
     from tcu_tools.phys import datafile
     from .validate import mapped_router
     data_path = checkout() / "spec" / "phys_osu018.toml"
@@ -227,9 +230,12 @@ def read_mapped_router(name: str = MAPPED_ROUTER) -> tuple[dict, list[dict]] | N
                 "error": round(float(r["error"].rstrip("%")) / 100, 8),
                 "tolerance": float(r["tolerance"].rstrip("%")) / 100, "status": r["status"]}
                for r in rows]
-    run = {"name": name, "workload": "none (area and clock)", "points": 1,
-           "axes": ["WordsPerCycle", "DWordsPerCycle"], "validated": 1, "kind": "mapped router",
-           "argv": "python -m tcu_tools.phys --unit tcu_operand_router --params P --no-energy"}
+    energy = any(r["figure"].startswith("router_busy") for r in rows)
+    held = len({r["whole"] for r in rows})
+    run = {"name": name, "workload": "none (area, clock and energy where measured)" if energy
+           else "none (area and clock)", "points": held,
+           "axes": ["WordsPerCycle", "DWordsPerCycle"], "validated": held, "kind": "mapped router",
+           "argv": "python -m tcu_tools.phys --unit tcu_operand_router --params P [--no-energy]"}
     return run, results
 
 
@@ -296,7 +302,9 @@ def load(path: Path | None = None) -> dict:
 
 FIGURES = {"cycles": "cycles", "energy_pj": "energy (pJ)",
            "energy_gate_level_pj": "energy against the gate-level datapath (pJ)", "area_um2": "area (µm²)",
-           "router_area_um2": "router area (µm²)", "fmax_mhz": "clock (MHz)"}
+           "router_area_um2": "router area (µm²)", "fmax_mhz": "clock (MHz)",
+           "router_busy_pj_per_cycle": "router busy (pJ a cycle)",
+           "router_idle_pj_per_cycle": "router idle (pJ a cycle)"}
 
 
 def _percent(x: float) -> str:
@@ -343,9 +351,12 @@ def table(data: dict, reasons: list[str] | None = None) -> str:
                 f"file (each `[[whole]]` left out of its own; area and clock tcu_datapath's, "
                 f"the router left out)"
                 if run.get("kind") == "mapped" else
-                f"the widest router point of `spec/phys_osu018.toml` (`{run['argv']}`, Yosys and "
-                f"OpenSTA), against the composition's extrapolation from the narrower router "
-                f"points (the point left out)"
+                f"the router points of `spec/phys_osu018.toml` (`{run['argv']}`, Yosys and "
+                f"OpenSTA), each against the composition's rule from the other router points "
+                f"(the widest extrapolated, those between interpolated"
+                + ("; the energy, by gate-level simulation, against the energy estimate's rule "
+                   "from those measured with energy" if "energy" in run["workload"] else "")
+                + "; the point left out)"
                 if run.get("kind") == "mapped router" else
                 f"{run['validated']} of {run['points']} points of `tcu explore {run['argv']}` "
                 f"(workload {run['workload']})")

@@ -20,9 +20,10 @@ tcu_tools.phys.stamp) validate the composition's area and clock without a
 synthesis (mapped_datapaths, validation_mapped.csv, with or without
 --no-synth): each against the fast evaluator's composition from the rest of
 the data file, its own table left out (with it, the evaluator takes that
-table's figures and the check could not fail); so does the data file's
-widest router point against the extrapolation from the narrower ones
-(mapped_router). TOLERANCES is the one
+table's figures and the check could not fail); so do the data file's
+router points, each against the rule from the others (mapped_router: the
+widest extrapolated, those between interpolated; the energy by the energy
+rule from the others measured with energy). TOLERANCES is the one
 statement of how close each figure must be; validation.csv and
 validation_mapped.csv hold every comparison and tcu explore exits 1 naming
 the points (and mapped datapaths) over a tolerance. With --no-synth the
@@ -48,9 +49,14 @@ from .workload_file import Gemm
 # model claims exactness for a one-variant GEMM without back-pressure),
 # area 5 %, clock 10 %, energy 10 %. The area is tcu_datapath's (area_um2:
 # the router's estimate is the same in both flows unless a router
-# parameter is an axis, which router_area_um2 then validates).
+# parameter is an axis, which router_area_um2 then validates); the
+# router's busy and idle energy a cycle (a router point against the
+# energy rule from the others: mapped_router) are energies.
 TOLERANCES = {"cycles": 0.0, "energy_pj": 0.10, "area_um2": 0.05, "router_area_um2": 0.05,
-              "fmax_mhz": 0.10}
+              "fmax_mhz": 0.10, "router_busy_pj_per_cycle": 0.10,
+              "router_idle_pj_per_cycle": 0.10}
+ROUTER_ENERGY = {"router_busy_pj_per_cycle": "busy_pj_per_cycle",
+                 "router_idle_pj_per_cycle": "idle_pj_per_cycle"}
 COLUMNS = ["point", "figure", "fast", "full", "error", "tolerance", "status"]
 MAPPED_COLUMNS = ["whole", "params"] + COLUMNS[1:]
 
@@ -85,26 +91,49 @@ def mapped_datapaths(data: dict) -> list[dict]:
 
 
 def mapped_router(data: dict) -> list[dict]:
-    """The data file's widest router point of equal gather and scatter
-    widths (tcu_operand_router mapped and timed), where two narrower ones
-    remain without it: its area and clock against the composition's
-    extrapolation from the others (compose.router_scaled, the point left
-    out). Rows as compare()'s, `whole` "router W/W" and `params` its
+    """The data file's router points of equal gather and scatter widths
+    (tcu_operand_router mapped and timed), each held out in turn: the
+    widest, and each point between two others but the second narrowest
+    (its narrower neighbour, the single slot of 1/1, has no selection
+    network and steps differently: compose.router_scaled). Each one's area
+    and clock against the composition's rule from the others
+    (compose.router_scaled: extrapolated for the widest, interpolated for
+    the others), and where it was measured with energy and two others but
+    the narrowest were (the narrowest, 1/1, has no selection network: a
+    rule through it says nothing of the wider ones'), its busy and idle
+    energy a cycle against the energy estimate's rule from those
+    (compose.router_energy over the others). Rows as
+    compare()'s, the widest's first, `whole` "router W/W" and `params` its
     widths; [] where the data file has fewer than three such points."""
-    from tcu_tools.phys import compose
-    square = [p for p in data["point"] if p["unit"] == "tcu_operand_router"
-              and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")]
+    square = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
+                     and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")),
+                    key=lambda p: p["params"]["WordsPerCycle"])
     if len(square) < 3:
         return []
-    widest = max(square, key=lambda p: p["params"]["WordsPerCycle"])
-    words = widest["params"]["WordsPerCycle"]
-    others = [p for p in data["point"] if p is not widest]
+    return [r for held in [square[-1]] + square[2:-1]
+            for r in _held_out_router(data, held, square[0])]
+
+
+def _held_out_router(data: dict, held: dict, narrowest: dict) -> list[dict]:
+    """mapped_router's rows of the router point `held`, the others its rule
+    (of the energy, the others but `narrowest`)."""
+    from tcu_tools.phys import compose
+    words = held["params"]["WordsPerCycle"]
+    others = [p for p in data["point"] if p is not held]
     router = compose.router_scaled(others, words, words)
     fast = {"router_area_um2": router["area_um2"], "fmax_mhz": router["fmax_mhz"]}
-    full = {"router_area_um2": widest["area_um2"], "fmax_mhz": widest["fmax_mhz"]}
+    full = {"router_area_um2": held["area_um2"], "fmax_mhz": held["fmax_mhz"]}
+    figures = ["router_area_um2", "fmax_mhz"]
+    with_energy = [p for p in others if p["unit"] == "tcu_operand_router"
+                   and p.get("busy_pj_per_cycle") is not None and p is not narrowest]
+    energy = (compose.router_energy(float(words), with_energy)
+              if held.get("busy_pj_per_cycle") is not None and len(with_energy) >= 2 else None)
+    if energy is not None:
+        for figure, key in ROUTER_ENERGY.items():
+            fast[figure], full[figure] = energy[key], held[key]
+        figures += list(ROUTER_ENERGY)
     rows = compare(f"router {words}/{words}",
-                   {k: physical.significant(v, 7) for k, v in fast.items()}, full,
-                   ["router_area_um2", "fmax_mhz"])
+                   {k: physical.significant(v, 7) for k, v in fast.items()}, full, figures)
     for r in rows:
         r["whole"], r["params"] = r.pop("point"), {"WordsPerCycle": words,
                                                     "DWordsPerCycle": words}
@@ -243,11 +272,12 @@ def validate(args, sweep: Sweep, evaluator, points, rows, chosen, rtl, out: Path
     bad_mapped = sorted({r["whole"] for r in mapped if r["status"] != "ok"}, key=str)
     wholes = {r["whole"] for r in mapped if isinstance(r["whole"], int)}
     routers = {r["whole"] for r in mapped} - wholes
+    router_figures = list(dict.fromkeys(r["figure"] for r in mapped if r["whole"] in routers))
     summary = (f"{len(chosen)} point(s) validated ({', '.join(figures)}) on {len(gemms)} GEMM(s); "
                f"{len(wholes)} mapped datapath(s) ([[whole]]: area_um2, fmax_mhz)"
-               f"{f', the widest mapped router (router_area_um2, fmax_mhz)' if routers else ''}"
-               f"; tolerances "
-               f"{', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
+               + (f", {len(routers)} mapped router point(s) ({', '.join(router_figures)})"
+                  if routers else "")
+               + f"; tolerances {', '.join(f'{k} {100 * v:g}%' for k, v in TOLERANCES.items())}")
     if bad:
         print(f"explore: validation failed at point(s) {', '.join(map(str, bad))}: see "
               f"{out / 'validation.csv'}", file=sys.stderr)

@@ -47,18 +47,25 @@ AREA_KEYS = ("area_um2", "flip_flop_area_um2")
 ISSUED_OP = {"int4": "mac", "e2m1": "mac", "f16": "product", "f64": "fma"}
 
 
-def router_energy(width: float) -> dict | None:
+def router_energy(width: float, points: list[dict] | None = None) -> dict | None:
     """The router's busy and idle pJ a cycle at mean width `width` by the
     energy estimate's own rule (model/src/energy.cpp router_figures, through
     the tcu Python module built from this data file: the one statement of
-    it); None where the module is not built or the file has no router
-    energies."""
+    it), between the data file's router points measured with energy, or
+    between `points` (router points with busy_pj_per_cycle and
+    idle_pj_per_cycle) where given; None where the module is not built or
+    there are no router energies."""
     try:
         from tcu_tools.explore.fast import tcu_module  # the build's, as tcu explore's
         tcu = tcu_module()
     except Exception:  # noqa: BLE001 - no module: no router energy
         return None
-    return tcu.router_figures(width) if hasattr(tcu, "router_figures") else None
+    if not hasattr(tcu, "router_figures"):
+        return None
+    if points is None:
+        return tcu.router_figures(width)
+    return tcu.router_figures(width, [p for p in points if p["unit"] == "tcu_operand_router"
+                                      and p.get("busy_pj_per_cycle") is not None])
 
 
 def _find(points: list[dict], unit: str, params: dict) -> dict | None:

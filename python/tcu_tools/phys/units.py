@@ -84,8 +84,8 @@ UNIT_TYPES = {
         UnitType("tcu_output_skid", "control", {}, 0, "", "bits", ("default", "small")),
         UnitType("tcu_datapath_ctrl", "control", {}, 0, "", "bits", ("default", "small")),
         UnitType("tcu_activity", "control", {}, 0, "", "bits", ("default", "small")),
-        # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1 and 4
-        # words a cycle; per cycle busy and idle (most of it the clock of
+        # Its energy (stimulus "router", tcu_tools.phys.stimulus) at 1, 4 and
+        # 8 words a cycle; per cycle busy and idle (most of it the clock of
         # its flip-flops: see tcu_tools.phys.sta.ideal_clock_slews).
         UnitType("tcu_operand_router", "router",
                  {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "word",
@@ -113,12 +113,13 @@ POINTS = [
     UNIT_TYPES["tcu_datapath_ctrl"],
     UNIT_TYPES["tcu_output_skid"],
     # The router at the configurations' widths did not finish mapping (Yosys's
-    # generic passes ran over 40 minutes at 64 words); measured here at 1 and
-    # 4 words a cycle with its energy, at 2 and 8 apart without (--unit
+    # generic passes ran over 40 minutes at 64 words); measured here at 1, 4
+    # and 8 words a cycle with its energy, at 2 apart without (--unit
     # tcu_operand_router --params ... --no-energy, merged by --from-json), and
     # scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
+    _at("tcu_operand_router", {"WordsPerCycle": 8, "DWordsPerCycle": 8}, ()),
     UNIT_TYPES["tcu_activity"],
 ]
 
