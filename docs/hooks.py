@@ -15,7 +15,8 @@ so that no figure or option is copied by hand:
     <!-- generated: config-spec -->   spec/config.toml's parameters, rules
                                       and named configurations
     <!-- generated: formal-checks --> formal/checks.toml's checks, a row per
-                                      pair and kind with its parameter sets
+                                      pair and kind with its parameter sets and
+                                      their CPU seconds (docs/data/costs.toml)
     <!-- generated: bench-table -->   the speed table of docs/data/bench.json
                                       (tcu_tools.bench_table)
     <!-- generated: explore-validation --> the fast evaluator's errors against
@@ -29,6 +30,8 @@ so that no figure or option is copied by hand:
                                       runs when the site is built; its plots are
                                       the page's images/explore-worked-*.png)
                                       (tcu_tools.explore.worked_findings)
+    <!-- cpu: KEY -->               CPU seconds as docs/data/costs.toml records
+                                      them (tcu_tools.costs.data.figure KEY)
     <!-- generated: bottom-up-datapaths --> the composition against datapaths
                                       mapped as the full flow maps them,
                                       tests/explore/data/bottom_up_datapaths.json
@@ -58,7 +61,7 @@ from mkdocs.structure.files import File
 # The repository (TCU_DOCS_REPO: another checkout, for a copy of docs/).
 REPO = Path(os.environ.get("TCU_DOCS_REPO", Path(__file__).resolve().parent.parent)).resolve()
 SRC_LINK = re.compile(r"\]\(/src/([^)#\s]+)")
-MARKER = re.compile(r"<!-- (tcu|generated|figure): *(.*?) *-->")
+MARKER = re.compile(r"<!-- (tcu|generated|figure|cpu): *(.*?) *-->")
 
 
 def _tcu() -> str:
@@ -222,17 +225,32 @@ def _formal_files() -> set[str]:
 
 
 def _formal_checks() -> str:
-    rows = []  # [tier, pair, kind, miter file, parameter sets]: a check's sets joined
+    """A row per pair and kind with its parameter sets, and the CPU seconds
+    docs/data/costs.toml records for them (a row's sets summed)."""
+    from tcu_tools.costs import data
+
+    rows = []  # [tier, pair, kind, miter file, parameter sets, log names]: a check's sets joined
     for c in _formal():
         top = c.miter.top.relative_to(REPO)
         if rows and rows[-1][:4] == [c.tier, c.pair, c.kind, top] and c.params:
             rows[-1][4].append(c.params_text)
+            rows[-1][5].append(c.name)
         else:
-            rows.append([c.tier, c.pair, c.kind, top, [c.params_text] if c.params else []])
-    return "\n".join(["| tier | pair | kind | miter | parameter sets |", "| --- | --- | --- | --- | --- |"]
+            rows.append([c.tier, c.pair, c.kind, top, [c.params_text] if c.params else [], [c.name]])
+    recorded = _costs().get("formal", {})
+
+    def cpu(names: list[str]) -> str:
+        have = [n for n in names if n in recorded]
+        if not have:
+            return "not recorded"
+        text = data.text(sum(recorded[n]["cpu_s"] for n in have))
+        return text if len(have) == len(names) else f"{text} ({len(have)} of {len(names)} sets)"
+
+    return "\n".join(["| tier | pair | kind | miter | parameter sets | CPU s |",
+                      "| --- | --- | --- | --- | --- | --: |"]
                      + [f"| {t} | {p} | `{k}` | [`{m.name}`](/src/{m}) | "
-                        f"{'; '.join(f'`{x}`' for x in sets) or 'none'} |"
-                        for t, p, k, m, sets in rows])
+                        f"{'; '.join(f'`{x}`' for x in sets) or 'none'} | {cpu(names)} |"
+                        for t, p, k, m, sets, names in rows])
 
 
 def _bench_table() -> str:
@@ -277,6 +295,25 @@ WORKED_PLOTS = {"images/explore-worked-throughput-vs-area.png": "throughput_vs_a
 def _worked_findings() -> str:
     return _run([sys.executable, "-m", "tcu_tools.explore.worked_findings", str(_worked_sweep())],
                 "python -m tcu_tools.explore.worked_findings")
+
+
+@functools.cache
+def _costs() -> dict:
+    from tcu_tools.costs import data
+
+    try:
+        return data.load(REPO / data.DATA)
+    except data.CostsError as e:
+        raise PluginError(f"docs: {e}") from e
+
+
+def _cpu(spec: str, where: str) -> str:
+    from tcu_tools.costs import data
+
+    try:
+        return data.figure(_costs(), spec)
+    except data.CostsError as e:
+        raise PluginError(f"docs: {where}: {e}") from e
 
 
 def _bottom_up_datapaths() -> str:
@@ -330,6 +367,8 @@ def on_page_markdown(markdown, page, config, files):
             return _tcu_block(arg)
         if kind == "figure":
             return _figure(arg)
+        if kind == "cpu":
+            return _cpu(arg, page.file.src_uri)
         if arg not in GENERATED:
             raise PluginError(f"docs: {page.file.src_uri}: unknown marker 'generated: {arg}'")
         return GENERATED[arg]()

@@ -12,7 +12,8 @@
 # further parameter sets; tcu_core with SYNTHESIS at its default widths and
 # unit counts) by default; a description or a part alone with its name.
 # CTest runs such slices as separate tests, so that they share the machine's
-# cores (the part defaults in the second tier: 30 CPU s).
+# cores (the part defaults in the second tier: rtl_lint_synthesis_defaults,
+# its CPU seconds in docs/data/costs.toml).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 usage() { echo "usage: scripts/lint.sh [simulation|synthesis] [units|datapaths|defaults]" >&2; exit 2; }
@@ -55,10 +56,11 @@ want units && for define in "${defines[@]}"; do
     esac
     # The router's synthesis forms (no SYNTHESIS text of their own and no
     # SynthImpl: the same code in both passes) are linted as their own tops
-    # in the SYNTHESIS pass only (5 and 4 CPU s each). The router itself with
+    # in the SYNTHESIS pass only (docs/data/costs.toml, figures lint-units-gather-8
+    # and lint-units-scatter). The router itself with
     # SYNTHESIS is the instance inside tcu_core (4 words a cycle, SynthImpl
     # passed through: its synthesis forms within); as its own top it is
-    # linted in the simulation pass (9 CPU s saved: at 16 words a cycle its
+    # linted in the simulation pass (figure lint-router-own-top-saved: at 16 words a cycle its
     # own top elaborated the same code as tcu_core's instance).
     case $top in
       tcu_router_gather_synth | tcu_router_scatter_synth) [ -n "$define" ] || continue ;;
@@ -67,7 +69,8 @@ want units && for define in "${defines[@]}"; do
     # tcu_core with SYNTHESIS at 4 words a cycle each way, 4 f16 FMAs and 64
     # e2m1 MACs: the hierarchy and its SynthImpl pass-through; at the
     # default widths and unit counts the synthesis implementations'
-    # per-position networks and unit arrays took 30 CPU s (14 s so), and the
+    # per-position networks and unit arrays take more than twice as long
+    # (test rtl_lint_synthesis_defaults against figure lint-units-tcu-core), and the
     # datapath and each unit are linted as their own tops in the same pass.
     # The AND-OR gather as its own top at 8 words a cycle (at the default
     # 64 its per-position networks took 33 s of the test command; the code

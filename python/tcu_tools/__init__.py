@@ -7,6 +7,9 @@
   tcu_tools.mutate   mutation testing of the RTL (tcu-mutate)
   tcu_tools.formal   formal equivalence of the units' two implementations
                      (tcu-formal; formal/checks.toml)
+  tcu_tools.costs    the CPU seconds of the checks, tests and the test
+                     command's phases (docs/data/costs.toml), recorded and
+                     stated in the docs
 
 scripts/setup.sh installs it into .venv (editable; a regular `pip install
 python/` works the same). The data it reads wherever it runs, the spec

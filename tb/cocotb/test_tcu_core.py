@@ -8,8 +8,8 @@ test_planted_fault         the testbench on the same model with one operator
 
 One model serves both: the RTL with the planted fault's operator behind a
 switch read once at start-up (`$test$plusargs`), off unless +tcu_plant is
-given, so that the model is Verilated and compiled once (about 40 CPU s
-cold), not once as it is and once faulty.
+given, so that the model is Verilated and compiled once (docs/data/costs.toml,
+figure cocotb-build-inlined), not once as it is and once faulty.
 
 Run from the checkout (the RTL is its rtl/: tcu_tools.source_dir()).
 Environment: TCU_COCOTB_BUILD (where the models are built; default
@@ -44,8 +44,8 @@ PARAMETERS = tcu_spec.load().configs["cocotb"]
 # reads and writes them as binary strings); harmless for narrower ports.
 BUILD_ARGS = [
     # Units inlined (unlike rtl/CMakeLists.txt's -fno-inline): at this size the
-    # model is 17 files of C++, about 40 CPU seconds cold, against 122 files
-    # and 3.5 minutes with a class per unit.
+    # model is 17 files of C++ against 122 with a class per unit, a cold
+    # build about five times faster (docs/data/costs.toml, cocotb-build-*).
     "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "--assert",
     str(RTL / "lint.vlt"), str(HERE / "public_ports.vlt"),
     "-CFLAGS", "-DVL_VALUE_STRING_MAX_WORDS=256",

@@ -2,9 +2,9 @@
 # rtl/tcu_core.sv from SystemVerilog alone and checks every D against the
 # golden model through tb/dpi/tcu_golden_dpi_pkg.sv and libtcu_golden.
 # Verilator --binary --timing builds it with its own make, as one translation
-# unit (VM_PARALLEL_BUILDS=0) at -O0: about 16 CPU s, Verilator's runtime
-# included, instead of 4.5 minutes with a translation unit per generated
-# file at -O1 (each parses Verilator's headers and the model's symbols); the
+# unit (VM_PARALLEL_BUILDS=0) at -O0, Verilator's runtime included, many
+# times faster than with a translation unit per generated file at -O1
+# (docs/data/costs.toml, figures dpi-build-*; each parses Verilator's headers and the model's symbols); the
 # runs are short. A small core (the spec's configuration dpi,
 # spec/config.toml) keeps it cheap too, and one build serves the testbench
 # and its planted twin (below).

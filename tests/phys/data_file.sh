@@ -9,12 +9,13 @@
 #     synthesis of a minute or more: second tier);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-f16
 #     the same for tcu_f16_dot at both its points (FmaStages=2, default;
-#     FmaStages=1, small), energy included (about 2 CPU minutes: second
+#     FmaStages=1, small), energy included (minutes: second
 #     tier; tcu_fma, which it shares with the f64 dot, changed after the
 #     file was written once and only the f64 check saw it);
 #   tests/phys/data_file.sh PYTHON WORKDIR check-f64
 #     the same for tcu_f64_dot at the default FmaStages=2, its energy from
-#     its own gate-level simulation (about 20 CPU minutes: second tier);
+#     its own gate-level simulation (the longest: second tier; each
+#     check's CPU seconds in docs/data/costs.toml);
 #   tests/phys/data_file.sh PYTHON WORKDIR planted
 #     the proof that the check can fail: for each figure --check compares,
 #     a copy of the data file with that figure of the tcu_sparse_mux point

@@ -17,8 +17,8 @@
 # (tests/rtl/gls_plant_fault.sh: as synthesized, or faulty while
 # TCU_GLS_PLANT is set): the unit's test runs it as synthesized, and its
 # twin, the same executable with TCU_GLS_PLANT=1, must fail:
-# gls_<unit>_planted_fault (one model a unit, not two: 30 CPU s of
-# Verilation and compiles saved). Units whose synthesis, Verilation and
+# gls_<unit>_planted_fault (one model a unit, not two: the Verilation and
+# compiles saved are docs/data/costs.toml's figure gls-planted-one-model-saved). Units whose synthesis, Verilation and
 # compilation take more than about two minutes are in the second tier (the
 # end of this file).
 # Included by tests/CMakeLists.txt (Yosys found).
@@ -186,10 +186,10 @@ set_tests_properties(gls_f64_dot gls_f64_dot_planted_fault PROPERTIES LABELS "gl
 # netlist aliases the 8,192-bit D buffer in two assignments of more than
 # 40,000 tokens, which Verilator 5.006 refuses: written one bit an
 # assignment first (tests/rtl/gls_split_assigns.py). Second tier: its
-# synthesis, Verilation and compilation alone take about 250 CPU s, and
-# the test about 6 CPU minutes on its sample
-# (tests/rtl/test_operand_router.cpp, gls_variants; figures in
-# docs/guide/formal.md, "Gate-level simulation").
+# synthesis, Verilation and compilation alone take minutes, and the test
+# longer on its sample (tests/rtl/test_operand_router.cpp, gls_variants;
+# figures in docs/guide/formal.md, "Gate-level simulation"; its CPU seconds
+# in docs/data/costs.toml, figure gls-router-build and test gls_router).
 tcu_gls_netlist(tcu_operand_router "WordsPerCycle=1 DWordsPerCycle=1" router_synth_netlist)
 set(router_netlist ${TCU_GLS_DIR}/tcu_operand_router.w1.v)
 add_custom_command(OUTPUT ${router_netlist}
@@ -201,7 +201,8 @@ tcu_gls_model(tcu_gls_router tcu_operand_router Vtcu_operand_router_gls ${router
 tcu_gls_test(gls_router test_operand_router.cpp tcu_gls_router tcu_datapath_ports)
 # The twin's fault (the netlist's first XOR) is in the scatter's word
 # counter: it runs the scatter section only (the gather and timing sections
-# pass on it and would cost 4 CPU minutes of the sample).
+# pass on it and would cost most of the sample's time: figure
+# gls-router-gather-timing).
 set(TCU_GLS_PLANTED_ARGS -c "W1 netlist: scatter, every variant, random and full rate")
 tcu_gls_planted(gls_router
   "REQUIRE\\( (port\\[w\\] == want\\[w\\]|data == it->second|it != e.words.end\\(\\)|e.seen.size\\(\\) == e.words.size\\(\\)) \\)")

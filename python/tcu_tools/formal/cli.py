@@ -1,4 +1,5 @@
-"""tcu-formal [--plant | --with-plant] [--first-set] [--tier default|full|all] [--list] [filter]
+"""tcu-formal [--plant | --with-plant] [--first-set] [--tier default|full|all] [--list]
+           [--record FILE] [filter]
 
 Formal equivalence of each unit's two implementations (Yosys 0.23 SAT, ABC):
 the synthesis implementation (what scripts/synth.sh maps, SynthImpl=1)
@@ -25,7 +26,11 @@ every check is proven and every plant fails by a counterexample (the test
 command's formal run). --tier picks the
 checks: default (the test command's), full (the slow ones, CTest label full)
 or all (both; the default). A filter keeps the checks whose line (pair and
-parameters) contains it. --list prints the checks instead.
+parameters) contains it. --list prints the checks instead. --record FILE
+merges each check's CPU and wall seconds and each tool's CPU seconds (from its
+log), with the machine, the tools' versions and the date, into the data file
+of costs (docs/data/costs.toml; tcu_tools.costs.data): the figures the pages
+state.
 
 Environment: EQUIV_DIR the logs' directory (default build/equiv); EQUIV_JOBS
 the slices proven at once (default: the cores); EQUIV_TIMEOUT
@@ -49,6 +54,7 @@ from pathlib import Path
 from tcu_tools import source_dir
 
 from . import checks as checks_mod
+from . import record
 from .kinds import PAIRED, PROVERS
 from .tools import TIMED_OUT, UNDECIDED, Step, kill_all
 
@@ -70,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tier", default="all", choices=("default", "full", "all"))
     p.add_argument("--list", action="store_true", help="print the checks, run nothing")
     p.add_argument("--checks", type=Path, help="the checks file (default formal/checks.toml)")
+    p.add_argument("--record", type=Path, metavar="FILE",
+                   help="merge each check's CPU seconds into this data file of costs")
     p.add_argument("filter", nargs="?", default="",
                    help="keep the checks whose pair and parameters contain this")
     return p
@@ -132,9 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     # Stopped (CTest's time limit, Ctrl-C): the tools running are killed too.
     signal.signal(signal.SIGTERM, _stop)
     try:
-        return _run(root, chosen, args.plant, firsts if args.with_plant else [])
+        status, costs = _run(root, chosen, args.plant, firsts if args.with_plant else [])
     finally:
         kill_all()
+    if args.record:
+        record.write(args.record, costs, argv if argv is not None else sys.argv[1:], args.plant)
+    return status
 
 
 def _children_cpu() -> float:
@@ -172,6 +183,7 @@ def _run(root: Path, chosen: list, plant: bool, with_plant: list) -> int:
     out = out if out.is_absolute() else root / out
     out.mkdir(parents=True, exist_ok=True)
     proven = failed = errors = planted = unfailed = 0
+    costs = {}  # log name: its entry of the data file of costs
     with tempfile.TemporaryDirectory(prefix="tcu-formal-") as tmp:
         for check in chosen:
             start, cpu = time.monotonic(), _children_cpu()
@@ -183,6 +195,8 @@ def _run(root: Path, chosen: list, plant: bool, with_plant: list) -> int:
             failed += status != 0
             errors += error
             _line(check, result, seconds, cpu)
+            costs[check.name] = record.entry(check, log, seconds, cpu, bool(runs[1:]), plant,
+                                             status)
             for status, log, label in runs[1:]:
                 result, error = _verdict(status, log)
                 if status and not error:
@@ -197,4 +211,4 @@ def _run(root: Path, chosen: list, plant: bool, with_plant: list) -> int:
     if with_plant:
         text += f"; {planted} plants failed as they must, {unfailed} did not"
     print(text)
-    return 0 if failed == 0 and unfailed == 0 else 1
+    return (0 if failed == 0 and unfailed == 0 else 1), costs

@@ -487,10 +487,9 @@ def prove_map(step: Step, check: Check) -> int:
 # The kinds whose check and planted twin share one preparation (tcu-formal
 # --with-plant): prove(step, check, plant_log) -> (status, plant status).
 # Kind pipe's Run 1 maps the int4 dot's table reads in its shared units (the
-# pair takes 52 CPU s where the check's and its plant's runs apart take 40 each);
+# pair shares that work; docs/data/costs.toml, figures equiv-paired-*);
 # kinds aig and cec spend their time after flattening, where the pair's two
-# copies are apart (the e2m1 group dots: 37 CPU s against 19 each), and
-# runs apart.
+# copies are apart (together as long as apart), and run apart.
 PAIRED = {"pipe": prove_pipe_paired}
 
 PROVERS = {"comb": prove_comb, "aig": prove_comb, "pipe": prove_pipe,

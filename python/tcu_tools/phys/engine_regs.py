@@ -31,8 +31,9 @@ idle figures (its [[point]]): idle per cycle, and the rest of a busy cycle
 per MAC issued (the operand selection, the D buffer's writes, the pipes).
 The stimulus is tcu_tools.phys.engine_stimulus's (every engine's
 family). A whole engine is a large netlist
-for Icarus: the int4 engine of four units (about 110,000 cells) loads in
-about 3 CPU minutes and simulates at about 10 CPU seconds a cycle.
+for Icarus: the int4 engine of four units (about 110,000 cells) takes
+minutes to load and seconds a cycle (docs/data/costs.toml, figures
+icarus-engine-load and icarus-engine-cycle).
 
 toggles: the registers' data toggles (an [[engine_regs_toggles]] table per
 engine): the bits of the engine's registers that change over an RTL run
