@@ -115,6 +115,23 @@ def test_phases_read(tmp_path):
     assert f"{f}:2: not bash's time" in str(error.value)
 
 
+
+def test_phases_recorded(tmp_path, monkeypatch):
+    """The recorder's run: its short name, the how, each tool's version
+    (a tool that does not run is "?"), the phases under it."""
+    times = tmp_path / "times"
+    times.write_text("setup 0m1.500s 0m0.250s 100.0 103.5\n")
+    record = tmp_path / "costs.toml"
+    monkeypatch.setattr(phases, "TOOLS", {"python3": ["python3", "--version"],
+                                          "absent": ["no-such-tool-here", "--version"]})
+    assert phases.main([str(times), "--record", str(record), "--how", "a fresh clone",
+                        "--name", "fresh"]) == 0
+    d = data.load(record)
+    run = d["run"][-1]
+    assert run["name"] == "phases: fresh" and run["how"] == "a fresh clone"
+    assert run["tools"]["python3"].startswith("Python 3") and run["tools"]["absent"] == "?"
+    assert d["phase"]["setup"] == {"cpu_s": 1.8, "wall_s": 3.5, "run": "phases: fresh"}
+
 def test_tests_ordered():
     def t(name, **props):
         return {"name": name, "properties": [{"name": k, "value": v} for k, v in props.items()]}

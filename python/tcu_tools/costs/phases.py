@@ -1,4 +1,4 @@
-"""python -m tcu_tools.costs.phases TIMES [--record FILE] [--how TEXT]
+"""python -m tcu_tools.costs.phases TIMES [--record FILE] [--how TEXT] [--name TEXT]
 
 The test command's phases, as scripts/test.sh times them when
 TCU_TEST_TIMES=TIMES is set, merged into the data file of costs (default
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,6 +52,25 @@ def read(times: Path) -> dict[str, dict]:
     return entries
 
 
+# The tools whose versions the phases' figures depend on: the compilers of
+# the two builds, Verilator and CMake (the build), Yosys (the netlists).
+TOOLS = {"clang++": ["clang++", "--version"], "g++": ["g++", "--version"],
+         "verilator": ["verilator", "--version"], "cmake": ["cmake", "--version"],
+         "yosys": ["yosys", "-V"]}
+
+
+def versions() -> dict[str, str]:
+    """Each tool's first line of its version, "?" where it does not run."""
+    found = {}
+    for tool, command in TOOLS.items():
+        try:
+            out = subprocess.run(command, capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        found[tool] = out.splitlines()[0].strip() if out.strip() else "?"
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tcu_tools.costs.phases",
                                 description=__doc__.split("\n\n")[1])
@@ -58,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--record", type=Path, help="the data file (default docs/data/costs.toml)")
     p.add_argument("--how", default="scripts/test.sh with TCU_TEST_TIMES",
                    help="how the run was made (a fresh clone, CCACHE_DISABLE=1 ...)")
+    p.add_argument("--name", help="the run's short name (default: the --how text)")
     args = p.parse_args(argv)
     try:
         entries = read(args.times)
@@ -68,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"costs.phases: {args.times}: no phase", file=sys.stderr)
         return 2
     file = args.record or data.path()
-    run = data.new_run(f"phases: {args.how}", "TCU_TEST_TIMES=FILE scripts/test.sh",
-                       args.how, {})
+    run = data.new_run(f"phases: {args.name or args.how}",
+                       "TCU_TEST_TIMES=FILE scripts/test.sh", args.how, versions())
     data.record(file, run, "phase", entries)
     print(f"costs.phases: {len(entries)} phase(s) recorded in {file}")
     return 0
