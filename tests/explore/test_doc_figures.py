@@ -140,3 +140,19 @@ def test_the_adding_slot_is_the_scatter_s_measurement(monkeypatch):
     rows = doc_figures.router_scatter_rows()
     assert (rows["4f"]["area_um2"] - rows["4"]["area_um2"]) / 3 != pytest.approx(
         compose.SCATTER_ADDING_SLOT_UM2, abs=0.5)
+
+
+@pytest.mark.xfail(strict=True, reason="the router's rule takes its line at the mean of unequal "
+                   "gather and scatter widths: the router mapped at 2/8 is 16.8 % below it in "
+                   "area (the scatter alone costs about the same at every power of two from 4 "
+                   "on); a known gap, named in docs/guide/explore-evaluator.md")
+def test_router_rule_at_unequal_widths():
+    """The composition's router rule against the routers mapped at unequal
+    gather and scatter widths (docs/data/router_W_D.json, W != D, kept out
+    of the data file): area and clock within the validation's tolerances.
+    It misses the area (strict: a rule that comes to hold it fails here
+    until the mark goes)."""
+    from tcu_tools.explore.validate import TOLERANCES
+    for point, rule, path in doc_figures.router_off_powers_errors(equal=False):
+        assert abs(rule["fmax_mhz"] / point["fmax_mhz"] - 1) <= TOLERANCES["fmax_mhz"], path
+        assert abs(rule["area_um2"] / point["area_um2"] - 1) <= TOLERANCES["router_area_um2"], path

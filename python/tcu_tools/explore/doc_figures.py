@@ -161,15 +161,17 @@ def router_between() -> str:
 ROUTER_OFF_POWERS = Path("docs") / "data"  # router_W_D.json, in the checkout
 
 
-def router_off_powers_errors() -> list[tuple[dict, dict, Path]]:
-    """The routers mapped at widths that are not powers of two
-    (docs/data/router_W_D.json, not points of the data file), narrowest
-    first, each with the composition's rule from the data file's points
-    there (compose.router_scaled) and its file."""
+def router_off_powers_errors(equal: bool = True) -> list[tuple[dict, dict, Path]]:
+    """The routers mapped apart from the data file's points
+    (docs/data/router_W_D.json): of equal widths not powers of two (or,
+    `equal` false, of unequal gather and scatter widths), narrowest first,
+    each with the composition's rule from the data file's points there
+    (compose.router_scaled) and its file."""
     from tcu_tools.phys import compose
     out = []
     for path in sorted((source_dir() / ROUTER_OFF_POWERS).glob("router_*_*.json")):
-        if not path.stem.replace("router_", "").replace("_", "").isdigit():
+        widths = path.stem.split("_")[1:]
+        if not all(w.isdigit() for w in widths) or (widths[0] == widths[1]) != equal:
             continue
         try:
             point = json.loads(path.read_text())["units"][0]
@@ -179,7 +181,8 @@ def router_off_powers_errors() -> list[tuple[dict, dict, Path]]:
         out.append((point, compose.router_scaled(_data()["point"], words, d_words),
                     path.relative_to(source_dir())))
     if not out:
-        raise FigureError(f"{ROUTER_OFF_POWERS}: no router_W_D.json")
+        raise FigureError(f"{ROUTER_OFF_POWERS}: no router_W_D.json of "
+                          f"{'equal' if equal else 'unequal'} widths")
     return sorted(out, key=lambda e: e[0]["params"]["WordsPerCycle"])
 
 
@@ -200,6 +203,30 @@ def router_off_powers() -> str:
             f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule, of which "
             f"{extra:,.0f} µm² for its {compose.scatter_adding_slots(d_words)} adding slots "
             f"(the line alone {line:,.0f} µm², {_pct(line / point['area_um2'] - 1)})")
+    return "; ".join(parts)
+
+
+def router_unequal() -> str:
+    """The routers mapped at unequal gather and scatter widths against the
+    rule (the line at their mean width), and against the line at the
+    gather width with the scatter alone's difference between the two
+    widths (docs/data/router_scatter.json)."""
+    from tcu_tools.phys import compose
+    rows = router_scatter_rows()
+    parts = []
+    for point, rule, path in router_off_powers_errors(equal=False):
+        words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
+        gather = compose.router_scaled(_data()["point"], words, words)
+        if str(words) not in rows or str(d_words) not in rows:
+            raise FigureError(f"{ROUTER_SCATTER}: no row {words} or {d_words}")
+        split = gather["area_um2"] + rows[str(d_words)]["area_um2"] - rows[str(words)]["area_um2"]
+        parts.append(
+            f"at {words}/{d_words} ({path}), {point['area_um2']:,.0f} µm² and "
+            f"{point['fmax_mhz']:.1f} MHz mapped, {rule['area_um2']:,.0f} µm² "
+            f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule at the mean width; "
+            f"the router at {words}/{words} with the scatter alone's difference from {words} to "
+            f"{d_words} words, {split:,.0f} µm² ({_pct(split / point['area_um2'] - 1)})")
     return "; ".join(parts)
 
 
@@ -541,7 +568,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
            "router-between": router_between, "router-off-powers": router_off_powers,
-           "router-scatter": router_scatter,
+           "router-scatter": router_scatter, "router-unequal": router_unequal,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,

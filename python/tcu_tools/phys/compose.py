@@ -116,8 +116,10 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     steps a word from 2/2 to 8/8 in both (the single slot of 1/1 needs no
     network: 1/1 to 2/2 steps differently). At the mean of the two widths
     when they differ (exact only if a gather and a scatter slot cost the
-    same, which no router point measures; the scatter alone costs about the
-    same at 4 and 8 words a cycle: docs/data/router_scatter.json). The area linear in the width
+    same, and they do not: the scatter alone costs about the same at every
+    power of two from 4 on, docs/data/router_scatter.json, and the router
+    mapped at 2/8, docs/data/router_2_8.json, is below the line at its mean
+    width by more than the area tolerance: a known gap). The area linear in the width
     is the points' less their scatter's adding slots (scatter_extra_um2),
     and the point's own are added at its scatter width: at a width not a
     power of two, slots past the largest power of two dividing it add to
