@@ -359,7 +359,10 @@ def test_int4_tables_at_the_points_sparse_enable():
 def test_router_piecewise_between_its_points():
     """With a point at 2/2 words (5400, 4 ns) beside 1/1 (5000, 6 ns) and
     4/4 (5600, 6 ns), area and path linear in the width: at 3/3 words
-    between 2/2 and 4/4, 5500 and 5 ns; at 16/8 (mean 12) along 2/2-4/4
+    between 2/2 and 4/4, 5500 and 5 ns, and the area plus the scatter's
+    two slots that add to the beat's first word (3 is not a power of two:
+    slots 1 and 2 add), by its scatter width only (at 4/3 the same, at 3/4
+    none: 5550); at 16/8 (mean 12) along 2/2-4/4
     beyond, 5600 + 8 x 100 = 6400 and 6 + 8 x 1 = 14 ns; at 1/2 (mean 1.5)
     between 1/1 and 2/2, 5200 and 5 ns. A growth that falls beyond the
     widest point is taken flat (a 2/2 point of 5700 and 6.5 ns: 5600 and
@@ -367,7 +370,12 @@ def test_router_piecewise_between_its_points():
     points = POINTS + [point("tcu_operand_router",
                              {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
                              5400.0, 4050.0, 4.0)]
-    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500)
+    adding = 2 * compose.SCATTER_ADDING_SLOT_UM2
+    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500 + adding)
+    assert compose.router_scaled(points, 4, 3)["area_um2"] == pytest.approx(5550 + adding)
+    assert compose.router_scaled(points, 3, 4)["area_um2"] == pytest.approx(5550)
+    assert "scatter's 2 slots that add" in compose.router_scaled(points, 3, 3)["scaled"]
+    assert "slots that add" not in compose.router_scaled(points, 3, 4)["scaled"]
     assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
     assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
     assert compose.router_scaled(points, 3, 3)["critical_path_ns"] == pytest.approx(5.0)
@@ -387,7 +395,8 @@ def test_router_piecewise_between_its_points():
 
 
 def test_planted_router_linear_from_its_ends(monkeypatch):
-    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 at 3/3."""
+    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 (and the
+    scatter's adding slots) at 3/3."""
     real = compose.router_scaled
     monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(
         [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))

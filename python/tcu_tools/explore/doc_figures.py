@@ -8,7 +8,8 @@ when the site is built):
 Sources: spec/phys_osu018.toml (the dot units' points at a stage count, their
 critical paths in FO4 of spec/phys_calib_osu018.toml; the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
-activity counters' point), the composition
+activity counters' point), docs/data/router_*.json (the router mapped at widths
+not powers of two, its scatter alone), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
 (a datapath's energy at gate level) priced by this build's energy estimate,
 docs/data/engine_glue_*_rtl.json (the int4 and f16 engines' glue with their units' RTL)
@@ -157,31 +158,106 @@ def router_between() -> str:
     return "; ".join(parts)
 
 
-ROUTER_6_6 = Path("docs") / "data" / "router_6_6.json"  # in the checkout
+ROUTER_OFF_POWERS = Path("docs") / "data"  # router_W_D.json, in the checkout
 
 
-def router_6_6_error() -> tuple[dict, dict]:
-    """The router mapped at 6/6 (docs/data/router_6_6.json, a width not a
-    power of two and not a point of the data file) and the composition's
-    rule from the data file's points there (compose.router_scaled)."""
+def router_off_powers_errors(equal: bool = True) -> list[tuple[dict, dict, Path]]:
+    """The routers mapped apart from the data file's points
+    (docs/data/router_W_D.json): of equal widths not powers of two (or,
+    `equal` false, of unequal gather and scatter widths), narrowest first,
+    each with the composition's rule from the data file's points there
+    (compose.router_scaled) and its file."""
     from tcu_tools.phys import compose
-    path = source_dir() / ROUTER_6_6
-    try:
-        point = json.loads(path.read_text())["units"][0]
-    except (OSError, ValueError, KeyError, IndexError) as e:
-        raise FigureError(f"{path}: {e}") from e
-    words = point["params"]["WordsPerCycle"]
-    return point, compose.router_scaled(_data()["point"], words, point["params"]["DWordsPerCycle"])
+    out = []
+    for path in sorted((source_dir() / ROUTER_OFF_POWERS).glob("router_*_*.json")):
+        widths = path.stem.split("_")[1:]
+        if not all(w.isdigit() for w in widths) or (widths[0] == widths[1]) != equal:
+            continue
+        try:
+            point = json.loads(path.read_text())["units"][0]
+            words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            raise FigureError(f"{path}: {e}") from e
+        out.append((point, compose.router_scaled(_data()["point"], words, d_words),
+                    path.relative_to(source_dir())))
+    if not out:
+        raise FigureError(f"{ROUTER_OFF_POWERS}: no router_W_D.json of "
+                          f"{'equal' if equal else 'unequal'} widths")
+    return sorted(out, key=lambda e: e[0]["params"]["WordsPerCycle"])
 
 
-def router_6_6() -> str:
-    """The 6/6 router against the rule from the data file's points."""
-    point, rule = router_6_6_error()
-    return (f"mapped at 6/6 ({ROUTER_6_6}, not a point of the data file), "
-            f"{point['area_um2']:,.0f} µm² and {point['fmax_mhz']:.1f} MHz; the rule from the "
-            f"data file's points gives {rule['area_um2']:,.0f} µm² "
+def router_off_powers() -> str:
+    """The routers mapped at widths not powers of two against the rule from
+    the data file's points, and against its line alone (without the
+    scatter's adding slots)."""
+    from tcu_tools.phys import compose
+    parts = []
+    for point, rule, path in router_off_powers_errors():
+        words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
+        extra = compose.scatter_extra_um2(d_words)
+        line = rule["area_um2"] - extra
+        parts.append(
+            f"at {words}/{d_words} ({path}), {point['area_um2']:,.0f} µm² and "
+            f"{point['fmax_mhz']:.1f} MHz mapped, {rule['area_um2']:,.0f} µm² "
             f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
-            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)})")
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule, of which "
+            f"{extra:,.0f} µm² for its {compose.scatter_adding_slots(d_words)} adding slots "
+            f"(the line alone {line:,.0f} µm², {_pct(line / point['area_um2'] - 1)})")
+    return "; ".join(parts)
+
+
+def router_unequal() -> str:
+    """The routers mapped at unequal gather and scatter widths against the
+    rule (the line at their mean width), and against the line at the
+    gather width with the scatter alone's difference between the two
+    widths (docs/data/router_scatter.json)."""
+    from tcu_tools.phys import compose
+    rows = router_scatter_rows()
+    parts = []
+    for point, rule, path in router_off_powers_errors(equal=False):
+        words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
+        gather = compose.router_scaled(_data()["point"], words, words)
+        if str(words) not in rows or str(d_words) not in rows:
+            raise FigureError(f"{ROUTER_SCATTER}: no row {words} or {d_words}")
+        split = gather["area_um2"] + rows[str(d_words)]["area_um2"] - rows[str(words)]["area_um2"]
+        parts.append(
+            f"at {words}/{d_words} ({path}), {point['area_um2']:,.0f} µm² and "
+            f"{point['fmax_mhz']:.1f} MHz mapped, {rule['area_um2']:,.0f} µm² "
+            f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule at the mean width; "
+            f"the router at {words}/{words} with the scatter alone's difference from {words} to "
+            f"{d_words} words, {split:,.0f} µm² ({_pct(split / point['area_um2'] - 1)})")
+    return "; ".join(parts)
+
+
+ROUTER_SCATTER = Path("docs") / "data" / "router_scatter.json"  # in the checkout
+
+
+def router_scatter_rows() -> dict:
+    """docs/data/router_scatter.json's rows (the scatter alone mapped,
+    tcu_tools.phys.scatter_probe) by width, "Wf" with the first word a port."""
+    path = source_dir() / ROUTER_SCATTER
+    try:
+        rows = json.loads(path.read_text())["rows"]
+        return {f"{r['DWordsPerCycle']}{'f' if r['FreeBase'] else ''}": r for r in rows}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise FigureError(f"{path}: {e}") from e
+
+
+def router_scatter() -> str:
+    """The scatter alone at each width mapped, and what an adding slot costs
+    (compose.SCATTER_ADDING_SLOT_UM2's source)."""
+    rows = router_scatter_rows()
+    for need in ("4", "4f"):
+        if need not in rows:
+            raise FigureError(f"{ROUTER_SCATTER}: no row {need}")
+    widths = sorted((r for k, r in rows.items() if not k.endswith("f")),
+                    key=lambda r: r["DWordsPerCycle"])
+    free, counted = rows["4f"]["area_um2"], rows["4"]["area_um2"]
+    return (", ".join(f"{r['area_um2']:,.0f} µm² at {r['DWordsPerCycle']}" for r in widths)
+            + f" words a cycle ({ROUTER_SCATTER}, `python -m tcu_tools.phys.scatter_probe`); "
+            f"at 4 with the beat's first word a port (3 slots adding) {free:,.0f} µm², "
+            f"{(free - counted) / 3:,.0f} µm² an adding slot")
 
 
 def router_energy_widths() -> str:
@@ -491,7 +567,8 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
-           "router-between": router_between, "router-6-6": router_6_6,
+           "router-between": router_between, "router-off-powers": router_off_powers,
+           "router-scatter": router_scatter, "router-unequal": router_unequal,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,

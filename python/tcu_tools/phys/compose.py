@@ -34,7 +34,8 @@ ENGINES = {
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
           "with SparseEnable) + tcu_operand_router (piecewise linear in the width between its "
-          "measured widths) + tcu_output_skid at the widest D of the enabled engines + "
+          "measured widths, plus the scatter's slots that add at a width not a power of two) + "
+          "tcu_output_skid at the widest D of the enabled engines + "
           "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
           "out the engines' operand and D registers, operand selection, slice sequencers and "
           "int4 accumulators, and tcu_datapath's D multiplexer (a lower bound on area: see "
@@ -75,6 +76,35 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
     return None
 
 
+# The scatter at a width not a power of two (tcu_router_scatter_synth).
+# Slot s of a beat carries D's word base + s, base counted from 0 by
+# DWordsPerCycle: base's low bits that every multiple of the width has zero
+# (its trailing zero bits, k) are constant, so the slots below 2**k take
+# their word index as a bit slice of base (no adder; their lane and register
+# bits partly constant, the layout and the word multiplexer folded with
+# them), and the others, DWordsPerCycle - 2**k of them, add s to base. At a
+# power of two there are none: the scatter alone costs about the same at
+# every such width (docs/data/router_scatter.json), and the router's points
+# grow with the gather. Each slot that adds costs SCATTER_ADDING_SLOT_UM2,
+# the scatter alone at 4 words a cycle with the beat's first word a port
+# (its 3 slots past the first adding) less with the counter (none adding),
+# a third: docs/data/router_scatter.json (python -m
+# tcu_tools.phys.scatter_probe; tests/explore/test_doc_figures.py checks it).
+SCATTER_ADDING_SLOT_UM2 = 224613.0
+
+
+def scatter_adding_slots(d_words: int) -> int:
+    """The scatter's slots whose word index is base plus a number (not a
+    bit slice of base): d_words less its largest power-of-two divisor."""
+    return d_words - (d_words & -d_words)
+
+
+def scatter_extra_um2(d_words: int) -> float:
+    """What the scatter's adding slots cost at `d_words` (0 at a power of
+    two): SCATTER_ADDING_SLOT_UM2 each."""
+    return scatter_adding_slots(d_words) * SCATTER_ADDING_SLOT_UM2
+
+
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     """The router's area and clock at `words` gather and `d_words` scatter
     words a cycle: measured where the data file has the point, else from
@@ -84,9 +114,17 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     gather slot adds an input to every operand bit's AND-OR network and a
     scatter slot a word multiplexer, and the mapped points grow by equal
     steps a word from 2/2 to 8/8 in both (the single slot of 1/1 needs no
-    network: 1/1 to 2/2 steps differently). At the mean of the two widths when they differ (exact only if
-    a gather and a scatter slot cost the same); its energy a cycle (busy,
-    idle) the energy estimate's (router_energy)."""
+    network: 1/1 to 2/2 steps differently). At the mean of the two widths
+    when they differ (exact only if a gather and a scatter slot cost the
+    same, and they do not: the scatter alone costs about the same at every
+    power of two from 4 on, docs/data/router_scatter.json, and the router
+    mapped at 2/8, docs/data/router_2_8.json, is below the line at its mean
+    width by more than the area tolerance: a known gap). The area linear in the width
+    is the points' less their scatter's adding slots (scatter_extra_um2),
+    and the point's own are added at its scatter width: at a width not a
+    power of two, slots past the largest power of two dividing it add to
+    the beat's first word (scatter_adding_slots). Its energy a
+    cycle (busy, idle) the energy estimate's (router_energy)."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     if exact:
@@ -112,6 +150,9 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     out = {k: v for k, v in pb.items() if not k.startswith("in_place")}
     for k in AREA_KEYS + ("critical_path_ns",):
         out[k] = along(pa[k], pb[k])
+    extra = scatter_extra_um2(d_words)
+    out["area_um2"] = (along(pa["area_um2"] - scatter_extra_um2(wa),
+                             pb["area_um2"] - scatter_extra_um2(wb)) + extra)
     out["fmax_mhz"] = 1e3 / out["critical_path_ns"]
     energy = router_energy(width)
     for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
@@ -121,6 +162,10 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
            f"{square[-1][0]}/{square[-1][0]}")
     out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: area and path "
                      f"linear from the points at {wa}/{wa} and {wb}/{wb} (at {width:g} words)")
+    if extra:
+        out["scaled"] += (f", the area plus {extra:,.0f} µm² for the scatter's "
+                          f"{scatter_adding_slots(d_words)} slots that add to the beat's "
+                          "first word (a width not a power of two)")
     return out
 
 
