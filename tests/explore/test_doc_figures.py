@@ -34,6 +34,20 @@ def test_a_figure_follows_its_data(monkeypatch):
     assert "7,000,000 µm²" in after and after != before
 
 
+
+def test_router_widths_follow_the_data_file(monkeypatch):
+    """status.md's mapped router widths: the data file's square points."""
+    real = doc_figures._data()
+    widths = sorted(p["params"]["WordsPerCycle"] for p in real["point"]
+                    if p["unit"] == "tcu_operand_router"
+                    and p["params"]["WordsPerCycle"] == p["params"]["DWordsPerCycle"])
+    assert doc_figures.figure("router-widths").endswith(f"and {widths[-1]}/{widths[-1]}")
+    planted = dict(real, point=[p for p in real["point"]
+                                if not (p["unit"] == "tcu_operand_router"
+                                        and p["params"]["WordsPerCycle"] == widths[-1])])
+    monkeypatch.setattr(doc_figures, "_data", lambda: planted)
+    assert doc_figures.figure("router-widths").endswith(f"and {widths[-2]}/{widths[-2]}")
+
 def test_the_toggles_table_follows_its_data(monkeypatch):
     real = doc_figures._data()
     planted = dict(real, engine_regs_toggles=[dict(t) for t in real["engine_regs_toggles"]])

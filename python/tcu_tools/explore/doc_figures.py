@@ -260,6 +260,13 @@ def router_scatter() -> str:
             f"{(free - counted) / 3:,.0f} µm² an adding slot")
 
 
+def router_widths() -> str:
+    """The router widths the data file mapped (area and clock), equal
+    gather and scatter widths: "1/1, 2/2, 4/4 and 8/8"."""
+    widths = [f"{w}/{w}" for w in (p["params"]["WordsPerCycle"] for p in _square_routers(_data()))]
+    return ", ".join(widths[:-1]) + " and " + widths[-1]
+
+
 def router_energy_widths() -> str:
     """The router widths the data file measured with energy."""
     widths = [f"{p['params']['WordsPerCycle']}/{p['params']['DWordsPerCycle']}"
@@ -567,6 +574,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "engine-growth": engine_growth, "activity-area": activity_area,
            "whole-errors": whole_errors, "datapath-floor": datapath_floor,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
+           "router-widths": router_widths,
            "router-between": router_between, "router-off-powers": router_off_powers,
            "router-scatter": router_scatter, "router-unequal": router_unequal,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
