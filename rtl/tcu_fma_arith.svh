@@ -6,7 +6,10 @@
 // once here. Each form includes this file in its module body: the widths
 // follow the form's Format (and Width), which a package's functions could
 // not take as widths. What the forms do differently (the multiplier, the
-// adders and the registers) stays in each form's file.
+// adders and the registers) stays in each form's file. The f16 fast chain
+// (rtl/tcu_f16_fast_chain.sv) takes its FP32 FMAs' widths and constants from
+// here and writes their steps out itself: in its loop of levels the steps
+// as calls make the Verilated f16 engine markedly slower.
 //
 // The steps are functions and tasks of their operands, inlined where they
 // are called: each writes the same operators at the same widths as when

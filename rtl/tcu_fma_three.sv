@@ -1,23 +1,8 @@
 // tcu_fma's three-stage form, which rtl/tcu_fma.sv instantiates for
 // Stages < tcu_pkg::FMA_STEPS_FROM (rtl/tcu_fma_steps.sv from there on).
 //
-// IEEE 754 fused multiply-add: result_o = round(a_i * b_i + c_i), one
-// rounding, in the rounding mode rnd_i (RNE, RTZ, RDN, RUP). Subnormal inputs
-// and outputs are handled in full; overflow gives Inf or the largest finite
-// value as the mode says; an exact zero result is +0, or -0 in RDN, except
-// that a sum of two zeros of the same sign keeps that sign.
-//
-// NaN results (CanonicalNan):
-//   1: every NaN result is the canonical pattern {0, all ones} (0x7fffffff
-//      for FP32, tcu_pkg::F32_CANONICAL_NAN), as the f16 path needs.
-//   0: the DMMA rules of the f64 path: a NaN operand comes out quieted with
-//      its sign and payload, B's NaN first, then C's, then A's; an invalid
-//      operation without a NaN operand (Inf * 0, Inf - Inf) gives the default
-//      NaN (tcu_pkg::F64_DEFAULT_NAN for FP64).
-//
-// Timing: valid_o and result_o appear exactly Stages cycles after valid_i
-// (combinational for Stages = 0), counting only cycles with en_i high; with
-// en_i low every register holds. aux_i travels alongside, unchanged.
+// tcu_fma's function, NaN rules and timing (rtl/tcu_fma.sv), at its
+// parameters and ports.
 //
 // Datapath: the fixed-point window of rtl/tcu_fma_arith.svh (its widths,
 // alignment and sticky bit), in three stages (P = precision = ManBits + 1):
@@ -203,6 +188,13 @@ module tcu_fma_three #(
     s3_result    = fma_pack(s3_rounded, c2_sign, s3_to_inf, c2_special, c2_special_result);
   endtask
 
+  // Stages 2 and 3 in one block (no register at cut 2: Stages <= 2).
+  task automatic stages_2_3();
+    stage2();
+    through_cut2();
+    stage3();
+  endtask
+
   // ===========================================================================
   // Registers, and the blocks that run the stages
   // ===========================================================================
@@ -210,9 +202,7 @@ module tcu_fma_three #(
     always_comb begin
       stage1();
       through_cut1();
-      stage2();
-      through_cut2();
-      stage3();
+      stages_2_3();
     end
     assign valid_o  = valid_i;
     assign result_o = s3_result;
@@ -246,9 +236,7 @@ module tcu_fma_three #(
         if (en_i && valid_i) begin
           stage1();
           through_cut1();
-          stage2();
-          through_cut2();
-          stage3();
+          stages_2_3();
           res_q     <= s3_result;
           res_aux_q <= c2_aux;
         end
@@ -273,9 +261,7 @@ module tcu_fma_three #(
       if (Stages == 2) begin : g_s2
         always_ff @(posedge clk_i) begin
           if (en_i && valid_q[0]) begin
-            stage2();
-            through_cut2();
-            stage3();
+            stages_2_3();
             res_q     <= s3_result;
             res_aux_q <= c2_aux;
           end
