@@ -194,6 +194,13 @@ function(tcu_verilate lib)
     set(trace TRACE_FST)
   endif()
   set(VERILATOR_BIN ${TCU_VERILATOR_AT_ROOT})  # verilate() runs it (above)
+  # `include files are looked up beside the sources (rtl/tcu_fma_arith.svh).
+  set(include_dirs "")
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(dir ${source} DIRECTORY)
+    list(APPEND include_dirs ${dir})
+  endforeach()
+  list(REMOVE_DUPLICATES include_dirs)
   if(TCU_VERILATED_UNITY)
     # One translation unit at -O1 (tcu explore's point builds): a small
     # model compiles several times faster than as ~50 files that each parse
@@ -203,6 +210,7 @@ function(tcu_verilate lib)
       SOURCES ${ARG_SOURCES}
       TOP_MODULE ${ARG_TOP}
       PREFIX ${ARG_PREFIX}
+      INCLUDE_DIRS ${include_dirs}
       VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${tcu_verilator_coverage_args} ${ARG_ARGS})
     target_compile_options(${lib} PRIVATE -O1)
     set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
@@ -211,6 +219,7 @@ function(tcu_verilate lib)
       SOURCES ${ARG_SOURCES}
       TOP_MODULE ${ARG_TOP}
       PREFIX ${ARG_PREFIX}
+      INCLUDE_DIRS ${include_dirs}
       VERILATOR_ARGS ${TCU_VERILATOR_ARGS} ${tcu_verilator_coverage_args} ${ARG_ARGS}
       OPT_FAST ${opt_fast}
       OPT_SLOW ${TCU_VERILATED_OPT_SLOW})

@@ -67,31 +67,11 @@ module tcu_f16_fast_chain #(
   localparam int unsigned ExtW       = 2 * SMan + 4 - DropNorm;
   localparam int unsigned CodeW      = SExp + HMan + 1;
 
-  // ---- tcu_fma's widths at FP32 ---------------------------------------------
-  localparam int unsigned ExpBits = SExp;
-  localparam int unsigned ManBits = SMan;
-  localparam int unsigned Bias    = SBias;
-  localparam int unsigned Prec    = ManBits + 1;
-  localparam int unsigned ExpW    = ExpBits + 3;
-  localparam int unsigned ProdW   = 2 * Prec;
-  localparam int unsigned Anchor  = 1;
-  localparam int unsigned PAlW    = ProdW + 3;
-  localparam int unsigned AddW    = Anchor + 2 * Prec + 1;
-  localparam int unsigned MagW    = Anchor + 2 * Prec + 3;
-  localparam int unsigned SumW    = MagW + 1;
-  localparam int unsigned ShamtW  = $clog2(AddW + 1);
-  localparam int unsigned PshMax  = ProdW + 2;
-  localparam int unsigned PshW    = $clog2(PshMax + 1);
-  localparam int unsigned LzcW    = $clog2(MagW + 1);
-  localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
-
-  localparam logic [Width-1:0] CANONICAL_NAN = Width'(tcu_pkg::F32_CANONICAL_NAN);
-  localparam logic [Width-2:0] INF_MAG       = {{ExpBits{1'b1}}, {ManBits{1'b0}}};
-  localparam logic [ExpW-1:0]  EXP_ALL_ONES  = ExpW'((1 << ExpBits) - 1);
-  localparam logic [ExpW-1:0]  ANCHOR_DIFF   = ExpW'(Anchor);
-  localparam logic [ExpW-1:0]  PSAT_DIFF     = ExpW'(Anchor + PshMax);
-  localparam logic [ExpW-1:0]  SATURATE_DIFF = ExpW'(-(2 * Prec + 1));
-  localparam logic [ExpW-1:0]  ZERO_PROD_EXP = ExpW'(1 - Anchor);
+  // ---- tcu_fma's widths and constants at FP32 (canonical NaNs) -------------
+  // (rtl/tcu_fma_arith.svh; the chain writes its steps out itself, below)
+  localparam tcu_pkg::fp_format_e Format       = tcu_pkg::FP32;
+  localparam bit                  CanonicalNan = 1'b1;
+  `include "tcu_fma_arith.svh"
 
   localparam logic [Width-1:0] POS_ZERO = '0;
   localparam logic [Width-1:0] NEG_ZERO = {1'b1, {(Width - 1){1'b0}}};

@@ -1,8 +1,20 @@
 // IEEE 754 fused multiply-add: result_o = round(a_i * b_i + c_i), one
-// rounding, in the rounding mode rnd_i, valid_o and result_o exactly Stages
-// cycles after valid_i (counting only cycles with en_i high); the rules for
-// subnormals, overflow, zeros and NaNs (CanonicalNan) are those stated in
-// both forms' files.
+// rounding, in the rounding mode rnd_i (RNE, RTZ, RDN, RUP). Subnormal inputs
+// and outputs are handled in full; overflow gives Inf or the largest finite
+// value as the mode says; an exact zero result is +0, or -0 in RDN, except
+// that a sum of two zeros of the same sign keeps that sign.
+//
+// NaN results (CanonicalNan):
+//   1: every NaN result is the canonical pattern {0, all ones} (0x7fffffff
+//      for FP32, tcu_pkg::F32_CANONICAL_NAN), as the f16 path needs.
+//   0: the DMMA rules of the f64 path: a NaN operand comes out quieted with
+//      its sign and payload, B's NaN first, then C's, then A's; an invalid
+//      operation without a NaN operand (Inf * 0, Inf - Inf) gives the default
+//      NaN (tcu_pkg::F64_DEFAULT_NAN for FP64).
+//
+// Timing: valid_o and result_o appear exactly Stages cycles after valid_i
+// (combinational for Stages = 0), counting only cycles with en_i high; with
+// en_i low every register holds. aux_i travels alongside, unchanged.
 //
 // Two forms of the same function and latency, chosen by Stages:
 // - Stages < tcu_pkg::FMA_STEPS_FROM: tcu_fma_three, three stages of logic

@@ -1,34 +1,11 @@
 // tcu_fma's step-list form, which rtl/tcu_fma.sv instantiates for
 // Stages >= tcu_pkg::FMA_STEPS_FROM (rtl/tcu_fma_three.sv below).
 //
-// IEEE 754 fused multiply-add: result_o = round(a_i * b_i + c_i), one
-// rounding, in the rounding mode rnd_i (RNE, RTZ, RDN, RUP). Subnormal inputs
-// and outputs are handled in full; overflow gives Inf or the largest finite
-// value as the mode says; an exact zero result is +0, or -0 in RDN, except
-// that a sum of two zeros of the same sign keeps that sign.
+// tcu_fma's function, NaN rules and timing (rtl/tcu_fma.sv), at its
+// parameters and ports.
 //
-// NaN results (CanonicalNan):
-//   1: every NaN result is the canonical pattern {0, all ones} (0x7fffffff
-//      for FP32, tcu_pkg::F32_CANONICAL_NAN), as the f16 path needs.
-//   0: the DMMA rules of the f64 path: a NaN operand comes out quieted with
-//      its sign and payload, B's NaN first, then C's, then A's; an invalid
-//      operation without a NaN operand (Inf * 0, Inf - Inf) gives the default
-//      NaN (tcu_pkg::F64_DEFAULT_NAN for FP64).
-//
-// Timing: valid_o and result_o appear exactly Stages cycles after valid_i
-// (combinational for Stages = 0), counting only cycles with en_i high; with
-// en_i low every register holds. aux_i travels alongside, unchanged.
-//
-// Datapath (P = precision = ManBits + 1), one fixed-point window of
-// MagW = 2P + 4 bits (52 for FP32, 110 for FP64), bit 0 a sticky bit. The
-// product's field is window bits [2P+2:3] and the addend's [2P+2:P+3]. When
-// the addend's exponent exceeds the product's by d >= 1, the product is
-// shifted down by d - 1; otherwise the addend by 1 - d. Bits shifted below
-// bit 1 are ORed into bit 0 (a sticky bit). The product loses bits only for
-// d >= 4, where it is below half the addend, so the result's guard bit stays
-// above bit 0 (for an addend at the smallest exponent, the rounding point is
-// the addend's last place, above it too) and the sticky bit never reaches
-// the rounding.
+// Datapath: the fixed-point window of rtl/tcu_fma_arith.svh (its widths,
+// alignment and sticky bit), whose steps both forms take alike.
 //
 // The work is an ordered list of tcu_pkg::FMA_STEPS steps (tcu_pkg::FS_*):
 //   SUBP    the significands cut into MulW-bit digits, every digit product
@@ -52,9 +29,9 @@
 // Each chunk is a carry-select adder (its high half added for both carries
 // in parallel with its low half), so no step holds a carry chain longer
 // than half a chunk and every step's depth is bounded; tcu_pkg lists each
-// step's depth (FO4) for FP32 and FP64. The leading-zero search and the
-// rounding decision are tcu_pkg's (fma_word_lz, fma_round_up, fma_to_inf),
-// as in tcu_fma_three.
+// step's depth (FO4) for FP32 and FP64. The steps as in tcu_fma_three are
+// rtl/tcu_fma_arith.svh's; the leading-zero search and the rounding
+// decision are tcu_pkg's (fma_word_lz, fma_round_up, fma_to_inf).
 //
 // Registers: one rule (tcu_pkg::fma_cuts, fma_in_cut) gives each step
 // boundary zero or one register from the steps' depths (InFo4 and OutFo4:
@@ -78,7 +55,9 @@
 //     condition on parameters only (folded at elaboration), so the block
 //     runs exactly its own steps. Tasks with arguments or locals get
 //     per-instance temporaries in the Verilated code, and with them
-//     per-instance code. The data inputs are marked public_flat_rd, so the
+//     per-instance code; the shared steps a step calls
+//     (rtl/tcu_fma_arith.svh) are inlined into it, their arguments and
+//     locals C++ locals of the function that runs it. The data inputs are marked public_flat_rd, so the
 //     simulator reads them from the instance instead of substituting the
 //     driving expression into the unit's code. Together these let every
 //     instance of one parameter set share one copy of the code. en_i is
@@ -113,34 +92,9 @@ module tcu_fma_steps #(
   output logic [AuxWidth-1:0] aux_o
 );
 
-  // ---------------------------------------------------------------------------
-  // Widths, from the format table
-  // ---------------------------------------------------------------------------
-  localparam int unsigned ExpBits = tcu_pkg::exp_bits(Format);
-  localparam int unsigned ManBits = tcu_pkg::man_bits(Format);
-  localparam int unsigned Bias    = tcu_pkg::bias(Format);
-  localparam int unsigned Prec    = ManBits + 1;
-  // Internal exponents, two's complement (compared with $signed): product
-  // exponents reach about 3 * 2^(ExpBits-1), window exponents 0.
-  localparam int unsigned ExpW    = ExpBits + 3;
-  localparam int unsigned ProdW   = 2 * Prec;
-  // The addend stays unshifted, and the product is shifted down, when the
-  // addend's exponent is Anchor or more above the product's. 1 is the least
-  // for which the window has room for the carry of a sum.
-  localparam int unsigned Anchor  = 1;
-  // Aligned product, window bits [PAlW-1:0] (bit 0 its sticky bit); aligned
-  // addend, window bits [AddW:0] (bit 0 its sticky bit).
-  localparam int unsigned PAlW    = ProdW + 3;
-  localparam int unsigned AddW    = Anchor + 2 * Prec + 1;
-  // Magnitude of the sum (window bits [MagW-1:0]), and the signed sum.
-  localparam int unsigned MagW    = Anchor + 2 * Prec + 3;
-  localparam int unsigned SumW    = MagW + 1;
-  localparam int unsigned ShamtW  = $clog2(AddW + 1);
-  // Product shifts: the whole product is below bit 1 from PshMax on.
-  localparam int unsigned PshMax  = ProdW + 2;
-  localparam int unsigned PshW    = $clog2(PshMax + 1);
-  localparam int unsigned LzcW    = $clog2(MagW + 1);
-  localparam int unsigned RndW    = 2;
+  // The widths, the constants and the steps both forms take alike
+  // (rtl/tcu_fma_arith.svh).
+  `include "tcu_fma_arith.svh"
 
   // The multiplier: significands of Nd digits of MulW bits; a digit product
   // has 2 MulW bits; product digit position d sums the low halves of the
@@ -158,7 +112,6 @@ module tcu_fma_steps #(
   localparam int unsigned PcW     = (RowW + Chunks - 1) / Chunks;
   localparam int unsigned SmW     = (SumW + Chunks - 1) / Chunks;
   localparam int unsigned RChunks = tcu_pkg::FMA_RND_CHUNKS;
-  localparam int unsigned IncW    = ExpW + ManBits;
   localparam int unsigned RcW     = (IncW + RChunks - 1) / RChunks;
   // Each chunk is a carry-select adder: its low half (the *L bits) ripples
   // from the chunk's carry-in, its high half (*H) is added for both carries
@@ -170,32 +123,6 @@ module tcu_fma_steps #(
   localparam int unsigned SmH     = SmW - SmL;
   localparam int unsigned RcL     = (RcW + 1) / 2;
   localparam int unsigned RcH     = RcW - RcL;
-
-  // ---------------------------------------------------------------------------
-  // Constants
-  // ---------------------------------------------------------------------------
-  localparam logic [Width-1:0] CANONICAL_NAN =
-      (Format == tcu_pkg::FP32) ? Width'(tcu_pkg::F32_CANONICAL_NAN)
-                                : {1'b0, {(Width - 1){1'b1}}};
-  localparam logic [Width-1:0] DEFAULT_NAN =
-      (Format == tcu_pkg::FP64) ? Width'(tcu_pkg::F64_DEFAULT_NAN)
-                                : {1'b1, {ExpBits{1'b1}}, 1'b1, {(ManBits - 1){1'b0}}};
-  localparam logic [Width-1:0] QUIET_BIT = {{(ExpBits + 1){1'b0}}, 1'b1, {(ManBits - 1){1'b0}}};
-  localparam logic [Width-2:0] INF_MAG = {{ExpBits{1'b1}}, {ManBits{1'b0}}};
-  localparam logic [Width-2:0] MAX_MAG = {{(ExpBits - 1){1'b1}}, 1'b0, {ManBits{1'b1}}};
-  localparam logic [ExpW-1:0] EXP_ALL_ONES = ExpW'((1 << ExpBits) - 1);
-  // Addend exponent minus product exponent at or above which the window is
-  // anchored at the addend.
-  localparam logic [ExpW-1:0] ANCHOR_DIFF   = ExpW'(Anchor);
-  // ... and at or above which the whole product is shifted below bit 1.
-  localparam logic [ExpW-1:0] PSAT_DIFF     = ExpW'(Anchor + PshMax);
-  // Exponent difference at or below which the whole addend is shifted out.
-  localparam logic [ExpW-1:0] SATURATE_DIFF = ExpW'(-(2 * Prec + 1));
-  // Product exponent of a zero product: low enough to anchor at the addend.
-  localparam logic [ExpW-1:0] ZERO_PROD_EXP = ExpW'(1 - Anchor);
-  // Leading-zero count: the window padded below with ones (so that a zero
-  // window counts MagW) to one or two 64-bit words.
-  localparam int unsigned LzcPadW = 64 * ((MagW + 64) / 64);
 
   // ---------------------------------------------------------------------------
   // The register rule (tcu_pkg::fma_cuts) at this unit's parameters
@@ -311,14 +238,15 @@ module tcu_fma_steps #(
       // ---- temporaries of single steps (t_*) ----------------------------
       logic [StW-1:0]     t_state;
       logic               t_sign_a, t_sign_b;
-      logic [ExpBits-1:0] t_exp_a, t_exp_b, t_exp_c;
-      logic [ManBits-1:0] t_man_a, t_man_b, t_man_c;
+      // (C's zero test goes unread: only a zero product moves the frame.)
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic               t_sign_c, t_c_zero;
+      logic [Width-2:0]   t_c_rest;
+      /* verilator lint_on UNUSEDSIGNAL */
+      logic [Prec-1:0]    t_sig_a, t_sig_b;
       logic [Nd*MulW-1:0] t_ma, t_mb;
-      logic [ExpW-1:0]    t_ea, t_eb, t_diff;
-      logic               t_any_nan, t_invalid;
+      logic [ExpW-1:0]    t_ea, t_eb;
       logic [DigW-1:0]    t_dig;
-      logic [ProdW+1:0]   t_prod_w;
-      logic [AddW-1:0]    t_add_w;
       logic [Chunks*PcW-1:0] t_rs, t_rc;
       logic [Chunks*SmW-1:0] t_x, t_y;
       logic [PcL:0]       t_plo;
@@ -329,11 +257,7 @@ module tcu_fma_steps #(
       logic [RcL:0]       t_rlo;
       logic [RcH:0]       t_rhi0, t_rhi1;
       logic [MagW-1:0]    t_mag;
-      logic [LzcPadW-1:0] t_padded;
-      logic [63:0]        t_top, t_word;
-      logic [5:0]         t_word_lz;
-      logic [ExpW-1:0]    t_sub_shamt;
-      logic               t_guard, t_sticky, t_overflow;
+      logic               t_guard, t_sticky;
       logic [ManBits-1:0] t_frac;
 
       task automatic load_state();
@@ -367,29 +291,17 @@ module tcu_fma_steps #(
       task automatic run_steps();
         // ---- SUBP: unpack, classify, exponents; digit products ----------
         if (Runs[tcu_pkg::FS_SUBP]) begin
-          {t_sign_a, t_exp_a, t_man_a} = w_a;
-          {t_sign_b, t_exp_b, t_man_b} = w_b;
-          {w_sign_c, t_exp_c, t_man_c} = w_c;
-          w_a_zero = (t_exp_a == '0) && (t_man_a == '0);
-          w_b_zero = (t_exp_b == '0) && (t_man_b == '0);
-          w_a_inf  = (&t_exp_a) && (t_man_a == '0);
-          w_b_inf  = (&t_exp_b) && (t_man_b == '0);
-          w_c_inf  = (&t_exp_c) && (t_man_c == '0);
-          w_a_nan  = (&t_exp_a) && (t_man_a != '0);
-          w_b_nan  = (&t_exp_b) && (t_man_b != '0);
-          w_c_nan  = (&t_exp_c) && (t_man_c != '0);
-          // Significands with the hidden bit; subnormals sit at exponent 1.
-          t_ma    = (Nd * MulW)'({t_exp_a != '0, t_man_a});
-          t_mb    = (Nd * MulW)'({t_exp_b != '0, t_man_b});
-          w_sig_c = {t_exp_c != '0, t_man_c};
-          t_ea    = (t_exp_a == '0) ? ExpW'(1) : ExpW'(t_exp_a);
-          t_eb    = (t_exp_b == '0) ? ExpW'(1) : ExpW'(t_exp_b);
-          w_ec    = (t_exp_c == '0) ? ExpW'(1) : ExpW'(t_exp_c);
+          fma_unpack(w_a, t_sign_a, w_a_zero, w_a_inf, w_a_nan, t_sig_a, t_ea);
+          fma_unpack(w_b, t_sign_b, w_b_zero, w_b_inf, w_b_nan, t_sig_b, t_eb);
+          fma_unpack(w_c, t_sign_c, t_c_zero, w_c_inf, w_c_nan, w_sig_c, w_ec);
+          // (C's sign, which later steps read, is assigned with C's whole
+          // word: synthesis then loads it as part of that word.)
+          {w_sign_c, t_c_rest} = w_c;
+          t_ma      = (Nd * MulW)'(t_sig_a);
+          t_mb      = (Nd * MulW)'(t_sig_b);
           w_sign_p  = t_sign_a ^ t_sign_b;
           w_eff_sub = w_sign_p ^ w_sign_c;
-          // Biased product exponent ep: the product is
-          // prod * 2^(ep - Bias - 2*ManBits).
-          w_ep = (w_a_zero || w_b_zero) ? ZERO_PROD_EXP : t_ea + t_eb - ExpW'(Bias);
+          w_ep      = fma_prod_exp(w_a_zero, w_b_zero, t_ea, t_eb);
           for (int i = 0; i < Nd; i++) begin
             for (int j = 0; j < Nd; j++) begin
               w_subp[(i*Nd+j)*2*MulW +: 2*MulW] =
@@ -413,51 +325,18 @@ module tcu_fma_steps #(
             // The top position's carry is zero: the product has 2 Prec <= RowW bits.
             if (d + 1 < NumDig) w_row_c[(d+1)*MulW +: MulW] = MulW'(t_dig[DigW-1:MulW]);
           end
-          // Shifts and the window's exponent: window bit i weighs
-          // 2^(i - 3 + frame_exp - Bias - 2*ManBits).
-          t_diff = w_ec - w_ep;
-          if ($signed(t_diff) >= $signed(ANCHOR_DIFF)) begin
-            w_shamt     = '0;
-            w_pshamt    = ($signed(t_diff) >= $signed(PSAT_DIFF)) ? PshW'(PshMax)
-                                                                  : PshW'(t_diff - ANCHOR_DIFF);
-            w_frame_exp = w_ec - ANCHOR_DIFF;
-          end else if ($signed(t_diff) <= $signed(SATURATE_DIFF)) begin
-            w_shamt     = ShamtW'(AddW);
-            w_pshamt    = '0;
-            w_frame_exp = w_ep;
-          end else begin
-            w_shamt     = ShamtW'(ANCHOR_DIFF - t_diff);
-            w_pshamt    = '0;
-            w_frame_exp = w_ep;
-          end
-          // Special operands decide the result on their own.
-          t_any_nan = w_a_nan || w_b_nan || w_c_nan;
-          t_invalid = (w_a_inf && w_b_zero) || (w_b_inf && w_a_zero) ||
-                      ((w_a_inf || w_b_inf) && w_c_inf && w_eff_sub);
-          w_special = t_any_nan || w_a_inf || w_b_inf || w_c_inf;
-          if (t_any_nan) begin
-            if (CanonicalNan) w_special_result = CANONICAL_NAN;
-            else if (w_b_nan) w_special_result = w_b | QUIET_BIT;
-            else if (w_c_nan) w_special_result = w_c | QUIET_BIT;
-            else              w_special_result = w_a | QUIET_BIT;
-          end else if (t_invalid) begin
-            w_special_result = CanonicalNan ? CANONICAL_NAN : DEFAULT_NAN;
-          end else if (w_a_inf || w_b_inf) begin
-            w_special_result = {w_sign_p, INF_MAG};
-          end else begin
-            w_special_result = {w_sign_c, INF_MAG};
-          end
+          fma_align(w_ec, w_ep, w_shamt, w_pshamt, w_frame_exp);
+          fma_specials(w_a, w_b, w_c, w_a_zero, w_b_zero, w_a_inf, w_b_inf, w_c_inf, w_a_nan,
+                       w_b_nan, w_c_nan, w_eff_sub, w_sign_p, w_sign_c, w_special,
+                       w_special_result);
         end
 
         // ---- PCPA: the rows added, chunk by chunk; the addend's shift -------
         for (int r = 0; r < Chunks; r++) begin
           if (Runs[tcu_pkg::FS_PCPA + r]) begin
             if (r == 0) begin
-              w_cy = 1'b0;
-              // The addend shifted down, the bits below window bit 1 ORed
-              // into bit 0.
-              t_add_w  = {w_sig_c, {(AddW - Prec){1'b0}}};
-              w_add_al = {t_add_w >> w_shamt, |(t_add_w & ~({AddW{1'b1}} << w_shamt))};
+              w_cy     = 1'b0;
+              w_add_al = fma_add_align(w_sig_c, w_shamt);
             end
             t_rs = (Chunks * PcW)'(w_row_s);
             t_rc = (Chunks * PcW)'(w_row_c);
@@ -472,8 +351,7 @@ module tcu_fma_steps #(
 
         // ---- PALIGN: the product shifted -----------------------------------
         if (Runs[tcu_pkg::FS_PALIGN]) begin
-          t_prod_w  = {w_prod[ProdW-1:0], 2'b00};
-          w_prod_al = {t_prod_w >> w_pshamt, |(t_prod_w & ~({(ProdW + 2){1'b1}} << w_pshamt))};
+          w_prod_al = fma_prod_align(w_prod[ProdW-1:0], w_pshamt);
         end
 
         // ---- SUM: add or subtract (sum = prod + add, or prod + ~add + 1) ----
@@ -508,30 +386,14 @@ module tcu_fma_steps #(
 
         // ---- LZC: leading zeros, the result's sign -------------------------
         if (Runs[tcu_pkg::FS_LZC]) begin
-          t_mag = w_mag[MagW-1:0];
-          // An exact zero: x + (-x) is +0 (-0 when rounding down); zeros of
-          // one sign keep it. Otherwise the sign of the larger magnitude.
-          w_res_sign = (t_mag == '0) ? (w_eff_sub ? (w_rnd == tcu_pkg::RDN) : w_sign_p)
-                                     : (w_sign_p ^ w_neg);
-          // Leading zeros of the window (MagW when zero): the 64-bit word
-          // with the leading one, its leading zeros (tcu_pkg::fma_word_lz).
-          t_padded  = {t_mag, {(LzcPadW - MagW){1'b1}}};
-          t_top     = 64'(t_padded >> (LzcPadW - 64));
-          t_word    = (t_top != '0) ? t_top : 64'(t_padded);
-          t_word_lz = tcu_pkg::fma_word_lz(t_word);
-          w_lz = ((t_top != '0) ? '0 : LzcW'(LzcPadW - 64)) + LzcW'(t_word_lz);
+          t_mag      = w_mag[MagW-1:0];
+          w_res_sign = fma_res_sign(t_mag, w_neg, w_eff_sub, w_sign_p, w_rnd);
+          w_lz       = fma_lz(t_mag);
         end
 
         // ---- NSH: the normalisation shift and exponent ---------------------
         if (Runs[tcu_pkg::FS_NSH]) begin
-          // Normal result: shift the leading one to the top, exponent
-          // Anchor + 1 + frame_exp - lz. When that would be below 1, shift
-          // only as far as the 2^(1-Bias) grid allows (sub_shamt >= 1:
-          // frame_exp >= 1 - Anchor).
-          t_sub_shamt  = ANCHOR_DIFF + w_frame_exp;
-          w_norm_shamt = ($signed(ExpW'(w_lz)) <= $signed(t_sub_shamt)) ? w_lz
-                                                                       : LzcW'(t_sub_shamt);
-          w_exp_pre    = ANCHOR_DIFF + ExpW'(1) + w_frame_exp - ExpW'(w_norm_shamt);
+          fma_norm_shift(w_lz, w_frame_exp, w_norm_shamt, w_exp_pre);
         end
 
         // ---- NORM: the normalisation shift ---------------------------------
@@ -543,9 +405,7 @@ module tcu_fma_steps #(
         for (int r = 0; r < RChunks; r++) begin
           if (Runs[tcu_pkg::FS_RND + r]) begin
             if (r == 0) begin
-              t_frac   = w_norm[MagW-2 -: ManBits];
-              t_guard  = w_norm[MagW-1-Prec];
-              t_sticky = |w_norm[MagW-2-Prec:0];
+              fma_round_bits(w_norm, t_frac, t_guard, t_sticky);
               w_round_up = tcu_pkg::fma_round_up(w_rnd, w_res_sign, t_frac[0], t_guard, t_sticky);
               w_to_inf   = tcu_pkg::fma_to_inf(w_rnd, w_res_sign);
               // Rounding adds one at the last fraction bit; a carry
@@ -559,14 +419,8 @@ module tcu_fma_steps #(
             t_rhi1 = (RcH + 1)'(w_inc_in[r*RcW+RcL +: RcH]) + (RcH + 1)'(1'b1);
             {w_cy, w_inc[r*RcW +: RcW]} = {t_rlo[RcL] ? t_rhi1 : t_rhi0, t_rlo[RcL-1:0]};
             if (r == RChunks - 1) begin
-              t_overflow = w_inc[IncW-1:ManBits] >= EXP_ALL_ONES;
-              if (w_special) begin
-                w_result = w_special_result;
-              end else if (t_overflow) begin
-                w_result = {w_res_sign, w_to_inf ? INF_MAG : MAX_MAG};
-              end else begin
-                w_result = {w_res_sign, w_inc[ExpBits+ManBits-1:0]};
-              end
+              w_result = fma_pack(w_inc[IncW-1:0], w_res_sign, w_to_inf, w_special,
+                                  w_special_result);
             end
           end
         end

@@ -82,7 +82,7 @@ want units && for define in "${defines[@]}"; do
     [ "$top" = tcu_router_gather_synth ] && params=(-GWordsPerCycle=8)
     # The synthesis implementations (SynthImpl=1) where a unit has both.
     [ -n "$define" ] && grep -q "parameter bit *SynthImpl" "$unit" && params+=("-GSynthImpl=1'b1")
-    if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+    if out=$(verilator --lint-only -Wall -Irtl $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module "$top" "${params[@]}" 2>&1) && [ -z "$out" ]; then
       echo "lint clean: $top ${params[*]} ${define:-(simulation)}"
     else
@@ -103,7 +103,7 @@ want datapaths && for define in "${defines[@]}"; do
   for params in "${datapath_params[@]}"; do
     # shellcheck disable=SC2086
     [ -n "$define" ] && params+=" -GSynthImpl=1'b1"
-    if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+    if out=$(verilator --lint-only -Wall -Irtl $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
                --top-module tcu_datapath $params 2>&1) && [ -z "$out" ]; then
       echo "lint clean: tcu_datapath $params ${define:-(simulation)}"
     else
@@ -117,7 +117,7 @@ done
 # smaller widths and unit counts).
 want defaults && for define in "${defines[@]}"; do
   [ -n "$define" ] || continue
-  if out=$(verilator --lint-only -Wall $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
+  if out=$(verilator --lint-only -Wall -Irtl $define "${waivers[@]}" rtl/tcu_pkg.sv "${units[@]}" \
              --top-module tcu_core "-GSynthImpl=1'b1" 2>&1) && [ -z "$out" ]; then
     echo "lint clean: tcu_core SynthImpl=1 (defaults) $define"
   else

@@ -4,7 +4,7 @@ differently, so that the netlist behind an area figure is the design that
 was simulated (docs/architecture.md, "Simulation and synthesis read one
 text").
 
-  scripts/lint_constructs.py [FILE...]     (default: rtl/*.sv)
+  scripts/lint_constructs.py [FILE...]     (default: rtl/*.sv, rtl/*.svh)
 
 Prints FILE:LINE: what and why for each finding and a closing count; exit 1
 when anything was found, 2 for a file that cannot be read.
@@ -111,7 +111,8 @@ def main(argv):
         print(__doc__.strip())
         return 0
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    files = argv or sorted(glob.glob(os.path.join(root, "rtl", "*.sv")))
+    files = argv or sorted(glob.glob(os.path.join(root, "rtl", "*.sv")) +
+                           glob.glob(os.path.join(root, "rtl", "*.svh")))
     if not files:
         print("lint_constructs: no files", file=sys.stderr)
         return 2

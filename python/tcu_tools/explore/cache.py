@@ -18,7 +18,8 @@ from .params import checkout
 def rtl_fingerprint() -> dict[str, str]:
     # The spec too: a point's tool compiles DatapathConfig from it.
     root = checkout()
-    files = sorted(list((root / "rtl").glob("*.sv")) + list((root / "rtl").glob("*.vlt"))
+    files = sorted(list((root / "rtl").glob("*.sv")) + list((root / "rtl").glob("*.svh"))
+                   + list((root / "rtl").glob("*.vlt"))
                    + list((root / "tb").glob("*.sv")) + [root / "spec" / "config.toml"])
     return {str(f.relative_to(root)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in files}

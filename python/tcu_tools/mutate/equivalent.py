@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_ID = re.compile(r"[A-Za-z0-9_]+\.sv:[a-z]+:[0-9a-f]{10}")
+_ID = re.compile(r"[A-Za-z0-9_]+\.svh?:[a-z]+:[0-9a-f]{10}")
 
 
 class EquivalentListError(Exception):
@@ -25,7 +25,7 @@ def read(path: Path, known_ids: set[str]) -> dict[str, str]:
         where = f"{path}:{number}"
         ident, bar, reason = (part.strip() for part in line.partition("|"))
         if not bar or not _ID.fullmatch(ident):
-            raise EquivalentListError(f"{where}: expected 'FILE.sv:KIND:DIGEST | REASON' "
+            raise EquivalentListError(f"{where}: expected 'FILE.sv(h):KIND:DIGEST | REASON' "
                                       f"(DIGEST: 10 hex digits), got '{raw.strip()}'")
         if not reason:
             raise EquivalentListError(f"{where}: {ident}: no reason given")

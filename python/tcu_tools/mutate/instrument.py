@@ -64,9 +64,10 @@ def rewrite(text: str, sites: list[tuple[int, Site]]) -> str:
 
 def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
                seed: int = 0) -> list[dict]:
-    """Writes every rtl/*.sv (mutated where there are sites the design
-    elaborates at params, 'Name=Value' each), the package and the top into
-    out_dir; returns the mutants (number from 1)."""
+    """Writes every rtl/*.sv and the files they include, rtl/*.svh (mutated
+    where there are sites the design elaborates at params, 'Name=Value'
+    each), the package and the top into out_dir; returns the mutants
+    (number from 1)."""
     live = live_starts(rtl_dir, top, params)
     sites = all_sites(rtl_dir)
     live_sites = [s for s in sites if (s.file, s.start) in live]
@@ -74,7 +75,7 @@ def instrument(rtl_dir: Path, top: Path, out_dir: Path, params: list[str],
     numbered = list(enumerate(chosen, start=1))
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "tcu_mutant_pkg.sv").write_text(PACKAGE)
-    for path in sorted(rtl_dir.glob("*.sv")):
+    for path in sorted([*rtl_dir.glob("*.sv"), *rtl_dir.glob("*.svh")]):
         mine = [(n, s) for n, s in numbered if s.file == path.name]
         text = path.read_text()
         target = out_dir / path.name

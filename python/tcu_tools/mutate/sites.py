@@ -67,7 +67,10 @@ _CONSTANT_CONTEXTS = {
 # Functions called only from logic that runs (the others are called at
 # elaboration, or from initial blocks, where a mutant chosen at run time is not
 # yet chosen). Tasks are never called at elaboration.
-RUNTIME_FUNCTIONS = {"dot_lut", "layout_class", "place_slot"}
+RUNTIME_FUNCTIONS = {"dot_lut", "layout_class", "place_slot",
+                     # the FMA's steps (rtl/tcu_fma_arith.svh)
+                     "fma_prod_exp", "fma_prod_align", "fma_add_align", "fma_res_sign",
+                     "fma_lz", "fma_pack"}
 # The package's format table (rtl/tcu_pkg.sv) and its constants: a
 # parameter whose value refers to one of these, or to a parameter that does,
 # is a format constant, and each of its uses in logic that runs is a site
@@ -151,9 +154,10 @@ def _same(a, b) -> bool:
         a.sourceRange.end.offset == b.sourceRange.end.offset
 
 
-def _in_constant_context(node) -> bool:
+def _in_constant_context(node, module_body: bool = False) -> bool:
     """True when node sits where only constants may stand (or nothing is
-    design logic): walked up to the module."""
+    design logic): walked up to the module (module_body: the file is an
+    `include'd part of a module's body, rtl/*.svh)."""
     child, parent = node, node.parent
     while parent is not None:
         kind = parent.kind
@@ -192,7 +196,7 @@ def _in_constant_context(node) -> bool:
                 and _same(child, parent.left):
             return True
         child, parent = parent, parent.parent
-    return True  # outside a module: a package
+    return not module_body  # outside a module: a package, or an included body
 
 
 def _literal_flip(text: str) -> str | None:
@@ -290,6 +294,15 @@ def find_sites(path: Path, unit: str) -> list[Site]:
     tree = _S.SyntaxTree.fromText(text, path.name)
     signed: set[str] = set()
     constants = format_constants(tree, signed)
+    # The format constants of the files it includes (rtl/*.svh, which
+    # declare the FMA's widths): its uses of them are sites too.
+    for name in re.findall(r'^\s*`include\s+"([^"]+)"', text, re.M):
+        included = path.parent / name
+        constants |= format_constants(_S.SyntaxTree.fromText(included.read_text(), name), signed)
+    module_body = path.suffix == ".svh"
+
+    def logic_free(node) -> bool:
+        return _in_constant_context(node, module_body)
     aids = _verification_aids(text)
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     sites: list[Site] = []
@@ -314,31 +327,31 @@ def find_sites(path: Path, unit: str) -> list[Site]:
         if not isinstance(node, _S.SyntaxNode):
             return
         kind = node.kind
-        if kind in BINARY_SWAPS and not _in_constant_context(node):
+        if kind in BINARY_SWAPS and not logic_free(node):
             left, right = span(node.left), span(node.right)
             add(node, "operator", f"{text[left[0]:left[1]]} {BINARY_SWAPS[kind]} "
                                   f"{text[right[0]:right[1]]}")
-        elif kind in UNARY_DROPS and not _in_constant_context(node):
+        elif kind in UNARY_DROPS and not logic_free(node):
             operand = span(node.operand)
             add(node, "unary", UNARY_DROPS[kind].format(text[operand[0]:operand[1]]))
-        elif kind in UNARY_SWAPS and not _in_constant_context(node):
+        elif kind in UNARY_SWAPS and not logic_free(node):
             operand = span(node.operand)
             add(node, "unary", f"{UNARY_SWAPS[kind]}({text[operand[0]:operand[1]]})")
-        elif kind == _K.ConditionalExpression and not _in_constant_context(node):
+        elif kind == _K.ConditionalExpression and not logic_free(node):
             left, right = span(node.left), span(node.right)
             pred = span(node.predicate)
             add(node, "ternary", f"{text[pred[0]:pred[1]]} ? {text[right[0]:right[1]]} : "
                                  f"{text[left[0]:left[1]]}")
-        elif kind == _K.ConditionalStatement and not _in_constant_context(node):
+        elif kind == _K.ConditionalStatement and not logic_free(node):
             pred = span(node.predicate)
             add(node, "condition", f"!({text[pred[0]:pred[1]]})", *pred)
         elif kind in (_K.IntegerVectorExpression, _K.IntegerLiteralExpression,
-                      _K.UnbasedUnsizedLiteralExpression) and not _in_constant_context(node):
+                      _K.UnbasedUnsizedLiteralExpression) and not logic_free(node):
             start, end = span(node)
             flipped = _literal_flip(text[start:end])
             if flipped is not None:
                 add(node, "constant", flipped)
-        elif kind in (_K.IdentifierName, _K.ScopedName) and not _in_constant_context(node):
+        elif kind in (_K.IdentifierName, _K.ScopedName) and not logic_free(node):
             name = _format_use(node, constants)
             if name is not None:
                 # The lowest bit flipped in the constant's own width (a

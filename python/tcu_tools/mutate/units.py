@@ -22,6 +22,7 @@ UNIT_OF_FILE = {
     "tcu_f16_fast_unit.sv": "f16",
     "tcu_f16_engine.sv": "f16",
     "tcu_fma_three.sv": "fma",
+    "tcu_fma_arith.svh": "fma",
     "tcu_f64_dot.sv": "f64",
     "tcu_f64_engine.sv": "f64",
     "tcu_operand_router.sv": "router",

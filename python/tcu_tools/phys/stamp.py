@@ -9,7 +9,8 @@ append (APPENDED: [[glue]], [[engine_regs]], [[engine_regs_toggles]],
 [[engine_glue]]), each re-measured by the command its head key names
 (COMMAND_KEYS). Each entry carries
 
-  rtl_files   the SHA-256 (16 hex digits) of its sources' contents
+  rtl_files   the SHA-256 (16 hex digits) of its sources' contents (and
+              the files they include, units.inputs_of)
   rtl_design  a hash of that elaborated design: read, elaborated at the
               entry's parameters (SynthImpl = 1 where it applies),
               processes lowered, flattened, unused logic removed, and its
@@ -44,7 +45,7 @@ from pathlib import Path
 
 from . import mapping
 from . import units
-from .units import sources_of, synthesis_params
+from .units import inputs_of, sources_of, synthesis_params
 
 # An entry's stamp: the keys, and the one of figures taken from a run that
 # recorded no stamp (stale: its RTL is not known).
@@ -85,10 +86,11 @@ def file_hash(path: Path) -> str:
 
 
 def files_hash(top: str, rtl: Path | None = None) -> str:
-    """The hash of the top's sources (names relative to rtl/ and contents)."""
+    """The hash of the top's sources and the files they include (names
+    relative to rtl/ and contents)."""
     rtl = units.RTL if rtl is None else rtl
     digest = hashlib.sha256()
-    for f in sources_of(top, rtl):
+    for f in inputs_of(top, rtl):
         digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -204,7 +206,7 @@ def stamp_of(kind: str, entry: dict, rtl: Path | None = None, yosys_version: str
 def file_hashes(data: dict, rtl: Path | None = None) -> dict:
     """Each source file of the data file's entries: its hash."""
     rtl = units.RTL if rtl is None else rtl
-    files = sorted({f for kind, e in entries(data) for f in sources_of(entry_top(kind, e)[0], rtl)})
+    files = sorted({f for kind, e in entries(data) for f in inputs_of(entry_top(kind, e)[0], rtl)})
     return {str(f.relative_to(rtl.parent)): file_hash(f) for f in files}
 
 
@@ -217,7 +219,7 @@ def head_hashes(data: dict, then: dict, rtl: Path | None = None) -> dict:
     behind = {str(f.relative_to(rtl.parent))
               for kind, e in entries(data)
               if e.get("rtl_files") != files_hash(entry_top(kind, e)[0], rtl)
-              for f in sources_of(entry_top(kind, e)[0], rtl)}
+              for f in inputs_of(entry_top(kind, e)[0], rtl)}
     return {f: (then.get(f) if f in behind else h) for f, h in now.items()
             if f not in behind or f in then}
 
@@ -227,7 +229,7 @@ def files_unchanged(top: str, data: dict, rtl: Path | None = None) -> bool:
     rtl = units.RTL if rtl is None else rtl
     then = data.get("rtl_sha256", {})
     return all(then.get(str(f.relative_to(rtl.parent))) == file_hash(f)
-               for f in sources_of(top, rtl))
+               for f in inputs_of(top, rtl))
 
 
 def stale_entries(data: dict, rtl: Path | None = None,

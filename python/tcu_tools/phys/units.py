@@ -143,6 +143,18 @@ def sources_of(top: str, rtl: Path | None = None) -> list[Path]:
     return [rtl / "tcu_pkg.sv"] + [rtl / f"{n}.sv" for n in seen]
 
 
+def inputs_of(top: str, rtl: Path | None = None) -> list[Path]:
+    """What the top's design is read from: its sources (sources_of) and the
+    files they `include (rtl/*.svh, beside them), each once."""
+    out: list[Path] = []
+    for f in sources_of(top, rtl):
+        out.append(f)
+        for name in re.findall(r'^\s*`include\s+"([^"]+)"', f.read_text(), re.M):
+            if f.parent / name not in out:
+                out.append(f.parent / name)
+    return out
+
+
 def synthesis_params(top: str, params: dict, rtl: Path | None = None) -> dict:
     """The parameters to map a unit at: the synthesis implementations
     (SynthImpl = 1) wherever the unit or one below it chooses by SynthImpl
