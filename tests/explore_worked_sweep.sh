@@ -7,8 +7,8 @@
 # only if every validated figure is within its tolerance; the figures the
 # docs page shows are the ones this run writes (WORK_DIR/out: explore.csv,
 # validation.csv, validation_axes.csv, the PNG plots). Every front point
-# (290 points, 26 datapaths) would take the full flow most of a day on two
-# cores; the sample is 10 points, 9 datapaths.
+# would take the full flow most of a day on two cores; the sample takes
+# hours, the router at 16 words its longest mapping.
 #   tests/explore_worked_sweep.sh TCU WORK_DIR
 set -euo pipefail
 tcu=$1

@@ -48,6 +48,8 @@ BUILD_ARGS = [
     # build about five times faster (docs/data/costs.toml, cocotb-build-*).
     "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "--assert",
     str(RTL / "lint.vlt"), str(HERE / "public_ports.vlt"),
+    # The RTL's `include files (rtl/*.svh).
+    f"-I{RTL}",
     "-CFLAGS", "-DVL_VALUE_STRING_MAX_WORDS=256",
 ]
 # The one-operator fault: int4 accumulate's C no longer sign-extended, so a

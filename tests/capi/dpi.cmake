@@ -35,6 +35,8 @@ function(tcu_dpi_testbench name)
     endforeach()
     list(APPEND gparams -G${assignment})
   endforeach()
+  # The RTL's `include files (rtl/*.svh), found by -I and rebuilt on.
+  file(GLOB dpi_includes ${PROJECT_SOURCE_DIR}/rtl/*.svh)
   add_custom_command(
     OUTPUT ${dir}/Vtcu_core_dpi_tb
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
@@ -42,12 +44,12 @@ function(tcu_dpi_testbench name)
             ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_BINARY_DIR} CCACHE_NOHASHDIR=true
             ${TCU_VERILATOR_EXECUTABLE} --binary --timing -j ${TCU_DPI_JOBS}
             --top-module tcu_core_dpi_tb --Mdir ${dir} -Wno-fatal -fno-inline --assert
-            --x-assign fast --x-initial fast ${gparams}
+            --x-assign fast --x-initial fast ${gparams} -I${PROJECT_SOURCE_DIR}/rtl
             ${PROJECT_SOURCE_DIR}/rtl/lint.vlt ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL}
             ${dpi_tb_sources}
             -LDFLAGS "-L$<TARGET_FILE_DIR:tcu_golden> -ltcu_golden -Wl,-rpath,$<TARGET_FILE_DIR:tcu_golden>"
             -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 VM_PARALLEL_BUILDS=0 ${dpi_objcache}"
-    DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL} ${dpi_tb_sources}
+    DEPENDS ${PROJECT_SOURCE_DIR}/rtl/tcu_pkg.sv ${ARG_RTL} ${dpi_tb_sources} ${dpi_includes}
     COMMENT "Verilating and building the DPI-C testbench ${name} (log: ${dir}.log)"
     VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${dir}/Vtcu_core_dpi_tb)

@@ -149,6 +149,18 @@ def test_synthesis_json_contract(tmp_path):
     synth = synthesis.Synthesis("k", tmp_path, {})
     synthesis.read_physical(tmp_path / "none.json", synth)
     assert synth.figures == {} and "no cell-library figures" in synth.note
+    # tcu_tools.phys.area's bottom-up JSON: the top's figures, its dot
+    # units inside it under "units" (not rows: the datapath's area is the
+    # top's, not its first unit's).
+    path.write_text(json.dumps({
+        "top": "tcu_datapath", "library": "OSU 0.18 µm, typical corner",
+        "area_um2": 10246917.0, "flip_flop_area_um2": 4406048.0, "fmax_mhz": 53.476,
+        "critical_path_ns": 18.7, "path_start": "a", "path_end": "b",
+        "units": {"tcu_e2m1_dot__Stages_2__SynthImpl_1": {"count": 1, "area_um2": 547362.0}}}))
+    synth = synthesis.Synthesis("k", tmp_path, {})
+    synthesis.read_physical(path, synth)
+    assert synth.figures["area_um2"] == 10246917.0 and synth.figures["fmax_mhz"] == 53.476
+    assert synth.note == ""
 
 
 def test_energy_front():

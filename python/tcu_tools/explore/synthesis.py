@@ -87,8 +87,13 @@ def library_missing() -> str:
 
 def physical_row(data, top: str) -> dict | None:
     """The row of synth.sh's JSON for `top`: the object itself, or the
-    entry of a list (or of its "rows"/"units") whose unit is the top."""
+    entry of a list (or of its "rows"/"units") whose unit is the top.
+    tcu_tools.phys.area's JSON is the top's row itself: it names the top
+    ("top") and its "units" are the dot units mapped inside it (bottom-up),
+    not rows."""
     rows = data
+    if isinstance(data, dict) and data.get("top") == top:
+        return data
     if isinstance(data, dict):
         rows = data.get("rows", data.get("units", [data]))
     if isinstance(rows, dict):
