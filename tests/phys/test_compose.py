@@ -30,6 +30,8 @@ POINTS = [
           5000.0, 4000.0, 6.0, 0.5),
     point("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4, "GatherBypass": 1},
           5600.0, 4100.0, 6.0),
+    point("tcu_router_writeback", {"DWordsPerCycle": 1}, 1000.0),
+    point("tcu_router_writeback", {"DWordsPerCycle": 4}, 1150.0),
     # 8192 D bits, 16 tag bits and a valid bit: 8209 flip-flops
     point("tcu_output_skid", {}, 8209.0, 4104.5, flip_flops=8209),
     point("tcu_datapath_ctrl", {}, 20.0, 10.0),
@@ -43,13 +45,17 @@ VALUES = {"Int4MacsPerCycle": 128, "E2m1MacsPerCycle": 64, "F16FmasPerCycle": 4,
           "WordsPerCycle": 16, "DWordsPerCycle": 8, "GatherBypass": 1}
 
 # By hand: 4 units at Stages 1 (360), 4 sparse muxes (28): 388. The router
-# at the mean width 12: 5000 + 11 x 600 / 3 = 7200. The skid holding the
+# at 16/8: its write-back at 8 words along its 1- and 4-word points,
+# 1150 + 4 x 150 / 3 = 1350, and the rest (the router's points less their
+# write-back: 4000 at 1/1, 4450 at 4/4) at 16 words, 4450 + 12 x 150 =
+# 6250: 7600. The skid holding the
 # int4 engine's 4096 D bits: 4096 + 17 flip-flops of 8209, 4113 (flip-flop
 # area 2056.5). Control 20. Activity: one engine's 50 and the cycle
 # counter, a fifth of one: 60 (flip-flops 48).
-EXPECTED_AREA = 360 + 28 + 7200 + 4113 + 20 + 60
-# Flip-flops: 4 x 5; router 4000 + 11 x 100 / 3; skid 2056.5; control 10; activity 48.
-EXPECTED_FF = 20 + 4000 + 1100 / 3 + 2056.5 + 10 + 48
+EXPECTED_AREA = 360 + 28 + 7600 + 4113 + 20 + 60
+# Flip-flops: 4 x 5; router 4000 + 15 x 100 / 3 (at the gather width); skid
+# 2056.5; control 10; activity 48.
+EXPECTED_FF = 20 + 4000 + 1500 / 3 + 2056.5 + 10 + 48
 
 
 def check(d: dict) -> None:
@@ -57,7 +63,7 @@ def check(d: dict) -> None:
     assert d["flip_flop_area_um2"] == pytest.approx(EXPECTED_FF)
     assert d["int4_area_um2"] == pytest.approx(388)
     assert d["dot_units_area_um2"] == pytest.approx(360)
-    assert d["router_area_um2"] == pytest.approx(7200)
+    assert d["router_area_um2"] == pytest.approx(7600)
     # the clock: the slowest part, the router (6 ns at 1/1 and 4/4: 6 ns)
     assert d["critical_path_ns"] == 6.0 and d["path_unit"] == "tcu_operand_router"
     assert d["missing"] == []
@@ -356,36 +362,46 @@ def test_int4_tables_at_the_points_sparse_enable():
     assert compose.engine_around([dense, sparse], "int4", 1, 1, 1)["fmax_mhz"] == 100.0
 
 
+def _writeback(d_words: int, area: float) -> dict:
+    return point("tcu_router_writeback", {"DWordsPerCycle": d_words}, area)
+
+
 def test_router_piecewise_between_its_points():
-    """With a point at 2/2 words (5400, 4 ns) beside 1/1 (5000, 6 ns) and
-    4/4 (5600, 6 ns), area and path linear in the width: at 3/3 words
-    between 2/2 and 4/4, 5500 and 5 ns, and the area plus the scatter's
-    two slots that add to the beat's first word (3 is not a power of two:
-    slots 1 and 2 add), by its scatter width only (at 4/3 the same, at 3/4
-    none: 5550); at 16/8 (mean 12) along 2/2-4/4
-    beyond, 5600 + 8 x 100 = 6400 and 6 + 8 x 1 = 14 ns; at 1/2 (mean 1.5)
-    between 1/1 and 2/2, 5200 and 5 ns. A growth that falls beyond the
-    widest point is taken flat (a 2/2 point of 5700 and 6.5 ns: 5600 and
-    6 ns at 8/8)."""
-    points = POINTS + [point("tcu_operand_router",
-                             {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
-                             5400.0, 4050.0, 4.0)]
-    adding = 2 * compose.SCATTER_ADDING_SLOT_UM2
-    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5500 + adding)
-    assert compose.router_scaled(points, 4, 3)["area_um2"] == pytest.approx(5550 + adding)
+    """The router's points 1/1 (5000, 6 ns), 2/2 (5400, 4 ns) and 4/4 (5600,
+    6 ns); its write-back's at 1, 2 and 4 words (1000, 1050, 1150: a line
+    at powers of two) and at 3 (1400: 300 above that line, for its 2 slots
+    that add, 150 an adding slot). The rest (router less write-back) 4000,
+    4350, 4450. At 3/3: the rest between 2/2 and 4/4, 4400, and the
+    write-back's 3-word point, 1400: 5800; at 4/3 4450 + 1400; at 3/4
+    4400 + 1150. At 5/5: the rest beyond 4/4 along 2/2-4/4, 4500, and the
+    write-back along its line, 1200, plus 4 adding slots, 600: 6300. At
+    16/8: 4450 + 12 x 50 and 1150 + 4 x 50: 6400. At 1/2: 4000 + 1050. The
+    path linear in the mean width: 5 ns at 3/3 (mean 3) and at 1/2 (mean
+    1.5), 6 + 8 x 1 = 14 ns at 16/8 (mean 12). A growth that falls beyond
+    the widest point is taken flat (a 2/2 point of 5700 and 6.5 ns: the
+    rest 4450 and 6 ns at 8/8, the write-back 1350)."""
+    back = [_writeback(2, 1050.0), _writeback(3, 1400.0)]
+    points = POINTS + back + [point("tcu_operand_router",
+                                    {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
+                                    5400.0, 4050.0, 4.0)]
+    assert compose.adding_slot_um2(points) == pytest.approx(150.0)
+    assert compose.writeback_area(points, 5) == pytest.approx(1800.0)
+    assert compose.router_scaled(points, 3, 3)["area_um2"] == pytest.approx(5800)
+    assert compose.router_scaled(points, 4, 3)["area_um2"] == pytest.approx(5850)
     assert compose.router_scaled(points, 3, 4)["area_um2"] == pytest.approx(5550)
-    assert "scatter's 2 slots that add" in compose.router_scaled(points, 3, 3)["scaled"]
-    assert "slots that add" not in compose.router_scaled(points, 3, 4)["scaled"]
+    assert compose.router_scaled(points, 5, 5)["area_um2"] == pytest.approx(6300)
     assert compose.router_scaled(points, 16, 8)["area_um2"] == pytest.approx(6400)
-    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5200)
+    assert compose.router_scaled(points, 1, 2)["area_um2"] == pytest.approx(5050)
+    assert "the write-back (tcu_router_writeback) at 3 words" in \
+        compose.router_scaled(points, 3, 3)["scaled"]
     assert compose.router_scaled(points, 3, 3)["critical_path_ns"] == pytest.approx(5.0)
     assert compose.router_scaled(points, 16, 8)["critical_path_ns"] == pytest.approx(14.0)
     assert compose.router_scaled(points, 16, 8)["fmax_mhz"] == pytest.approx(1e3 / 14)
     assert compose.router_scaled(points, 1, 2)["critical_path_ns"] == pytest.approx(5.0)
-    falling = POINTS + [point("tcu_operand_router",
-                              {"WordsPerCycle": 2, "DWordsPerCycle": 2, "GatherBypass": 1},
-                              5700.0, 4050.0, 6.5)]
-    assert compose.router_scaled(falling, 8, 8)["area_um2"] == 5600.0
+    falling = POINTS + back + [point("tcu_operand_router",
+                                     {"WordsPerCycle": 2, "DWordsPerCycle": 2,
+                                      "GatherBypass": 1}, 5700.0, 4050.0, 6.5)]
+    assert compose.router_scaled(falling, 8, 8)["area_um2"] == pytest.approx(4450 + 1350)
     assert compose.router_scaled(falling, 8, 8)["critical_path_ns"] == 6.0
     assert "2/2 and 4/4" in compose.router_scaled(points, 16, 8)["scaled"]
     # the width beyond the measured ones says so; one between them does not
@@ -394,9 +410,31 @@ def test_router_piecewise_between_its_points():
     assert "interpolated: " in compose.router_scaled(points, 3, 3)["scaled"]
 
 
+def test_router_without_its_writeback_points():
+    """Without write-back points the whole router is taken at the gather
+    width (at 16/8 along 2/2-4/4: 5600 + 12 x 100), and the row says the
+    write-back is not apart; a width not a power of two with no adding
+    slot's figure has no write-back area."""
+    points = [p for p in POINTS if p["unit"] != "tcu_router_writeback"] + [
+        point("tcu_operand_router", {"WordsPerCycle": 2, "DWordsPerCycle": 2,
+                                     "GatherBypass": 1}, 5400.0, 4050.0, 4.0)]
+    r = compose.router_scaled(points, 16, 8)
+    assert r["area_um2"] == pytest.approx(6800)
+    assert "write-back not apart" in r["scaled"]
+    assert compose.writeback_area(POINTS, 3) is None
+    assert compose.writeback_area(POINTS, 8) == pytest.approx(1350)
+
+
+def test_planted_writeback_at_one_width(monkeypatch):
+    """Planted: the write-back taken at 4 words whatever the scatter width."""
+    real = compose.writeback_area
+    monkeypatch.setattr(compose, "writeback_area", lambda points, d_words: real(points, 4))
+    with pytest.raises(AssertionError):
+        test_router_piecewise_between_its_points()
+
+
 def test_planted_router_linear_from_its_ends(monkeypatch):
-    """The 2/2 point ignored (linear from 1/1 and 4/4 only): 5400 (and the
-    scatter's adding slots) at 3/3."""
+    """The 2/2 point ignored (the rest linear from 1/1 and 4/4 only)."""
     real = compose.router_scaled
     monkeypatch.setattr(compose, "router_scaled", lambda points, w, dw: real(
         [p for p in points if p["params"].get("WordsPerCycle") != 2], w, dw))

@@ -8,8 +8,8 @@ when the site is built):
 Sources: spec/phys_osu018.toml (the dot units' points at a stage count, their
 critical paths in FO4 of spec/phys_calib_osu018.toml; the router's points, the engines'
 [[engine]], [[engine_regs]] and [[engine_glue]] tables, the [[whole]] datapaths, the
-activity counters' point), docs/data/router_*.json (the router mapped at widths
-not powers of two, its scatter alone), the composition
+activity counters' point; the router's write-back's), docs/data/router_W_D.json
+(the router mapped at widths held out of the data file), the composition
 (tcu_tools.phys.compose.explored_point), and docs/data/gate_level_int4_64.json
 (a datapath's energy at gate level) priced by this build's energy estimate,
 docs/data/engine_glue_*_rtl.json (the int4 and f16 engines' glue with their units' RTL)
@@ -188,76 +188,74 @@ def router_off_powers_errors(equal: bool = True) -> list[tuple[dict, dict, Path]
 
 def router_off_powers() -> str:
     """The routers mapped at widths not powers of two against the rule from
-    the data file's points, and against its line alone (without the
-    scatter's adding slots)."""
+    the data file's points, and against the rule without its write-back
+    apart (the whole router's line)."""
     from tcu_tools.phys import compose
     parts = []
+    points = _data()["point"]
+    whole_only = [p for p in points if p["unit"] != compose.WRITEBACK]
     for point, rule, path in router_off_powers_errors():
         words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
-        extra = compose.scatter_extra_um2(d_words)
-        line = rule["area_um2"] - extra
+        back = compose.writeback_area(points, d_words)
+        line = compose.router_scaled(whole_only, words, d_words)["area_um2"]
         parts.append(
             f"at {words}/{d_words} ({path}), {point['area_um2']:,.0f} µm² and "
             f"{point['fmax_mhz']:.1f} MHz mapped, {rule['area_um2']:,.0f} µm² "
             f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
             f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule, of which "
-            f"{extra:,.0f} µm² for its {compose.scatter_adding_slots(d_words)} adding slots "
-            f"(the line alone {line:,.0f} µm², {_pct(line / point['area_um2'] - 1)})")
+            f"{back:,.0f} µm² the write-back at {d_words} words (the whole router's line "
+            f"alone {line:,.0f} µm², {_pct(line / point['area_um2'] - 1)})")
     return "; ".join(parts)
 
 
 def router_unequal() -> str:
     """The routers mapped at unequal gather and scatter widths against the
-    rule (the line at their mean width), and against the line at the
-    gather width with the scatter alone's difference between the two
-    widths (docs/data/router_scatter.json)."""
+    rule (the rest at the gather width, the write-back at the scatter
+    width), and against the rule at the mean of the two widths."""
     from tcu_tools.phys import compose
-    rows = router_scatter_rows()
+    points = _data()["point"]
     parts = []
     for point, rule, path in router_off_powers_errors(equal=False):
         words, d_words = point["params"]["WordsPerCycle"], point["params"]["DWordsPerCycle"]
-        gather = compose.router_scaled(_data()["point"], words, words)
-        if str(words) not in rows or str(d_words) not in rows:
-            raise FigureError(f"{ROUTER_SCATTER}: no row {words} or {d_words}")
-        split = gather["area_um2"] + rows[str(d_words)]["area_um2"] - rows[str(words)]["area_um2"]
+        mean = (words + d_words) // 2
+        at_mean = compose.router_scaled(points, mean, mean)["area_um2"]
+        back = compose.writeback_area(points, d_words)
         parts.append(
             f"at {words}/{d_words} ({path}), {point['area_um2']:,.0f} µm² and "
             f"{point['fmax_mhz']:.1f} MHz mapped, {rule['area_um2']:,.0f} µm² "
             f"({_pct(rule['area_um2'] / point['area_um2'] - 1)}) and {rule['fmax_mhz']:.1f} MHz "
-            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule at the mean width; "
-            f"the router at {words}/{words} with the scatter alone's difference from {words} to "
-            f"{d_words} words, {split:,.0f} µm² ({_pct(split / point['area_um2'] - 1)})")
+            f"({_pct(rule['fmax_mhz'] / point['fmax_mhz'] - 1)}) by the rule (the rest at "
+            f"{words} words, {rule['area_um2'] - back:,.0f} µm², and the write-back at "
+            f"{d_words}, {back:,.0f} µm²); both at the mean width, {mean}/{mean}, "
+            f"{at_mean:,.0f} µm² ({_pct(at_mean / point['area_um2'] - 1)})")
     return "; ".join(parts)
 
 
-ROUTER_SCATTER = Path("docs") / "data" / "router_scatter.json"  # in the checkout
+def _writeback_points() -> list[dict]:
+    from tcu_tools.phys import compose
+    rows = sorted((p for p in _data()["point"] if p["unit"] == compose.WRITEBACK),
+                  key=lambda p: p["params"]["DWordsPerCycle"])
+    if not rows:
+        raise FigureError(f"spec/phys_osu018.toml: no {compose.WRITEBACK} point")
+    return rows
 
 
-def router_scatter_rows() -> dict:
-    """docs/data/router_scatter.json's rows (the scatter alone mapped,
-    tcu_tools.phys.scatter_probe) by width, "Wf" with the first word a port."""
-    path = source_dir() / ROUTER_SCATTER
-    try:
-        rows = json.loads(path.read_text())["rows"]
-        return {f"{r['DWordsPerCycle']}{'f' if r['FreeBase'] else ''}": r for r in rows}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise FigureError(f"{path}: {e}") from e
-
-
-def router_scatter() -> str:
-    """The scatter alone at each width mapped, and what an adding slot costs
-    (compose.SCATTER_ADDING_SLOT_UM2's source)."""
-    rows = router_scatter_rows()
-    for need in ("4", "4f"):
-        if need not in rows:
-            raise FigureError(f"{ROUTER_SCATTER}: no row {need}")
-    widths = sorted((r for k, r in rows.items() if not k.endswith("f")),
-                    key=lambda r: r["DWordsPerCycle"])
-    free, counted = rows["4f"]["area_um2"], rows["4"]["area_um2"]
-    return (", ".join(f"{r['area_um2']:,.0f} µm² at {r['DWordsPerCycle']}" for r in widths)
-            + f" words a cycle ({ROUTER_SCATTER}, `python -m tcu_tools.phys.scatter_probe`); "
-            f"at 4 with the beat's first word a port (3 slots adding) {free:,.0f} µm², "
-            f"{(free - counted) / 3:,.0f} µm² an adding slot")
+def router_writeback() -> str:
+    """The write-back mapped alone at each width, and what a scatter slot
+    that adds costs (compose.adding_slot_um2)."""
+    from tcu_tools.phys import compose
+    rows = _writeback_points()
+    slot = compose.adding_slot_um2(_data()["point"])
+    if slot is None:
+        raise FigureError(f"spec/phys_osu018.toml: no {compose.WRITEBACK} point at a width "
+                          "not a power of two, or fewer than two at powers of two")
+    powers = [p["area_um2"] for p in rows if p["params"]["DWordsPerCycle"] >= 4
+              and not compose.scatter_adding_slots(p["params"]["DWordsPerCycle"])]
+    return (", ".join(f"{p['area_um2']:,.0f} µm² at {p['params']['DWordsPerCycle']}"
+                      for p in rows)
+            + f" words a cycle (the data file's `{compose.WRITEBACK}` points): at the powers "
+            f"of two from 4 on within {_pct(max(powers) / min(powers) - 1)} of each other, "
+            f"and {slot:,.0f} µm² a slot that adds (`compose.adding_slot_um2`)")
 
 
 def router_widths() -> str:
@@ -576,7 +574,7 @@ FIGURES = {"int4-around-areas": int4_around_areas, "unit-areas": unit_areas,
            "router-widest": router_widest, "router-energy-widths": router_energy_widths,
            "router-widths": router_widths,
            "router-between": router_between, "router-off-powers": router_off_powers,
-           "router-scatter": router_scatter, "router-unequal": router_unequal,
+           "router-writeback": router_writeback, "router-unequal": router_unequal,
            "engine-regs-table": engine_regs_table, "engine-regs-toggles": engine_regs_toggles,
            "engine-glue-table": engine_glue_table, "engine-glue-units-rtl": engine_glue_units_rtl,
            "gate-level-table": gate_level_table, "gate-level-toggles": gate_level_toggles,

@@ -4,8 +4,9 @@ units (32 int4, 16 e2m1, 64 f16, 4 f64), far too many to map in reasonable
 time, so its area is
 
   units x unit area, per engine (the int4 engine: a tcu_sparse_mux per unit)
-  + the operand router (scaled from its points at 1 to 8 words a cycle,
-    router_scaled: its configurations' 64-word widths did not finish mapping)
+  + the operand router (router_scaled: from its points of equal widths
+    and its write-back's; its configurations' 64-word widths did not finish
+    mapping)
   + glue (glue_parts): the output skid at the widest D an enabled engine
     drives, the datapath's control, and the activity counters (a
     tcu_activity per enabled engine and the cycle counter)
@@ -33,8 +34,8 @@ ENGINES = {
 }
 ROUTER_PARAMS = ("WordsPerCycle", "DWordsPerCycle", "GatherBypass")
 METHOD = ("composed: units x unit figures per engine (+ a tcu_sparse_mux per int4 unit "
-          "with SparseEnable) + tcu_operand_router (piecewise linear in the width between its "
-          "measured widths, plus the scatter's slots that add at a width not a power of two) + "
+          "with SparseEnable) + tcu_operand_router (its write-back at the scatter width and the "
+          "rest piecewise linear in the gather width between its measured widths) + "
           "tcu_output_skid at the widest D of the enabled engines + "
           "tcu_datapath_ctrl + a tcu_activity per enabled engine and the cycle counter; leaves "
           "out the engines' operand and D registers, operand selection, slice sequencers and "
@@ -76,55 +77,84 @@ def _find(points: list[dict], unit: str, params: dict) -> dict | None:
     return None
 
 
-# The scatter at a width not a power of two (tcu_router_scatter_synth).
-# Slot s of a beat carries D's word base + s, base counted from 0 by
-# DWordsPerCycle: base's low bits that every multiple of the width has zero
-# (its trailing zero bits, k) are constant, so the slots below 2**k take
-# their word index as a bit slice of base (no adder; their lane and register
-# bits partly constant, the layout and the word multiplexer folded with
-# them), and the others, DWordsPerCycle - 2**k of them, add s to base. At a
-# power of two there are none: the scatter alone costs about the same at
-# every such width (docs/data/router_scatter.json), and the router's points
-# grow with the gather. Each slot that adds costs SCATTER_ADDING_SLOT_UM2,
-# the scatter alone at 4 words a cycle with the beat's first word a port
-# (its 3 slots past the first adding) less with the counter (none adding),
-# a third: docs/data/router_scatter.json (python -m
-# tcu_tools.phys.scatter_probe; tests/explore/test_doc_figures.py checks it).
-SCATTER_ADDING_SLOT_UM2 = 224613.0
+WRITEBACK = "tcu_router_writeback"  # the router's D buffer, beat counter and scatter
 
 
 def scatter_adding_slots(d_words: int) -> int:
-    """The scatter's slots whose word index is base plus a number (not a
-    bit slice of base): d_words less its largest power-of-two divisor."""
+    """The scatter's slots whose word index is the beat's base plus a
+    number, not a bit slice of it: d_words less its largest power-of-two
+    divisor. Slot s of a beat carries D's word base + s, base counted from
+    0 by DWordsPerCycle: the low bits that every multiple of the width has
+    zero (its trailing zero bits, k) are constant, so the slots below 2**k
+    take their index as a bit slice of base (no adder) and the others add
+    (tcu_router_scatter_synth). None at a power of two."""
     return d_words - (d_words & -d_words)
 
 
-def scatter_extra_um2(d_words: int) -> float:
-    """What the scatter's adding slots cost at `d_words` (0 at a power of
-    two): SCATTER_ADDING_SLOT_UM2 each."""
-    return scatter_adding_slots(d_words) * SCATTER_ADDING_SLOT_UM2
+def _along(xy: list[tuple[float, float]], x: float) -> tuple[float, float, float, bool]:
+    """y at x, piecewise linear through the points xy (sorted by x, two at
+    least), beyond them along the nearest two with a falling growth taken
+    flat: (y, the two points' x, whether x lies between the outer points)."""
+    pairs = list(zip(xy, xy[1:]))
+    (xa, ya), (xb, yb) = next(((a, b) for a, b in pairs if a[0] <= x < b[0]),
+                              pairs[0] if x < xy[0][0] else pairs[-1])
+    inside = xy[0][0] <= x <= xy[-1][0]
+    if not inside and (yb - ya) * (1 if x > xb else -1) < 0:
+        return (yb if x > xb else ya), xa, xb, inside
+    return ya + (x - xa) / (xb - xa) * (yb - ya), xa, xb, inside
+
+
+def _writeback_points(points: list[dict]) -> dict[int, float]:
+    """The write-back's mapped areas (tcu_router_writeback points) by DWordsPerCycle."""
+    return {p["params"]["DWordsPerCycle"]: p["area_um2"] for p in points
+            if p["unit"] == WRITEBACK and "DWordsPerCycle" in p["params"]}
+
+
+def adding_slot_um2(points: list[dict]) -> float | None:
+    """What a scatter slot that adds costs: the least-squares slope, over
+    the write-back's points at widths not powers of two, of their area
+    above the line through its points at powers of two against their
+    adding slots (scatter_adding_slots). None where the data file has no
+    such point or fewer than two at powers of two."""
+    areas = _writeback_points(points)
+    powers = sorted((w, a) for w, a in areas.items() if not scatter_adding_slots(w))
+    off = [(scatter_adding_slots(w), a - _along(powers, w)[0]) for w, a in areas.items()
+           if scatter_adding_slots(w)]
+    if len(powers) < 2 or not off:
+        return None
+    return sum(n * extra for n, extra in off) / sum(n * n for n, _ in off)
+
+
+def writeback_area(points: list[dict], d_words: int) -> float | None:
+    """The write-back's area at `d_words`: its point where the data file
+    has one, else along the line through its points at powers of two plus
+    adding_slot_um2 for each scatter slot that adds. None without points."""
+    areas = _writeback_points(points)
+    if d_words in areas:
+        return areas[d_words]
+    powers = sorted((w, a) for w, a in areas.items() if not scatter_adding_slots(w))
+    slot = adding_slot_um2(points)
+    if len(powers) < 2 or (scatter_adding_slots(d_words) and slot is None):
+        return None
+    return _along(powers, d_words)[0] + scatter_adding_slots(d_words) * (slot or 0.0)
 
 
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
     """The router's area and clock at `words` gather and `d_words` scatter
-    words a cycle: measured where the data file has the point, else from
-    its points of equal widths (1/1, 2/2, 4/4, 8/8 words a cycle), piecewise
-    between them and beyond them along the nearest two (a falling growth
-    flat), its area and its critical path (ns) linear in the width: a
-    gather slot adds an input to every operand bit's AND-OR network and a
-    scatter slot a word multiplexer, and the mapped points grow by equal
-    steps a word from 2/2 to 8/8 in both (the single slot of 1/1 needs no
-    network: 1/1 to 2/2 steps differently). At the mean of the two widths
-    when they differ (exact only if a gather and a scatter slot cost the
-    same, and they do not: the scatter alone costs about the same at every
-    power of two from 4 on, docs/data/router_scatter.json, and the router
-    mapped at 2/8, docs/data/router_2_8.json, is below the line at its mean
-    width by more than the area tolerance: a known gap). The area linear in the width
-    is the points' less their scatter's adding slots (scatter_extra_um2),
-    and the point's own are added at its scatter width: at a width not a
-    power of two, slots past the largest power of two dividing it add to
-    the beat's first word (scatter_adding_slots). Its energy a
-    cycle (busy, idle) the energy estimate's (router_energy)."""
+    words a cycle: measured where the data file has the point; else its
+    two parts apart. The write-back (tcu_router_writeback: the D buffer,
+    the beat counter and the scatter, whose cost depends on d_words only)
+    at d_words (writeback_area), and the rest (the gather, its buffer and
+    the control: the router's points of equal widths less the write-back
+    at their width) at `words`, piecewise linear in the width between the
+    router's points of equal widths (1/1, 2/2, 4/4, ...) and beyond them
+    along the nearest two (a falling growth flat): a gather slot adds an
+    input to every operand bit's AND-OR network. Without write-back points
+    the rest is the whole router's (the write-back's difference between
+    the two widths not counted, the row says so). Its critical path (ns)
+    linear in the mean of the two widths the same way, its flip-flop area
+    in the gather width; its energy a cycle (busy, idle) the energy
+    estimate's at the mean width (router_energy)."""
     exact = _find(points, "tcu_operand_router",
                   {"WordsPerCycle": words, "DWordsPerCycle": d_words})
     if exact:
@@ -134,38 +164,33 @@ def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
                     and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle"))
     if len(square) < 2:
         return None
+    parts = [(w, writeback_area(points, w)) for w, _, _ in square] + [
+        (d_words, writeback_area(points, d_words))]
+    apart = all(a is not None for _, a in parts)
+    back = dict(parts) if apart else {w: 0.0 for w, _ in parts}
+    rest, wa, wb, inside = _along([(w, p["area_um2"] - back[w]) for w, _, p in square], words)
     width = (words + d_words) / 2
-    pairs = list(zip(square, square[1:]))
-    a, b = next(((a, b) for a, b in pairs if a[0] <= width <= b[0]),
-                pairs[0] if width < square[0][0] else pairs[-1])
-    (wa, _, pa), (wb, _, pb) = a, b
-    inside = wa <= width <= wb
-    t = (width - wa) / (wb - wa)
-
-    def along(va: float, vb: float) -> float:  # a falling growth beyond them: flat
-        if not inside and (vb - va) * (1 if width > wb else -1) < 0:
-            return vb if width > wb else va
-        return va + t * (vb - va)
+    pb = next(p for w, _, p in square if w == wb)
     # the wider point's other figures, less its clock in place (not scaled)
     out = {k: v for k, v in pb.items() if not k.startswith("in_place")}
-    for k in AREA_KEYS + ("critical_path_ns",):
-        out[k] = along(pa[k], pb[k])
-    extra = scatter_extra_um2(d_words)
-    out["area_um2"] = (along(pa["area_um2"] - scatter_extra_um2(wa),
-                             pb["area_um2"] - scatter_extra_um2(wb)) + extra)
-    out["fmax_mhz"] = 1e3 / out["critical_path_ns"]
+    out["area_um2"] = rest + back[d_words]
+    out["flip_flop_area_um2"] = _along([(w, p["flip_flop_area_um2"]) for w, _, p in square],
+                                       words)[0]
+    path, pa_w, pb_w, _ = _along([(w, p["critical_path_ns"]) for w, _, p in square], width)
+    out["critical_path_ns"] = path
+    out["fmax_mhz"] = 1e3 / path
     energy = router_energy(width)
     for k in ("busy_pj_per_cycle", "idle_pj_per_cycle"):
         out[k] = energy[k] if energy else None
-    how = ("interpolated" if square[0][0] <= width <= square[-1][0] else
+    how = ("interpolated" if inside else
            f"extrapolated beyond the measured {square[0][0]}/{square[0][0]} .. "
            f"{square[-1][0]}/{square[-1][0]}")
-    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: area and path "
-                     f"linear from the points at {wa}/{wa} and {wb}/{wb} (at {width:g} words)")
-    if extra:
-        out["scaled"] += (f", the area plus {extra:,.0f} µm² for the scatter's "
-                          f"{scatter_adding_slots(d_words)} slots that add to the beat's "
-                          "first word (a width not a power of two)")
+    out["scaled"] = (f"scaled to {words}/{d_words} words a cycle, {how}: "
+                     + (f"the write-back ({WRITEBACK}) at {d_words} words and the rest "
+                        if apart else "the router's write-back not apart (no "
+                        f"{WRITEBACK} points): the whole ")
+                     + f"linear from the points at {wa}/{wa} and {wb}/{wb} at {words} words, "
+                     f"the path from {pa_w}/{pa_w} and {pb_w}/{pb_w} at {width:g}")
     return out
 
 
