@@ -88,3 +88,48 @@ def test_register_of_names_the_path_registers(tmp_path):
     assert sta.register_of(net, path.endpoint) == "q_o", path.endpoint
     assert sta.register_of(net, "d_i (input port clocked by clk)") is None
     assert sta.register_of(net, "nope (rising edge-triggered flip-flop clocked by clk)") is None
+
+
+def late_enable_netlist(enable_inverters: int) -> str:
+    """The gated design with `enable_inverters` inverters between the
+    enable's register and the latch: an enable that arrives after the
+    latch opens (the half period) but well before the data chain ends."""
+    text = netlist(True)
+    chain = "\n".join(f"  INVX1 en_inv{i} (.A(e{i}), .Y(e{i + 1}));"
+                      for i in range(enable_inverters))
+    wires = ", ".join(f"e{i}" for i in range(enable_inverters + 1))
+    return (text.replace("DFFPOSX1 en_reg (.D(en_i), .CLK(clk_i), .Q(en_q));",
+                         f"DFFPOSX1 en_reg (.D(en_i), .CLK(clk_i), .Q(e0));\n  wire {wires};\n"
+                         f"{chain}\n  BUFX2 en_buf (.A(e{enable_inverters}), .Y(en_q));"))
+
+
+def test_a_late_enable_borrows_from_the_latch(tmp_path):
+    """An enable path longer than half the data chain's (its latch opens at
+    the half period, closes at the period): the latch lends it the time,
+    so the chain still sets the clock; the period search must not stop
+    where the enable reaches the latch as it opens (about 2 x 16/24 of the
+    chain's period, a third more)."""
+    plain = sta.critical_path(write(tmp_path, False), "tcg", "clk_i", tmp_path)
+    path = tmp_path / "tcg_late.v"
+    path.write_text(late_enable_netlist(16))
+    late = sta.critical_path(path, "tcg", "clk_i", tmp_path)
+    assert late.delay_ns == pytest.approx(plain.delay_ns, abs=2e-3)
+    assert "b_reg" in late.endpoint, late
+
+
+def test_planted_search_stopping_at_the_latch_misses(tmp_path, monkeypatch):
+    """Planted: the period search without its check below the period (the
+    slack-following steps alone) stops where the late enable reaches the
+    latch as it opens, a third above the chain's period."""
+    plain = sta.critical_path(write(tmp_path, False), "tcg", "clk_i", tmp_path)
+    real = sta._period_search
+
+    def steps_only(clock_port):
+        text = real(clock_port)
+        return text[:text.index("set tcu_met")] + (
+            'puts "tcu_min_period $tcu_period slack $tcu_slack"\n')
+    monkeypatch.setattr(sta, "_period_search", steps_only)
+    path = tmp_path / "tcg_late.v"
+    path.write_text(late_enable_netlist(16))
+    late = sta.critical_path(path, "tcg", "clk_i", tmp_path)
+    assert late.delay_ns > 1.2 * plain.delay_ns

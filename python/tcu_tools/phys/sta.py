@@ -68,13 +68,13 @@ def _run(script: str, workdir: Path, name: str) -> str:
 
 def critical_path(netlist: Path, top: str, clock_port: str | None, workdir: Path) -> CriticalPath:
     """The shortest clock period at which every check meets (setup, and the
-    clock gate's gating check), found by OpenSTA itself: from the reference
-    period the period moves by the worst slack until that slack is zero.
-    With flip-flops only that is one step (the slack is linear in the
-    period), but not with a latch (the clock gate's): its checks move with
-    the half period, and at the reference period the path through it is
-    reported with the time the latch lends it, so the first path of
-    report_checks is not the one that limits the clock."""
+    clock gate's gating check), found by OpenSTA itself (_period_search):
+    with flip-flops only the slack is linear in the period, but not with a
+    latch (the clock gate's): its checks move with the half period, and it
+    lends a path that arrives after its opening edge the time it needs, so
+    neither the first path of report_checks at the reference period nor a
+    zero slack at the latch is the limit. The path named is the one that
+    fails first below the period."""
     out = _run(_preamble(netlist, top, clock_port, REFERENCE_PERIOD_NS) + _period_search(clock_port) +
                "report_checks -path_delay max -format full -digits 4\n", workdir,
                f"{top}.timing")
@@ -99,20 +99,50 @@ def _path(block: str):
 
 
 def _period_search(clock_port: str | None) -> str:
-    """Tcl for one OpenSTA session: the clock is redefined at period - worst
-    slack until the worst slack is within half a picosecond of zero (60
-    steps at most; a flip-flop design takes one, a latch's half-cycle check
-    halves its distance each step); prints the period and its slack, and
-    the last period stays for report_checks."""
+    """Tcl for one OpenSTA session: the shortest clock period at which the
+    worst slack is not below -0.5 ps. First the clock is redefined at
+    period - worst slack until that slack is within half a picosecond of
+    zero (60 steps at most; a flip-flop design takes one, a latch's check
+    halves its distance each step). That stops early where a latch's data
+    arrives at its opening edge: below that period the latch lends the
+    path time (its slack is zero while it borrows), so a slack of zero
+    there is not the limit. So the period 1 ps shorter is tried; where it
+    still meets, the limit lies below, and a bisection between a
+    twentieth of the period and the period finds it (each step half the
+    distance, to within a tenth of a picosecond). Prints the period and
+    its slack, and leaves the clock 1 ps shorter for report_checks, whose
+    worst path is then the one that fails first (at the period itself a
+    borrowing latch's zero slack can tie with it)."""
     target = f" [get_ports {clock_port}]" if clock_port else ""
+    clock = f"create_clock -name clk -period $tcu_period{target}"
     return f"""set tcu_period {REFERENCE_PERIOD_NS}
 set tcu_slack [sta::worst_slack -max]
 for {{set tcu_step 0}} {{$tcu_step < 60 && abs($tcu_slack) > 0.0005 && $tcu_period - $tcu_slack > 0}} {{incr tcu_step}} {{
   set tcu_period [expr {{$tcu_period - $tcu_slack}}]
-  create_clock -name clk -period $tcu_period{target}
+  {clock}
   set tcu_slack [sta::worst_slack -max]
 }}
+set tcu_met $tcu_period
+set tcu_period [expr {{$tcu_met - 0.001}}]
+{clock}
+if {{[sta::worst_slack -max] >= -0.0005}} {{
+  set tcu_low [expr {{$tcu_met / 20.0}}]
+  while {{$tcu_met - $tcu_low > 0.0001}} {{
+    set tcu_period [expr {{($tcu_met + $tcu_low) / 2.0}}]
+    {clock}
+    if {{[sta::worst_slack -max] >= -0.0005}} {{
+      set tcu_met $tcu_period
+    }} else {{
+      set tcu_low $tcu_period
+    }}
+  }}
+}}
+set tcu_period $tcu_met
+{clock}
+set tcu_slack [sta::worst_slack -max]
 puts "tcu_min_period $tcu_period slack $tcu_slack"
+set tcu_period [expr {{$tcu_met - 0.001}}]
+{clock}
 """
 
 
