@@ -126,9 +126,10 @@ POINTS = [
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 8, "DWordsPerCycle": 8}, ()),
     UNIT_TYPES["tcu_activity"],
-    # The write-back alone at the widths compose reads (mapped --no-energy
-    # one at a time, --unit tcu_router_writeback --params DWordsPerCycle=N,
-    # merged by --from-json).
+    # The write-back alone (the scatter's share of the router) at 1 to 16 D
+    # words a cycle, area and clock only (--unit tcu_router_writeback
+    # --params "DWordsPerCycle=N" --no-energy --json J.json, one width a
+    # run, merged by --from-json).
     *[_at("tcu_router_writeback", {"DWordsPerCycle": n}, ())
       for n in (1, 2, 3, 4, 5, 6, 8, 12, 16)],
 ]
