@@ -21,13 +21,10 @@
 // ports (systemc/datapath_ports.cpp, pack_datapath_inputs): port bits that
 // no word writes are zero.
 //
-// Scatter: a D taken from the datapath (d_valid_i/d_ready_o, out_d_o's
-// packing, with the descriptor of that D: family, k32, D type .f16) leaves
-// as lane-order register words, DWordsPerCycle a beat (wb_valid_o/
-// wb_ready_i), each tagged with its lane and register (32-bit words, as
-// above), register-major: word i of the instruction is register i / 32 of
-// lane i % 32, so a beat of 32 words writes one register of every lane.
-// wb_last_o marks the last beat.
+// Scatter: a D taken from the datapath (d_valid_i/d_ready_o) leaves as
+// lane-order register words, DWordsPerCycle a beat (wb_valid_o/wb_ready_i):
+// rtl/tcu_router_writeback.sv (u_writeback), whose comment gives its ports,
+// its timing and its area.
 //
 // Timing (cycle 0 is the cycle the start is taken; n = ceil(N /
 // WordsPerCycle) beats for N words sent at the full rate, N = timing.h
@@ -45,32 +42,21 @@
 //   (in_start_ready_o = idle, or operands valid and dp_ready_i): one buffer,
 //   so collection of the next instruction does not overlap a wait for
 //   dp_ready_i (the SystemC front-end model collects ahead).
-// Scatter: D is taken at the edge ending the cycle of d_valid_i && d_ready_o
-// (cycle h), into a buffer; beats follow in cycles h+1 .. h+m at full rate,
-// m = ceil(dest_words / DWordsPerCycle) (timing.h dest_words), which is
-// the front-end model's write-back of ceil(dest_words / rf_regs_per_cycle)
-// cycles starting the cycle after the handshake. d_ready_o is high while
-// the buffer is empty and in the cycle its last beat leaves, so D after D
-// leaves back to back; a D that arrives earlier waits in the datapath (the
-// model's write-back queue has no bound).
-// So with GatherBypass = 1 and WordsPerCycle = DWordsPerCycle =
-// rf_regs_per_cycle, an isolated instruction takes instruction_latency().
+// With the scatter's timing (tcu_router_writeback), GatherBypass = 1 and
+// WordsPerCycle = DWordsPerCycle = rf_regs_per_cycle, an isolated
+// instruction takes instruction_latency().
 //
 // Area: the gather network lets any of WordsPerCycle slots write any
 // position, so every bit of the 15,616-bit operand buffer selects among
-// WordsPerCycle slots; each scatter slot selects one of D's 256 words
-// (tcu_word_mux). The gather buffer and the scatter's word selection have
-// two implementations each, modules with one port list chosen by SynthImpl:
-//   gather:  tcu_router_gather_synth (1: per-position AND-OR networks, what
-//            Yosys maps) / tcu_router_gather_fast (0: per-slot indexed
-//            part-select writes placed through a table, the bypass as a
-//            low-phase latch; fast in Verilator);
-//   scatter: tcu_router_scatter_synth (1: layout formulas and tcu_word_mux
-//            trees) / tcu_router_scatter_fast (0: one loop of indexed
-//            part-selects).
-// Both are tested against the golden layouts; docs/architecture.md says
-// which pairs tcu-formal proves equal. Yosys figures are in
-// docs/architecture.md. Nothing changes while no beat and no D arrive.
+// WordsPerCycle slots. The gather buffer has two implementations, modules
+// with one port list chosen by SynthImpl: tcu_router_gather_synth (1:
+// per-position AND-OR networks, what Yosys maps) / tcu_router_gather_fast
+// (0: per-slot indexed part-select writes placed through a table, the
+// bypass as a low-phase latch; fast in Verilator); the scatter's word
+// selection has two as well (tcu_router_writeback). Both are tested against
+// the golden layouts; docs/architecture.md says which pairs tcu-formal
+// proves equal. Yosys figures are in docs/architecture.md. Nothing changes
+// while no beat and no D arrive.
 module tcu_operand_router #(
   parameter int unsigned WordsPerCycle  = tcu_pkg::WordsPerCycle,   // gather: register words a cycle (1..64)
   parameter int unsigned DWordsPerCycle = tcu_pkg::DWordsPerCycle,   // scatter: D words a cycle (1..64)
@@ -286,91 +272,31 @@ module tcu_operand_router #(
   end
 
   // ===========================================================================
-  // Scatter
+  // Scatter (tcu_router_writeback: the D buffer, the beat counter and the
+  // word selection)
   // ===========================================================================
-  logic          busy_q, wb_fire, take_d;
-  logic [9:0]    base_q, d_words;
-  logic [8191:0] dbuf_q;
-  logic [2:0]    dfam_q;
-  logic          dk32_q, df16_q;
-  logic [15:0]   dtag_q;
-
-  // 32-bit D words of the instruction: 32 lanes times its D registers.
-  always_comb begin
-    unique case (dfam_q)
-      tcu_pkg::FAM_F16:         d_words = df16_q ? 10'd128 : 10'd256;
-      tcu_pkg::FAM_F64:         d_words = 10'd128;  // two 64-bit registers
-      tcu_pkg::FAM_INT4_SPARSE: d_words = 10'd128;
-      tcu_pkg::FAM_E2M1:        d_words = 10'd128;
-      default:                  d_words = dk32_q ? 10'd64 : 10'd128;  // FAM_INT4
-    endcase
-  end
-
-  assign wb_valid_o = busy_q;
-  assign wb_last_o  = base_q + 10'(DWordsPerCycle) >= d_words;
-  assign wb_tag_o   = dtag_q;
-  assign wb_fire    = busy_q && wb_ready_i;
-  assign d_ready_o  = !busy_q || (wb_fire && wb_last_o);
-  assign take_d     = d_valid_i && d_ready_o;
-
-  // The scatter's registers change only when a D is taken or a beat leaves:
-  // their own gated clock, so that the beat's word selection (and its
-  // evaluation in the simulator) runs only then.
-  logic clk_wb;
-  tcu_clock_gate u_gate_wb (.clk_i, .en_i(take_d || wb_fire), .clk_o(clk_wb));
-
-  always_ff @(posedge clk_wb or negedge rst_ni) begin
-    if (!rst_ni) begin
-      busy_q <= 1'b0;
-      base_q <= '0;
-    end else if (take_d) begin
-      busy_q <= 1'b1;
-      base_q <= '0;
-    end else if (wb_fire) begin
-      busy_q <= !wb_last_o;
-      base_q <= base_q + 10'(DWordsPerCycle);
-    end
-  end
-
-  always_ff @(posedge clk_wb) begin
-    if (take_d) begin
-      dbuf_q <= d_i;
-      dfam_q <= d_family_i;
-      dk32_q <= d_k32_i;
-      df16_q <= d_f16_i;
-      dtag_q <= d_tag_i;
-    end
-  end
-
-  if (SynthImpl) begin : g_scatter_synth
-    tcu_router_scatter_synth #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
-      .busy_i   (busy_q),
-      .base_i   (base_q),
-      .d_words_i(d_words),
-      .family_i (dfam_q),
-      .k32_i    (dk32_q),
-      .f16_i    (df16_q),
-      .d_i      (dbuf_q),
-      .wb_word_valid_o,
-      .wb_word_lane_o,
-      .wb_word_reg_o,
-      .wb_word_data_o
-    );
-  end else begin : g_scatter_fast
-    tcu_router_scatter_fast #(.DWordsPerCycle(DWordsPerCycle)) u_scatter (
-      .busy_i   (busy_q),
-      .base_i   (base_q),
-      .d_words_i(d_words),
-      .family_i (dfam_q),
-      .k32_i    (dk32_q),
-      .f16_i    (df16_q),
-      .d_i      (dbuf_q),
-      .wb_word_valid_o,
-      .wb_word_lane_o,
-      .wb_word_reg_o,
-      .wb_word_data_o
-    );
-  end
+  tcu_router_writeback #(
+    .DWordsPerCycle(DWordsPerCycle),
+    .SynthImpl     (SynthImpl)
+  ) u_writeback (
+    .clk_i,
+    .rst_ni,
+    .d_valid_i,
+    .d_ready_o,
+    .d_tag_i,
+    .d_i,
+    .d_family_i,
+    .d_k32_i,
+    .d_f16_i,
+    .wb_valid_o,
+    .wb_ready_i,
+    .wb_last_o,
+    .wb_tag_o,
+    .wb_word_valid_o,
+    .wb_word_lane_o,
+    .wb_word_reg_o,
+    .wb_word_data_o
+  );
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------------------

@@ -61,10 +61,12 @@ want units && for define in "${defines[@]}"; do
     # SYNTHESIS is the instance inside tcu_core (4 words a cycle, SynthImpl
     # passed through: its synthesis forms within); as its own top it is
     # linted in the simulation pass (figure lint-router-own-top-saved: at 16 words a cycle its
-    # own top elaborated the same code as tcu_core's instance).
+    # own top elaborated the same code as tcu_core's instance); so is its write-back
+    # (tcu_router_writeback: with SYNTHESIS inside tcu_core's router, its scatter's synthesis
+    # form at the default width the own top tcu_router_scatter_synth).
     case $top in
       tcu_router_gather_synth | tcu_router_scatter_synth) [ -n "$define" ] || continue ;;
-      tcu_operand_router) [ -z "$define" ] || continue ;;
+      tcu_operand_router | tcu_router_writeback) [ -z "$define" ] || continue ;;
     esac
     # tcu_core with SYNTHESIS at 4 words a cycle each way, 4 f16 FMAs and 64
     # e2m1 MACs: the hierarchy and its SynthImpl pass-through; at the

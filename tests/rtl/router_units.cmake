@@ -1,7 +1,8 @@
 # Verilator unit test of the operand routing network (rtl/tcu_operand_router.sv
-# with tcu_frag_layout.sv, tcu_word_mux.sv and tcu_clock_gate.sv), checked
-# against the golden model's fragment layouts and the datapath's port packing
-# (systemc/datapath_ports.cpp). Included by tests/CMakeLists.txt.
+# with tcu_router_writeback.sv, tcu_frag_layout.sv, tcu_word_mux.sv and
+# tcu_clock_gate.sv), checked against the golden model's fragment layouts and
+# the datapath's port packing (systemc/datapath_ports.cpp). Included by
+# tests/CMakeLists.txt.
 # Models, each a static library with its own PREFIX:
 #   w8         WordsPerCycle = 8,  DWordsPerCycle = 8,  GatherBypass = 1
 #   w32        WordsPerCycle = 32, DWordsPerCycle = 64, GatherBypass = 0
@@ -29,6 +30,7 @@ set(TCU_ROUTER_SOURCES
   ${TCU_ROUTER_RTL_DIR}/tcu_router_gather_fast.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_synth.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_router_scatter_fast.sv
+  ${TCU_ROUTER_RTL_DIR}/tcu_router_writeback.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_clock_gate.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_frag_layout.sv
   ${TCU_ROUTER_RTL_DIR}/tcu_operand_router.sv)

@@ -342,7 +342,7 @@ def test_the_pairs_follow_the_naming_rule():
     ("rtl/tcu_word_mux.sv", "begin : g_fast", "begin : g_index",
      "rtl/tcu_word_mux.sv:19: if (SynthImpl) blocks ['g_synth', 'g_index'] instantiate "
      "[['tcu_word_mux_synth'], ['tcu_word_mux_fast']]: the naming rule wants"),
-    ("rtl/tcu_operand_router.sv", "tcu_router_scatter_fast #(", "tcu_router_scatter_synth #(",
+    ("rtl/tcu_router_writeback.sv", "tcu_router_scatter_fast #(", "tcu_router_scatter_synth #(",
      "if (SynthImpl) blocks ['g_scatter_synth', 'g_scatter_fast'] instantiate "
      "[['tcu_router_scatter_synth'], ['tcu_router_scatter_synth']]"),
     ("rtl/tcu_int4_dot_fast.sv", "// Simulation flow only:", "// Simulation flow:",

@@ -28,6 +28,7 @@ UNIT_OF_FILE = {
     "tcu_operand_router.sv": "router",
     "tcu_router_gather_fast.sv": "router",
     "tcu_router_scatter_fast.sv": "router",
+    "tcu_router_writeback.sv": "router",
     "tcu_core.sv": "control",
     "tcu_datapath.sv": "control",
     "tcu_datapath_ctrl.sv": "control",

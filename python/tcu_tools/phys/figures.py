@@ -62,9 +62,10 @@ MAPPING_PLAIN = "abc -liberty, unbuffered"
 
 def issued_ops_per_cycle(unit: UnitType) -> int:
     """Operations one busy cycle does: the unit's per accepted operation, or
-    the router's words (every gather slot valid)."""
+    the router's words (every gather slot valid; the write-back's: every
+    scatter slot)."""
     if unit.op_name == "word":
-        return unit.params.get("WordsPerCycle", 0)
+        return unit.params.get("WordsPerCycle", unit.params.get("DWordsPerCycle", 0))
     return unit.ops_per_valid
 
 

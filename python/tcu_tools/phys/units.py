@@ -90,6 +90,11 @@ UNIT_TYPES = {
         UnitType("tcu_operand_router", "router",
                  {"WordsPerCycle": 64, "DWordsPerCycle": 64, "GatherBypass": 1}, 0, "word",
                  "router"),
+        # The router's write-back alone (the D buffer, the beat counter and
+        # the scatter's word selection, tcu_router_writeback): what the
+        # scatter costs at a width, which the router's points (gather and
+        # scatter together) do not separate. Area and clock only.
+        UnitType("tcu_router_writeback", "router", {"DWordsPerCycle": 64}, 0, "word", ""),
     ]
 }
 
@@ -121,6 +126,12 @@ POINTS = [
     _at("tcu_operand_router", {"WordsPerCycle": 4, "DWordsPerCycle": 4}, ()),
     _at("tcu_operand_router", {"WordsPerCycle": 8, "DWordsPerCycle": 8}, ()),
     UNIT_TYPES["tcu_activity"],
+    # The write-back alone (the scatter's share of the router) at 1 to 16 D
+    # words a cycle, area and clock only (--unit tcu_router_writeback
+    # --params "DWordsPerCycle=N" --no-energy --json J.json, one width a
+    # run, merged by --from-json).
+    *[_at("tcu_router_writeback", {"DWordsPerCycle": n}, ())
+      for n in (1, 2, 3, 4, 5, 6, 8, 12, 16)],
 ]
 
 
