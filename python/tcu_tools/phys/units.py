@@ -119,7 +119,7 @@ POINTS = [
     UNIT_TYPES["tcu_output_skid"],
     # The router at the configurations' widths did not finish mapping (Yosys's
     # generic passes ran over 40 minutes at 64 words); measured here at 1, 4
-    # and 8 words a cycle with its energy, at 2 apart without (--unit
+    # and 8 words a cycle with its energy, at 2 and 16 apart without (--unit
     # tcu_operand_router --params ... --no-energy, merged by --from-json), and
     # scaled (tcu_tools.phys.compose.router_scaled).
     _at("tcu_operand_router", {"WordsPerCycle": 1, "DWordsPerCycle": 1}, ()),
