@@ -21,9 +21,9 @@ synthesis (mapped_datapaths, validation_mapped.csv, with or without
 --no-synth): each against the fast evaluator's composition from the rest of
 the data file, its own table left out (with it, the evaluator takes that
 table's figures and the check could not fail); so do the data file's
-router points, each against the rule from the others (mapped_router: the
-widest extrapolated, those between interpolated; the energy by the energy
-rule from the others measured with energy). TOLERANCES is the one
+router points between two others, each against the rule interpolated
+from the others (mapped_router; the energy by the energy rule from the
+others measured with energy). TOLERANCES is the one
 statement of how close each figure must be; validation.csv and
 validation_mapped.csv hold every comparison and tcu explore exits 1 naming
 the points (and mapped datapaths) over a tolerance. With --no-synth the
