@@ -15,8 +15,8 @@ keeps the others, and writes the run MAPPED afresh: the area and clock of
 every datapath the physical data file holds mapped whole ([[whole]]: Yosys
 and OpenSTA) against the fast evaluator's composition
 (tcu_tools.explore.validate.mapped_datapaths), and the run MAPPED_ROUTER: the
-router points of the data file between two others each against the
-composition's rule interpolated from the others, and
+router points of the data file each against the composition's rule from
+the others (the widest extrapolated, those between interpolated), and
 their energy where measured against the energy estimate's rule from the
 others measured with energy (validate.mapped_router). The head stamps what the figures are of, as the
 physical data file's stamps do (tcu_tools.phys.stamp): the SHA-256 of each

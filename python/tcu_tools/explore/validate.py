@@ -21,9 +21,9 @@ synthesis (mapped_datapaths, validation_mapped.csv, with or without
 --no-synth): each against the fast evaluator's composition from the rest of
 the data file, its own table left out (with it, the evaluator takes that
 table's figures and the check could not fail); so do the data file's
-router points between two others, each against the rule interpolated
-from the others (mapped_router; the energy by the energy rule from the
-others measured with energy). TOLERANCES is the one
+router points, each against the rule from the others (mapped_router: the
+widest extrapolated, those between interpolated; the energy by the energy
+rule from the others measured with energy). TOLERANCES is the one
 statement of how close each figure must be; validation.csv and
 validation_mapped.csv hold every comparison and tcu explore exits 1 naming
 the points (and mapped datapaths) over a tolerance. With --no-synth the
@@ -92,28 +92,26 @@ def mapped_datapaths(data: dict) -> list[dict]:
 
 def mapped_router(data: dict) -> list[dict]:
     """The data file's router points of equal gather and scatter widths
-    (tcu_operand_router mapped and timed) between two others, each held
-    out in turn, but the second narrowest (its narrower neighbour, the
-    single slot of 1/1, has no selection network and steps differently:
-    compose.router_scaled): what the rule claims between the widths it
-    has. Each one's area and clock against the composition's rule
-    interpolated from the others (compose.router_scaled), and where it was
-    measured with energy and two others but the narrowest were (the
-    narrowest, 1/1, has no selection network: a rule through it says
-    nothing of the wider ones'), its busy and idle energy a cycle against
-    the energy estimate's rule from those (compose.router_energy over the
-    others). Beyond the widest point the rule extrapolates, and a row
-    that uses it says so (its router_scaled); how far the widest point
-    lies from the extrapolation of the narrower ones is shown apart
-    (tcu_tools.explore.doc_figures router-widest). Rows as compare()'s,
-    narrowest first, `whole` "router W/W" and `params` its widths; []
-    where the data file has fewer than four such points."""
+    (tcu_operand_router mapped and timed), each held out in turn: the
+    widest, and each point between two others but the second narrowest
+    (its narrower neighbour, the single slot of 1/1, has no selection
+    network and steps differently: compose.router_scaled). Each one's area
+    and clock against the composition's rule from the others
+    (compose.router_scaled: extrapolated for the widest, interpolated for
+    the others), and where it was measured with energy and two others but
+    the narrowest were (the narrowest, 1/1, has no selection network: a
+    rule through it says nothing of the wider ones'), its busy and idle
+    energy a cycle against the energy estimate's rule from those
+    (compose.router_energy over the others). Rows as
+    compare()'s, the widest's first, `whole` "router W/W" and `params` its
+    widths; [] where the data file has fewer than three such points."""
     square = sorted((p for p in data["point"] if p["unit"] == "tcu_operand_router"
                      and p["params"].get("WordsPerCycle") == p["params"].get("DWordsPerCycle")),
                     key=lambda p: p["params"]["WordsPerCycle"])
-    if len(square) < 4:
+    if len(square) < 3:
         return []
-    return [r for held in square[2:-1] for r in _held_out_router(data, held, square[0])]
+    return [r for held in [square[-1]] + square[2:-1]
+            for r in _held_out_router(data, held, square[0])]
 
 
 def _held_out_router(data: dict, held: dict, narrowest: dict) -> list[dict]:
