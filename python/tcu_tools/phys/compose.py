@@ -133,10 +133,13 @@ def writeback_area(points: list[dict], d_words: int) -> float | None:
     if d_words in areas:
         return areas[d_words]
     powers = sorted((w, a) for w, a in areas.items() if not scatter_adding_slots(w))
-    slot = adding_slot_um2(points)
-    if len(powers) < 2 or (scatter_adding_slots(d_words) and slot is None):
+    if len(powers) < 2:
         return None
-    return _along(powers, d_words)[0] + scatter_adding_slots(d_words) * (slot or 0.0)
+    adding = scatter_adding_slots(d_words)
+    slot = adding_slot_um2(points) if adding else 0.0  # fit only where a slot adds
+    if slot is None:
+        return None
+    return _along(powers, d_words)[0] + adding * slot
 
 
 def router_scaled(points: list[dict], words: int, d_words: int) -> dict | None:
